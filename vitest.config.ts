@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests start real servers (sandbox chain, S3, PostgreSQL); two cores, so files run in at most two forks.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
