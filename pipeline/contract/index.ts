@@ -5,6 +5,7 @@ export * from './emissions.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './order.js';
+export * from './snapshot-paths.js';
 export * from './subnet-detail.js';
 export * from './subnet-history.js';
 export * from './subnet-list.js';
