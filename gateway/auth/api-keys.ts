@@ -1,0 +1,109 @@
+import type { Account, ApiKeyRecord } from '../state/gateway-state.js';
+import { accountHasAccess } from './accounts.js';
+import { generateApiKey, isApiKeyShaped, visiblePrefix } from './api-key-format.js';
+import type { AuthDeps } from './auth-deps.js';
+import {
+  AccountInactiveError,
+  ActiveKeyLimitError,
+  UnknownAccountError,
+  UnknownKeyError,
+} from './auth-errors.js';
+import { newId } from './random-id.js';
+import { digestsEqual, sha256Hex } from './secret-hash.js';
+
+/** Spec 5.6: a plan covers up to 3 active keys. */
+export const MAX_ACTIVE_KEYS = 3;
+
+export interface CreatedApiKey {
+  /** The plaintext key; returned once and never retrievable again. */
+  key: string;
+  record: ApiKeyRecord;
+}
+
+export async function createApiKey(
+  deps: AuthDeps,
+  accountId: string,
+  options: { expiresAt?: Date | null } = {},
+): Promise<CreatedApiKey> {
+  const now = deps.now();
+  const account = await deps.state.getAccount(accountId);
+  if (!account) throw new UnknownAccountError(accountId);
+  if (!accountHasAccess(account, now)) throw new AccountInactiveError(accountId);
+  const generated = generateApiKey();
+  const result = await deps.state.insertKeyWithinLimit(
+    {
+      id: newId('key'),
+      accountId,
+      prefix: generated.prefix,
+      hash: generated.hash,
+      createdAt: now,
+      revokedAt: null,
+      expiresAt: options.expiresAt ?? null,
+    },
+    MAX_ACTIVE_KEYS,
+    now,
+  );
+  if (result.inserted) return { key: generated.key, record: result.key };
+  if (result.reason === 'unknown-account') throw new UnknownAccountError(accountId);
+  throw new ActiveKeyLimitError(accountId, MAX_ACTIVE_KEYS);
+}
+
+export async function revokeApiKey(deps: AuthDeps, keyId: string): Promise<ApiKeyRecord> {
+  const revoked = await deps.state.revokeKey(keyId, deps.now());
+  if (!revoked) throw new UnknownKeyError(keyId);
+  return revoked;
+}
+
+export async function listApiKeys(deps: AuthDeps, accountId: string): Promise<ApiKeyRecord[]> {
+  if (!(await deps.state.getAccount(accountId))) throw new UnknownAccountError(accountId);
+  return deps.state.listKeys(accountId);
+}
+
+export type KeyStatus = 'active' | 'revoked' | 'expired';
+
+export function keyStatus(key: ApiKeyRecord, now: Date): KeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+export type KeyRejection = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'account-inactive';
+
+export type KeyVerification =
+  | { ok: true; key: ApiKeyRecord; account: Account }
+  | { ok: false; reason: KeyRejection; detail: string };
+
+const DETAILS: Record<KeyRejection, string> = {
+  malformed: 'the API key is malformed',
+  unknown: 'the API key is not valid',
+  revoked: 'the API key has been revoked',
+  expired: 'the API key has expired',
+  'account-inactive': "the API key's account is cancelled and its paid period has ended",
+};
+
+function reject(reason: KeyRejection): KeyVerification {
+  return { ok: false, reason, detail: DETAILS[reason] };
+}
+
+/**
+ * Checks a presented key against the state on every call (no cache), so a revocation made through
+ * any gateway instance or the operator CLI takes effect on the very next request. Candidates are
+ * found by the visible prefix; the digest comparison itself is constant-time.
+ */
+export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<KeyVerification> {
+  if (!isApiKeyShaped(presented)) return reject('malformed');
+  const digest = sha256Hex(presented);
+  let match: ApiKeyRecord | undefined;
+  for (const candidate of await deps.state.findKeysByPrefix(visiblePrefix(presented))) {
+    // Compare every candidate, not stopping early, so the number of comparisons does not depend
+    // on which candidate matched.
+    if (digestsEqual(candidate.hash, digest) && !match) match = candidate;
+  }
+  if (!match) return reject('unknown');
+  const now = deps.now();
+  const status = keyStatus(match, now);
+  if (status !== 'active') return reject(status);
+  const account = await deps.state.getAccount(match.accountId);
+  if (!account || !accountHasAccess(account, now)) return reject('account-inactive');
+  return { ok: true, key: match, account };
+}

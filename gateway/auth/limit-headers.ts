@@ -1,0 +1,34 @@
+/** One limiter's answer for one request: the monthly allowance and the per-IP windows share it. */
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in the window after this one; never below 0. */
+  remaining: number;
+  /** When the window (billing period or rate window) ends. */
+  resetAt: Date;
+  /** The window's length, for `RateLimit-Policy`. */
+  windowSeconds: number;
+}
+
+/**
+ * Response headers for a decision, in two vocabularies:
+ * - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (spec 8; Reset is the UTC Unix
+ *   time, in seconds, at which the window ends);
+ * - the IETF draft's fields in the form of draft-ietf-httpapi-ratelimit-headers-07:
+ *   `RateLimit-Policy: <limit>;w=<window seconds>` and
+ *   `RateLimit: limit=<limit>, remaining=<remaining>, reset=<seconds until reset>`.
+ * A refusal adds `Retry-After` in seconds (at least 1) until the window ends.
+ */
+export function limitHeaders(decision: LimitDecision, now: Date): Record<string, string> {
+  const resetIn = Math.max(0, Math.ceil((decision.resetAt.getTime() - now.getTime()) / 1000));
+  const remaining = Math.max(0, decision.remaining);
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.ceil(decision.resetAt.getTime() / 1000)),
+    'RateLimit-Policy': `${decision.limit};w=${decision.windowSeconds}`,
+    RateLimit: `limit=${decision.limit}, remaining=${remaining}, reset=${resetIn}`,
+  };
+  if (!decision.allowed) headers['Retry-After'] = String(Math.max(1, resetIn));
+  return headers;
+}

@@ -1,0 +1,62 @@
+/**
+ * The gateway's configuration: read once from the environment by `gateway/cli.ts` (flags may
+ * override it there) and passed down as a typed object. No other gateway module reads `process.env`.
+ */
+import { ConfigError, type Env, readInteger, readS3Settings, type S3Settings } from '../pipeline/config.js';
+import { DEFAULT_MONTHLY_ALLOWANCE } from './auth/allowance.js';
+import { DEFAULT_SESSION_DAYS } from './auth/sessions.js';
+import { DEFAULT_PUBLIC_LIMIT_PER_MIN } from './auth/window-limiter.js';
+import { parseStateUrl } from './state/state-url.js';
+
+export interface GatewayConfig {
+  /** Interface to listen on; loopback by default, so exposing the gateway is a deliberate choice. */
+  host: string;
+  port: number;
+  /** Gateway state: `sqlite:./data/gateway.sqlite` (embedded) or `postgres://...` (several instances). */
+  stateUrl: string;
+  /** Object store the pipeline publishes to: `file:./data/snapshots` or `s3://bucket/prefix`. */
+  storeUrl: string;
+  /** Public base URL of the service, without a trailing slash. */
+  baseUrl: string;
+  /** Unauthenticated `/api/v1` requests per minute per IP address; 0 turns the limit off. */
+  publicLimitPerMinute: number;
+  /** Successful requests per billing period per account (spec 8). */
+  monthlyAllowance: number;
+  /** How often the gateway looks for a new published manifest, in milliseconds. */
+  manifestPollMs: number;
+  /** Lifetime of subscriber sessions created by the operator CLI, in days. */
+  sessionDays: number;
+  s3: S3Settings;
+}
+
+export const GATEWAY_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8787,
+  stateUrl: 'sqlite:./data/gateway.sqlite',
+  storeUrl: 'file:./data/snapshots',
+  manifestPollMs: 30_000,
+} as const;
+
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const port = readInteger(env, 'SBM_PORT', GATEWAY_DEFAULTS.port, 0);
+  if (port > 65_535) throw new ConfigError(`SBM_PORT must be at most 65535, got "${port}"`);
+  const stateUrl = env['SBM_STATE_URL'] || GATEWAY_DEFAULTS.stateUrl;
+  try {
+    // Validate the form now so a typo fails at start-up with the accepted forms in the message.
+    parseStateUrl(stateUrl);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+  return {
+    host: env['SBM_HOST'] || GATEWAY_DEFAULTS.host,
+    port,
+    stateUrl,
+    storeUrl: env['SBM_STORE_URL'] || GATEWAY_DEFAULTS.storeUrl,
+    baseUrl: (env['SBM_BASE_URL'] || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    publicLimitPerMinute: readInteger(env, 'SBM_PUBLIC_LIMIT_PER_MIN', DEFAULT_PUBLIC_LIMIT_PER_MIN, 0),
+    monthlyAllowance: readInteger(env, 'SBM_MONTHLY_ALLOWANCE', DEFAULT_MONTHLY_ALLOWANCE, 1),
+    manifestPollMs: readInteger(env, 'SBM_MANIFEST_POLL_MS', GATEWAY_DEFAULTS.manifestPollMs, 100),
+    sessionDays: readInteger(env, 'SBM_SESSION_DAYS', DEFAULT_SESSION_DAYS, 1),
+    s3: readS3Settings(env),
+  };
+}

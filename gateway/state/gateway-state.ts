@@ -1,0 +1,127 @@
+/**
+ * The gateway's mutable state behind one interface: accounts, API keys, subscriber sessions, usage
+ * counters per billing period and fixed rate-limit windows. Two real implementations exist (SQLite
+ * for one process, PostgreSQL for several gateway instances); `test/contracts/gateway-state.test.ts`
+ * runs the same behaviour against both. Later issues add orders and the check cache here.
+ *
+ * Times are passed in by the caller (the auth layer owns the clock); the state never reads the clock,
+ * so every rule that depends on "now" is decided above it and tests can move time freely.
+ */
+
+export type Plan = 'api' | 'subscriber';
+export const PLANS: readonly Plan[] = ['api', 'subscriber'];
+
+export type AccountStatus = 'active' | 'cancelled';
+
+export interface Account {
+  id: string;
+  plan: Plan;
+  status: AccountStatus;
+  createdAt: Date;
+  /** Start of the first paid period; billing periods roll over by calendar month from here. */
+  periodAnchor: Date;
+  cancelledAt: Date | null;
+  /** Set on cancellation: the end of the paid period in which it happened. Access ends here. */
+  accessEndsAt: Date | null;
+}
+
+export interface NewAccount {
+  id: string;
+  plan: Plan;
+  createdAt: Date;
+  periodAnchor: Date;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  /** The visible start of the key (`sbm_live_` plus a few characters), safe to show and to index. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The plaintext key is never stored. */
+  hash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+export interface SessionRecord {
+  id: string;
+  accountId: string;
+  /** SHA-256 of the cookie value, hex. */
+  hash: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+/** Outcome of an atomic check-and-count against a ceiling. */
+export interface CounterResult {
+  granted: boolean;
+  /** The counter after this call (unchanged when not granted). */
+  used: number;
+  /** `limit - used`, never below 0. */
+  remaining: number;
+}
+
+export interface RateWindowHit {
+  allowed: boolean;
+  /** Hits counted in the window after this call (denied hits are not counted). */
+  count: number;
+}
+
+export type InsertKeyResult =
+  | { inserted: true; key: ApiKeyRecord }
+  | { inserted: false; reason: 'unknown-account' | 'limit'; activeKeys: number };
+
+export interface GatewayState {
+  readonly engine: 'sqlite' | 'postgres';
+
+  createAccount(account: NewAccount): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  /** Marks an active account cancelled; a cancelled account is returned unchanged; null when unknown. */
+  cancelAccount(id: string, cancelledAt: Date, accessEndsAt: Date): Promise<Account | null>;
+
+  /**
+   * Inserts a key only while the account has fewer than `maxActive` active keys (not revoked, not
+   * expired at `now`). Check and insert are one serialised step per account, so two concurrent
+   * creations cannot both take the last slot.
+   */
+  insertKeyWithinLimit(key: ApiKeyRecord, maxActive: number, now: Date): Promise<InsertKeyResult>;
+  getKey(id: string): Promise<ApiKeyRecord | null>;
+  /** Candidates for a presented key, found by its visible prefix; the caller compares hashes. */
+  findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]>;
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Sets `revokedAt` once (a second revocation keeps the first time); null when unknown. */
+  revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null>;
+
+  insertSession(session: SessionRecord): Promise<SessionRecord>;
+  findSessionByHash(hash: string): Promise<SessionRecord | null>;
+  revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null>;
+
+  /**
+   * Atomically counts one request for (account, period) if fewer than `limit` are counted. Concurrent
+   * callers, also in other processes sharing the database, never get more than `limit` grants.
+   */
+  reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult>;
+  /** Gives back one reserved request (the response did not succeed); never goes below 0. */
+  refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult>;
+  getUsage(accountId: string, periodStart: Date): Promise<number>;
+  /** Operator adjustment (and test set-up): sets the counter for a period outright. */
+  setUsage(accountId: string, periodStart: Date, used: number): Promise<void>;
+
+  /** Atomically counts one hit in a fixed window if fewer than `limit` are counted. */
+  hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit>;
+  /**
+   * Deletes windows whose bucket starts with `bucketPrefix` and that started before `before`; returns
+   * how many were removed. Scoped by prefix because limiters with different window lengths share
+   * the table (an hourly window must outlive a minute one).
+   */
+  pruneRateWindows(bucketPrefix: string, before: Date): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+export function remainingOf(limit: number, used: number): number {
+  return Math.max(0, limit - used);
+}

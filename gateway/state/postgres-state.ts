@@ -1,0 +1,319 @@
+import pg from 'pg';
+import {
+  type Account,
+  type ApiKeyRecord,
+  type CounterResult,
+  type GatewayState,
+  type InsertKeyResult,
+  type NewAccount,
+  type Plan,
+  type RateWindowHit,
+  remainingOf,
+  type SessionRecord,
+} from './gateway-state.js';
+import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
+import { SchemaVersionError } from './state-errors.js';
+
+export interface PostgresStateOptions {
+  /** Connections in this process's pool (pg's default is 10). */
+  maxConnections?: number;
+}
+
+/**
+ * The shared state for several gateway instances: one PostgreSQL database (the schema is whatever the
+ * URL's `search_path` selects, `public` by default). Counters are single `INSERT ... ON CONFLICT DO
+ * UPDATE ... WHERE used < limit` statements: PostgreSQL locks the conflicting row and re-checks the
+ * condition on its newest version, so concurrent requests from any number of processes never count
+ * past the limit, without explicit transactions or retries.
+ */
+export async function openPostgresState(
+  url: string,
+  options: PostgresStateOptions = {},
+): Promise<GatewayState> {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  // An idle connection dropped by the server emits 'error' on the pool; without a listener that
+  // would crash the process. The pool discards the client and the next query opens a new one.
+  pool.on('error', () => {});
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresState(pool);
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // One migrator per schema at a time: a second gateway starting together waits here, then finds
+    // the versions applied. The lock is released at COMMIT.
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.${MIGRATIONS_TABLE}'))`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const result = await client.query<{ v: number | null }>(
+      `SELECT max(version) AS v FROM ${MIGRATIONS_TABLE}`,
+    );
+    const current = result.rows[0]?.v ?? 0;
+    const known = MIGRATIONS.at(-1)?.version ?? 0;
+    if (current > known) {
+      throw new SchemaVersionError(
+        `state schema is at version ${current}; this gateway knows up to ${known}`,
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      for (const statement of migration.postgres) await client.query(statement);
+      await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+type Row = Record<string, unknown>;
+
+const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+const toDateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : toDate(value);
+
+function toAccount(row: Row): Account {
+  return {
+    id: String(row['id']),
+    plan: row['plan'] as Plan,
+    status: row['status'] === 'cancelled' ? 'cancelled' : 'active',
+    createdAt: toDate(row['created_at']),
+    periodAnchor: toDate(row['period_anchor']),
+    cancelledAt: toDateOrNull(row['cancelled_at']),
+    accessEndsAt: toDateOrNull(row['access_ends_at']),
+  };
+}
+
+function toKey(row: Row): ApiKeyRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    prefix: String(row['prefix']),
+    hash: String(row['hash']),
+    createdAt: toDate(row['created_at']),
+    revokedAt: toDateOrNull(row['revoked_at']),
+    expiresAt: toDateOrNull(row['expires_at']),
+  };
+}
+
+function toSession(row: Row): SessionRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    hash: String(row['hash']),
+    createdAt: toDate(row['created_at']),
+    expiresAt: toDate(row['expires_at']),
+    revokedAt: toDateOrNull(row['revoked_at']),
+  };
+}
+
+class PostgresState implements GatewayState {
+  readonly engine = 'postgres' as const;
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query<Row>(sql, params)).rows;
+  }
+
+  private async one(sql: string, params: unknown[] = []): Promise<Row | undefined> {
+    return (await this.rows(sql, params))[0];
+  }
+
+  async createAccount(account: NewAccount): Promise<Account> {
+    const row = await this.one(
+      `INSERT INTO accounts (id, plan, status, created_at, period_anchor) VALUES ($1, $2, 'active', $3, $4)
+       RETURNING *`,
+      [account.id, account.plan, account.createdAt, account.periodAnchor],
+    );
+    return toAccount(row!);
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const row = await this.one('SELECT * FROM accounts WHERE id = $1', [id]);
+    return row ? toAccount(row) : null;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (await this.rows('SELECT * FROM accounts ORDER BY created_at, id')).map(toAccount);
+  }
+
+  async cancelAccount(id: string, cancelledAt: Date, accessEndsAt: Date): Promise<Account | null> {
+    await this.pool.query(
+      `UPDATE accounts SET status = 'cancelled', cancelled_at = $2, access_ends_at = $3
+       WHERE id = $1 AND status = 'active'`,
+      [id, cancelledAt, accessEndsAt],
+    );
+    return this.getAccount(id);
+  }
+
+  async insertKeyWithinLimit(key: ApiKeyRecord, maxActive: number, now: Date): Promise<InsertKeyResult> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Locking the account row serialises key creation per account; under READ COMMITTED the count
+      // below then sees every key committed by an earlier holder of the lock.
+      const account = await client.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+      if (account.rowCount === 0) {
+        await client.query('ROLLBACK');
+        return { inserted: false, reason: 'unknown-account', activeKeys: 0 };
+      }
+      const counted = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM api_keys
+         WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+        [key.accountId, now],
+      );
+      const activeKeys = counted.rows[0]?.n ?? 0;
+      if (activeKeys >= maxActive) {
+        await client.query('ROLLBACK');
+        return { inserted: false, reason: 'limit', activeKeys };
+      }
+      const inserted = await client.query<Row>(
+        `INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [key.id, key.accountId, key.prefix, key.hash, key.createdAt, key.revokedAt, key.expiresAt],
+      );
+      await client.query('COMMIT');
+      return { inserted: true, key: toKey(inserted.rows[0]!) };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = await this.one('SELECT * FROM api_keys WHERE id = $1', [id]);
+    return row ? toKey(row) : null;
+  }
+
+  async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
+    return (await this.rows('SELECT * FROM api_keys WHERE prefix = $1', [prefix])).map(toKey);
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return (
+      await this.rows('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])
+    ).map(toKey);
+  }
+
+  async revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null> {
+    await this.pool.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [
+      id,
+      revokedAt,
+    ]);
+    return this.getKey(id);
+  }
+
+  async insertSession(session: SessionRecord): Promise<SessionRecord> {
+    const row = await this.one(
+      `INSERT INTO sessions (id, account_id, hash, created_at, expires_at, revoked_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [session.id, session.accountId, session.hash, session.createdAt, session.expiresAt, session.revokedAt],
+    );
+    return toSession(row!);
+  }
+
+  async findSessionByHash(hash: string): Promise<SessionRecord | null> {
+    const row = await this.one('SELECT * FROM sessions WHERE hash = $1', [hash]);
+    return row ? toSession(row) : null;
+  }
+
+  async revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null> {
+    await this.pool.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [
+      id,
+      revokedAt,
+    ]);
+    const row = await this.one('SELECT * FROM sessions WHERE id = $1', [id]);
+    return row ? toSession(row) : null;
+  }
+
+  async reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
+    if (limit > 0) {
+      const row = await this.one(
+        `INSERT INTO usage_counters AS c (account_id, period_start, used) VALUES ($1, $2, 1)
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = c.used + 1 WHERE c.used < $3
+         RETURNING used`,
+        [accountId, periodStart, limit],
+      );
+      if (row) {
+        const used = Number(row['used']);
+        return { granted: true, used, remaining: remainingOf(limit, used) };
+      }
+    }
+    const used = await this.getUsage(accountId, periodStart);
+    return { granted: false, used, remaining: remainingOf(limit, used) };
+  }
+
+  async refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
+    const row = await this.one(
+      `UPDATE usage_counters SET used = used - 1 WHERE account_id = $1 AND period_start = $2 AND used > 0
+       RETURNING used`,
+      [accountId, periodStart],
+    );
+    const used = row ? Number(row['used']) : await this.getUsage(accountId, periodStart);
+    return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
+  }
+
+  async getUsage(accountId: string, periodStart: Date): Promise<number> {
+    const row = await this.one(
+      'SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2',
+      [accountId, periodStart],
+    );
+    return row ? Number(row['used']) : 0;
+  }
+
+  async setUsage(accountId: string, periodStart: Date, used: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO usage_counters (account_id, period_start, used) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
+      [accountId, periodStart, used],
+    );
+  }
+
+  async hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
+    if (limit > 0) {
+      const row = await this.one(
+        `INSERT INTO rate_windows AS w (bucket, window_start, count) VALUES ($1, $2, 1)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = w.count + 1 WHERE w.count < $3
+         RETURNING count`,
+        [bucket, windowStart, limit],
+      );
+      if (row) return { allowed: true, count: Number(row['count']) };
+    }
+    const current = await this.one('SELECT count FROM rate_windows WHERE bucket = $1 AND window_start = $2', [
+      bucket,
+      windowStart,
+    ]);
+    return { allowed: false, count: current ? Number(current['count']) : 0 };
+  }
+
+  async pruneRateWindows(bucketPrefix: string, before: Date): Promise<number> {
+    const result = await this.pool.query(
+      'DELETE FROM rate_windows WHERE left(bucket, $1) = $2 AND window_start < $3',
+      [bucketPrefix.length, bucketPrefix, before],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,305 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  type Account,
+  type ApiKeyRecord,
+  type CounterResult,
+  type GatewayState,
+  type InsertKeyResult,
+  type NewAccount,
+  type Plan,
+  type RateWindowHit,
+  remainingOf,
+  type SessionRecord,
+} from './gateway-state.js';
+import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
+import { SchemaVersionError } from './state-errors.js';
+
+/**
+ * The embedded state: one SQLite file in WAL mode, so readers never block the writer and several
+ * processes on one machine may share it. Every counter update is a single UPSERT statement, which
+ * SQLite runs under its database write lock, so check-and-count is atomic across processes too.
+ * better-sqlite3 is synchronous; the async interface just wraps its results.
+ */
+export function openSqliteState(path: string): GatewayState {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // Another process may hold the write lock for a moment; wait for it instead of failing.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  migrate(db);
+  return new SqliteState(db);
+}
+
+function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  // IMMEDIATE takes the write lock first, so two processes starting together apply each version once.
+  db.transaction(() => {
+    const row = db.prepare(`SELECT max(version) AS v FROM ${MIGRATIONS_TABLE}`).get() as { v: number | null };
+    const current = row.v ?? 0;
+    const known = MIGRATIONS.at(-1)?.version ?? 0;
+    if (current > known) {
+      throw new SchemaVersionError(
+        `state schema is at version ${current}; this gateway knows up to ${known}`,
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      for (const statement of migration.sqlite) db.exec(statement);
+      db.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`).run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    }
+  }).immediate();
+}
+
+type Row = Record<string, unknown>;
+
+const iso = (date: Date): string => date.toISOString();
+const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
+const toDate = (value: unknown): Date => new Date(String(value));
+const toDateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : toDate(value);
+
+function toAccount(row: Row): Account {
+  return {
+    id: String(row['id']),
+    plan: row['plan'] as Plan,
+    status: row['status'] === 'cancelled' ? 'cancelled' : 'active',
+    createdAt: toDate(row['created_at']),
+    periodAnchor: toDate(row['period_anchor']),
+    cancelledAt: toDateOrNull(row['cancelled_at']),
+    accessEndsAt: toDateOrNull(row['access_ends_at']),
+  };
+}
+
+function toKey(row: Row): ApiKeyRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    prefix: String(row['prefix']),
+    hash: String(row['hash']),
+    createdAt: toDate(row['created_at']),
+    revokedAt: toDateOrNull(row['revoked_at']),
+    expiresAt: toDateOrNull(row['expires_at']),
+  };
+}
+
+function toSession(row: Row): SessionRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    hash: String(row['hash']),
+    createdAt: toDate(row['created_at']),
+    expiresAt: toDate(row['expires_at']),
+    revokedAt: toDateOrNull(row['revoked_at']),
+  };
+}
+
+class SqliteState implements GatewayState {
+  readonly engine = 'sqlite' as const;
+
+  constructor(private readonly db: Database.Database) {}
+
+  private one(sql: string, ...params: unknown[]): Row | undefined {
+    return this.db.prepare(sql).get(...params) as Row | undefined;
+  }
+
+  private all(sql: string, ...params: unknown[]): Row[] {
+    return this.db.prepare(sql).all(...params) as Row[];
+  }
+
+  async createAccount(account: NewAccount): Promise<Account> {
+    const row = this.one(
+      `INSERT INTO accounts (id, plan, status, created_at, period_anchor) VALUES (?, ?, 'active', ?, ?)
+       RETURNING *`,
+      account.id,
+      account.plan,
+      iso(account.createdAt),
+      iso(account.periodAnchor),
+    );
+    return toAccount(row!);
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const row = this.one('SELECT * FROM accounts WHERE id = ?', id);
+    return row ? toAccount(row) : null;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return this.all('SELECT * FROM accounts ORDER BY created_at, id').map(toAccount);
+  }
+
+  async cancelAccount(id: string, cancelledAt: Date, accessEndsAt: Date): Promise<Account | null> {
+    this.db
+      .prepare(
+        `UPDATE accounts SET status = 'cancelled', cancelled_at = ?, access_ends_at = ?
+         WHERE id = ? AND status = 'active'`,
+      )
+      .run(iso(cancelledAt), iso(accessEndsAt), id);
+    return this.getAccount(id);
+  }
+
+  async insertKeyWithinLimit(key: ApiKeyRecord, maxActive: number, now: Date): Promise<InsertKeyResult> {
+    // IMMEDIATE: the count and the insert happen under the write lock, so no other writer interleaves.
+    const insert = this.db.transaction((): InsertKeyResult => {
+      if (!this.one('SELECT 1 FROM accounts WHERE id = ?', key.accountId)) {
+        return { inserted: false, reason: 'unknown-account', activeKeys: 0 };
+      }
+      const counted = this.one(
+        `SELECT count(*) AS n FROM api_keys
+         WHERE account_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+        key.accountId,
+        iso(now),
+      );
+      const activeKeys = Number(counted?.['n'] ?? 0);
+      if (activeKeys >= maxActive) return { inserted: false, reason: 'limit', activeKeys };
+      const row = this.one(
+        `INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        key.id,
+        key.accountId,
+        key.prefix,
+        key.hash,
+        iso(key.createdAt),
+        isoOrNull(key.revokedAt),
+        isoOrNull(key.expiresAt),
+      );
+      return { inserted: true, key: toKey(row!) };
+    });
+    return insert.immediate();
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = this.one('SELECT * FROM api_keys WHERE id = ?', id);
+    return row ? toKey(row) : null;
+  }
+
+  async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
+    return this.all('SELECT * FROM api_keys WHERE prefix = ?', prefix).map(toKey);
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id', accountId).map(
+      toKey,
+    );
+  }
+
+  async revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null> {
+    this.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+      .run(iso(revokedAt), id);
+    return this.getKey(id);
+  }
+
+  async insertSession(session: SessionRecord): Promise<SessionRecord> {
+    const row = this.one(
+      `INSERT INTO sessions (id, account_id, hash, created_at, expires_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+      session.id,
+      session.accountId,
+      session.hash,
+      iso(session.createdAt),
+      iso(session.expiresAt),
+      isoOrNull(session.revokedAt),
+    );
+    return toSession(row!);
+  }
+
+  async findSessionByHash(hash: string): Promise<SessionRecord | null> {
+    const row = this.one('SELECT * FROM sessions WHERE hash = ?', hash);
+    return row ? toSession(row) : null;
+  }
+
+  async revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null> {
+    this.db
+      .prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+      .run(iso(revokedAt), id);
+    const row = this.one('SELECT * FROM sessions WHERE id = ?', id);
+    return row ? toSession(row) : null;
+  }
+
+  async reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
+    if (limit <= 0)
+      return { granted: false, used: await this.getUsage(accountId, periodStart), remaining: 0 };
+    const row = this.one(
+      `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, 1)
+       ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + 1 WHERE used < ?
+       RETURNING used`,
+      accountId,
+      iso(periodStart),
+      limit,
+    );
+    if (row) {
+      const used = Number(row['used']);
+      return { granted: true, used, remaining: remainingOf(limit, used) };
+    }
+    const used = await this.getUsage(accountId, periodStart);
+    return { granted: false, used, remaining: remainingOf(limit, used) };
+  }
+
+  async refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
+    const row = this.one(
+      `UPDATE usage_counters SET used = used - 1 WHERE account_id = ? AND period_start = ? AND used > 0
+       RETURNING used`,
+      accountId,
+      iso(periodStart),
+    );
+    const used = row ? Number(row['used']) : await this.getUsage(accountId, periodStart);
+    return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
+  }
+
+  async getUsage(accountId: string, periodStart: Date): Promise<number> {
+    const row = this.one(
+      'SELECT used FROM usage_counters WHERE account_id = ? AND period_start = ?',
+      accountId,
+      iso(periodStart),
+    );
+    return row ? Number(row['used']) : 0;
+  }
+
+  async setUsage(accountId: string, periodStart: Date, used: number): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
+      )
+      .run(accountId, iso(periodStart), used);
+  }
+
+  async hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
+    if (limit > 0) {
+      const row = this.one(
+        `INSERT INTO rate_windows (bucket, window_start, count) VALUES (?, ?, 1)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 WHERE count < ?
+         RETURNING count`,
+        bucket,
+        iso(windowStart),
+        limit,
+      );
+      if (row) return { allowed: true, count: Number(row['count']) };
+    }
+    const current = this.one(
+      'SELECT count FROM rate_windows WHERE bucket = ? AND window_start = ?',
+      bucket,
+      iso(windowStart),
+    );
+    return { allowed: false, count: current ? Number(current['count']) : 0 };
+  }
+
+  async pruneRateWindows(bucketPrefix: string, before: Date): Promise<number> {
+    return this.db
+      .prepare('DELETE FROM rate_windows WHERE substr(bucket, 1, ?) = ? AND window_start < ?')
+      .run(bucketPrefix.length, bucketPrefix, iso(before)).changes;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

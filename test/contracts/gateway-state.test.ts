@@ -1,0 +1,316 @@
+/**
+ * One contract for every GatewayState implementation: the same behaviour, run against a SQLite file
+ * and a fresh PostgreSQL schema. Each test makes its own accounts, so tests share one database.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKeyRecord, GatewayState } from '../../gateway/state/gateway-state.js';
+import { MIGRATIONS } from '../../gateway/state/migrations.js';
+import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
+import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';
+
+const T0 = new Date('2025-03-15T10:00:00.123Z');
+const at = (iso: string) => new Date(iso);
+const uid = (kind: string) => `${kind}_${randomUUID().slice(0, 12)}`;
+
+function keyRecord(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  const id = uid('key');
+  return {
+    id,
+    accountId,
+    prefix: `sbm_live_${id.slice(-6)}`,
+    hash: randomUUID().replaceAll('-', '').padEnd(64, '0'),
+    createdAt: T0,
+    revokedAt: null,
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
+  let store: TestStateStore;
+  let state: GatewayState;
+
+  beforeAll(async () => {
+    store = await engine.start();
+    process.stderr.write(`[gateway-state contract] engine ${store.label}\n`);
+    state = await openGatewayState(store.url);
+  });
+
+  afterAll(async () => {
+    await state?.close();
+    await store?.stop();
+  });
+
+  async function newAccount(plan: 'api' | 'subscriber' = 'api') {
+    return state.createAccount({ id: uid('acc'), plan, createdAt: T0, periodAnchor: T0 });
+  }
+
+  describe('migrations', () => {
+    it('applies at start-up once, also when several connections open together, and keeps data', async () => {
+      const account = await newAccount();
+      const again = await Promise.all([openGatewayState(store.url), openGatewayState(store.url)]);
+      try {
+        expect(again.map((s) => s.engine)).toEqual([engine.name, engine.name]);
+        for (const other of again) expect((await other.getAccount(account.id))?.id).toBe(account.id);
+      } finally {
+        await Promise.all(again.map((s) => s.close()));
+      }
+      expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    });
+  });
+
+  describe('accounts', () => {
+    it('creates, reads and lists accounts with exact times', async () => {
+      const account = await newAccount('subscriber');
+      expect(account).toEqual({
+        id: account.id,
+        plan: 'subscriber',
+        status: 'active',
+        createdAt: T0,
+        periodAnchor: T0,
+        cancelledAt: null,
+        accessEndsAt: null,
+      });
+      expect(await state.getAccount(account.id)).toEqual(account);
+      expect((await state.listAccounts()).map((a) => a.id)).toContain(account.id);
+      expect(await state.getAccount('acc_missing')).toBeNull();
+    });
+
+    it('refuses a duplicate id', async () => {
+      const account = await newAccount();
+      await expect(
+        state.createAccount({ id: account.id, plan: 'api', createdAt: T0, periodAnchor: T0 }),
+      ).rejects.toThrow();
+    });
+
+    it('cancels once, keeping the first cancellation and its access end', async () => {
+      const account = await newAccount();
+      const first = await state.cancelAccount(
+        account.id,
+        at('2025-04-01T00:00:00Z'),
+        at('2025-04-15T10:00:00Z'),
+      );
+      expect(first).toMatchObject({
+        status: 'cancelled',
+        cancelledAt: at('2025-04-01T00:00:00Z'),
+        accessEndsAt: at('2025-04-15T10:00:00Z'),
+      });
+      const second = await state.cancelAccount(
+        account.id,
+        at('2025-05-01T00:00:00Z'),
+        at('2025-05-15T10:00:00Z'),
+      );
+      expect(second).toEqual(first);
+      expect(await state.cancelAccount('acc_missing', T0, T0)).toBeNull();
+    });
+  });
+
+  describe('keys', () => {
+    it('inserts up to the active-key limit and refuses the next one', async () => {
+      const account = await newAccount();
+      for (let i = 0; i < 3; i++) {
+        expect((await state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)).inserted).toBe(true);
+      }
+      expect(await state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)).toEqual({
+        inserted: false,
+        reason: 'limit',
+        activeKeys: 3,
+      });
+      expect(await state.listKeys(account.id)).toHaveLength(3);
+    });
+
+    it('does not count revoked or expired keys as active', async () => {
+      const account = await newAccount();
+      const revoked = keyRecord(account.id);
+      await state.insertKeyWithinLimit(revoked, 3, T0);
+      await state.insertKeyWithinLimit(
+        keyRecord(account.id, { expiresAt: at('2025-03-20T00:00:00Z') }),
+        3,
+        T0,
+      );
+      await state.insertKeyWithinLimit(keyRecord(account.id), 3, T0);
+      expect((await state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)).inserted).toBe(false);
+      await state.revokeKey(revoked.id, T0);
+      expect((await state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)).inserted).toBe(true);
+      expect((await state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)).inserted).toBe(false);
+      // After the second key's expiry its slot is free again.
+      const later = at('2025-03-21T00:00:00Z');
+      expect((await state.insertKeyWithinLimit(keyRecord(account.id), 3, later)).inserted).toBe(true);
+    });
+
+    it('never lets concurrent creations take more than the limit', async () => {
+      const account = await newAccount();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)),
+      );
+      expect(results.filter((r) => r.inserted)).toHaveLength(3);
+      expect(await state.listKeys(account.id)).toHaveLength(3);
+    });
+
+    it('reports an unknown account instead of inserting', async () => {
+      expect(await state.insertKeyWithinLimit(keyRecord('acc_missing'), 3, T0)).toEqual({
+        inserted: false,
+        reason: 'unknown-account',
+        activeKeys: 0,
+      });
+    });
+
+    it('finds keys by visible prefix, reads them back exactly, and revokes once', async () => {
+      const account = await newAccount();
+      const key = keyRecord(account.id, { expiresAt: at('2026-01-01T00:00:00.500Z') });
+      const inserted = await state.insertKeyWithinLimit(key, 3, T0);
+      expect(inserted).toEqual({ inserted: true, key });
+      expect(await state.findKeysByPrefix(key.prefix)).toEqual([key]);
+      expect(await state.findKeysByPrefix('sbm_live_nope00')).toEqual([]);
+      expect(await state.getKey(key.id)).toEqual(key);
+      const revoked = await state.revokeKey(key.id, at('2025-03-16T00:00:00Z'));
+      expect(revoked?.revokedAt).toEqual(at('2025-03-16T00:00:00Z'));
+      const again = await state.revokeKey(key.id, at('2025-03-17T00:00:00Z'));
+      expect(again?.revokedAt).toEqual(at('2025-03-16T00:00:00Z'));
+      expect(await state.revokeKey('key_missing', T0)).toBeNull();
+    });
+
+    it('refuses two keys with the same hash', async () => {
+      const account = await newAccount();
+      const key = keyRecord(account.id);
+      await state.insertKeyWithinLimit(key, 3, T0);
+      await expect(state.insertKeyWithinLimit({ ...key, id: uid('key') }, 3, T0)).rejects.toThrow();
+    });
+  });
+
+  describe('sessions', () => {
+    it('stores, finds by hash and revokes sessions', async () => {
+      const account = await newAccount('subscriber');
+      const session = {
+        id: uid('ses'),
+        accountId: account.id,
+        hash: randomUUID().replaceAll('-', '').padEnd(64, 'a'),
+        createdAt: T0,
+        expiresAt: at('2025-04-14T10:00:00Z'),
+        revokedAt: null,
+      };
+      expect(await state.insertSession(session)).toEqual(session);
+      expect(await state.findSessionByHash(session.hash)).toEqual(session);
+      expect(await state.findSessionByHash('0'.repeat(64))).toBeNull();
+      expect((await state.revokeSession(session.id, T0))?.revokedAt).toEqual(T0);
+      expect(await state.revokeSession('ses_missing', T0)).toBeNull();
+    });
+  });
+
+  describe('usage counters', () => {
+    it('grants up to the limit, then refuses without counting', async () => {
+      const account = await newAccount();
+      const results = [];
+      for (let i = 0; i < 5; i++) results.push(await state.reserveRequest(account.id, T0, 3));
+      expect(results).toEqual([
+        { granted: true, used: 1, remaining: 2 },
+        { granted: true, used: 2, remaining: 1 },
+        { granted: true, used: 3, remaining: 0 },
+        { granted: false, used: 3, remaining: 0 },
+        { granted: false, used: 3, remaining: 0 },
+      ]);
+      expect(await state.getUsage(account.id, T0)).toBe(3);
+    });
+
+    it('refunds one request at a time and never below zero', async () => {
+      const account = await newAccount();
+      await state.reserveRequest(account.id, T0, 3);
+      await state.reserveRequest(account.id, T0, 3);
+      await state.reserveRequest(account.id, T0, 3);
+      expect(await state.refundRequest(account.id, T0, 3)).toEqual({ granted: true, used: 2, remaining: 1 });
+      expect((await state.reserveRequest(account.id, T0, 3)).granted).toBe(true);
+      const fresh = await newAccount();
+      expect(await state.refundRequest(fresh.id, T0, 3)).toEqual({ granted: false, used: 0, remaining: 3 });
+      await state.setUsage(fresh.id, T0, 0);
+      expect(await state.refundRequest(fresh.id, T0, 3)).toEqual({ granted: false, used: 0, remaining: 3 });
+    });
+
+    it('keeps periods and accounts apart', async () => {
+      const a = await newAccount();
+      const b = await newAccount();
+      const next = at('2025-04-15T10:00:00.123Z');
+      await state.setUsage(a.id, T0, 10);
+      expect(await state.reserveRequest(a.id, T0, 10)).toEqual({ granted: false, used: 10, remaining: 0 });
+      expect(await state.reserveRequest(a.id, next, 10)).toEqual({ granted: true, used: 1, remaining: 9 });
+      expect(await state.reserveRequest(b.id, T0, 10)).toEqual({ granted: true, used: 1, remaining: 9 });
+      expect(await state.getUsage(a.id, T0)).toBe(10);
+    });
+
+    it('refuses everything at a limit of zero or below the current count', async () => {
+      const account = await newAccount();
+      expect(await state.reserveRequest(account.id, T0, 0)).toEqual({
+        granted: false,
+        used: 0,
+        remaining: 0,
+      });
+      await state.setUsage(account.id, T0, 12);
+      expect(await state.reserveRequest(account.id, T0, 10)).toEqual({
+        granted: false,
+        used: 12,
+        remaining: 0,
+      });
+    });
+
+    it('grants exactly the remaining requests to concurrent callers on two connections', async () => {
+      const account = await newAccount();
+      await state.setUsage(account.id, T0, 9_900);
+      const second = await openGatewayState(store.url);
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 160 }, (_, i) =>
+            (i % 2 ? state : second).reserveRequest(account.id, T0, 10_000),
+          ),
+        );
+        const granted = results.filter((r) => r.granted);
+        expect(granted).toHaveLength(100);
+        expect(new Set(granted.map((r) => r.used)).size).toBe(100);
+        expect(Math.min(...results.map((r) => r.remaining))).toBe(0);
+        expect(await state.getUsage(account.id, T0)).toBe(10_000);
+      } finally {
+        await second.close();
+      }
+    });
+  });
+
+  describe('rate windows', () => {
+    it('counts hits per bucket and window up to the limit', async () => {
+      const bucket = `test:${uid('ip')}`;
+      const w1 = at('2025-03-15T10:00:00Z');
+      const w2 = at('2025-03-15T10:01:00Z');
+      const hits = [];
+      for (let i = 0; i < 4; i++) hits.push(await state.hitRateWindow(bucket, w1, 3));
+      expect(hits).toEqual([
+        { allowed: true, count: 1 },
+        { allowed: true, count: 2 },
+        { allowed: true, count: 3 },
+        { allowed: false, count: 3 },
+      ]);
+      expect(await state.hitRateWindow(bucket, w2, 3)).toEqual({ allowed: true, count: 1 });
+      expect(await state.hitRateWindow(`${bucket}x`, w1, 3)).toEqual({ allowed: true, count: 1 });
+      expect(await state.hitRateWindow(`${bucket}y`, w1, 0)).toEqual({ allowed: false, count: 0 });
+    });
+
+    it('allows exactly the limit to concurrent hits', async () => {
+      const bucket = `test:${uid('ip')}`;
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => state.hitRateWindow(bucket, T0, 25)),
+      );
+      expect(results.filter((r) => r.allowed)).toHaveLength(25);
+    });
+
+    it('prunes old windows of one prefix only', async () => {
+      const scope = uid('scope');
+      const other = uid('other');
+      const old = at('2025-03-15T09:00:00Z');
+      const current = at('2025-03-15T10:00:00Z');
+      await state.hitRateWindow(`${scope}:a`, old, 5);
+      await state.hitRateWindow(`${scope}:b`, old, 5);
+      await state.hitRateWindow(`${scope}:a`, current, 5);
+      await state.hitRateWindow(`${other}:a`, old, 5);
+      expect(await state.pruneRateWindows(`${scope}:`, current)).toBe(2);
+      expect(await state.hitRateWindow(`${scope}:a`, current, 5)).toEqual({ allowed: true, count: 2 });
+      expect(await state.hitRateWindow(`${other}:a`, old, 5)).toEqual({ allowed: true, count: 2 });
+    });
+  });
+});
