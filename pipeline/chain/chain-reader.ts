@@ -1,0 +1,134 @@
+/**
+ * Block-level reads on top of the RPC client: hashes, timestamps, runtime versions, raw storage, and the
+ * codec of the runtime that produced a block. Runtime metadata is fetched once per spec version.
+ */
+import { ChainDataError } from './chain-errors.js';
+import type { RpcClient } from './rpc-client.js';
+import { RuntimeCodec } from './runtime-codec.js';
+
+/** twox128("System") ++ twox128("Events") and twox128("Timestamp") ++ twox128("Now"): fixed across runtimes. */
+export const SYSTEM_EVENTS_KEY = '0x26aa394eea5630e07c48ae0c9558cef780d41e5e16056765bc8461851072c9d7';
+export const TIMESTAMP_NOW_KEY = '0xf0c365c3cf59d671eb72da0e7a4113c49f1f0515f462cdcf84e0f1d6045dfcbb';
+
+export interface BlockRef {
+  number: number;
+  hash: string;
+}
+
+interface StorageChangeSet {
+  block: string;
+  changes: Array<[string, string | null]>;
+}
+
+export class ChainReader {
+  readonly #hashes = new Map<number, string>();
+  readonly #specAtHash = new Map<string, number>();
+  readonly #codecs = new Map<number, Promise<RuntimeCodec>>();
+
+  constructor(readonly rpc: RpcClient) {}
+
+  async finalizedHead(): Promise<BlockRef> {
+    const hash = await this.rpc.send<string>('chain_getFinalizedHead', []);
+    const header = await this.rpc.send<{ number: string | number }>('chain_getHeader', [hash]);
+    const number = Number(header.number);
+    this.#hashes.set(number, hash);
+    return { number, hash };
+  }
+
+  async blockHash(number: number): Promise<string> {
+    const cached = this.#hashes.get(number);
+    if (cached) return cached;
+    const hash = await this.rpc.send<string | null>('chain_getBlockHash', [number]);
+    if (!hash) throw new ChainDataError(`block ${number} does not exist`);
+    // Only boundary and bisection lookups are cached; per-block reads pass through.
+    if (this.#hashes.size < 10_000) this.#hashes.set(number, hash);
+    return hash;
+  }
+
+  /** Milliseconds of `Timestamp.Now` at a block. */
+  async timestampAt(hash: string): Promise<number> {
+    const raw = await this.rpc.send<string | null>('state_getStorage', [TIMESTAMP_NOW_KEY, hash]);
+    return decodeMoment(raw, hash);
+  }
+
+  async timestampOf(number: number): Promise<number> {
+    return this.timestampAt(await this.blockHash(number));
+  }
+
+  /** System.Events and Timestamp.Now of a block in one request. */
+  async eventsAndTime(hash: string): Promise<{ events: string | null; timeMs: number }> {
+    const sets = await this.rpc.send<StorageChangeSet[]>('state_queryStorageAt', [
+      [SYSTEM_EVENTS_KEY, TIMESTAMP_NOW_KEY],
+      hash,
+    ]);
+    let events: string | null = null;
+    let now: string | null = null;
+    for (const set of sets) {
+      for (const [key, value] of set.changes) {
+        if (key === SYSTEM_EVENTS_KEY) events = value;
+        else if (key === TIMESTAMP_NOW_KEY) now = value;
+      }
+    }
+    return { events, timeMs: decodeMoment(now, hash) };
+  }
+
+  async storage(key: string, hash: string): Promise<string | null> {
+    return this.rpc.send<string | null>('state_getStorage', [key, hash]);
+  }
+
+  /** All keys under a prefix at a block (`state_getKeysPaged`, 1,000 at a time). */
+  async keys(prefix: string, hash: string): Promise<string[]> {
+    const all: string[] = [];
+    let start: string | null = null;
+    for (;;) {
+      const page: string[] = await this.rpc.send<string[]>('state_getKeysPaged', [prefix, 1000, start, hash]);
+      all.push(...page);
+      if (page.length < 1000) return all;
+      start = page[page.length - 1] ?? null;
+    }
+  }
+
+  /** The spec version of the runtime whose code is in the state after `hash`. */
+  async specVersionAt(hash: string): Promise<number> {
+    const cached = this.#specAtHash.get(hash);
+    if (cached !== undefined) return cached;
+    const version = await this.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
+    this.#specAtHash.set(hash, version.specVersion);
+    return version.specVersion;
+  }
+
+  /**
+   * The spec version that executed block `number`: the code in its parent's state, as a node applies it
+   * (a runtime upgrade set in block n takes effect from block n + 1).
+   */
+  async specVersionOfBlock(number: number): Promise<number> {
+    return this.specVersionAt(await this.blockHash(Math.max(0, number - 1)));
+  }
+
+  /** The codec of a spec version, its metadata read at a block where that version is in the state. */
+  async codec(specVersion: number, stateHash: string): Promise<RuntimeCodec> {
+    let codec = this.#codecs.get(specVersion);
+    if (!codec) {
+      codec = this.rpc
+        .send<string>('state_getMetadata', [stateHash])
+        .then((hex) => new RuntimeCodec(specVersion, hex));
+      codec.catch(() => this.#codecs.delete(specVersion));
+      this.#codecs.set(specVersion, codec);
+    }
+    return codec;
+  }
+
+  /** The codec that decodes block `number`'s events and storage. */
+  async codecOfBlock(number: number): Promise<RuntimeCodec> {
+    const parent = await this.blockHash(Math.max(0, number - 1));
+    return this.codec(await this.specVersionAt(parent), parent);
+  }
+}
+
+/** `Timestamp.Now` is a SCALE u64 of milliseconds (little endian). */
+function decodeMoment(raw: string | null, hash: string): number {
+  if (!raw || raw.length !== 18) throw new ChainDataError(`Timestamp.Now missing at ${hash}`);
+  let value = 0n;
+  for (let i = 16; i >= 2; i -= 2) value = (value << 8n) | BigInt(Number.parseInt(raw.slice(i, i + 2), 16));
+  return Number(value);
+}

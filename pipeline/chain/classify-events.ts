@@ -1,0 +1,189 @@
+/**
+ * Burns and staking events out of one block's decoded events.
+ *
+ * Burn classification (per extrinsic, matched by event name, never by index):
+ *   - buyback: `add_stake_burn` emits StakeAdded, AlphaBurned and AddStakeBurn in one extrinsic. The
+ *     triple is one burn: its AlphaBurned's event index and alpha amount, the TAO spent from AddStakeBurn,
+ *     the coldkey from the StakeAdded. (The StakeAdded is also recorded as a staking event.)
+ *   - burn: any other AlphaBurned (`burn_alpha`).
+ *   - recycle: AlphaRecycled (`recycle_alpha`): stored, but not a burn in any published total.
+ */
+import { account, rao, smallInt } from './codec-values.js';
+import type { BlockEvents } from './read-blocks.js';
+import type { DecodedEvent } from './runtime-codec.js';
+
+export interface ChainBurn {
+  block: number;
+  eventIndex: number;
+  extrinsicIndex: number | null;
+  blockTime: number;
+  netuid: number;
+  kind: 'burn' | 'buyback' | 'recycle';
+  coldkey: string | null;
+  hotkey: string;
+  alphaRao: bigint;
+  taoRao: bigint | null;
+}
+
+export interface ChainStakingEvent {
+  block: number;
+  eventIndex: number;
+  extrinsicIndex: number | null;
+  blockTime: number;
+  kind: 'StakeAdded' | 'StakeRemoved' | 'StakeMoved' | 'StakeTransferred' | 'StakeSwapped' | 'Transfer';
+  coldkey: string;
+  hotkey: string | null;
+  netuid: number | null;
+  taoRao: bigint | null;
+  alphaRao: bigint | null;
+  detail: Record<string, string | number> | null;
+}
+
+const SUBTENSOR = 'SubtensorModule';
+
+export function classifyBlock(block: BlockEvents): { burns: ChainBurn[]; staking: ChainStakingEvent[] } {
+  const burns: ChainBurn[] = [];
+  const staking: ChainStakingEvent[] = [];
+  const base = (event: DecodedEvent) => ({
+    block: block.number,
+    eventIndex: event.index,
+    extrinsicIndex: event.extrinsicIndex,
+    blockTime: block.timeMs,
+  });
+
+  // AlphaBurned and StakeAdded events consumed by a buyback, by event index.
+  const consumed = new Set<number>();
+  for (const event of block.events) {
+    if (event.pallet !== SUBTENSOR || event.name !== 'AddStakeBurn') continue;
+    const [netuidField, hotkeyField, taoField, alphaField] = event.fields;
+    const netuid = smallInt(netuidField);
+    const hotkey = account(hotkeyField);
+    const sameExtrinsic = (e: DecodedEvent) =>
+      e.index < event.index && e.extrinsicIndex === event.extrinsicIndex && !consumed.has(e.index);
+    // The nearest earlier AlphaBurned and StakeAdded of the same extrinsic, subnet and hotkey.
+    const burned = findLast(
+      block.events,
+      (e) =>
+        sameExtrinsic(e) &&
+        e.pallet === SUBTENSOR &&
+        e.name === 'AlphaBurned' &&
+        smallInt(e.fields[3]) === netuid &&
+        account(e.fields[1]) === hotkey,
+    );
+    const staked = findLast(
+      block.events,
+      (e) =>
+        sameExtrinsic(e) &&
+        e.pallet === SUBTENSOR &&
+        e.name === 'StakeAdded' &&
+        smallInt(e.fields[4]) === netuid &&
+        account(e.fields[1]) === hotkey,
+    );
+    if (burned) consumed.add(burned.index);
+    if (staked) consumed.add(staked.index);
+    burns.push({
+      ...base(burned ?? event),
+      netuid,
+      kind: 'buyback',
+      coldkey: staked ? account(staked.fields[0]) : burned ? account(burned.fields[0]) : null,
+      hotkey,
+      alphaRao: burned ? rao(burned.fields[2]) : rao(alphaField),
+      taoRao: rao(taoField),
+    });
+  }
+
+  for (const event of block.events) {
+    const f = event.fields;
+    if (event.pallet === SUBTENSOR) {
+      switch (event.name) {
+        case 'AlphaBurned':
+        case 'AlphaRecycled':
+          if (event.name === 'AlphaBurned' && consumed.has(event.index)) break;
+          burns.push({
+            ...base(event),
+            netuid: smallInt(f[3]),
+            kind: event.name === 'AlphaBurned' ? 'burn' : 'recycle',
+            coldkey: account(f[0]),
+            hotkey: account(f[1]),
+            alphaRao: rao(f[2]),
+            taoRao: null,
+          });
+          break;
+        case 'StakeAdded':
+        case 'StakeRemoved':
+          // (coldkey, hotkey, tao, alpha, netuid, fee)
+          staking.push({
+            ...base(event),
+            kind: event.name,
+            coldkey: account(f[0]),
+            hotkey: account(f[1]),
+            netuid: smallInt(f[4]),
+            taoRao: rao(f[2]),
+            alphaRao: rao(f[3]),
+            detail: { fee_rao: rao(f[5]).toString() },
+          });
+          break;
+        case 'StakeMoved':
+          // (coldkey, origin hotkey, origin netuid, destination hotkey, destination netuid, tao)
+          staking.push({
+            ...base(event),
+            kind: 'StakeMoved',
+            coldkey: account(f[0]),
+            hotkey: account(f[1]),
+            netuid: smallInt(f[2]),
+            taoRao: rao(f[5]),
+            alphaRao: null,
+            detail: { destination_hotkey: account(f[3]), destination_netuid: smallInt(f[4]) },
+          });
+          break;
+        case 'StakeTransferred':
+          // (origin coldkey, destination coldkey, hotkey, origin netuid, destination netuid, tao)
+          staking.push({
+            ...base(event),
+            kind: 'StakeTransferred',
+            coldkey: account(f[0]),
+            hotkey: account(f[2]),
+            netuid: smallInt(f[3]),
+            taoRao: rao(f[5]),
+            alphaRao: null,
+            detail: { destination_coldkey: account(f[1]), destination_netuid: smallInt(f[4]) },
+          });
+          break;
+        case 'StakeSwapped':
+          // (coldkey, hotkey, origin netuid, destination netuid, tao)
+          staking.push({
+            ...base(event),
+            kind: 'StakeSwapped',
+            coldkey: account(f[0]),
+            hotkey: account(f[1]),
+            netuid: smallInt(f[2]),
+            taoRao: rao(f[4]),
+            alphaRao: null,
+            detail: { destination_netuid: smallInt(f[3]) },
+          });
+          break;
+      }
+    } else if (event.pallet === 'Balances' && event.name === 'Transfer') {
+      staking.push({
+        ...base(event),
+        kind: 'Transfer',
+        coldkey: account(f[0]),
+        hotkey: null,
+        netuid: null,
+        taoRao: rao(f[2]),
+        alphaRao: null,
+        detail: { to: account(f[1]) },
+      });
+    }
+  }
+  burns.sort((a, b) => a.eventIndex - b.eventIndex);
+  return { burns, staking };
+}
+
+function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i] as T;
+    if (test(item)) return item;
+  }
+  return undefined;
+}

@@ -1,0 +1,84 @@
+/**
+ * UTC days → block ranges, by binary search on `Timestamp.Now` (block times drift, so the block number of
+ * midnight cannot be computed). Never looks past the finalized head: a day that the head is still in is
+ * partial, and ends at the head.
+ */
+import { ChainDataError } from './chain-errors.js';
+import type { BlockRef, ChainReader } from './chain-reader.js';
+
+export const DAY_MS = 86_400_000;
+
+export interface DayBounds {
+  /** `YYYY-MM-DD` */
+  day: string;
+  firstBlock: number;
+  lastBlock: number;
+  /** The finalized head is inside this day: collected up to the head only. */
+  partial: boolean;
+}
+
+export class DayLocator {
+  readonly #times = new Map<number, Promise<number>>();
+
+  constructor(
+    readonly reader: ChainReader,
+    readonly head: BlockRef,
+  ) {}
+
+  timeOf(block: number): Promise<number> {
+    let time = this.#times.get(block);
+    if (!time) {
+      // A genesis block has no Timestamp.Now on a real chain: it counts as the beginning of time.
+      time = this.reader.timestampOf(block).catch((error: unknown) => {
+        if (block === 0 && error instanceof ChainDataError) return 0;
+        throw error;
+      });
+      time.catch(() => this.#times.delete(block));
+      this.#times.set(block, time);
+    }
+    return time;
+  }
+
+  /** The first finalized block at or after `ms`, or null when the head is still before it. */
+  async firstBlockAtOrAfter(ms: number): Promise<number | null> {
+    if ((await this.timeOf(this.head.number)) < ms) return null;
+    let lo = 0;
+    let hi = this.head.number;
+    if ((await this.timeOf(lo)) >= ms) return lo;
+    // Invariant: time(lo) < ms <= time(hi).
+    while (hi - lo > 1) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      if ((await this.timeOf(mid)) >= ms) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  /** The blocks of a UTC day, or null when the day has no finalized block (yet, or before genesis). */
+  async bounds(day: string): Promise<DayBounds | null> {
+    const start = Date.parse(`${day}T00:00:00Z`);
+    const first = await this.firstBlockAtOrAfter(start);
+    if (first === null || (await this.timeOf(first)) >= start + DAY_MS) return null;
+    const next = await this.firstBlockAtOrAfter(start + DAY_MS);
+    if (next === null) return { day, firstBlock: first, lastBlock: this.head.number, partial: true };
+    return { day, firstBlock: first, lastBlock: next - 1, partial: false };
+  }
+
+  /** The UTC day of a block. */
+  async dayOf(block: number): Promise<string> {
+    return utcDay(await this.timeOf(block));
+  }
+}
+
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Every day from `from` to `to` inclusive (`YYYY-MM-DD`). */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) {
+    days.push(utcDay(t));
+  }
+  return days;
+}

@@ -1,0 +1,105 @@
+/**
+ * Everything that depends on one runtime's metadata: storage keys, storage value types and event layouts.
+ * Event and storage indexes move between runtimes (AlphaBurned is variant 91 at spec 343, 95 at spec 393),
+ * so every block is decoded through the codec of the runtime that produced it, and events are matched by
+ * name, never by index.
+ */
+import { expandMetadata, Metadata, TypeRegistry, unwrapStorageType } from '@polkadot/types';
+import type { Codec } from '@polkadot/types/types';
+import { compactStripLength, hexToU8a, u8aToHex } from '@polkadot/util';
+import { ChainDataError } from './chain-errors.js';
+
+export interface DecodedEvent {
+  /** Position in the block's System.Events. */
+  index: number;
+  /** `ApplyExtrinsic(n)` phase; null for initialization and finalization events. */
+  extrinsicIndex: number | null;
+  /** Pallet name as in the metadata, e.g. `SubtensorModule`. */
+  pallet: string;
+  /** Event name, e.g. `AlphaBurned`. */
+  name: string;
+  fields: Codec[];
+}
+
+type StorageEntry = ReturnType<typeof expandMetadata>['query'][string][string];
+
+export class RuntimeCodec {
+  readonly registry: TypeRegistry;
+  readonly #query: ReturnType<typeof expandMetadata>['query'];
+  readonly #eventsType: string;
+  readonly #palletNames = new Map<string, string>();
+
+  constructor(
+    readonly specVersion: number,
+    metadataHex: string,
+  ) {
+    this.registry = new TypeRegistry();
+    const metadata = new Metadata(this.registry, hexToU8a(metadataHex));
+    this.registry.setMetadata(metadata);
+    this.#query = expandMetadata(this.registry, metadata).query;
+    const events = this.#entry('System', 'Events');
+    this.#eventsType = unwrapStorageType(this.registry, events.meta.type);
+    for (const pallet of metadata.asLatest.pallets) {
+      this.#palletNames.set(pallet.index.toString(), pallet.name.toString());
+    }
+  }
+
+  /** The storage key of `pallet.item(...keys)`, hex. */
+  storageKey(pallet: string, item: string, ...keys: unknown[]): string {
+    // The decorated entry answers the key with a SCALE length prefix (as `StorageKey` wants it); strip it.
+    return u8aToHex(compactStripLength(this.#entry(pallet, item)(...keys))[1]);
+  }
+
+  /** The key prefix shared by every entry of a map, for `state_getKeysPaged`. */
+  storagePrefix(pallet: string, item: string): string {
+    return u8aToHex(this.#entry(pallet, item).keyPrefix());
+  }
+
+  hasStorage(pallet: string, item: string): boolean {
+    return this.#query[camel(pallet)]?.[camel(item)] !== undefined;
+  }
+
+  /** Decodes a raw storage value; null stays null (the entry is absent). */
+  decodeStorage(pallet: string, item: string, raw: string | null): Codec | null {
+    if (raw === null) return null;
+    const entry = this.#entry(pallet, item);
+    const type = unwrapStorageType(this.registry, entry.meta.type);
+    return this.registry.createTypeUnsafe(type, [hexToU8a(raw)]);
+  }
+
+  /** The map key of a full storage key of an `Identity`-hashed map: the SCALE bytes after the prefix. */
+  decodeIdentityKey(pallet: string, item: string, type: string, key: string): Codec {
+    const prefixLength = hexToU8a(this.storagePrefix(pallet, item)).length;
+    return this.registry.createTypeUnsafe(type, [hexToU8a(key).subarray(prefixLength)]);
+  }
+
+  decodeEvents(raw: string | null): DecodedEvent[] {
+    if (raw === null) return [];
+    const records = this.registry.createTypeUnsafe(this.#eventsType, [hexToU8a(raw)]) as unknown as Array<{
+      phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: { toNumber(): number } };
+      event: { section: string; method: string; index: Uint8Array; data: Codec[] };
+    }>;
+    return records.map((record, index) => {
+      const event = record.event;
+      const palletIndex = String(event.index[0]);
+      return {
+        index,
+        extrinsicIndex: record.phase.isApplyExtrinsic ? record.phase.asApplyExtrinsic.toNumber() : null,
+        pallet: this.#palletNames.get(palletIndex) ?? event.section,
+        name: event.method,
+        fields: [...event.data],
+      };
+    });
+  }
+
+  #entry(pallet: string, item: string): StorageEntry {
+    const entry = this.#query[camel(pallet)]?.[camel(item)];
+    if (!entry) throw new ChainDataError(`runtime ${this.specVersion} has no storage item ${pallet}.${item}`);
+    return entry;
+  }
+}
+
+/** `SubtensorModule` → `subtensorModule`, `SubnetTAO` → `subnetTAO` (as @polkadot/types decorates them). */
+function camel(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}

@@ -1,0 +1,111 @@
+/**
+ * One UTC day from the chain: every block's burns and staking events, each burn's subnet registration
+ * block, and the panel (subnets and pool reserves at the day's last block, or at the head for today).
+ */
+import type { ChainReader } from '../chain/chain-reader.js';
+import { type ChainBurn, type ChainStakingEvent, classifyBlock } from '../chain/classify-events.js';
+import type { DayBounds } from '../chain/day-bounds.js';
+import { readBlocks } from '../chain/read-blocks.js';
+import { readRegisteredAt, readSubnetPanel } from '../chain/subnet-panel.js';
+import type { BurnRow, DayRows } from '../warehouse/day-rows.js';
+
+export interface CollectDayOptions {
+  concurrency: number;
+  onBlocks?: (count: number) => void;
+  signal?: AbortSignal;
+}
+
+export async function collectDay(
+  reader: ChainReader,
+  bounds: DayBounds,
+  options: CollectDayOptions,
+): Promise<DayRows> {
+  const burns: ChainBurn[] = [];
+  const staking: ChainStakingEvent[] = [];
+  const hashes = new Map<number, string>();
+  let lastBlockTime = 0;
+  let read = 0;
+  await readBlocks(reader, bounds.firstBlock, bounds.lastBlock, {
+    concurrency: options.concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onBlock: (block) => {
+      const found = classifyBlock(block);
+      if (found.burns.length > 0) hashes.set(block.number, block.hash);
+      burns.push(...found.burns);
+      staking.push(...found.staking);
+      if (block.number === bounds.lastBlock) lastBlockTime = block.timeMs;
+      read += 1;
+      if (read % 100 === 0) options.onBlocks?.(100);
+    },
+  });
+  options.onBlocks?.(read % 100);
+
+  const firstHash = await reader.blockHash(bounds.firstBlock);
+  const lastHash = await reader.blockHash(bounds.lastBlock);
+  const panelCodec = await reader.codecOfBlock(bounds.lastBlock);
+  const panel = await readSubnetPanel(reader, panelCodec, lastHash, options.concurrency);
+
+  const registeredAt = await resolveRegistrations(reader, burns, hashes, firstHash, lastHash, bounds);
+  const burnRows: BurnRow[] = burns.map((burn) => ({ ...burn, registeredAt: registeredAt(burn) }));
+
+  const byKey = (a: { block: number; eventIndex: number }, b: { block: number; eventIndex: number }) =>
+    a.block - b.block || a.eventIndex - b.eventIndex;
+  return {
+    day: bounds.day,
+    firstBlock: bounds.firstBlock,
+    lastBlock: bounds.lastBlock,
+    lastBlockTime,
+    complete: !bounds.partial,
+    partial: bounds.partial,
+    burns: burnRows.sort(byKey),
+    stakingEvents: staking.sort(byKey),
+    panel: panel.map((s) => ({
+      netuid: s.netuid,
+      registeredAt: s.registeredAt,
+      panelBlock: bounds.lastBlock,
+      subnetTaoRao: s.subnetTaoRao,
+      subnetAlphaInRao: s.subnetAlphaInRao,
+    })),
+    subnets: panel.map((s) => ({
+      netuid: s.netuid,
+      registeredAt: s.registeredAt,
+      name: s.name,
+      symbol: s.symbol,
+    })),
+  };
+}
+
+/**
+ * A burn belongs to the registration of its netuid at the burn's block. Registrations change rarely, so a
+ * netuid registered to the same subnet at the day's first and last block is settled with two reads; only
+ * on a day when a netuid changed hands is the registration read at each burn's block.
+ */
+async function resolveRegistrations(
+  reader: ChainReader,
+  burns: ChainBurn[],
+  hashes: Map<number, string>,
+  firstHash: string,
+  lastHash: string,
+  bounds: DayBounds,
+): Promise<(burn: ChainBurn) => number> {
+  const firstCodec = await reader.codecOfBlock(bounds.firstBlock);
+  const lastCodec = await reader.codecOfBlock(bounds.lastBlock);
+  const wholeDay = new Map<number, number>();
+  const perBlock = new Map<string, number>();
+  for (const netuid of new Set(burns.map((b) => b.netuid))) {
+    const atFirst = await readRegisteredAt(reader, firstCodec, firstHash, netuid);
+    const atLast = await readRegisteredAt(reader, lastCodec, lastHash, netuid);
+    if (atFirst !== null && atFirst === atLast) {
+      wholeDay.set(netuid, atFirst);
+      continue;
+    }
+    for (const burn of burns.filter((b) => b.netuid === netuid)) {
+      const key = `${netuid}@${burn.block}`;
+      if (perBlock.has(key)) continue;
+      const hash = hashes.get(burn.block) ?? (await reader.blockHash(burn.block));
+      const codec = await reader.codecOfBlock(burn.block);
+      perBlock.set(key, (await readRegisteredAt(reader, codec, hash, netuid)) ?? 0);
+    }
+  }
+  return (burn) => wholeDay.get(burn.netuid) ?? perBlock.get(`${burn.netuid}@${burn.block}`) ?? 0;
+}

@@ -1,0 +1,171 @@
+/**
+ * `sbm collect`: UTC days from the chain into the warehouse. Each day is written in one transaction
+ * (delete, append, mark collected), so a day is either entirely there or not at all, running it twice
+ * changes nothing, and a run killed midway is completed by the next one. The warehouse file is opened
+ * only to write, so analysts and the emissions watch can use it between days.
+ */
+import { ChainReader } from '../chain/chain-reader.js';
+import { type DayBounds, DayLocator, daysBetween, utcDay } from '../chain/day-bounds.js';
+import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
+import { finishRun, startRun } from '../warehouse/collection-runs.js';
+import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
+import { replaceDay } from '../warehouse/replace-day.js';
+import { collectDay } from './collect-day.js';
+import { type DayReport, type ProgressReporter, silentProgress } from './progress.js';
+
+export interface CollectOptions {
+  chainUrl: string;
+  warehousePath: string;
+  /** First UTC day (`YYYY-MM-DD`); default: the day after the last complete one, or the chain's first day. */
+  from?: string;
+  /** Last UTC day; default: the day of the finalized head (today, partial). */
+  to?: string;
+  /** Requests in flight against the node (default 16). */
+  concurrency?: number;
+  progress?: ProgressReporter;
+  signal?: AbortSignal;
+  clock?: () => Date;
+  /** Retry and timeout settings of the RPC client. */
+  rpc?: Omit<RpcClientOptions, 'url' | 'concurrency'>;
+}
+
+export interface CollectSummary {
+  runId: string;
+  status: 'complete' | 'failed';
+  error: string | null;
+  from: string | null;
+  to: string | null;
+  fromBlock: number | null;
+  toBlock: number | null;
+  finalizedHead: number;
+  days: DayReport[];
+  blocks: number;
+  burns: number;
+  stakingEvents: number;
+  seconds: number;
+  blocksPerSecond: number;
+  requests: number;
+  retries: number;
+}
+
+export class CollectError extends Error {
+  override name = 'CollectError';
+  constructor(
+    message: string,
+    readonly summary: CollectSummary,
+  ) {
+    super(message);
+  }
+}
+
+export async function collect(options: CollectOptions): Promise<CollectSummary> {
+  const clock = options.clock ?? (() => new Date());
+  const progress = options.progress ?? silentProgress;
+  const concurrency = options.concurrency ?? 16;
+  const started = clock().getTime();
+  const rpc = await connectRpc({ ...options.rpc, url: options.chainUrl, concurrency });
+  const runId = await withWarehouse(options.warehousePath, (wh) => startRun(wh, clock()));
+  const summary: CollectSummary = {
+    runId,
+    status: 'complete',
+    error: null,
+    from: null,
+    to: null,
+    fromBlock: null,
+    toBlock: null,
+    finalizedHead: 0,
+    days: [],
+    blocks: 0,
+    burns: 0,
+    stakingEvents: 0,
+    seconds: 0,
+    blocksPerSecond: 0,
+    requests: 0,
+    retries: 0,
+  };
+  try {
+    const reader = new ChainReader(rpc);
+    const head = await reader.finalizedHead();
+    summary.finalizedHead = head.number;
+    const locator = new DayLocator(reader, head);
+    const from = options.from ?? (await defaultFrom(options.warehousePath, locator));
+    const to = options.to ?? (await locator.dayOf(head.number));
+    summary.from = from;
+    summary.to = to;
+
+    const plan: DayBounds[] = [];
+    for (const day of from <= to ? daysBetween(from, to) : []) {
+      const bounds = await locator.bounds(day);
+      if (bounds) plan.push(bounds);
+    }
+    progress.start(plan.reduce((n, b) => n + b.lastBlock - b.firstBlock + 1, 0));
+    for (const bounds of plan) {
+      const dayStarted = Date.now();
+      const rows = await collectDay(reader, bounds, {
+        concurrency,
+        onBlocks: (n) => progress.blocks(n),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
+      const report: DayReport = {
+        day: bounds.day,
+        firstBlock: bounds.firstBlock,
+        lastBlock: bounds.lastBlock,
+        burns: rows.burns.length,
+        stakingEvents: rows.stakingEvents.length,
+        partial: bounds.partial,
+        seconds: (Date.now() - dayStarted) / 1000,
+      };
+      summary.days.push(report);
+      summary.fromBlock ??= bounds.firstBlock;
+      summary.toBlock = bounds.lastBlock;
+      summary.blocks += bounds.lastBlock - bounds.firstBlock + 1;
+      summary.burns += rows.burns.length;
+      summary.stakingEvents += rows.stakingEvents.length;
+      progress.dayDone(report);
+    }
+  } catch (error) {
+    summary.status = 'failed';
+    summary.error = error instanceof Error ? error.message : String(error);
+  } finally {
+    progress.finish();
+    summary.requests = rpc.stats.requests;
+    summary.retries = rpc.stats.retries;
+    await rpc.close();
+    summary.seconds = (clock().getTime() - started) / 1000;
+    summary.blocksPerSecond = summary.seconds > 0 ? Math.round(summary.blocks / summary.seconds) : 0;
+    await withWarehouse(options.warehousePath, (wh) =>
+      finishRun(wh, runId, {
+        fromBlock: summary.fromBlock,
+        toBlock: summary.toBlock,
+        error: summary.error,
+        now: clock(),
+      }),
+    );
+  }
+  if (summary.error !== null) throw new CollectError(`collection failed: ${summary.error}`, summary);
+  return summary;
+}
+
+/** The day after the last complete day, or the chain's first day when nothing is collected yet. */
+async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<string> {
+  const last = await withWarehouse(warehousePath, (wh) =>
+    wh.rows(
+      `SELECT strftime(max(day), '%Y-%m-%d') AS day FROM collected_days WHERE complete AND NOT partial`,
+    ),
+  );
+  const day = last[0]?.['day'];
+  if (typeof day === 'string') return utcDay(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+  const genesis = await locator.timeOf(0);
+  // A real genesis block has no timestamp (0): the chain's first day is then that of block 1.
+  return utcDay(genesis > 0 ? genesis : await locator.timeOf(1));
+}
+
+async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
+  const warehouse = await openWarehouse(path);
+  try {
+    return await work(warehouse);
+  } finally {
+    warehouse.close();
+  }
+}

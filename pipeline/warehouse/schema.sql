@@ -1,0 +1,173 @@
+-- The burn warehouse: one DuckDB file (data/burns.duckdb by default).
+-- Written only by `sbm collect`, `sbm prices` and `sbm claims`; analysts open it read-only between runs
+-- (`duckdb -readonly data/burns.duckdb`, Python `duckdb.connect(path, read_only=True)`, or `sbm sql`).
+--
+-- Conventions
+--   * Amounts are RAO (1 TAO = 1 alpha = 10^9 RAO) as HUGEINT: exact integers, never floats.
+--   * A subnet is identified by (netuid, registered_at): netuid numbers are reused after a subnet is
+--     deregistered, so every per-subnet row carries the block at which its subnet was registered.
+--   * `day` is the UTC day of the block's `Timestamp.Now`.
+--   * Every statement here is idempotent: the pipeline applies this file each time it opens the warehouse.
+
+-- Every burn-related event, once, keyed by where it happened on chain.
+--   kind = 'burn'     an AlphaBurned event from `burn_alpha` (alone in its extrinsic)
+--   kind = 'buyback'  the StakeAdded + AlphaBurned + AddStakeBurn triple of one `add_stake_burn`
+--                     extrinsic, counted once: event_index is the AlphaBurned's index, alpha_rao the alpha
+--                     burned, tao_rao the TAO spent, coldkey from the StakeAdded
+--   kind = 'recycle'  an AlphaRecycled event from `recycle_alpha`: kept for analysts, never a burn in a
+--                     published total
+CREATE TABLE IF NOT EXISTS burns (
+  block BIGINT NOT NULL,
+  event_index INTEGER NOT NULL,        -- position of the event in the block's System.Events
+  extrinsic_index INTEGER,             -- ApplyExtrinsic(n) phase; NULL for events outside an extrinsic
+  block_time TIMESTAMPTZ NOT NULL,
+  day DATE NOT NULL,
+  netuid INTEGER NOT NULL,
+  registered_at BIGINT NOT NULL,       -- NetworkRegisteredAt of the subnet at that block
+  kind VARCHAR NOT NULL CHECK (kind IN ('burn', 'buyback', 'recycle')),
+  coldkey VARCHAR,
+  hotkey VARCHAR NOT NULL,
+  alpha_rao HUGEINT NOT NULL,
+  tao_rao HUGEINT,                     -- buyback only: TAO spent
+  PRIMARY KEY (block, event_index)
+);
+
+-- One pool observation per subnet and day, at the day's panel block (its last block; the finalized head
+-- for today). Reserves are stored, not a float price: alpha valued in TAO RAO is
+--   alpha_rao * subnet_tao_rao // subnet_alpha_in_rao      (integer division last)
+-- Both reserves are NULL when the subnet has no pool (then its burns that day are unpriced).
+-- Root (netuid 0) is stored with equal reserves so that its price is exactly 1.
+CREATE TABLE IF NOT EXISTS panel_prices (
+  day DATE NOT NULL,
+  netuid INTEGER NOT NULL,
+  registered_at BIGINT NOT NULL,
+  panel_block BIGINT NOT NULL,
+  subnet_tao_rao HUGEINT,
+  subnet_alpha_in_rao HUGEINT,
+  partial BOOLEAN NOT NULL,            -- the day is today and not over yet
+  PRIMARY KEY (day, netuid)
+);
+
+-- The registered subnets as of each day's panel block, with their names and symbols then.
+CREATE TABLE IF NOT EXISTS subnet_days (
+  day DATE NOT NULL,
+  netuid INTEGER NOT NULL,
+  registered_at BIGINT NOT NULL,
+  name VARCHAR NOT NULL,
+  symbol VARCHAR NOT NULL,
+  PRIMARY KEY (day, netuid)
+);
+
+-- What has been collected. complete: every block of the day was read. partial: the day is today and was
+-- read only up to the finalized head; the next run collects it again.
+CREATE TABLE IF NOT EXISTS collected_days (
+  day DATE PRIMARY KEY,
+  first_block BIGINT NOT NULL,
+  last_block BIGINT NOT NULL,
+  last_block_time TIMESTAMPTZ NOT NULL,
+  complete BOOLEAN NOT NULL,
+  partial BOOLEAN NOT NULL,
+  run_id VARCHAR NOT NULL
+);
+
+-- One row per `sbm collect`. burns_checked_at = completed_at of the latest complete run.
+CREATE TABLE IF NOT EXISTS collection_runs (
+  run_id VARCHAR PRIMARY KEY,
+  started_at TIMESTAMPTZ NOT NULL,
+  completed_at TIMESTAMPTZ,
+  from_block BIGINT,
+  to_block BIGINT,
+  status VARCHAR NOT NULL CHECK (status IN ('running', 'complete', 'failed')),
+  error VARCHAR
+);
+
+-- Staking activity read from the same blocks, for the tax check and the tax pack.
+--   StakeAdded / StakeRemoved: coldkey, hotkey, netuid, tao_rao, alpha_rao (detail: fee)
+--   StakeMoved:       coldkey, hotkey = origin hotkey, netuid = origin netuid, tao_rao
+--                     (detail: destination_hotkey, destination_netuid)
+--   StakeTransferred: coldkey = origin coldkey, hotkey, netuid = origin netuid, tao_rao
+--                     (detail: destination_coldkey, destination_netuid)
+--   StakeSwapped:     coldkey, hotkey, netuid = origin netuid, tao_rao (detail: destination_netuid)
+--   Transfer:         balance transfers; coldkey = sender, tao_rao (detail: to)
+CREATE TABLE IF NOT EXISTS staking_events (
+  block BIGINT NOT NULL,
+  event_index INTEGER NOT NULL,
+  extrinsic_index INTEGER,
+  block_time TIMESTAMPTZ NOT NULL,
+  day DATE NOT NULL,
+  kind VARCHAR NOT NULL,
+  coldkey VARCHAR NOT NULL,
+  hotkey VARCHAR,
+  netuid INTEGER,
+  tao_rao HUGEINT,
+  alpha_rao HUGEINT,
+  detail JSON,
+  PRIMARY KEY (block, event_index)
+);
+
+-- TAO's fiat price per UTC day (CoinGecko-compatible API or an imported CSV).
+CREATE TABLE IF NOT EXISTS fx_daily (
+  day DATE NOT NULL,
+  currency VARCHAR NOT NULL CHECK (currency IN ('usd', 'gbp')),
+  tao_price DECIMAL(20, 8) NOT NULL,
+  source VARCHAR NOT NULL,
+  PRIMARY KEY (day, currency)
+);
+
+-- Dated, published buyback claims (curated CSV). A claim is not verified revenue.
+CREATE TABLE IF NOT EXISTS claims (
+  netuid INTEGER NOT NULL,
+  text VARCHAR NOT NULL,
+  name_at_source VARCHAR,
+  source VARCHAR NOT NULL,
+  published DATE NOT NULL,
+  reviewed DATE,
+  PRIMARY KEY (netuid, published, source)
+);
+
+-- Burns per subnet and UTC day (kinds burn and buyback; recycles excluded).
+--   alpha_rao       all alpha burned that day
+--   burns           number of burns
+--   tao_rao         the priced burns' alpha valued at that day's panel price of the same subnet
+--                   (same netuid and registered_at): sum(alpha) * subnet_tao // subnet_alpha_in,
+--                   one integer division per day; NULL when no burn of the day is priced
+--   unpriced_burns  burns without a panel price (no pool, no panel row, or the netuid was
+--                   re-registered later that day so the panel belongs to another subnet)
+CREATE OR REPLACE VIEW burns_daily AS
+WITH b AS (
+  SELECT
+    b.day, b.netuid, b.registered_at, b.alpha_rao,
+    p.subnet_tao_rao, p.subnet_alpha_in_rao,
+    (p.subnet_tao_rao IS NOT NULL AND p.subnet_alpha_in_rao IS NOT NULL AND p.subnet_alpha_in_rao > 0) AS priced
+  FROM burns b
+  LEFT JOIN panel_prices p
+    ON p.day = b.day AND p.netuid = b.netuid AND p.registered_at = b.registered_at
+  WHERE b.kind IN ('burn', 'buyback')
+)
+SELECT
+  day,
+  netuid,
+  registered_at,
+  sum(alpha_rao)::HUGEINT AS alpha_rao,
+  (sum(alpha_rao) FILTER (WHERE priced) * any_value(subnet_tao_rao) FILTER (WHERE priced)
+    // any_value(subnet_alpha_in_rao) FILTER (WHERE priced))::HUGEINT AS tao_rao,
+  count(*)::INTEGER AS burns,
+  (count(*) FILTER (WHERE NOT priced))::INTEGER AS unpriced_burns
+FROM b
+GROUP BY day, netuid, registered_at;
+
+-- One row per subnet ever burned on (netuid, registered_at), with its latest known name.
+CREATE OR REPLACE VIEW subnet_burns AS
+SELECT
+  b.netuid,
+  b.registered_at,
+  (SELECT s.name FROM subnet_days s
+    WHERE s.netuid = b.netuid AND s.registered_at = b.registered_at
+    ORDER BY s.day DESC LIMIT 1) AS name,
+  count(*)::INTEGER AS burns,
+  sum(b.alpha_rao)::HUGEINT AS alpha_rao,
+  min(b.block_time) AS first_burn,
+  max(b.block_time) AS last_burn
+FROM burns b
+WHERE b.kind IN ('burn', 'buyback')
+GROUP BY b.netuid, b.registered_at;
