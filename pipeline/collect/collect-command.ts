@@ -1,0 +1,64 @@
+/** `sbm collect`: burns, staking events, daily panel prices and subnets from the chain into the warehouse. */
+import { Command, InvalidArgumentError } from 'commander';
+import type { PipelineConfig } from '../config.js';
+import { isDate } from '../prices/import-fiat-prices.js';
+import { CollectError, collect } from './collect.js';
+import { progressFor, silentProgress } from './progress.js';
+
+export function parseDay(value: string): string {
+  if (!isDate(value)) throw new InvalidArgumentError(`expected a UTC day as YYYY-MM-DD, got "${value}"`);
+  return value;
+}
+
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected an integer >= 1`);
+  return Number(value);
+}
+
+interface CollectFlags {
+  from?: string;
+  to?: string;
+  concurrency: number;
+  chainUrl: string;
+  warehouse: string;
+  json?: boolean;
+}
+
+export function collectCommand(config: PipelineConfig): Command {
+  return new Command('collect')
+    .description('read burns, staking events, panel prices and subnets of each UTC day into the warehouse')
+    .option('--from <date>', 'first UTC day (default: the day after the last complete one)', parseDay)
+    .option('--to <date>', 'last UTC day (default: today, collected up to the finalized head)', parseDay)
+    .option('--concurrency <n>', 'requests in flight against the node', parsePositiveInt, config.concurrency)
+    .option('--chain-url <url>', 'subtensor node WebSocket URL', config.chainUrl)
+    .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)
+    .option('--json', 'print a JSON summary at the end')
+    .action(async (flags: CollectFlags) => {
+      if (flags.from && flags.to && flags.from > flags.to) {
+        throw new InvalidArgumentError(`--from ${flags.from} is after --to ${flags.to}`);
+      }
+      const progress = flags.json && !process.stderr.isTTY ? silentProgress : progressFor(process.stderr);
+      try {
+        const summary = await collect({
+          chainUrl: flags.chainUrl,
+          warehousePath: flags.warehouse,
+          concurrency: flags.concurrency,
+          progress,
+          ...(flags.from ? { from: flags.from } : {}),
+          ...(flags.to ? { to: flags.to } : {}),
+        });
+        if (flags.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+        else {
+          process.stdout.write(
+            `collected ${summary.days.length} day(s), ${summary.blocks} blocks, ${summary.burns} burns ` +
+              `in ${summary.seconds.toFixed(1)} s (${summary.blocksPerSecond} blocks/s)\n`,
+          );
+        }
+      } catch (error) {
+        if (error instanceof CollectError && flags.json) {
+          process.stdout.write(`${JSON.stringify(error.summary, null, 2)}\n`);
+        }
+        throw error;
+      }
+    });
+}

@@ -1,0 +1,58 @@
+/**
+ * TAO in USD and GBP per UTC day, from a CoinGecko-compatible API or a CSV file, upserted into `fx_daily`.
+ * The day's price is the first quote at or after 00:00 UTC of that day (CoinGecko's daily points sit at
+ * midnight, and its `/history` endpoint answers the same instant).
+ */
+import type { Warehouse } from '../warehouse/open-warehouse.js';
+
+export const CURRENCIES = ['usd', 'gbp'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export interface FxRow {
+  day: string;
+  currency: Currency;
+  /** Decimal text with at most 8 decimals: kept exact into DECIMAL(20,8). */
+  taoPrice: string;
+  source: string;
+}
+
+export class PriceFeedError extends Error {
+  override name = 'PriceFeedError';
+}
+
+/** The first quote of each UTC day in `[fromDay, toDay]`. */
+export function dailyPrices(
+  points: ReadonlyArray<readonly [number, number]>,
+  fromDay: string,
+  toDay: string,
+) {
+  const byDay = new Map<string, { at: number; price: number }>();
+  for (const [at, price] of points) {
+    if (!Number.isFinite(at) || !Number.isFinite(price) || price <= 0) continue;
+    const day = new Date(at).toISOString().slice(0, 10);
+    if (day < fromDay || day > toDay) continue;
+    const seen = byDay.get(day);
+    if (!seen || at < seen.at) byDay.set(day, { at, price });
+  }
+  return [...byDay.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([day, { price }]) => ({ day, price }));
+}
+
+/** A JSON float as decimal text with 8 decimals at most (the column's scale). */
+export function priceText(price: number): string {
+  return price.toFixed(8);
+}
+
+export async function upsertFx(warehouse: Warehouse, rows: readonly FxRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  await warehouse.transaction(async () => {
+    for (const row of rows) {
+      await warehouse.run(
+        `INSERT OR REPLACE INTO fx_daily VALUES ($day::DATE, $currency, $price::DECIMAL(20, 8), $source)`,
+        { day: row.day, currency: row.currency, price: row.taoPrice, source: row.source },
+      );
+    }
+  });
+  return rows.length;
+}

@@ -1,0 +1,70 @@
+/**
+ * `sbm prices import FILE.csv`: fiat prices from a file, for days the API cannot serve or an auditor's
+ * own rates. Columns: `date,currency,tao_price[,source]` (currency `usd` or `gbp`). Every row is checked
+ * first; one bad row rejects the file, and the error names its line.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseCsv } from '../warehouse/csv-records.js';
+import { openWarehouse } from '../warehouse/open-warehouse.js';
+import { CURRENCIES, type Currency, type FxRow, upsertFx } from './fiat-prices.js';
+
+export class PriceImportError extends Error {
+  override name = 'PriceImportError';
+  constructor(readonly problems: string[]) {
+    super(`price file rejected:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+export function parseFiatCsv(text: string, defaultSource: string): FxRow[] {
+  const { header, records } = parseCsv(text);
+  const problems: string[] = [];
+  for (const column of ['date', 'currency', 'tao_price']) {
+    if (!header.includes(column)) problems.push(`line 1: missing column "${column}"`);
+  }
+  if (problems.length > 0) throw new PriceImportError(problems);
+  const rows: FxRow[] = [];
+  const seen = new Set<string>();
+  for (const { line, values } of records) {
+    const day = (values['date'] ?? '').trim();
+    const currency = (values['currency'] ?? '').trim().toLowerCase();
+    const price = (values['tao_price'] ?? '').trim();
+    const before = problems.length;
+    if (!isDate(day)) problems.push(`line ${line}: date "${day}" is not a YYYY-MM-DD day`);
+    if (!(CURRENCIES as readonly string[]).includes(currency)) {
+      problems.push(`line ${line}: currency "${currency}" is not one of ${CURRENCIES.join(', ')}`);
+    }
+    if (!/^\d{1,12}(\.\d{1,8})?$/.test(price) || Number(price) <= 0) {
+      problems.push(`line ${line}: tao_price "${price}" is not a positive decimal with at most 8 decimals`);
+    }
+    const key = `${day}/${currency}`;
+    if (seen.has(key)) problems.push(`line ${line}: a second price for ${currency} on ${day}`);
+    seen.add(key);
+    if (problems.length === before) {
+      rows.push({
+        day,
+        currency: currency as Currency,
+        taoPrice: price,
+        source: values['source']?.trim() || defaultSource,
+      });
+    }
+  }
+  if (problems.length > 0) throw new PriceImportError(problems);
+  return rows;
+}
+
+export async function importFiatPrices(options: { file: string; warehousePath: string }): Promise<number> {
+  const rows = parseFiatCsv(await readFile(options.file, 'utf8'), `file:${basename(options.file)}`);
+  const warehouse = await openWarehouse(options.warehousePath);
+  try {
+    return await upsertFx(warehouse, rows);
+  } finally {
+    warehouse.close();
+  }
+}
+
+export function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const t = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().startsWith(text);
+}

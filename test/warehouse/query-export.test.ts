@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportParquet } from '../../pipeline/warehouse/export-parquet.js';
+import { openWarehouse } from '../../pipeline/warehouse/open-warehouse.js';
+import { formatResult, queryReadOnly } from '../../pipeline/warehouse/read-only-query.js';
+
+let dir: string;
+let path: string;
+// 2^64 - 1: beyond a JS number and beyond BIGINT.
+const BIG = 18_446_744_073_709_551_615n;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sbm-q-'));
+  path = join(dir, 'burns.duckdb');
+  const wh = await openWarehouse(path);
+  await wh.run(
+    `INSERT INTO burns VALUES (10, 1, 1, '2025-03-01 00:00:12+00', '2025-03-01', 3, 0, 'burn', 'c, "quoted"', 'h',
+       $big::HUGEINT, NULL)`,
+    { big: BIG.toString() },
+  );
+  wh.close();
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('sbm sql', () => {
+  it('answers in table, CSV and JSON with exact amounts', async () => {
+    const result = await queryReadOnly(path, 'SELECT block, coldkey, alpha_rao, tao_rao FROM burns');
+    expect(result.columns).toEqual(['block', 'coldkey', 'alpha_rao', 'tao_rao']);
+    expect(JSON.parse(formatResult(result, 'json'))).toEqual([
+      { block: '10', coldkey: 'c, "quoted"', alpha_rao: BIG.toString(), tao_rao: null },
+    ]);
+    expect(formatResult(result, 'csv')).toBe(`block,coldkey,alpha_rao,tao_rao\n10,"c, ""quoted""",${BIG},\n`);
+    const table = formatResult(result, 'table');
+    expect(table).toContain(BIG.toString());
+    expect(table.trim().endsWith('(1 row)')).toBe(true);
+  });
+
+  it('refuses to write', async () => {
+    await expect(queryReadOnly(path, 'DELETE FROM burns')).rejects.toThrow(/read-only/i);
+    const again = await queryReadOnly(path, 'SELECT count(*) AS n FROM burns');
+    expect(again.rows[0]?.['n']).toBe('1');
+  });
+});
+
+describe('sbm export parquet', () => {
+  it('writes every table and keeps HUGEINT amounts exact as DECIMAL(38,0)', async () => {
+    const out = join(dir, 'parquet');
+    const written = await exportParquet({ warehousePath: path, outDir: out });
+    expect(written.map((w) => w.table)).toContain('burns');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll(
+      `SELECT CAST(alpha_rao AS HUGEINT) AS a, typeof(alpha_rao) AS t FROM '${join(out, 'burns.parquet')}'`,
+    );
+    expect(reader.getRowObjectsJS()).toEqual([{ a: BIG, t: 'DECIMAL(38,0)' }]);
+    connection.closeSync();
+    instance.closeSync();
+  });
+});
