@@ -18,7 +18,7 @@ setup:
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	npx tsx pipeline/demo.ts
+	npm run -s sbm -- demo
 
 typecheck: $(STAMP)
 	npx tsc --noEmit

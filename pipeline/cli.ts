@@ -3,15 +3,34 @@
  * `process.exit`; every command receives the typed configuration built here.
  */
 import { Command } from 'commander';
+import { claimsCommand } from './claims/claims-command.js';
+import { collectCommand } from './collect/collect-command.js';
 import { runProgram } from './command-line.js';
 import { loadPipelineConfig } from './config.js';
+import { dailyCommand } from './daily/daily-command.js';
+import { demoCommand } from './demo/demo-command.js';
+import { pricesCommand } from './prices/prices-command.js';
+import { publishCommand } from './snapshots/publish-command.js';
+import { exportCommand } from './warehouse/export-command.js';
+import { sqlCommand } from './warehouse/sql-command.js';
 
 async function main(): Promise<number> {
   const config = loadPipelineConfig(process.env);
   const program = new Command('sbm')
-    .description('Subnet burn metrics: batch pipeline (collect, publish, sandbox chain)')
+    .description('Subnet burn metrics: the batch pipeline (sandbox chain, collection, publication)')
     .version('0.1.0');
-  void config;
+  for (const command of [
+    collectCommand,
+    pricesCommand,
+    claimsCommand,
+    publishCommand,
+    dailyCommand,
+    sqlCommand,
+    exportCommand,
+    demoCommand,
+  ]) {
+    program.addCommand(command(config));
+  }
   return runProgram(program, process.argv);
 }
 

@@ -1,0 +1,54 @@
+import { type AccessNeed, checkAccess } from './auth/access.js';
+import type { AllowanceMeter } from './auth/allowance.js';
+import type { AuthDeps } from './auth/auth-deps.js';
+import { limitHeaders } from './auth/limit-headers.js';
+import { resolveCredential } from './auth/resolve-credential.js';
+import type { WindowLimiter } from './auth/window-limiter.js';
+import { HttpError } from './http/http-errors.js';
+import type { GatewayRequest } from './request-context.js';
+
+export interface AccessGuard {
+  /**
+   * Admits a request to a resource that needs `need`, or throws 401/429. A keyed request reserves one
+   * request of its monthly allowance here (settled in the router's finally stage); a public request
+   * counts against its IP's per-minute limit; a subscriber session is not metered (spec 8).
+   */
+  admit(request: GatewayRequest, need: AccessNeed, what: string): Promise<void>;
+}
+
+export function createAccessGuard(deps: {
+  auth: AuthDeps;
+  allowance: AllowanceMeter;
+  publicLimiter: WindowLimiter;
+}): AccessGuard {
+  return {
+    async admit(request, need, what) {
+      const credential = await resolveCredential(deps.auth, request.headers);
+      request.ctx.credential = credential;
+      const denied = checkAccess(credential, need, what);
+      if (denied) throw new HttpError(denied.status, denied.detail, denied.headers);
+      const now = deps.auth.now();
+      if (credential.kind === 'key') {
+        const ticket = await deps.allowance.reserve(credential.accountId, credential.period);
+        request.ctx.ticket = ticket;
+        if (!ticket.decision.allowed) {
+          throw new HttpError(
+            429,
+            `The monthly allowance of ${deps.allowance.limit} requests is used up; it resets at ` +
+              `${credential.period.end.toISOString()}.`,
+            limitHeaders(ticket.decision, now),
+          );
+        }
+      } else if (credential.kind === 'public') {
+        const decision = await deps.publicLimiter.hit(request.ctx.ip);
+        if (decision && !decision.allowed) {
+          throw new HttpError(
+            429,
+            `More than ${decision.limit} requests a minute from this address without an API key; retry shortly.`,
+            limitHeaders(decision, now),
+          );
+        }
+      }
+    },
+  };
+}

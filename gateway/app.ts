@@ -1,0 +1,114 @@
+import { type IRequest, Router, type RouterType } from 'itty-router';
+import { createAccessGuard } from './access-guard.js';
+import { createAllowanceMeter } from './auth/allowance.js';
+import type { AuthDeps } from './auth/auth-deps.js';
+import { limitHeaders } from './auth/limit-headers.js';
+import { createPublicLimiter } from './auth/window-limiter.js';
+import { HttpError, ValidationFailure } from './http/http-errors.js';
+import { errorBody } from './http/responses.js';
+import type { ConnectionInfo, GatewayRequest } from './request-context.js';
+import { dataRoutes } from './routes/data.js';
+import { metaRoutes } from './routes/meta.js';
+import type { SnapshotCache } from './snapshots/snapshot-cache.js';
+import type { GatewayState } from './state/gateway-state.js';
+
+export interface RequestLogEntry {
+  method: string;
+  /** The route pattern, never the raw URL: query strings can hold order tokens. */
+  route: string;
+  status: number;
+  duration_ms: number;
+  account: string | null;
+}
+
+export interface GatewayDeps {
+  state: GatewayState;
+  burns: SnapshotCache;
+  emissions: SnapshotCache;
+  now: () => Date;
+  baseUrl: string;
+  monthlyAllowance: number;
+  publicLimitPerMinute: number;
+  log: (entry: RequestLogEntry) => void;
+  onError: (error: unknown) => void;
+}
+
+export interface GatewayApp {
+  fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+}
+
+/**
+ * The gateway: an itty-router router built from injected dependencies. `before` sets up the request
+ * context, handlers parse, admit and return bytes, `catch` maps every error to the one body shape,
+ * and `finally` settles the allowance, adds the limit headers and logs one line.
+ */
+export function buildApp(deps: GatewayDeps): GatewayApp {
+  const auth: AuthDeps = { state: deps.state, now: deps.now };
+  const guard = createAccessGuard({
+    auth,
+    allowance: createAllowanceMeter({ state: deps.state, limit: deps.monthlyAllowance }),
+    publicLimiter: createPublicLimiter({
+      state: deps.state,
+      limitPerMinute: deps.publicLimitPerMinute,
+      now: deps.now,
+    }),
+  });
+
+  const router = Router<GatewayRequest, [ConnectionInfo | undefined]>({
+    before: [
+      (request: IRequest, connection?: ConnectionInfo) => {
+        (request as GatewayRequest).ctx = {
+          startedAt: performance.now(),
+          ip: connection?.ip ?? 'unknown',
+          credential: null,
+          ticket: null,
+          headers: {},
+        };
+      },
+    ],
+    catch: (error: unknown) => toErrorResponse(error, deps.onError),
+    finally: [
+      (response: Response | undefined) => response ?? errorBody(404, 'Not Found'),
+      async (response: Response, request: GatewayRequest) => {
+        const ticket = request.ctx.ticket;
+        if (ticket) {
+          request.ctx.ticket = null;
+          const decision = await ticket.settle(response.status);
+          for (const [name, value] of Object.entries(limitHeaders(decision, deps.now()))) {
+            response.headers.set(name, value);
+          }
+        }
+        deps.log({
+          method: request.method,
+          route: request.route ?? 'unmatched',
+          status: response.status,
+          duration_ms: Math.round((performance.now() - request.ctx.startedAt) * 100) / 100,
+          account: accountOf(request),
+        });
+        return response;
+      },
+    ],
+  }) as RouterType<GatewayRequest, [ConnectionInfo | undefined]>;
+
+  dataRoutes(router, { burns: deps.burns, guard, now: deps.now });
+  metaRoutes(router, { baseUrl: deps.baseUrl, burns: deps.burns, emissions: deps.emissions });
+
+  return {
+    fetch: (request, connection) => router.fetch(request as unknown as GatewayRequest, connection),
+  };
+}
+
+function accountOf(request: GatewayRequest): string | null {
+  const credential = request.ctx?.credential;
+  return credential && (credential.kind === 'key' || credential.kind === 'session')
+    ? credential.accountId
+    : null;
+}
+
+/** Typed errors become their status and `detail`; anything else is logged and answered without detail. */
+function toErrorResponse(error: unknown, onError: (error: unknown) => void): Response {
+  if (error instanceof ValidationFailure) return errorBody(422, error.detail);
+  if (error instanceof HttpError) return errorBody(error.status, error.detail, error.headers);
+  onError(error);
+  return errorBody(500, 'Internal server error');
+}

@@ -1,0 +1,50 @@
+/**
+ * `sbm-gateway`: the gateway's command line. The only gateway file (with node.ts) that reads
+ * `process.env` or calls `process.exit`.
+ */
+import { Command } from 'commander';
+import { runProgram } from '../pipeline/command-line.js';
+import { accountsCommand } from './commands/accounts.js';
+import { keysCommand } from './commands/keys.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { type GatewayConfig, loadGatewayConfig } from './config.js';
+import { startGateway } from './node.js';
+
+function serveCommand(config: GatewayConfig): Command {
+  return new Command('serve')
+    .description('serve the published snapshots under /api/v1 (and /tax) until SIGINT/SIGTERM')
+    .option('--host <host>', 'interface to listen on (SBM_HOST)', config.host)
+    .option('--port <port>', 'port to listen on (SBM_PORT)', String(config.port))
+    .action(async (options: { host: string; port: string }) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error('--port must be 0..65535');
+      const gateway = await startGateway({ ...config, host: options.host, port });
+      process.stdout.write(`gateway listening on ${gateway.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await gateway.close();
+    });
+}
+
+async function main(): Promise<number> {
+  const config = loadGatewayConfig(process.env);
+  const program = new Command('sbm-gateway')
+    .description('Subnet burn metrics gateway: serve snapshots, manage accounts, keys and sessions')
+    .version('0.1.0');
+  program.addCommand(serveCommand(config));
+  program.addCommand(accountsCommand(config));
+  program.addCommand(keysCommand(config));
+  program.addCommand(sessionsCommand(config));
+  return runProgram(program, process.argv);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

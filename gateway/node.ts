@@ -1,0 +1,87 @@
+/**
+ * The gateway on Node: wires the configured state and object store into the app and serves it with
+ * @hono/node-server. With `gateway/cli.ts`, the only gateway file that touches Node's server APIs.
+ */
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
+import { openObjectStore } from '../pipeline/store/index.js';
+import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
+import type { GatewayConfig } from './config.js';
+import { burnsFreshnessRule, emissionsFreshnessRule } from './snapshots/freshness-rules.js';
+import { SnapshotCache } from './snapshots/snapshot-cache.js';
+import { openGatewayState } from './state/open-gateway-state.js';
+
+export interface RunningGateway {
+  url: string;
+  app: GatewayApp;
+  close(): Promise<void>;
+}
+
+export interface StartGatewayOptions {
+  log?: (entry: RequestLogEntry) => void;
+  onError?: (error: unknown) => void;
+  now?: () => Date;
+}
+
+export async function startGateway(
+  config: GatewayConfig,
+  options: StartGatewayOptions = {},
+): Promise<RunningGateway> {
+  const onError =
+    options.onError ??
+    ((error: unknown) =>
+      process.stderr.write(`${JSON.stringify({ level: 'error', message: errorMessage(error) })}\n`));
+  const log = options.log ?? ((entry: RequestLogEntry) => process.stdout.write(`${JSON.stringify(entry)}\n`));
+  const state = await openGatewayState(config.stateUrl);
+  const store = openObjectStore(config.storeUrl, config.s3);
+  const burns = new SnapshotCache(store, '', burnsFreshnessRule, onError);
+  const emissions = new SnapshotCache(store, EMISSIONS_NAMESPACE, emissionsFreshnessRule, onError);
+  // A gateway may start before the first publication: it answers 503 until a manifest appears.
+  await Promise.all([burns.refresh().catch(onError), emissions.refresh().catch(onError)]);
+  burns.start(config.manifestPollMs);
+  emissions.start(config.manifestPollMs);
+
+  const app = buildApp({
+    state,
+    burns,
+    emissions,
+    now: options.now ?? (() => new Date()),
+    baseUrl: config.baseUrl,
+    monthlyAllowance: config.monthlyAllowance,
+    publicLimitPerMinute: config.publicLimitPerMinute,
+    log,
+    onError,
+  });
+  const server = await listen(app, config.host, config.port);
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${config.host}:${address.port}`,
+    app,
+    async close() {
+      burns.stop();
+      emissions.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await state.close();
+    },
+  };
+}
+
+function listen(app: GatewayApp, hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      {
+        fetch: (request: Request, env: { incoming?: { socket?: { remoteAddress?: string } } }) =>
+          app.fetch(request, { ip: env.incoming?.socket?.remoteAddress ?? 'unknown' }),
+        hostname,
+        port,
+      },
+      () => resolve(server),
+    );
+    server.once('error', reject);
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,123 @@
+import type { Freshness } from '../../pipeline/snapshots/freshness.js';
+import {
+  type Manifest,
+  type ObjectStore,
+  readManifest,
+  readPublishedObject,
+} from '../../pipeline/store/index.js';
+
+export interface ServedObject {
+  body: Uint8Array;
+  contentType: string;
+  /** Strong validator: the manifest's content hash, plus the freshness when the gateway rewrote it. */
+  etag: string;
+}
+
+/** Decides a run's freshness at request time from its manifest (null: the objects carry none). */
+export type FreshnessRule = (manifest: Manifest, nowMs: number) => Freshness | null;
+
+interface LoadedRun {
+  manifest: Manifest;
+  objects: Map<string, { body: Uint8Array; contentType: string; sha256: string }>;
+  variants: Map<string, ServedObject>;
+}
+
+const LOAD_CONCURRENCY = 16;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The published run, held in memory. `refresh` reads the manifest and, when it names a new run, loads
+ * every object (checked against the manifest's hashes) before swapping the whole run in at once, so a
+ * request never sees a mix of two runs. A run that fails to load leaves the previous one served.
+ */
+export class SnapshotCache {
+  private run: LoadedRun | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly prefix: string,
+    private readonly freshness: FreshnessRule,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  get manifest(): Manifest | null {
+    return this.run?.manifest ?? null;
+  }
+
+  /** Loads the live run if it changed; true when a new run was swapped in. */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= this.load().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** Polls the manifest; the timer does not keep the process alive. */
+  start(pollMs: number): void {
+    this.stop();
+    this.timer = setInterval(() => {
+      this.refresh().catch(this.onError);
+    }, pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The object at `path` of the live run, with `freshness` set for `nowMs`; null when absent. */
+  get(path: string, nowMs: number): ServedObject | null {
+    const run = this.run;
+    const object = run?.objects.get(path);
+    if (!run || !object) return null;
+    const freshness = this.freshness(run.manifest, nowMs);
+    const variantKey = `${path}\u0000${freshness ?? ''}`;
+    const cached = run.variants.get(variantKey);
+    if (cached) return cached;
+    const served = withFreshness(object, freshness);
+    run.variants.set(variantKey, served);
+    return served;
+  }
+
+  private async load(): Promise<boolean> {
+    const manifest = await readManifest(this.store, this.prefix);
+    if (!manifest || manifest.version === this.run?.manifest.version) return false;
+    const objects: LoadedRun['objects'] = new Map();
+    const queue = [...manifest.objects];
+    const worker = async () => {
+      for (let entry = queue.shift(); entry; entry = queue.shift()) {
+        const object = await readPublishedObject(this.store, manifest, entry.path);
+        if (object) objects.set(entry.path, object);
+      }
+    };
+    await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
+    this.run = { manifest, objects, variants: new Map() };
+    return true;
+  }
+}
+
+const FRESHNESS_FIELD = /"freshness":"(current|stale|unknown)"/;
+
+/**
+ * Freshness depends on the time of the request, not of publication, so the one top-level field is
+ * rewritten in the stored bytes (each variant is made once per run).
+ */
+function withFreshness(
+  object: { body: Uint8Array; contentType: string; sha256: string },
+  freshness: Freshness | null,
+): ServedObject {
+  const plain = { body: object.body, contentType: object.contentType, etag: `"${object.sha256}"` };
+  if (freshness === null || !object.contentType.startsWith('application/json')) return plain;
+  const text = decoder.decode(object.body);
+  const match = FRESHNESS_FIELD.exec(text);
+  if (!match || match[1] === freshness) return plain;
+  return {
+    body: encoder.encode(text.replace(FRESHNESS_FIELD, `"freshness":"${freshness}"`)),
+    contentType: object.contentType,
+    etag: `"${object.sha256}-${freshness}"`,
+  };
+}

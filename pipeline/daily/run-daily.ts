@@ -1,0 +1,83 @@
+import { collect } from '../collect/collect.js';
+import type { ProgressReporter } from '../collect/progress.js';
+import { fetchFiatPrices } from '../prices/fetch-fiat-prices.js';
+import { type PublishSummary, publishSnapshots } from '../snapshots/publish-snapshots.js';
+import type { ObjectStore } from '../store/index.js';
+
+export interface DailyOptions {
+  chainUrl: string;
+  priceUrl: string;
+  warehousePath: string;
+  store: ObjectStore;
+  baseUrl: string;
+  keepRuns: number;
+  concurrency: number;
+  progress: ProgressReporter;
+  /** Where warnings go (a price feed outage does not stop the burn snapshots). */
+  warn: (message: string) => void;
+}
+
+export interface DailySummary {
+  collected: { from: string | null; to: string | null; blocks: number; burns: number; seconds: number };
+  prices: { rows: number } | { error: string };
+  published: PublishSummary;
+}
+
+export class DailyFailedError extends Error {
+  override name = 'DailyFailedError';
+}
+
+/**
+ * `sbm daily`, the cron job: collect through the finalized head, fetch fiat prices, publish. A failed
+ * collection stops before publishing, so the previous snapshots stay served; a failed price fetch is a
+ * warning (burn snapshots do not use fiat prices) and the command still exits non-zero at the end.
+ */
+export async function runDaily(
+  options: DailyOptions,
+): Promise<{ summary: DailySummary; warnings: string[] }> {
+  const warnings: string[] = [];
+  const collected = await collect({
+    chainUrl: options.chainUrl,
+    warehousePath: options.warehousePath,
+    concurrency: options.concurrency,
+    progress: options.progress,
+  });
+  if (collected.status !== 'complete') {
+    throw new DailyFailedError(
+      `collection failed (${collected.error ?? 'unknown error'}); nothing was published, the previous snapshots are still served`,
+    );
+  }
+  let prices: DailySummary['prices'];
+  try {
+    const fetched = await fetchFiatPrices({
+      priceUrl: options.priceUrl,
+      warehousePath: options.warehousePath,
+    });
+    prices = { rows: fetched.rows };
+  } catch (error) {
+    const message = `fiat prices not updated: ${error instanceof Error ? error.message : String(error)}`;
+    warnings.push(message);
+    options.warn(message);
+    prices = { error: message };
+  }
+  const published = await publishSnapshots({
+    warehousePath: options.warehousePath,
+    store: options.store,
+    baseUrl: options.baseUrl,
+    keepRuns: options.keepRuns,
+  });
+  return {
+    summary: {
+      collected: {
+        from: collected.from,
+        to: collected.to,
+        blocks: collected.blocks,
+        burns: collected.burns,
+        seconds: collected.seconds,
+      },
+      prices,
+      published,
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,118 @@
+import { Command } from 'commander';
+import { progressFor } from '../collect/progress.js';
+import type { PipelineConfig } from '../config.js';
+import { runDaily } from '../daily/run-daily.js';
+import { openObjectStore } from '../store/index.js';
+import { freePort, portIsFree, type RunningChild, runToEnd, startChild } from './child-process.js';
+
+const TSX = ['--import', 'tsx'];
+
+/**
+ * `sbm demo` (what `make demo` runs): the whole product on the embedded defaults. It starts the sandbox
+ * chain, runs `sbm daily` over its history into ./data, creates a demo API key, starts the gateway, prints
+ * what to try, and stops everything it started on Ctrl-C. The gateway runs as its own process
+ * (`sbm-gateway serve`): the pipeline never imports the gateway.
+ */
+export function demoCommand(config: PipelineConfig): Command {
+  return new Command('demo')
+    .description('sandbox chain → daily collection and publication → gateway, until Ctrl-C')
+    .option('--seed <seed>', 'sandbox world seed', 'demo')
+    .option('--history-days <n>', 'days of sandbox history to collect', '35')
+    .option('--gateway-port <port>', 'gateway port (0: any free port)', '8787')
+    .action(async (options: { seed: string; historyDays: string; gatewayPort: string }) => {
+      const children: RunningChild[] = [];
+      const stopAll = () => Promise.all(children.reverse().map((child) => child.stop()));
+      try {
+        await runDemo(config, options, children);
+        process.stdout.write('\nPress Ctrl-C to stop the sandbox chain and the gateway.\n');
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+      } finally {
+        await stopAll();
+      }
+    });
+}
+
+async function runDemo(
+  config: PipelineConfig,
+  options: { seed: string; historyDays: string; gatewayPort: string },
+  children: RunningChild[],
+): Promise<void> {
+  const env = { ...process.env };
+  const [chainPort, pricePort] = [await freePort(), await freePort()];
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+
+  say(`starting the sandbox chain (seed "${options.seed}", ${options.historyDays} days of history)…`);
+  const devnet = await startChild(
+    process.execPath,
+    [
+      ...TSX,
+      'pipeline/cli.ts',
+      'devnet',
+      '--seed',
+      options.seed,
+      '--history-days',
+      options.historyDays,
+      '--port',
+      String(chainPort),
+      '--price-port',
+      String(pricePort),
+    ],
+    { env, ready: /(ws:\/\/\S+)/, label: 'the sandbox chain', timeoutMs: 60_000 },
+  );
+  children.push(devnet.child);
+  const chainUrl = devnet.match[1]!;
+  say(`sandbox chain at ${chainUrl}`);
+
+  say('running `sbm daily` over the sandbox history (collect → fiat prices → publish)…');
+  const { summary } = await runDaily({
+    chainUrl,
+    priceUrl: `http://127.0.0.1:${pricePort}/api/v3`,
+    warehousePath: config.warehousePath,
+    store: openObjectStore(config.storeUrl, config.s3),
+    baseUrl: config.baseUrl,
+    keepRuns: config.keepRuns,
+    concurrency: config.concurrency,
+    progress: progressFor(process.stderr),
+    warn: (message) => process.stderr.write(`warning: ${message}\n`),
+  });
+  say(
+    `collected ${summary.collected.from} → ${summary.collected.to}: ${summary.collected.blocks} blocks, ` +
+      `${summary.collected.burns} burns in ${summary.collected.seconds.toFixed(1)} s; ` +
+      `published run ${summary.published.version} (${summary.published.objects} objects)`,
+  );
+
+  const gatewayCli = [...TSX, 'gateway/cli.ts'];
+  const account = JSON.parse(
+    await runToEnd(process.execPath, [...gatewayCli, 'accounts', 'create', '--plan', 'api', '--json'], env),
+  ) as { id: string };
+  const key = JSON.parse(
+    await runToEnd(
+      process.execPath,
+      [...gatewayCli, 'keys', 'create', '--account', account.id, '--json'],
+      env,
+    ),
+  ) as { key: string };
+
+  const wanted = Number(options.gatewayPort);
+  const port = wanted === 0 || !(await portIsFree(wanted)) ? await freePort() : wanted;
+  const base = `http://127.0.0.1:${port}`;
+  const gateway = await startChild(process.execPath, [...gatewayCli, 'serve', '--port', String(port)], {
+    env: { ...env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base },
+    ready: /listening on (\S+)/,
+    label: 'the gateway',
+    timeoutMs: 60_000,
+  });
+  children.push(gateway.child);
+
+  say(`\nThe gateway is serving at ${base}. Try:`);
+  say(`  curl -s ${base}/api/v1/subnets | head -c 600; echo`);
+  say(`  curl -s ${base}/api/v1/subnets/1/history?days=7`);
+  say(`  curl -s -H 'Authorization: Bearer ${key.key}' '${base}/api/v1/subnets/1/history.csv?days=30'`);
+  say(`  curl -si ${base}/api/v1/subnets/1/history?days=90     # 401: a paid window`);
+  say(`  curl -s ${base}/api/v1/openapi.json | head -c 300; echo`);
+  say(`  open ${base}/api/v1/method`);
+  say(`The demo API key above belongs to account ${account.id} (10,000 requests a month).`);
+}
