@@ -49,6 +49,8 @@ wait_for() {
 }
 
 osd_up() { ceph -c "$conf" osd stat 2>/dev/null | grep -q '1 up'; }
+# No pid file yet counts as alive: the daemon writes it a moment after it forks.
+osd_alive() { [ ! -s "$dir/run/osd.0.pid" ] || kill -0 "$(cat "$dir/run/osd.0.pid")" 2>/dev/null; }
 http_up() { exec 3<>"/dev/tcp/127.0.0.1/$s3_port" && exec 3>&-; }
 
 start_cluster() {
@@ -99,13 +101,19 @@ EOF
   # The OSD must be created with the uuid it is later formatted with, or it stays down ("wrong fsid").
   ceph -c "$conf" osd create "$osd_uuid" >/dev/null
   ceph-osd -c "$conf" -i 0 --mkfs --osd-uuid "$osd_uuid" 2>/dev/null
-  # The first start races the monitor: its first commands can go out before it has the cluster's fsid
-  # ("wrong fsid" in the log) and the daemon exits. Starting it again is enough.
-  local attempt
-  for attempt in 1 2 3 4 5; do
-    ceph-osd -c "$conf" -i 0 2>/dev/null || log "ceph-osd start attempt $attempt failed"
-    if wait_for 20 "ceph-osd up" osd_up; then break; fi
-    [ "$attempt" -lt 5 ] || return 1
+  # The first start races the monitor: its first commands can go out before it knows the cluster's fsid
+  # ("wrong fsid" in the log) and the daemon exits. Starting it again is enough, so retry as soon as it dies.
+  local attempt deadline
+  for attempt in 1 2 3 4 5 6; do
+    rm -f "$dir/run/osd.0.pid"
+    if ceph-osd -c "$conf" -i 0 2>/dev/null; then
+      deadline=$((SECONDS + 30))
+      while ! osd_up && osd_alive && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+      if osd_up; then break; fi
+    fi
+    log "ceph-osd start attempt $attempt failed; retrying"
+    [ "$attempt" -lt 6 ] || return 1
+    sleep 0.5
   done
   radosgw -c "$conf" -n client.rgw.a
   wait_for 60 "radosgw on port $s3_port" http_up
