@@ -1,0 +1,145 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { PipelineConfig } from '../config.js';
+import { type DevnetOptions, defaultDevnetOptions } from './options.js';
+import { startDevnet } from './start.js';
+import { buildTruth } from './truth/truth.js';
+
+function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return Number(raw);
+  };
+}
+
+function fraction(raw: string): number {
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || value < 0 || value > 1) {
+    throw new InvalidArgumentError(`--fail-rate must be a number from 0 to 1, got "${raw}"`);
+  }
+  return value;
+}
+
+function instant(raw: string): Date {
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidArgumentError(`--genesis must be an ISO date or time, got "${raw}"`);
+  return date;
+}
+
+function date(raw: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) {
+    throw new InvalidArgumentError(`dates must be YYYY-MM-DD, got "${raw}"`);
+  }
+  return raw;
+}
+
+interface WorldFlags {
+  seed: string;
+  historyDays: number;
+  genesis?: Date;
+  blockTimeMs: number;
+  upgradeBlock?: number;
+}
+
+/**
+ * World options sit on both `devnet` and `devnet truth`. Unless the root program enables positional
+ * options, commander lets `devnet` consume them even when they follow `truth`; so `truth` declares them
+ * without defaults and falls back to its parent's values (which carry the defaults).
+ */
+function withWorldOptions(command: Command, withDefaults: boolean): Command {
+  const fallback = <T>(value: T) => (withDefaults ? value : undefined);
+  // Commander prints defaults it holds; for `truth` the default lives on the parent, so say it here.
+  const shown = (text: string, value: unknown) =>
+    withDefaults ? text : `${text} (default: ${JSON.stringify(value)})`;
+  return command
+    .option(
+      '--seed <text>',
+      shown('seed of the simulated world', defaultDevnetOptions.seed),
+      fallback(defaultDevnetOptions.seed),
+    )
+    .option(
+      '--history-days <n>',
+      shown('days of history before today', 35),
+      integer('--history-days', 0, 3650),
+      fallback(35),
+    )
+    .option('--genesis <iso>', 'genesis instant (default: UTC midnight --history-days days ago)', instant)
+    .option(
+      '--block-time-ms <n>',
+      shown('milliseconds per block', 12_000),
+      integer('--block-time-ms', 10, 600_000),
+      fallback(12_000),
+    )
+    .option(
+      '--upgrade-block <n>',
+      'first block run by spec 393 (default: noon of the middle day of the history)',
+      integer('--upgrade-block', 2),
+    );
+}
+
+function worldFlags(own: Partial<WorldFlags>, parent: Partial<WorldFlags>): WorldFlags {
+  const merged: Record<string, unknown> = { ...parent };
+  for (const [key, value] of Object.entries(own)) if (value !== undefined) merged[key] = value;
+  return merged as unknown as WorldFlags;
+}
+
+/**
+ * `sbm devnet`: runs the sandbox chain until SIGINT/SIGTERM; `sbm devnet truth` prints the world's
+ * ground truth as JSON. The configuration is unused: the sandbox is what the configuration points at.
+ */
+export function devnetCommand(
+  config: PipelineConfig,
+  output: (text: string) => void = (t) => process.stdout.write(t),
+): Command {
+  void config;
+  const command = withWorldOptions(new Command('devnet'), true)
+    .description('run the sandbox chain: a local subtensor node serving the real runtime metadata')
+    .option(
+      '--finality-lag <n>',
+      'blocks the finalized head trails the best head',
+      integer('--finality-lag', 0, 1000),
+      2,
+    )
+    .option('--host <host>', 'interface to listen on', defaultDevnetOptions.host)
+    .option('--port <n>', 'JSON-RPC WebSocket port (0: any free port)', integer('--port', 0, 65535), 9944)
+    .option('--price-port <n>', 'price API port (default: --port + 1)', integer('--price-port', 0, 65535))
+    .option('--latency-ms <n>', 'delay added to every answer', integer('--latency-ms', 0, 60_000), 0)
+    .option('--fail-rate <x>', 'fraction of data requests answered with an error', fraction, 0)
+    .option(
+      '--drop-every <n>',
+      'close a connection after this many requests (0: never)',
+      integer('--drop-every', 0),
+      0,
+    )
+    .action(async (flags: WorldFlags & Omit<DevnetOptions, keyof WorldFlags>) => {
+      const running = await startDevnet({ ...defaultDevnetOptions, ...flags });
+      output(`${running.url}\n`);
+      output(`prices: ${running.priceUrl}\n`);
+      output(`coldkey: ${running.demoColdkey}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await running.stop();
+    });
+  command.addCommand(
+    withWorldOptions(new Command('truth'), false)
+      .description('print the ground truth of the sandbox world as JSON')
+      .requiredOption('--from <date>', 'first UTC day (YYYY-MM-DD)', date)
+      .requiredOption('--to <date>', 'last UTC day (YYYY-MM-DD)', date)
+      .action((flags: Partial<WorldFlags> & { from: string; to: string }) => {
+        const world = worldFlags(flags, command.opts<Partial<WorldFlags>>());
+        output(
+          `${JSON.stringify(buildTruth({ ...defaultDevnetOptions, ...world }, flags.from, flags.to))}\n`,
+        );
+      }),
+  );
+  return command;
+}

@@ -1,0 +1,16 @@
+/** The sandbox chain: a local subtensor node serving the real runtime metadata (see README.md here). */
+export { type DevnetOptions, defaultDevnetOptions, resolveWorldParams, type WorldParams } from './options.js';
+export type { Faults } from './rpc/faults.js';
+export { type RunningDevnet, startDevnet } from './start.js';
+export { buildTruth, truthOf } from './truth/truth.js';
+export type {
+  Truth,
+  TruthBurn,
+  TruthColdkey,
+  TruthDay,
+  TruthEmissionChange,
+  TruthPanelPrice,
+  TruthStakingEvent,
+  TruthSubnet,
+} from './truth/truth-types.js';
+export { World } from './world/world.js';

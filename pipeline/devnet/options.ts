@@ -1,0 +1,68 @@
+import { DAY_MS } from './world/timeline.js';
+
+/** How to run the sandbox chain. Every field is plain data; `pipeline/cli.ts` builds it from flags. */
+export interface DevnetOptions {
+  /** Seeds every random choice of the world: one seed, one world. */
+  seed: string;
+  /** Days of history before today; genesis is the UTC midnight that many days before today. */
+  historyDays: number;
+  /** Overrides genesis (any instant; day 0 is its UTC day). */
+  genesis?: Date;
+  blockTimeMs: number;
+  /** The finalized head trails the best head by this many blocks. */
+  finalityLag: number;
+  /** First block run by spec 393; default: noon of the middle day of the history. */
+  upgradeBlock?: number;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Price API port; default chain port + 1, 0 picks a free port. */
+  pricePort?: number;
+  /** Added to every answer. */
+  latencyMs: number;
+  /** Fraction of data requests answered with a JSON-RPC error. */
+  failRate: number;
+  /** Close a connection after this many requests (0: never). */
+  dropEvery: number;
+  /** Clock injection for tests: milliseconds since the epoch. */
+  now?: () => number;
+}
+
+export const defaultDevnetOptions: DevnetOptions = {
+  seed: 'demo',
+  historyDays: 35,
+  blockTimeMs: 12_000,
+  finalityLag: 2,
+  host: '127.0.0.1',
+  port: 9944,
+  latencyMs: 0,
+  failRate: 0,
+  dropEvery: 0,
+};
+
+/** The part of the options that decides the world (not how it is served). */
+export interface WorldParams {
+  seed: string;
+  genesisMs: number;
+  blockTimeMs: number;
+  historyDays: number;
+  upgradeBlock: number;
+}
+
+export function resolveWorldParams(
+  options: Pick<DevnetOptions, 'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock'>,
+  nowMs: number,
+): WorldParams {
+  const genesisMs =
+    options.genesis?.getTime() ?? Math.floor(nowMs / DAY_MS) * DAY_MS - options.historyDays * DAY_MS;
+  const dayZeroMs = Math.floor(genesisMs / DAY_MS) * DAY_MS;
+  const middleDayNoonMs = dayZeroMs + Math.floor(options.historyDays / 2) * DAY_MS + DAY_MS / 2;
+  const defaultUpgrade = Math.max(2, Math.ceil((middleDayNoonMs - genesisMs) / options.blockTimeMs));
+  return {
+    seed: options.seed,
+    genesisMs,
+    blockTimeMs: options.blockTimeMs,
+    historyDays: options.historyDays,
+    upgradeBlock: options.upgradeBlock ?? defaultUpgrade,
+  };
+}

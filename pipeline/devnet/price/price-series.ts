@@ -1,0 +1,42 @@
+import { hashString } from '../world/random.js';
+
+export type Currency = 'usd' | 'gbp';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * A synthetic TAO price, deterministic per seed: slow waves plus hourly noise, in USD, and GBP through a
+ * slowly moving exchange rate. Not market data; it only has the shape of CoinGecko's answers.
+ */
+export function taoPrice(seed: string, currency: Currency, ms: number): number {
+  const phase = (hashString(`${seed}/price`) % 1000) / 1000;
+  const days = ms / 86_400_000;
+  const hour = Math.floor(ms / HOUR_MS);
+  const noise = ((hashString(`${seed}/price/${hour}`) % 2001) - 1000) / 1000;
+  const usd =
+    380 *
+    (1 +
+      0.22 * Math.sin(2 * Math.PI * (days / 41 + phase)) +
+      0.08 * Math.sin(2 * Math.PI * (days / 9.5 + 2 * phase)) +
+      0.012 * noise);
+  const value = currency === 'usd' ? usd : usd * (0.79 + 0.02 * Math.sin(2 * Math.PI * (days / 60 + phase)));
+  return Math.round(value * 1e4) / 1e4;
+}
+
+/**
+ * Points of `/market_chart/range` with CoinGecko's automatic granularity: 5-minutely within one day,
+ * hourly up to 90 days, daily (00:00 UTC) beyond.
+ */
+export function priceSeries(
+  seed: string,
+  currency: Currency,
+  fromMs: number,
+  toMs: number,
+): Array<[number, number]> {
+  const span = toMs - fromMs;
+  const step = span <= 86_400_000 ? 300_000 : span <= 90 * 86_400_000 ? HOUR_MS : 86_400_000;
+  const points: Array<[number, number]> = [];
+  for (let t = Math.ceil(fromMs / step) * step; t <= toMs; t += step)
+    points.push([t, taoPrice(seed, currency, t)]);
+  return points;
+}

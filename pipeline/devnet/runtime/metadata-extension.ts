@@ -1,0 +1,48 @@
+import { Metadata, TypeRegistry } from '@polkadot/types';
+import { u8aConcat } from '@polkadot/util';
+
+/**
+ * Storage items the sandbox needs that the real metadata files lack. They are added by decoding the
+ * metadata, appending entries to the `SubtensorModule` pallet and re-encoding, so `@polkadot/api`
+ * decorates them like any other item. A real node does not have them: code must treat them as optional.
+ *
+ * - `SubtensorModule.SubnetEmissionEnabled: map Identity(u16) => bool` (default false): whether a
+ *   subnet's emission is flowing. The real chain only shows suspension as zero `SubnetTaoInEmission`.
+ */
+export const ADDED_STORAGE_ITEMS = ['SubnetEmissionEnabled'] as const;
+
+interface StorageEntryJson {
+  name: string;
+  modifier: string;
+  type: { map?: { hashers: string[]; key: number; value: number } };
+  fallback: string;
+  docs: string[];
+  [extra: string]: unknown;
+}
+
+interface PalletJson {
+  name: string;
+  storage: { prefix: string; items: StorageEntryJson[] } | null;
+}
+
+const MAGIC = [0x6d, 0x65, 0x74, 0x61];
+
+export function extendMetadata(bytes: Uint8Array, metadataVersion: number): Uint8Array {
+  const registry = new TypeRegistry();
+  const metadata = new Metadata(registry, bytes);
+  const versioned = metadataVersion === 16 ? metadata.asV16 : metadata.asV15;
+  const body = versioned.toJSON() as unknown as { pallets: PalletJson[] };
+  const pallet = body.pallets.find((p) => p.name === 'SubtensorModule');
+  const items = pallet?.storage?.items;
+  const template = items?.find((item) => item.name === 'NetworksAdded');
+  if (!items || !template?.type.map) throw new Error('metadata: SubtensorModule.NetworksAdded not found');
+  // NetworksAdded is exactly `map Identity(u16) => bool`; cloning it reuses the runtime's own type ids.
+  items.push({
+    ...template,
+    name: 'SubnetEmissionEnabled',
+    fallback: '0x00',
+    docs: [' Sandbox addition (not in the real runtime): MAP ( netuid ) --> emission flowing'],
+  });
+  const encoded = registry.createType(`MetadataV${metadataVersion}` as 'MetadataV15', body).toU8a();
+  return u8aConcat(new Uint8Array([...MAGIC, metadataVersion]), encoded);
+}

@@ -1,0 +1,115 @@
+import { Metadata, TypeRegistry } from '@polkadot/types';
+import type { RuntimeVersion } from '@polkadot/types/interfaces';
+import { compactToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { extendMetadata } from './metadata-extension.js';
+import type { MetadataFile } from './metadata-files.js';
+
+/** Where an event lives in one runtime: indexes move between runtimes, names do not. */
+export interface EventShape {
+  palletIndex: number;
+  variantIndex: number;
+  /** Lookup type names of the fields, in order (usable with `registry.createTypeUnsafe`). */
+  fieldTypes: string[];
+}
+
+export interface RuntimeCallShape {
+  inputTypes: string[];
+  outputType: string;
+}
+
+/**
+ * One runtime of the sandbox's history: its (extended) metadata, a registry that encodes its types,
+ * and the answers the node gives about it (version, metadata blobs).
+ */
+export class Runtime {
+  readonly specVersion: number;
+  readonly metadataVersion: number;
+  readonly registry: TypeRegistry;
+  /** Bare metadata as `state_getMetadata` answers it. */
+  readonly metadataHex: string;
+  /** `Option<OpaqueMetadata>` as `Metadata_metadata_at_version` answers it. */
+  readonly opaqueMetadataHex: string;
+  /** SCALE `Vec<u32>` for `Metadata_metadata_versions`: only the version this blob can serve. */
+  readonly metadataVersionsHex: string;
+  /** `state_getRuntimeVersion` JSON. */
+  readonly versionJson: Record<string, unknown>;
+  /** SCALE `RuntimeVersion` for `Core_version`. */
+  readonly versionHex: string;
+  readonly #events = new Map<string, EventShape>();
+  readonly #storage = new Map<string, string>();
+  readonly #calls = new Map<string, RuntimeCallShape>();
+
+  constructor(file: MetadataFile) {
+    this.specVersion = file.specVersion;
+    this.metadataVersion = file.metadataVersion;
+    const bytes = extendMetadata(file.bytes, file.metadataVersion);
+    this.registry = new TypeRegistry();
+    const metadata = new Metadata(this.registry, bytes);
+    this.registry.setMetadata(metadata);
+    this.metadataHex = u8aToHex(bytes);
+    this.opaqueMetadataHex = u8aToHex(u8aConcat(new Uint8Array([1]), compactToU8a(bytes.length), bytes));
+    this.metadataVersionsHex = u8aToHex(this.registry.createType('Vec<u32>', [file.metadataVersion]).toU8a());
+    const latest = metadata.asLatest;
+    const system = latest.pallets.find((p) => p.name.toString() === 'System');
+    const versionConstant = system?.constants.find((c) => c.name.toString() === 'Version');
+    if (!versionConstant) throw new Error('metadata: System.Version constant missing');
+    const version = this.registry.createType<RuntimeVersion>('RuntimeVersion', versionConstant.value);
+    if (version.specVersion.toNumber() !== file.specVersion) {
+      throw new Error(`metadata: expected spec ${file.specVersion}, found ${version.specVersion.toString()}`);
+    }
+    this.versionJson = version.toJSON() as Record<string, unknown>;
+    this.versionHex = u8aToHex(versionConstant.value);
+    for (const pallet of latest.pallets) {
+      const palletName = pallet.name.toString();
+      if (pallet.events.isSome) {
+        const variants = this.registry.lookup.getSiType(pallet.events.unwrap().type).def.asVariant.variants;
+        for (const variant of variants) {
+          this.#events.set(`${palletName}.${variant.name.toString()}`, {
+            palletIndex: pallet.index.toNumber(),
+            variantIndex: variant.index.toNumber(),
+            fieldTypes: variant.fields.map((f) => this.registry.createLookupType(f.type)),
+          });
+        }
+      }
+      if (pallet.storage.isSome) {
+        for (const item of pallet.storage.unwrap().items) {
+          const valueId = item.type.isPlain ? item.type.asPlain : item.type.asMap.value;
+          this.#storage.set(`${palletName}.${item.name.toString()}`, this.registry.createLookupType(valueId));
+        }
+      }
+    }
+    for (const api of latest.apis) {
+      for (const method of api.methods) {
+        this.#calls.set(`${api.name.toString()}_${method.name.toString()}`, {
+          inputTypes: method.inputs.map((input) => this.registry.createLookupType(input.type)),
+          outputType: this.registry.createLookupType(method.output),
+        });
+      }
+    }
+  }
+
+  event(key: string): EventShape {
+    const shape = this.#events.get(key);
+    if (!shape) throw new Error(`runtime ${this.specVersion} has no event ${key}`);
+    return shape;
+  }
+
+  hasEvent(key: string): boolean {
+    return this.#events.has(key);
+  }
+
+  storageValueType(key: string): string {
+    const type = this.#storage.get(key);
+    if (!type) throw new Error(`runtime ${this.specVersion} has no storage item ${key}`);
+    return type;
+  }
+
+  runtimeCall(name: string): RuntimeCallShape | undefined {
+    return this.#calls.get(name);
+  }
+
+  /** SCALE-encodes a value of a lookup type (or any type name the registry knows). */
+  encode(type: string, value: unknown): Uint8Array {
+    return this.registry.createTypeUnsafe(type, [value]).toU8a();
+  }
+}

@@ -1,0 +1,75 @@
+import { BlockHashes } from './chain/blocks.js';
+import { ChainStorage } from './chain/storage.js';
+import { type DevnetOptions, resolveWorldParams } from './options.js';
+import { PriceServer } from './price/price-server.js';
+import { ChainNode } from './rpc/chain-node.js';
+import { FaultInjector, type Faults } from './rpc/faults.js';
+import { JsonRpcWsServer } from './rpc/ws-server.js';
+import { loadRuntimes } from './runtime/runtimes.js';
+import { World } from './world/world.js';
+
+export interface RunningDevnet {
+  /** `ws://HOST:PORT` of the JSON-RPC server. */
+  url: string;
+  /** `http://HOST:PORT/api/v3` of the CoinGecko-style price API. */
+  priceUrl: string;
+  /** SS58 address of the demo coldkey (rich staking history). */
+  demoColdkey: string;
+  world: World;
+  /** Current best block. */
+  head(): number;
+  /** Block hash of any produced block. */
+  blockHash(block: number): string;
+  setFaults(faults: Partial<Faults>): void;
+  /** Suspends `netuid`'s emission for exactly one block (the emissions watch's flap case). */
+  injectEmissionFlap(netuid: number, block: number): void;
+  stop(): Promise<void>;
+}
+
+/** Starts the sandbox chain and its price API; resolves once both listen. */
+export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet> {
+  const now = options.now ?? Date.now;
+  const world = new World(resolveWorldParams(options, now()));
+  const runtimes = loadRuntimes();
+  const hashes = new BlockHashes(options.seed);
+  const node = new ChainNode(
+    world,
+    runtimes,
+    hashes,
+    new ChainStorage(world, runtimes, hashes),
+    now,
+    options.finalityLag,
+  );
+  // Compute the staking history up to the head now rather than on the first query.
+  world.stakers.stateAt(node.head());
+  const faults = new FaultInjector(options.seed, {
+    latencyMs: options.latencyMs,
+    failRate: options.failRate,
+    dropEvery: options.dropEvery,
+  });
+  const rpc = new JsonRpcWsServer(node, faults);
+  const port = await rpc.listen(options.host, options.port);
+  const prices = new PriceServer(options.seed, now);
+  let pricePort: number;
+  try {
+    pricePort = await prices.listen(options.host, options.pricePort ?? (options.port === 0 ? 0 : port + 1));
+  } catch (error) {
+    await rpc.close();
+    throw error;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `ws://${options.host}:${port}`,
+    priceUrl: `http://${options.host}:${pricePort}/api/v3`,
+    demoColdkey: world.stakers.demo.coldkey.address,
+    world,
+    head: () => node.head(),
+    blockHash: (block) => hashes.hashOf(block),
+    setFaults: (changes) => faults.set(changes),
+    injectEmissionFlap: (netuid, block) => world.injectEmissionFlap(netuid, block),
+    stop: () => {
+      stopped ??= Promise.all([rpc.close(), prices.close()]).then(() => undefined);
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { type DevnetOptions, resolveWorldParams } from '../options.js';
+import { isAlive } from '../world/subnets.js';
+import { World } from '../world/world.js';
+import type { Truth, TruthBurn, TruthStakingEvent } from './truth-types.js';
+
+export type { Truth } from './truth-types.js';
+
+type TruthOptions = Pick<
+  DevnetOptions,
+  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now'
+>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */
+export function buildTruth(options: TruthOptions, from: string, to: string): Truth {
+  const now = options.now?.() ?? Date.now();
+  return truthOf(new World(resolveWorldParams(options, now)), now, from, to);
+}
+
+/**
+ * The truth of an existing world (a running sandbox's, including injected emission flaps) as of `nowMs`.
+ * Read from the world's own functions, never from encoded answers.
+ */
+export function truthOf(world: World, nowMs: number, from: string, to: string): Truth {
+  if (!DATE.test(from) || !DATE.test(to)) throw new Error('truth: --from and --to must be YYYY-MM-DD dates');
+  if (to < from) throw new Error('truth: --to is before --from');
+  const { timeline, params } = world;
+  const head = world.headAt(nowMs);
+  const firstDay = Math.max(0, timeline.dayOfDate(from));
+  const lastDay = Math.min(timeline.dayOf(head), timeline.dayOfDate(to));
+  const truth: Truth = {
+    seed: params.seed,
+    genesis: new Date(params.genesisMs).toISOString(),
+    block_time_ms: params.blockTimeMs,
+    upgrade_block: params.upgradeBlock,
+    history_days: params.historyDays,
+    from,
+    to,
+    days: [],
+    subnets: [],
+    burns: [],
+    panel_prices: [],
+    staking_events: [],
+    emission_changes: [],
+    coldkeys: world.stakers.stakers.map((s) => ({ coldkey: s.coldkey.address, demo: s.demo, days: [] })),
+  };
+  if (firstDay > lastDay) return truth;
+  const rangeFirst = timeline.firstBlockOfDay(firstDay);
+  const rangeLast = Math.min(head, timeline.lastBlockOfDay(lastDay));
+
+  for (const subnet of world.subnets) {
+    const overlaps =
+      subnet.registeredAt <= rangeLast && (subnet.deregisteredAt ?? Number.MAX_SAFE_INTEGER) > rangeFirst;
+    if (!overlaps) continue;
+    truth.subnets.push({
+      netuid: subnet.netuid,
+      registered_at: subnet.registeredAt,
+      deregistered_at:
+        subnet.deregisteredAt !== null && subnet.deregisteredAt <= head ? subnet.deregisteredAt : null,
+      name: subnet.name,
+      symbol: subnet.symbol,
+      owner: subnet.owner.address,
+    });
+    for (const change of world.emissions.changes(subnet, rangeFirst, rangeLast)) {
+      truth.emission_changes.push({
+        block: change.block,
+        time: timeline.isoTime(change.block),
+        netuid: subnet.netuid,
+        registered_at: subnet.registeredAt,
+        status: change.status,
+      });
+    }
+  }
+  truth.emission_changes.sort((a, b) => a.block - b.block || a.netuid - b.netuid);
+
+  for (let day = firstDay; day <= lastDay; day++) {
+    const date = timeline.dateOfDay(day);
+    const first = timeline.firstBlockOfDay(day);
+    const last = Math.min(head, timeline.lastBlockOfDay(day));
+    truth.days.push({ date, first_block: first, last_block: last });
+
+    const blocks = new Set<number>();
+    for (const block of world.burns.day(day).keys()) blocks.add(block);
+    for (const action of world.stakers.actionsOfDay(day)) blocks.add(action.block);
+    for (const block of [...blocks].sort((a, b) => a - b)) {
+      if (block > last) continue;
+      collectBlock(world, block, truth.burns, truth.staking_events);
+    }
+
+    for (const subnet of world.subnets) {
+      if (!isAlive(subnet, last)) continue;
+      const pool = world.pools.at(subnet, last);
+      truth.panel_prices.push({
+        date,
+        netuid: subnet.netuid,
+        registered_at: subnet.registeredAt,
+        panel_block: last,
+        subnet_tao_rao: pool ? pool.tao.toString() : null,
+        subnet_alpha_in_rao: pool ? pool.alphaIn.toString() : null,
+      });
+    }
+
+    const state = world.stakers.stateAt(last);
+    for (const staker of world.stakers.stakers) {
+      truth.coldkeys[staker.index]!.days.push({
+        date,
+        free_rao: state.free[staker.index]!.toString(),
+        positions: world.stakers.positionsAt(staker, last).map(({ position, alpha }) => ({
+          hotkey: position.hotkey.address,
+          netuid: position.netuid,
+          alpha_rao: alpha.toString(),
+        })),
+      });
+    }
+  }
+  return truth;
+}
+
+function collectBlock(world: World, block: number, burns: TruthBurn[], staking: TruthStakingEvent[]): void {
+  const content = world.blockEvents(block);
+  const time = world.timeline.isoTime(block);
+  for (const { action, eventIndex, extrinsic } of content.burns) {
+    burns.push({
+      block,
+      event_index: eventIndex,
+      extrinsic_index: extrinsic,
+      time,
+      netuid: action.subnet.netuid,
+      registered_at: action.subnet.registeredAt,
+      kind: action.kind,
+      coldkey: action.coldkey.address,
+      hotkey: action.hotkey.address,
+      alpha_rao: action.alpha.toString(),
+      tao_rao: action.kind === 'buyback' && action.tao !== null ? action.tao.toString() : null,
+    });
+  }
+  const entries: TruthStakingEvent[] = [];
+  for (const { action, eventIndex, extrinsic } of content.buybackStakes) {
+    entries.push({
+      block,
+      event_index: eventIndex,
+      extrinsic_index: extrinsic,
+      time,
+      kind: 'StakeAdded',
+      coldkey: action.coldkey.address,
+      hotkey: action.hotkey.address,
+      netuid: action.subnet.netuid,
+      tao_rao: (action.tao ?? 0n).toString(),
+      alpha_rao: action.alpha.toString(),
+    });
+  }
+  for (const { action, eventIndex, extrinsic } of content.staking) {
+    const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';
+    entries.push({
+      block,
+      event_index: eventIndex,
+      extrinsic_index: extrinsic,
+      time,
+      kind: action.kind,
+      coldkey: action.coldkey.address,
+      hotkey: action.hotkey?.address ?? null,
+      netuid: action.netuid,
+      tao_rao: action.tao.toString(),
+      alpha_rao: tracksAlpha && action.alpha !== null ? action.alpha.toString() : null,
+    });
+  }
+  staking.push(...entries.sort((a, b) => a.event_index - b.event_index));
+}

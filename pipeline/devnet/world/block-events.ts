@@ -1,0 +1,176 @@
+import type { BurnAction } from './burns.js';
+import { rng } from './random.js';
+import type { StakingAction } from './stakers.js';
+import type { SubnetRegistration } from './subnets.js';
+
+/** An event by pallet and name with field values ready for SCALE encoding in either runtime. */
+export interface WorldEvent {
+  pallet: string;
+  name: string;
+  args: unknown[];
+}
+
+/** An event placed in a block: `System.Events` order, emitted by extrinsic `extrinsic`. */
+export interface PlacedEvent {
+  index: number;
+  extrinsic: number;
+  event: WorldEvent;
+}
+
+/** What happened in one block, with where each action's events landed (for the truth). */
+export interface BlockEvents {
+  block: number;
+  events: PlacedEvent[];
+  extrinsicCount: number;
+  burns: Array<{ action: BurnAction; eventIndex: number; extrinsic: number }>;
+  staking: Array<{ action: StakingAction; eventIndex: number; extrinsic: number }>;
+  /** StakeAdded events of buybacks (they are staking events too). */
+  buybackStakes: Array<{ action: BurnAction; eventIndex: number; extrinsic: number }>;
+}
+
+export interface BlockInputs {
+  seed: string;
+  block: number;
+  upgradeBlock: number;
+  burns: BurnAction[];
+  staking: StakingAction[];
+  registered: SubnetRegistration[];
+  deregistered: SubnetRegistration[];
+  /** Netuids alive at the block, for unrelated weight-setting extrinsics. */
+  liveNetuids: number[];
+}
+
+function success(mandatory: boolean, refTime: number): WorldEvent {
+  return {
+    pallet: 'System',
+    name: 'ExtrinsicSuccess',
+    args: [
+      {
+        weight: { refTime, proofSize: mandatory ? 1_493 : 4_000 + (refTime % 9_000) },
+        class: mandatory ? 'Mandatory' : 'Normal',
+        paysFee: mandatory ? 'No' : 'Yes',
+      },
+    ],
+  };
+}
+
+/**
+ * Assembles a block's `System.Events`: the timestamp inherent first, then every planned action as its
+ * own extrinsic (with the events the real pallet emits), then a few unrelated weight-setting extrinsics.
+ * Each extrinsic ends with `System.ExtrinsicSuccess`, all with phase ApplyExtrinsic(i).
+ */
+export function assembleBlock(inputs: BlockInputs): BlockEvents {
+  const events: PlacedEvent[] = [];
+  const result: BlockEvents = {
+    block: inputs.block,
+    events,
+    extrinsicCount: 0,
+    burns: [],
+    staking: [],
+    buybackStakes: [],
+  };
+  let extrinsic = 0;
+  const emit = (event: WorldEvent) => {
+    events.push({ index: events.length, extrinsic, event });
+    return events.length - 1;
+  };
+  const finish = (mandatory: boolean, weight: number) => {
+    emit(success(mandatory, weight));
+    extrinsic += 1;
+  };
+
+  finish(true, 6_305_000); // timestamp.set
+  if (inputs.block === inputs.upgradeBlock - 1) {
+    emit({ pallet: 'System', name: 'CodeUpdated', args: [] });
+    finish(false, 1_000_000_000);
+  }
+  for (const subnet of inputs.deregistered) {
+    emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
+    finish(false, 90_000_000);
+  }
+  for (const subnet of inputs.registered) {
+    emit({ pallet: 'SubtensorModule', name: 'NetworkAdded', args: [subnet.netuid, 1] });
+    finish(false, 250_000_000);
+  }
+  for (const action of inputs.burns) {
+    const who = action.coldkey.publicKey;
+    const hotkey = action.hotkey.publicKey;
+    const netuid = action.subnet.netuid;
+    if (action.kind === 'buyback') {
+      const tao = action.tao ?? 0n;
+      const stakeIndex = emit({
+        pallet: 'SubtensorModule',
+        name: 'StakeAdded',
+        args: [who, hotkey, tao, action.alpha, netuid, action.fee],
+      });
+      result.buybackStakes.push({ action, eventIndex: stakeIndex, extrinsic });
+      const burnIndex = emit({
+        pallet: 'SubtensorModule',
+        name: 'AlphaBurned',
+        args: [who, hotkey, action.alpha, netuid],
+      });
+      emit({ pallet: 'SubtensorModule', name: 'AddStakeBurn', args: [netuid, hotkey, tao, action.alpha] });
+      result.burns.push({ action, eventIndex: burnIndex, extrinsic });
+    } else {
+      const name = action.kind === 'recycle' ? 'AlphaRecycled' : 'AlphaBurned';
+      const index = emit({ pallet: 'SubtensorModule', name, args: [who, hotkey, action.alpha, netuid] });
+      result.burns.push({ action, eventIndex: index, extrinsic });
+    }
+    finish(false, 180_000_000);
+  }
+  for (const action of inputs.staking) {
+    const index = emit(stakingEvent(action));
+    result.staking.push({ action, eventIndex: index, extrinsic });
+    finish(false, 220_000_000);
+  }
+  const random = rng(inputs.seed, `block/${inputs.block}`);
+  const unrelated = inputs.liveNetuids.length > 0 ? random.int(0, 3) : 0;
+  for (let i = 0; i < unrelated; i++) {
+    emit({
+      pallet: 'SubtensorModule',
+      name: 'WeightsSet',
+      args: [random.pick(inputs.liveNetuids), random.int(0, 255)],
+    });
+    finish(false, random.int(50_000_000, 900_000_000));
+  }
+  result.extrinsicCount = extrinsic;
+  return result;
+}
+
+function stakingEvent(action: StakingAction): WorldEvent {
+  const coldkey = action.coldkey.publicKey;
+  const hotkey = action.hotkey?.publicKey;
+  switch (action.kind) {
+    case 'StakeAdded':
+    case 'StakeRemoved':
+      return {
+        pallet: 'SubtensorModule',
+        name: action.kind,
+        args: [coldkey, hotkey, action.tao, action.alpha, action.netuid, action.fee],
+      };
+    case 'StakeMoved':
+      return {
+        pallet: 'SubtensorModule',
+        name: 'StakeMoved',
+        args: [coldkey, hotkey, action.netuid, action.destHotkey?.publicKey, action.destNetuid, action.tao],
+      };
+    case 'StakeTransferred':
+      return {
+        pallet: 'SubtensorModule',
+        name: 'StakeTransferred',
+        args: [coldkey, action.destColdkey?.publicKey, hotkey, action.netuid, action.destNetuid, action.tao],
+      };
+    case 'StakeSwapped':
+      return {
+        pallet: 'SubtensorModule',
+        name: 'StakeSwapped',
+        args: [coldkey, hotkey, action.netuid, action.destNetuid, action.tao],
+      };
+    case 'Transfer':
+      return {
+        pallet: 'Balances',
+        name: 'Transfer',
+        args: [coldkey, action.destColdkey?.publicKey, action.tao],
+      };
+  }
+}

@@ -1,0 +1,88 @@
+import type { WorldParams } from '../options.js';
+import { assembleBlock, type BlockEvents } from './block-events.js';
+import { BurnSchedule } from './burns.js';
+import { Emissions } from './emissions.js';
+import { Pools } from './pools.js';
+import { Stakers } from './stakers.js';
+import { buildSubnets, isAlive, type SubnetRegistration } from './subnets.js';
+import { Timeline } from './timeline.js';
+
+/**
+ * The simulated world: everything the chain holds at any block, computed from the seed and the block
+ * number. The server encodes from it and the truth reads from it; neither reads the other.
+ */
+export class World {
+  readonly params: WorldParams;
+  readonly timeline: Timeline;
+  readonly subnets: SubnetRegistration[];
+  readonly pools: Pools;
+  readonly emissions: Emissions;
+  readonly burns: BurnSchedule;
+  readonly stakers: Stakers;
+  readonly #byNetuid = new Map<number, SubnetRegistration[]>();
+  readonly #blockCache = new Map<number, BlockEvents>();
+
+  constructor(params: WorldParams) {
+    this.params = params;
+    this.timeline = new Timeline(params.genesisMs, params.blockTimeMs);
+    this.subnets = buildSubnets(params);
+    for (const subnet of this.subnets) {
+      const list = this.#byNetuid.get(subnet.netuid) ?? [];
+      list.push(subnet);
+      this.#byNetuid.set(subnet.netuid, list);
+    }
+    this.pools = new Pools(params, this.timeline);
+    this.emissions = new Emissions(params, this.timeline, this.pools);
+    this.burns = new BurnSchedule(params, this.timeline, this.subnets, this.pools);
+    this.stakers = new Stakers(params, this.timeline, this.subnets, this.pools);
+  }
+
+  /** The best block at wall-clock `ms`. */
+  headAt(ms: number): number {
+    return Math.max(0, this.timeline.blockAt(ms));
+  }
+
+  /** Spec 393 runs blocks from the upgrade block on; spec 343 before. */
+  runsNewRuntime(block: number): boolean {
+    return block >= this.params.upgradeBlock;
+  }
+
+  registrationAt(netuid: number, block: number): SubnetRegistration | undefined {
+    return this.#byNetuid.get(netuid)?.find((s) => isAlive(s, block));
+  }
+
+  aliveAt(block: number): SubnetRegistration[] {
+    return this.subnets.filter((s) => isAlive(s, block));
+  }
+
+  /** Largest netuid ever registered (the length of `get_all_dynamic_info`'s list is this + 1). */
+  get maxNetuid(): number {
+    return Math.max(...this.#byNetuid.keys());
+  }
+
+  blockEvents(block: number): BlockEvents {
+    let cached = this.#blockCache.get(block);
+    if (!cached) {
+      cached = assembleBlock({
+        seed: this.params.seed,
+        block,
+        upgradeBlock: this.params.upgradeBlock,
+        burns: this.burns.atBlock(block),
+        staking: this.stakers.actionsAt(block),
+        registered: block === 0 ? [] : this.subnets.filter((s) => s.registeredAt === block),
+        deregistered: this.subnets.filter((s) => s.deregisteredAt === block),
+        liveNetuids: this.aliveAt(block)
+          .map((s) => s.netuid)
+          .filter((n) => n !== 0),
+      });
+      if (this.#blockCache.size > 4_096)
+        this.#blockCache.delete(this.#blockCache.keys().next().value as number);
+      this.#blockCache.set(block, cached);
+    }
+    return cached;
+  }
+
+  injectEmissionFlap(netuid: number, block: number): void {
+    this.emissions.injectFlap(netuid, block);
+  }
+}
