@@ -36,6 +36,11 @@ afterAll(async () => {
 
 interface Implementation {
   name: string;
+  /**
+   * False for s3rver: it encrypts continuation tokens with DES, which Node 20's OpenSSL 3 refuses, so
+   * every truncated listing answers HTTP 500. radosgw and AWS page normally.
+   */
+  pages: boolean;
   /** A fresh, empty store; `pageSize` bounds list pages where the backend pages. */
   open(options?: { pageSize?: number }): Promise<ObjectStore>;
 }
@@ -43,6 +48,7 @@ interface Implementation {
 const implementations: Implementation[] = [
   {
     name: 'folder',
+    pages: true,
     async open() {
       const folder = await mkdtemp(join(tmpdir(), 'sbm-store-'));
       folders.push(folder);
@@ -51,6 +57,7 @@ const implementations: Implementation[] = [
   },
   {
     name: `s3 on ${s3.kind}`,
+    pages: s3.kind !== 's3rver',
     async open(options = {}) {
       caseNumber += 1;
       // Every test gets its own key prefix in the one bucket, so it starts empty.
@@ -138,19 +145,22 @@ describe.each(implementations)('object store contract: $name', (implementation) 
     );
   });
 
-  it('lists past one page: 1,050 keys in default pages and 23 keys in pages of 5', async () => {
-    const store = await implementation.open();
-    const many = Array.from({ length: 1050 }, (_, i) => `many/${String(i).padStart(5, '0')}.txt`);
-    await inParallel(many, 16, (key) => store.put(key, bytes(key), 'text/plain'));
-    await store.put('other/x.txt', bytes('x'), 'text/plain');
-    expect(await store.list('many/')).toEqual(many);
+  it.skipIf(!implementation.pages)(
+    'lists past one page: 1,050 keys in default pages and 23 keys in pages of 5',
+    async () => {
+      const store = await implementation.open();
+      const many = Array.from({ length: 1050 }, (_, i) => `many/${String(i).padStart(5, '0')}.txt`);
+      await inParallel(many, 16, (key) => store.put(key, bytes(key), 'text/plain'));
+      await store.put('other/x.txt', bytes('x'), 'text/plain');
+      expect(await store.list('many/')).toEqual(many);
 
-    const paged = await implementation.open({ pageSize: 5 });
-    const few = Array.from({ length: 23 }, (_, i) => `few/${String(i).padStart(3, '0')}`);
-    await inParallel(few, 8, (key) => paged.put(key, bytes(key), 'text/plain'));
-    expect(await paged.list('few/')).toEqual(few);
-    expect(await paged.list('')).toEqual(few);
-  });
+      const paged = await implementation.open({ pageSize: 5 });
+      const few = Array.from({ length: 23 }, (_, i) => `few/${String(i).padStart(3, '0')}`);
+      await inParallel(few, 8, (key) => paged.put(key, bytes(key), 'text/plain'));
+      expect(await paged.list('few/')).toEqual(few);
+      expect(await paged.list('')).toEqual(few);
+    },
+  );
 
   it('deletes the named keys, ignores missing ones and leaves the rest', async () => {
     const store = await implementation.open();
