@@ -48,7 +48,9 @@ export function readS3Settings(env: Env): S3Settings {
   return {
     endpoint: env['AWS_ENDPOINT_URL_S3'] || env['AWS_ENDPOINT_URL'] || undefined,
     region: env['AWS_REGION'] || env['AWS_DEFAULT_REGION'] || 'us-east-1',
-    forcePathStyle: (env['SBM_S3_PATH_STYLE'] ?? '') === '1' || Boolean(env['AWS_ENDPOINT_URL']),
+    forcePathStyle:
+      (env['SBM_S3_PATH_STYLE'] ?? '') === '1' ||
+      Boolean(env['AWS_ENDPOINT_URL_S3'] || env['AWS_ENDPOINT_URL']),
   };
 }
 

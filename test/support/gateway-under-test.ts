@@ -1,0 +1,86 @@
+/**
+ * The gateway app in-process over a published run: real SnapshotCaches over the folder store, a real
+ * state engine, a clock the test moves, and captured log lines. Requests go through `app.fetch`.
+ */
+import { buildApp, type GatewayApp, type RequestLogEntry } from '../../gateway/app.js';
+import { createAccount } from '../../gateway/auth/accounts.js';
+import { createApiKey } from '../../gateway/auth/api-keys.js';
+import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
+import { createSession } from '../../gateway/auth/sessions.js';
+import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';
+import { SnapshotCache } from '../../gateway/snapshots/snapshot-cache.js';
+import type { GatewayState } from '../../gateway/state/gateway-state.js';
+import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
+import { EMISSIONS_NAMESPACE } from '../../pipeline/contract/snapshot-paths.js';
+import { FolderObjectStore } from '../../pipeline/store/index.js';
+
+export interface GatewayUnderTest {
+  app: GatewayApp;
+  state: GatewayState;
+  auth: AuthDeps;
+  logs: RequestLogEntry[];
+  errors: unknown[];
+  clock: { nowMs: number };
+  get(path: string, headers?: Record<string, string>, ip?: string): Promise<Response>;
+  apiKey(): Promise<{ key: string; keyId: string; accountId: string }>;
+  sessionCookie(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function gatewayUnderTest(options: {
+  storeDir: string;
+  stateUrl: string;
+  nowMs: number;
+  baseUrl: string;
+  publicLimitPerMinute?: number;
+  monthlyAllowance?: number;
+}): Promise<GatewayUnderTest> {
+  const clock = { nowMs: options.nowMs };
+  const now = () => new Date(clock.nowMs);
+  const store = new FolderObjectStore(options.storeDir);
+  const errors: unknown[] = [];
+  const burns = new SnapshotCache(store, '', burnsFreshnessRule, (e) => errors.push(e));
+  const emissions = new SnapshotCache(store, EMISSIONS_NAMESPACE, emissionsFreshnessRule, (e) =>
+    errors.push(e),
+  );
+  await burns.refresh();
+  await emissions.refresh();
+  const state = await openGatewayState(options.stateUrl);
+  const logs: RequestLogEntry[] = [];
+  const app = buildApp({
+    state,
+    burns,
+    emissions,
+    now,
+    baseUrl: options.baseUrl,
+    monthlyAllowance: options.monthlyAllowance ?? 10_000,
+    publicLimitPerMinute: options.publicLimitPerMinute ?? 0,
+    log: (entry) => logs.push(entry),
+    onError: (error) => errors.push(error),
+  });
+  const auth: AuthDeps = { state, now };
+  return {
+    app,
+    state,
+    auth,
+    logs,
+    errors,
+    clock,
+    get: (path, headers = {}, ip = '203.0.113.7') =>
+      app.fetch(new Request(`http://gateway.test${path}`, { headers }), { ip }),
+    async apiKey() {
+      const account = await createAccount(auth, 'api');
+      const created = await createApiKey(auth, account.id);
+      return { key: created.key, keyId: created.record.id, accountId: account.id };
+    },
+    async sessionCookie() {
+      const account = await createAccount(auth, 'subscriber');
+      return (await createSession(auth, account.id)).cookieValue;
+    },
+    async close() {
+      burns.stop();
+      emissions.stop();
+      await state.close();
+    },
+  };
+}
