@@ -16,6 +16,8 @@ export interface RpcClientOptions {
   /** First backoff delay; doubles per attempt up to `maxDelayMs` (defaults 50 ms and 4 s). */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** How long a request waits for a dropped connection to come back (default 60 s). */
+  reconnectTimeoutMs?: number;
   /** How long to wait for the first connection (default 15 s). */
   connectTimeoutMs?: number;
   /** Per-request timeout (default 30 s). */
@@ -30,7 +32,7 @@ export interface RpcClient {
 }
 
 export async function connectRpc(options: RpcClientOptions): Promise<RpcClient> {
-  const provider = new WsProvider(options.url, 250, undefined, options.requestTimeoutMs ?? 30_000);
+  const provider = new WsProvider(options.url, 100, undefined, options.requestTimeoutMs ?? 30_000);
   // The provider logs and emits connection errors on its own; it keeps reconnecting, we keep retrying.
   provider.on('error', () => undefined);
   const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
@@ -64,6 +66,7 @@ class RetryingClient implements RpcClient {
   readonly #maxAttempts: number;
   readonly #baseDelayMs: number;
   readonly #maxDelayMs: number;
+  readonly #reconnectTimeoutMs: number;
 
   constructor(provider: WsProvider, options: RpcClientOptions) {
     this.#provider = provider;
@@ -71,17 +74,16 @@ class RetryingClient implements RpcClient {
     this.#maxAttempts = options.maxAttempts ?? 12;
     this.#baseDelayMs = options.baseDelayMs ?? 50;
     this.#maxDelayMs = options.maxDelayMs ?? 4_000;
+    this.#reconnectTimeoutMs = options.reconnectTimeoutMs ?? 60_000;
   }
 
   async send<T>(method: string, params: unknown[]): Promise<T> {
     let lastError = '';
-    for (let attempt = 1; attempt <= this.#maxAttempts; attempt++) {
-      if (attempt > 1) {
-        this.stats.retries += 1;
-        const delay = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** (attempt - 2));
-        // Jitter spreads the retries of many workers after a dropped socket.
-        await sleep(delay / 2 + Math.random() * (delay / 2));
-      }
+    let attempt = 0;
+    while (attempt < this.#maxAttempts) {
+      // A dropped socket is not the request's fault: wait for the provider to reconnect without
+      // spending an attempt (bounded by the reconnect timeout), then send again.
+      await this.#whenConnected(method);
       try {
         return await this.#limiter.run(() => {
           this.stats.requests += 1;
@@ -89,9 +91,35 @@ class RetryingClient implements RpcClient {
         });
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);
+        this.stats.retries += 1;
+        if (!this.#provider.isConnected) continue;
+        attempt += 1;
+        const delay = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** (attempt - 1));
+        // Jitter spreads the retries of many workers.
+        await sleep(delay / 2 + Math.random() * (delay / 2));
       }
     }
     throw new RpcError(method, this.#maxAttempts, lastError);
+  }
+
+  async #whenConnected(method: string): Promise<void> {
+    if (this.#provider.isConnected) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new ChainUnavailableError(`${method}: node unreachable for ${this.#reconnectTimeoutMs} ms`));
+      }, this.#reconnectTimeoutMs);
+      const off = this.#provider.on('connected', () => {
+        clearTimeout(timer);
+        off();
+        resolve();
+      });
+      if (this.#provider.isConnected) {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
   }
 
   async close(): Promise<void> {
