@@ -12,6 +12,10 @@ import { CLIENT_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, RUNTIME_ERROR
 export const SUBSCRIPTION_METHODS = [
   'chain_subscribeNewHeads',
   'chain_unsubscribeNewHeads',
+  'chain_subscribeNewHead',
+  'chain_unsubscribeNewHead',
+  'subscribe_newHead',
+  'unsubscribe_newHead',
   'chain_subscribeAllHeads',
   'chain_unsubscribeAllHeads',
   'chain_subscribeFinalizedHeads',

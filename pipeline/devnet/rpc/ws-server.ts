@@ -24,6 +24,8 @@ interface Connection {
 
 const SUBSCRIBE: Record<string, { kind: Subscription['kind']; method: string }> = {
   chain_subscribeNewHeads: { kind: 'newHead', method: 'chain_newHead' },
+  chain_subscribeNewHead: { kind: 'newHead', method: 'chain_newHead' },
+  subscribe_newHead: { kind: 'newHead', method: 'chain_newHead' },
   chain_subscribeAllHeads: { kind: 'allHead', method: 'chain_allHead' },
   chain_subscribeFinalizedHeads: { kind: 'finalizedHead', method: 'chain_finalizedHead' },
   chain_subscribeFinalisedHeads: { kind: 'finalizedHead', method: 'chain_finalizedHead' },
@@ -174,7 +176,7 @@ export class JsonRpcWsServer {
       after.push(() => this.#notify(connection, id, subscription, this.#node.head(), this.#node.finalized()));
       return id;
     }
-    if (method.includes('_unsubscribe')) {
+    if (method.includes('_unsubscribe') || method.startsWith('unsubscribe_')) {
       return connection.subscriptions.delete(String(params[0]));
     }
     return this.#node.call(method, params);
