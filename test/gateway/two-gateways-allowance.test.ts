@@ -1,0 +1,69 @@
+/**
+ * Two real gateway processes (`sbm-gateway serve`) on one PostgreSQL database: 64 concurrent keyed
+ * requests to each, against an account 100 requests short of its cap. Exactly 100 succeed.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAccount } from '../../gateway/auth/accounts.js';
+import { createApiKey } from '../../gateway/auth/api-keys.js';
+import { billingPeriod } from '../../gateway/auth/billing-period.js';
+import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
+import { type RunningChild, startChild } from '../../pipeline/demo/child-process.js';
+import { startTestPostgres, type TestPostgres } from '../services/postgres.js';
+import { publishedSandbox } from '../support/published-sandbox.js';
+
+const ALLOWANCE = 10_000;
+let postgres: TestPostgres;
+const gateways: { child: RunningChild; url: string }[] = [];
+
+beforeAll(async () => {
+  const world = await publishedSandbox();
+  postgres = await startTestPostgres();
+  const env = {
+    ...process.env,
+    SBM_STATE_URL: postgres.url,
+    SBM_STORE_URL: `file:${world.storeDir}`,
+    SBM_PUBLIC_LIMIT_PER_MIN: '0',
+    SBM_MONTHLY_ALLOWANCE: String(ALLOWANCE),
+  };
+  for (let i = 0; i < 2; i++) {
+    const started = await startChild(
+      process.execPath,
+      ['--import', 'tsx', 'gateway/cli.ts', 'serve', '--port', '0'],
+      { env, ready: /listening on (\S+)/, label: `gateway ${i}`, timeoutMs: 60_000 },
+    );
+    gateways.push({ child: started.child, url: started.match[1]! });
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all(gateways.map((gateway) => gateway.child.stop()));
+  await postgres?.stop();
+});
+
+it('grants exactly the 100 remaining requests across both processes; the rest get 429', async () => {
+  const state = await openGatewayState(postgres.url);
+  const now = () => new Date();
+  const account = await createAccount({ state, now }, 'api');
+  const { key } = await createApiKey({ state, now }, account.id);
+  const period = billingPeriod(account.periodAnchor, new Date());
+  await state.setUsage(account.id, period.start, ALLOWANCE - 100);
+
+  const requests = gateways.flatMap((gateway) =>
+    Array.from({ length: 64 }, () =>
+      fetch(`${gateway.url}/api/v1/subnets/1/history?days=90`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    ),
+  );
+  const responses = await Promise.all(requests);
+  const statuses = responses.map((response) => response.status);
+  const remaining = responses.map((response) => Number(response.headers.get('x-ratelimit-remaining')));
+  await Promise.all(responses.map((response) => response.arrayBuffer()));
+
+  expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(28);
+  expect(Math.min(...remaining)).toBe(0);
+  expect(remaining.every((value) => Number.isInteger(value) && value >= 0)).toBe(true);
+  expect(await state.getUsage(account.id, period.start)).toBe(ALLOWANCE);
+  await state.close();
+}, 120_000);
