@@ -3,7 +3,9 @@
  * world's ground truth (`buildTruth`), which is computed from the world and never from the server's answers.
  */
 import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { Vec } from '@polkadot/types';
 import type { Header } from '@polkadot/types/interfaces';
+import type { Codec } from '@polkadot/types/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTruth,
@@ -13,6 +15,7 @@ import {
   startDevnet,
   type Truth,
 } from '../../pipeline/devnet/index.js';
+import { type Decorated, events, field, isEvent, read, runtimeCall, storage, unwrap } from './decorated.js';
 
 const GENESIS = new Date('2025-03-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -66,8 +69,8 @@ describe('connecting', () => {
 describe('storage at historical blocks on both runtimes', () => {
   it('Timestamp.Now is genesis + n × block time', async () => {
     for (const block of [1, upgrade() - 1, upgrade(), devnet.head()]) {
-      const now = await (await at(block)).query.timestamp.now();
-      expect(now.toBigInt()).toBe(BigInt(GENESIS.getTime() + block * OPTIONS.blockTimeMs));
+      const now = await read(await at(block), 'timestamp.now');
+      expect(BigInt(now.toString())).toBe(BigInt(GENESIS.getTime() + block * OPTIONS.blockTimeMs));
     }
   });
 
@@ -80,8 +83,8 @@ describe('storage at historical blocks on both runtimes', () => {
       const state = await at(rows[0]!.panel_block);
       const netuids = rows.map((r) => r.netuid);
       const [tao, alphaIn] = await Promise.all([
-        state.query.subtensorModule.subnetTAO.multi(netuids),
-        state.query.subtensorModule.subnetAlphaIn.multi(netuids),
+        storage(state, 'subtensorModule.subnetTAO').multi(netuids),
+        storage(state, 'subtensorModule.subnetAlphaIn').multi(netuids),
       ]);
       rows.forEach((row, i) => {
         // Absent entries read as the default 0: no pool, unknown price.
@@ -100,29 +103,27 @@ describe('storage at historical blocks on both runtimes', () => {
     expect(before!.deregistered_at).not.toBeNull();
     for (const registration of [before!, after!]) {
       const state = await at(registration.registered_at + 1);
-      const identity = await state.query.subtensorModule.subnetIdentitiesV3(registration.netuid);
-      expect(identity.unwrap().subnetName.toUtf8()).toBe(registration.name);
-      const symbol = await state.query.subtensorModule.tokenSymbol(registration.netuid);
-      expect(symbol.toUtf8()).toBe(registration.symbol);
-      expect((await state.query.subtensorModule.networkRegisteredAt(registration.netuid)).toNumber()).toBe(
-        registration.registered_at,
-      );
-      expect((await state.query.subtensorModule.subnetOwner(registration.netuid)).toString()).toBe(
-        registration.owner,
-      );
+      const identity = unwrap(await read(state, 'subtensorModule.subnetIdentitiesV3', registration.netuid));
+      expect(utf8(field(identity!, 'subnetName'))).toBe(registration.name);
+      const symbol = await read(state, 'subtensorModule.tokenSymbol', registration.netuid);
+      expect(utf8(symbol)).toBe(registration.symbol);
+      const registeredAt = await read(state, 'subtensorModule.networkRegisteredAt', registration.netuid);
+      expect(registeredAt.toString()).toBe(String(registration.registered_at));
+      const owner = await read(state, 'subtensorModule.subnetOwner', registration.netuid);
+      expect(owner.toString()).toBe(registration.owner);
     }
     const gap = await at(before!.deregistered_at!);
-    expect((await gap.query.subtensorModule.subnetIdentitiesV3(reused!)).isNone).toBe(true);
-    expect((await gap.query.subtensorModule.networksAdded(reused!)).isTrue).toBe(false);
+    expect(unwrap(await read(gap, 'subtensorModule.subnetIdentitiesV3', reused))).toBeNull();
+    expect((await read(gap, 'subtensorModule.networksAdded', reused)).toPrimitive()).toBe(false);
   });
 
   it('lists every subnet alive at a block through entries() (state_getKeysPaged)', async () => {
     const block = truth.days[4]!.last_block;
-    const entries = await (await at(block)).query.subtensorModule.networksAdded.entries();
+    const entries = await storage(await at(block), 'subtensorModule.networksAdded').entries();
     const alive = truth.subnets
       .filter((s) => s.registered_at <= block && (s.deregistered_at === null || s.deregistered_at > block))
       .map((s) => s.netuid);
-    expect(entries.map(([key]) => key.args[0]!.toNumber()).sort((a, b) => a - b)).toEqual(
+    expect(entries.map(([key]) => Number(key.args[0]!.toString())).sort((a, b) => a - b)).toEqual(
       alive.sort((a, b) => a - b),
     );
   });
@@ -131,12 +132,12 @@ describe('storage at historical blocks on both runtimes', () => {
     expect(truth.emission_changes.length).toBeGreaterThan(0);
     for (const change of truth.emission_changes) {
       const [before, after] = await Promise.all([at(change.block - 1), at(change.block)]);
-      const enabled = await after.query.subtensorModule.subnetEmissionEnabled(change.netuid);
-      const wasEnabled = await before.query.subtensorModule.subnetEmissionEnabled(change.netuid);
-      const tao = await after.query.subtensorModule.subnetTaoInEmission(change.netuid);
-      expect(enabled.isTrue).toBe(change.status === 'flowing');
-      expect(wasEnabled.isTrue).toBe(change.status !== 'flowing');
-      expect(tao.toBigInt() > 0n).toBe(change.status === 'flowing');
+      const enabled = await read(after, 'subtensorModule.subnetEmissionEnabled', change.netuid);
+      const wasEnabled = await read(before, 'subtensorModule.subnetEmissionEnabled', change.netuid);
+      const tao = await read(after, 'subtensorModule.subnetTaoInEmission', change.netuid);
+      expect(enabled.toPrimitive()).toBe(change.status === 'flowing');
+      expect(wasEnabled.toPrimitive()).toBe(change.status !== 'flowing');
+      expect(BigInt(tao.toString()) > 0n).toBe(change.status === 'flowing');
     }
   });
 });
@@ -144,18 +145,18 @@ describe('storage at historical blocks on both runtimes', () => {
 describe('System.Events decoded by name on both runtimes', () => {
   async function decodedBurns(block: number) {
     const state = await at(block);
-    const records = await state.query.system.events();
+    const records = await events(state);
     const burns: Array<Record<string, unknown>> = [];
     records.forEach((record, index) => {
       const { event, phase } = record;
       const extrinsic = phase.asApplyExtrinsic.toNumber();
       const sameExtrinsic = records.filter((r) => r.phase.asApplyExtrinsic.toNumber() === extrinsic);
-      const isBuyback = sameExtrinsic.some((r) => state.events.subtensorModule.AddStakeBurn?.is(r.event));
-      const burned = state.events.subtensorModule.AlphaBurned.is(event);
-      const recycled = state.events.subtensorModule.AlphaRecycled.is(event);
+      const isBuyback = sameExtrinsic.some((r) => isEvent(state, 'subtensorModule.AddStakeBurn', r.event));
+      const burned = isEvent(state, 'subtensorModule.AlphaBurned', event);
+      const recycled = isEvent(state, 'subtensorModule.AlphaRecycled', event);
       if (!burned && !recycled) return;
       const [coldkey, hotkey, amount, netuid] = event.data;
-      const stake = sameExtrinsic.find((r) => state.events.subtensorModule.StakeAdded.is(r.event));
+      const stake = sameExtrinsic.find((r) => isEvent(state, 'subtensorModule.StakeAdded', r.event));
       burns.push({
         block,
         event_index: index,
@@ -202,14 +203,14 @@ describe('System.Events decoded by name on both runtimes', () => {
     expect(expected.length).toBeGreaterThan(0);
     for (const row of expected) {
       const state = await at(row.block);
-      const records = await state.query.system.events();
+      const records = await events(state);
       const record = records[row.event_index]!;
       expect(record.event.method).toBe(row.kind);
       expect(record.phase.asApplyExtrinsic.toNumber()).toBe(row.extrinsic_index);
       expect(row.extrinsic_index).toBeGreaterThan(0);
       expect(record.event.data[0]!.toString()).toBe(row.coldkey);
       const next = records[row.event_index + 1]!;
-      if (row.kind !== 'StakeAdded') expect(state.events.system.ExtrinsicSuccess.is(next.event)).toBe(true);
+      if (row.kind !== 'StakeAdded') expect(isEvent(state, 'system.ExtrinsicSuccess', next.event)).toBe(true);
     }
   });
 });
@@ -220,15 +221,18 @@ describe('stakers', () => {
     expect(demo.coldkey).toBe(devnet.demoColdkey);
     for (const [i, day] of demo.days.entries()) {
       const state = await at(truth.days[i]!.last_block);
-      const info = await state.call.stakeInfoRuntimeApi.getStakeInfoForColdkey(demo.coldkey);
+      const info = (await runtimeCall(
+        state,
+        'stakeInfoRuntimeApi.getStakeInfoForColdkey',
+      )(demo.coldkey)) as Vec<Codec>;
       const positions = info.map((p) => ({
-        hotkey: p.hotkey.toString(),
-        netuid: p.netuid.toNumber(),
-        alpha_rao: p.stake.toString(),
+        hotkey: field(p, 'hotkey').toString(),
+        netuid: Number(field(p, 'netuid').toString()),
+        alpha_rao: field(p, 'stake').toString(),
       }));
       expect(positions).toEqual(day.positions);
-      const account = await state.query.system.account(demo.coldkey);
-      expect(account.data.free.toString()).toBe(day.free_rao);
+      const account = await read(state, 'system.account', demo.coldkey);
+      expect(field(field(account, 'data'), 'free').toString()).toBe(day.free_rao);
     }
     // Positions change over the week: stake grows and moves.
     expect(demo.days[0]!.positions).not.toEqual(demo.days[5]!.positions);
@@ -239,39 +243,46 @@ describe('stakers', () => {
     const day = coldkey.days[4]!;
     const state = await at(truth.days[4]!.last_block);
     for (const position of day.positions) {
-      const shares = await state.query.subtensorModule.alpha(
+      const shares = await read(
+        state,
+        'subtensorModule.alpha',
         position.hotkey,
         coldkey.coldkey,
         position.netuid,
       );
-      const total = await state.query.subtensorModule.totalHotkeyAlpha(position.hotkey, position.netuid);
-      const totalShares = await state.query.subtensorModule.totalHotkeyShares(
+      const total = await read(state, 'subtensorModule.totalHotkeyAlpha', position.hotkey, position.netuid);
+      const totalShares = await read(
+        state,
+        'subtensorModule.totalHotkeyShares',
         position.hotkey,
         position.netuid,
       );
-      const bits = (value: unknown) => BigInt((value as { bits: { toString(): string } }).bits.toString());
-      expect(((bits(shares) * total.toBigInt()) / bits(totalShares)).toString()).toBe(position.alpha_rao);
+      // U64F64 values decode as { bits: u128 }.
+      const bits = (value: Codec) => BigInt(field(value, 'bits').toString());
+      expect(((bits(shares) * BigInt(total.toString())) / bits(totalShares)).toString()).toBe(
+        position.alpha_rao,
+      );
     }
-    const hotkeys = await state.query.subtensorModule.stakingHotkeys(coldkey.coldkey);
+    const hotkeys = (await read(state, 'subtensorModule.stakingHotkeys', coldkey.coldkey)) as Vec<Codec>;
     expect(new Set(hotkeys.map((h) => h.toString()))).toEqual(new Set(day.positions.map((p) => p.hotkey)));
   });
 
   it('get_all_dynamic_info lists every live subnet with its name and reserves', async () => {
     const day = truth.days[3]!;
     const state = await at(day.last_block);
-    const infos = await state.call.subnetInfoRuntimeApi.getAllDynamicInfo();
-    const live = infos.filter((i) => i.isSome).map((i) => i.unwrap());
+    const infos = (await runtimeCall(state, 'subnetInfoRuntimeApi.getAllDynamicInfo')()) as Vec<Codec>;
+    const live = infos.map(unwrap).filter((i): i is Codec => i !== null);
     const prices = truth.panel_prices.filter((p) => p.date === day.date);
-    expect(live.map((i) => i.netuid.toNumber())).toEqual(prices.map((p) => p.netuid));
+    const netuidOf = (info: Codec) => Number(field(info, 'netuid').toString());
+    expect(live.map(netuidOf)).toEqual(prices.map((p) => p.netuid));
     for (const info of live) {
-      const price = prices.find((p) => p.netuid === info.netuid.toNumber())!;
-      expect(info.taoIn.toString()).toBe(price.subnet_tao_rao ?? '0');
+      const price = prices.find((p) => p.netuid === netuidOf(info))!;
+      expect(field(info, 'taoIn').toString()).toBe(price.subnet_tao_rao ?? '0');
       const subnet = truth.subnets.find(
         (s) => s.netuid === price.netuid && s.registered_at === price.registered_at,
       )!;
-      expect(new TextDecoder().decode(new Uint8Array(info.subnetName.map((c) => c.toNumber())))).toBe(
-        subnet.name,
-      );
+      const name = (field(info, 'subnetName') as Vec<Codec>).map((c) => Number(c.toString()));
+      expect(new TextDecoder().decode(new Uint8Array(name))).toBe(subnet.name);
     }
   });
 });
@@ -281,10 +292,12 @@ describe('subscriptions', () => {
     const head = devnet.head();
     const heads: number[] = [];
     const finalized: number[] = [];
-    const stopHeads = await api.rpc.chain.subscribeNewHeads((h: Header) => heads.push(h.number.toNumber()));
-    const stopFinalized = await api.rpc.chain.subscribeFinalizedHeads((h: Header) =>
-      finalized.push(h.number.toNumber()),
-    );
+    const stopHeads = await api.rpc.chain.subscribeNewHeads((h: Header) => {
+      heads.push(h.number.toNumber());
+    });
+    const stopFinalized = await api.rpc.chain.subscribeFinalizedHeads((h: Header) => {
+      finalized.push(h.number.toNumber());
+    });
     await until(() => heads.length > 0 && finalized.length > 0);
     expect(heads[0]).toBe(head);
     expect(finalized[0]).toBe(head - OPTIONS.finalityLag);
@@ -298,7 +311,12 @@ describe('subscriptions', () => {
 
   it('state_subscribeStorage emits the new Timestamp.Now each block', async () => {
     const seen: bigint[] = [];
-    const unsubscribe = await api.query.timestamp.now((now) => seen.push(now.toBigInt()));
+    const subscribe = storage(api as unknown as Decorated, 'timestamp.now') as unknown as (
+      callback: (now: Codec) => void,
+    ) => Promise<() => void>;
+    const unsubscribe = await subscribe((now) => {
+      seen.push(BigInt(now.toString()));
+    });
     await until(() => seen.length === 1);
     clock += OPTIONS.blockTimeMs;
     await until(() => seen.length === 2);
@@ -306,6 +324,11 @@ describe('subscriptions', () => {
     unsubscribe();
   });
 });
+
+/** Bytes as text (toPrimitive() shows non-ASCII bytes as hex). */
+function utf8(bytes: Codec): string {
+  return new TextDecoder().decode(bytes.toU8a(true));
+}
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const start = Date.now();
