@@ -5,6 +5,7 @@
 import type { ChainReader } from '../chain/chain-reader.js';
 import { type ChainBurn, type ChainStakingEvent, classifyBlock } from '../chain/classify-events.js';
 import type { DayBounds } from '../chain/day-bounds.js';
+import { mapConcurrent } from '../chain/limiter.js';
 import { readBlocks } from '../chain/read-blocks.js';
 import { readRegisteredAt, readSubnetPanel } from '../chain/subnet-panel.js';
 import type { BurnRow, DayRows } from '../warehouse/day-rows.js';
@@ -45,7 +46,15 @@ export async function collectDay(
   const panelCodec = await reader.codecOfBlock(bounds.lastBlock);
   const panel = await readSubnetPanel(reader, panelCodec, lastHash, options.concurrency);
 
-  const registeredAt = await resolveRegistrations(reader, burns, hashes, firstHash, lastHash, bounds);
+  const registeredAt = await resolveRegistrations(
+    reader,
+    burns,
+    hashes,
+    firstHash,
+    lastHash,
+    bounds,
+    options.concurrency,
+  );
   const burnRows: BurnRow[] = burns.map((burn) => ({ ...burn, registeredAt: registeredAt(burn) }));
 
   const byKey = (a: { block: number; eventIndex: number }, b: { block: number; eventIndex: number }) =>
@@ -87,25 +96,28 @@ async function resolveRegistrations(
   firstHash: string,
   lastHash: string,
   bounds: DayBounds,
+  concurrency: number,
 ): Promise<(burn: ChainBurn) => number> {
   const firstCodec = await reader.codecOfBlock(bounds.firstBlock);
   const lastCodec = await reader.codecOfBlock(bounds.lastBlock);
   const wholeDay = new Map<number, number>();
   const perBlock = new Map<string, number>();
-  for (const netuid of new Set(burns.map((b) => b.netuid))) {
+  const netuids = [...new Set(burns.map((b) => b.netuid))];
+  const unsettled: number[] = [];
+  await mapConcurrent(netuids, concurrency, async (netuid) => {
     const atFirst = await readRegisteredAt(reader, firstCodec, firstHash, netuid);
     const atLast = await readRegisteredAt(reader, lastCodec, lastHash, netuid);
-    if (atFirst !== null && atFirst === atLast) {
-      wholeDay.set(netuid, atFirst);
-      continue;
-    }
-    for (const burn of burns.filter((b) => b.netuid === netuid)) {
-      const key = `${netuid}@${burn.block}`;
-      if (perBlock.has(key)) continue;
-      const hash = hashes.get(burn.block) ?? (await reader.blockHash(burn.block));
-      const codec = await reader.codecOfBlock(burn.block);
-      perBlock.set(key, (await readRegisteredAt(reader, codec, hash, netuid)) ?? 0);
-    }
-  }
+    if (atFirst !== null && atFirst === atLast) wholeDay.set(netuid, atFirst);
+    else unsettled.push(netuid);
+  });
+  const lookups = [
+    ...new Set(burns.filter((b) => unsettled.includes(b.netuid)).map((b) => `${b.netuid}@${b.block}`)),
+  ];
+  await mapConcurrent(lookups, concurrency, async (key) => {
+    const [netuid, block] = key.split('@').map(Number) as [number, number];
+    const hash = hashes.get(block) ?? (await reader.blockHash(block));
+    const codec = await reader.codecOfBlock(block);
+    perBlock.set(key, (await readRegisteredAt(reader, codec, hash, netuid)) ?? 0);
+  });
   return (burn) => wholeDay.get(burn.netuid) ?? perBlock.get(`${burn.netuid}@${burn.block}`) ?? 0;
 }

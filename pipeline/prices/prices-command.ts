@@ -27,7 +27,11 @@ export function pricesCommand(config: PipelineConfig): Command {
         else {
           const gaps = Object.entries(summary.missing)
             .filter(([, days]) => days.length > 0)
-            .map(([currency, days]) => `${currency}: no quote for ${days.join(', ')}`);
+            .map(([currency, days]) =>
+              days.length <= 5
+                ? `${currency}: no quote for ${days.join(', ')}`
+                : `${currency}: no quote for ${days.length} days (${days[0]} .. ${days[days.length - 1]})`,
+            );
           process.stdout.write(`stored ${summary.rows} prices for ${summary.from}..${summary.to}\n`);
           for (const gap of gaps) process.stderr.write(`warning: ${gap}\n`);
         }
