@@ -21,7 +21,10 @@ export interface RunningDevnet {
   /** Block hash of any produced block. */
   blockHash(block: number): string;
   setFaults(faults: Partial<Faults>): void;
-  /** Suspends `netuid`'s emission for exactly one block (the emissions watch's flap case). */
+  /**
+   * Suspends `netuid`'s emission for exactly one block (the emissions watch's flap case). Inject for blocks
+   * no client has read yet: clients cache answers per block hash, since history never changes.
+   */
   injectEmissionFlap(netuid: number, block: number): void;
   stop(): Promise<void>;
 }
@@ -32,14 +35,8 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
   const world = new World(resolveWorldParams(options, now()));
   const runtimes = loadRuntimes();
   const hashes = new BlockHashes(options.seed);
-  const node = new ChainNode(
-    world,
-    runtimes,
-    hashes,
-    new ChainStorage(world, runtimes, hashes),
-    now,
-    options.finalityLag,
-  );
+  const storage = new ChainStorage(world, runtimes, hashes);
+  const node = new ChainNode(world, runtimes, hashes, storage, now, options.finalityLag);
   // Compute the staking history up to the head now rather than on the first query.
   world.stakers.stateAt(node.head());
   const faults = new FaultInjector(options.seed, {
@@ -66,7 +63,10 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     head: () => node.head(),
     blockHash: (block) => hashes.hashOf(block),
     setFaults: (changes) => faults.set(changes),
-    injectEmissionFlap: (netuid, block) => world.injectEmissionFlap(netuid, block),
+    injectEmissionFlap: (netuid, block) => {
+      world.injectEmissionFlap(netuid, block);
+      storage.clearCache();
+    },
     stop: () => {
       stopped ??= Promise.all([rpc.close(), prices.close()]).then(() => undefined);
       return stopped;

@@ -37,6 +37,11 @@ export class ChainStorage {
     for (const item of this.#define(hashes)) this.#items.set(storagePrefix(item.pallet, item.item), item);
   }
 
+  /** Forgets encoded answers (after the world changes at run time, e.g. an injected emission flap). */
+  clearCache(): void {
+    this.#cache.clear();
+  }
+
   /** The value of `key` at `block` (hex or null). */
   get(key: string, block: number): string | null {
     const cacheKey = `${block}:${key}`;
