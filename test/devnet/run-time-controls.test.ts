@@ -3,6 +3,7 @@
  * upgrade that happens live (the client sees the new version through its subscription).
  */
 import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { Codec } from '@polkadot/types/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeKey, storagePrefix } from '../../pipeline/devnet/chain/storage-keys.js';
 import {
@@ -56,7 +57,8 @@ describe('injectEmissionFlap', () => {
       ['identity-u16'],
       [netuid],
     );
-    const read = async (n: number) => (await api.rpc.state.getStorage(key, devnet.blockHash(n))).toHex();
+    const read = async (n: number) =>
+      ((await api.rpc.state.getStorage(key, devnet.blockHash(n))) as Codec).toHex();
     // Inject before anything reads the block: clients cache answers for a block hash, as a chain's
     // history never changes.
     devnet.injectEmissionFlap(netuid, block);
