@@ -45,7 +45,8 @@ export class Runtime {
     const bytes = extendMetadata(file.bytes, file.metadataVersion);
     this.registry = new TypeRegistry();
     const metadata = new Metadata(this.registry, bytes);
-    this.registry.setMetadata(metadata);
+    // The runtime's own signed extensions are unknown to @polkadot/types; nothing here signs, so no warning.
+    this.registry.setMetadata(metadata, undefined, undefined, true);
     this.metadataHex = u8aToHex(bytes);
     this.opaqueMetadataHex = u8aToHex(u8aConcat(new Uint8Array([1]), compactToU8a(bytes.length), bytes));
     this.metadataVersionsHex = u8aToHex(this.registry.createType('Vec<u32>', [file.metadataVersion]).toU8a());
