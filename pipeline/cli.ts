@@ -9,6 +9,7 @@ import { runProgram } from './command-line.js';
 import { loadPipelineConfig } from './config.js';
 import { dailyCommand } from './daily/daily-command.js';
 import { demoCommand } from './demo/demo-command.js';
+import { devnetCommand } from './devnet/command.js';
 import { pricesCommand } from './prices/prices-command.js';
 import { publishCommand } from './snapshots/publish-command.js';
 import { exportCommand } from './warehouse/export-command.js';
@@ -20,6 +21,7 @@ async function main(): Promise<number> {
     .description('Subnet burn metrics: the batch pipeline (sandbox chain, collection, publication)')
     .version('0.1.0');
   for (const command of [
+    devnetCommand,
     collectCommand,
     pricesCommand,
     claimsCommand,

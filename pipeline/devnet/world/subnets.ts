@@ -149,6 +149,15 @@ export function buildSubnets(params: WorldParams): SubnetRegistration[] {
     const from = blockInDay(day, 0, 20);
     subnet.suspensions.push({ from, to: hours === null ? null : from + hoursToBlocks(hours, timeline) });
   }
+
+  // A subnet registered in the small hours of today, with no pool until tomorrow: the current panel has
+  // a subnet without a price (drawn last, so the rest of the world does not depend on it).
+  const newest = make(INITIAL_SUBNETS + 3, blockInDay(lastDay, 1, 4), 83, 93);
+  newest.poolFrom = timeline.firstBlockOfDay(lastDay + 1);
+  newest.emissionFrom = newest.registeredAt + hoursToBlocks(96, timeline);
+  newest.burnProfile = 'never';
+  newest.buybacks = false;
+  all.push(newest);
   return all.sort((a, b) => a.netuid - b.netuid || a.registeredAt - b.registeredAt);
 }
 
