@@ -8,6 +8,7 @@ import { HttpError, ValidationFailure } from './http/http-errors.js';
 import { errorBody } from './http/responses.js';
 import type { ConnectionInfo, GatewayRequest } from './request-context.js';
 import { dataRoutes } from './routes/data.js';
+import { emissionRoutes } from './routes/emissions.js';
 import { metaRoutes } from './routes/meta.js';
 import type { SnapshotCache } from './snapshots/snapshot-cache.js';
 import type { GatewayState } from './state/gateway-state.js';
@@ -91,6 +92,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   }) as RouterType<GatewayRequest, [ConnectionInfo | undefined]>;
 
   dataRoutes(router, { burns: deps.burns, guard, now: deps.now });
+  emissionRoutes(router, { emissions: deps.emissions, guard, now: deps.now });
   metaRoutes(router, { baseUrl: deps.baseUrl, burns: deps.burns, emissions: deps.emissions });
 
   return {

@@ -10,6 +10,7 @@ import { loadPipelineConfig } from './config.js';
 import { dailyCommand } from './daily/daily-command.js';
 import { demoCommand } from './demo/demo-command.js';
 import { devnetCommand } from './devnet/command.js';
+import { emissionsCommand } from './emissions/emissions-command.js';
 import { pricesCommand } from './prices/prices-command.js';
 import { publishCommand } from './snapshots/publish-command.js';
 import { exportCommand } from './warehouse/export-command.js';
@@ -30,6 +31,7 @@ async function main(): Promise<number> {
     sqlCommand,
     exportCommand,
     demoCommand,
+    emissionsCommand,
   ]) {
     program.addCommand(command(config));
   }

@@ -1,4 +1,4 @@
-import type { Freshness } from '../../pipeline/snapshots/freshness.js';
+import type { Freshness } from '../../pipeline/contract/envelope.js';
 import {
   type Manifest,
   type ObjectStore,

@@ -7,6 +7,8 @@ export const Freshness = z.enum(['current', 'stale', 'unknown']).meta({
     '`current` while the last completed collection is under 26 hours old, `stale` after, `unknown` when no collection completed.',
 });
 
+export type Freshness = z.infer<typeof Freshness>;
+
 export const envelopeShape = {
   as_of: z.string().meta({ description: 'End of the calculation window (ISO 8601 UTC).' }),
   freshness: Freshness,

@@ -4,6 +4,7 @@ export * from './claim.js';
 export * from './emissions.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './freshness.js';
 export * from './order.js';
 export * from './snapshot-paths.js';
 export * from './subnet-detail.js';

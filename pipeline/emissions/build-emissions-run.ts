@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EmissionEvents, EmissionHistory, EmissionsSnapshot } from '../contract/emissions.js';
+import { EMISSIONS_STALE_AFTER_MS, freshnessOf } from '../contract/freshness.js';
 import { emissionPaths } from '../contract/snapshot-paths.js';
 import { EMISSION_EVENTS_PAGE_SIZE, EMISSION_WINDOWS } from '../contract/windows.js';
 import { raoToDecimal } from '../snapshots/amounts.js';
@@ -14,8 +15,6 @@ import { windowCoverage } from './coverage.js';
 import { DAY_MS, type EmissionFacts, type EventRow, type SampleRow } from './emission-facts.js';
 import { EmissionsSnapshotInvalidError } from './emissions-errors.js';
 
-/** The watch samples every five minutes: current while the last sample is under 15 minutes old. */
-export const EMISSIONS_STALE_AFTER_MS = 15 * 60_000;
 /** Hourly samples up to this window length, daily beyond. */
 const HOURLY_UP_TO_DAYS = 7;
 
@@ -33,7 +32,7 @@ interface Document {
 export function buildEmissionsRun(facts: EmissionFacts, options: BuildEmissionsOptions): RunObject[] {
   const envelope = {
     as_of: iso(facts.latest.timeMs),
-    freshness: options.nowMs - facts.latest.checkedAtMs < EMISSIONS_STALE_AFTER_MS ? 'current' : 'stale',
+    freshness: freshnessOf(facts.latest.checkedAtMs, options.nowMs, EMISSIONS_STALE_AFTER_MS),
     checked_at: iso(facts.latest.checkedAtMs),
     method_url: options.methodUrl,
   };

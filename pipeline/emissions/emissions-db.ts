@@ -5,7 +5,8 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDbWaiting } from '../warehouse/open-duckdb.js';
 import type { Params, Row } from '../warehouse/open-warehouse.js';
 import { EmissionsDbLockedError, EmissionsError } from './emissions-errors.js';
 
@@ -33,7 +34,12 @@ export async function openEmissionsDb(
 ): Promise<EmissionsDb> {
   const readOnly = options.readOnly ?? false;
   if (!readOnly) await mkdir(dirname(path), { recursive: true });
-  const instance = await createWithRetry(path, readOnly, options.lockWaitMs ?? 30_000);
+  const instance = await openDuckDbWaiting(path, {
+    readOnly,
+    lockWaitMs: options.lockWaitMs ?? 30_000,
+    failed: (detail) => new EmissionsError(`cannot open emissions database ${path}: ${detail}`),
+    locked: (detail) => new EmissionsDbLockedError(path, detail),
+  });
   const connection = await instance.connect();
   let closed = false;
   const db: EmissionsDb = {
@@ -82,22 +88,6 @@ export async function withEmissionsDb<T>(
     return await work(db);
   } finally {
     db.close();
-  }
-}
-
-async function createWithRetry(path: string, readOnly: boolean, lockWaitMs: number): Promise<DuckDBInstance> {
-  const deadline = Date.now() + lockWaitMs;
-  let delay = 50;
-  for (;;) {
-    try {
-      return await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
-    } catch (error) {
-      const text = message(error);
-      if (!/lock/i.test(text)) throw new EmissionsError(`cannot open emissions database ${path}: ${text}`);
-      if (Date.now() + delay > deadline) throw new EmissionsDbLockedError(path, text);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, 1_000);
-    }
   }
 }
 

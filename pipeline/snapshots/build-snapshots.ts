@@ -3,6 +3,7 @@
  * section states the same rules). Amounts are ExactDecimal so that JSON keeps every RAO.
  */
 import type { z } from 'zod';
+import { BURNS_STALE_AFTER_MS, freshnessOf } from '../contract/freshness.js';
 import { SubnetDetail, SubnetHistory, SubnetList } from '../contract/index.js';
 import { snapshotPaths } from '../contract/snapshot-paths.js';
 import { HISTORY_WINDOWS } from '../contract/windows.js';
@@ -10,7 +11,6 @@ import type { DayBurns, SnapshotFacts, SubnetAtPanel } from '../warehouse/snapsh
 import { changePercent, priceToDecimal, raoToDecimal, valueInTaoRao } from './amounts.js';
 import { daysEnding } from './calendar.js';
 import type { ExactDecimal } from './exact-json.js';
-import { burnsFreshness } from './freshness.js';
 
 export interface SnapshotSettings {
   version: string;
@@ -54,7 +54,7 @@ export function buildSnapshots(
 ): { documents: SnapshotDocument[]; csv: HistoryTable[] } {
   const envelope = {
     as_of: new Date(facts.asOfMs).toISOString(),
-    freshness: burnsFreshness(facts.burnsCheckedAtMs, settings.nowMs),
+    freshness: freshnessOf(facts.burnsCheckedAtMs, settings.nowMs, BURNS_STALE_AFTER_MS),
     burns_checked_at: facts.burnsCheckedAtMs === null ? null : new Date(facts.burnsCheckedAtMs).toISOString(),
     valuation: settings.valuation,
     method_url: settings.methodUrl,

@@ -5,7 +5,8 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { openDuckDbWaiting } from './open-duckdb.js';
 import { WarehouseError, WarehouseLockedError } from './warehouse-errors.js';
 
 export interface OpenWarehouseOptions {
@@ -39,7 +40,12 @@ export async function readSchemaSql(): Promise<string> {
 export async function openWarehouse(path: string, options: OpenWarehouseOptions = {}): Promise<Warehouse> {
   const readOnly = options.readOnly ?? false;
   if (!readOnly && path !== ':memory:') await mkdir(dirname(path), { recursive: true });
-  const instance = await createWithRetry(path, readOnly, options.lockWaitMs ?? 30_000);
+  const instance = await openDuckDbWaiting(path, {
+    readOnly,
+    lockWaitMs: options.lockWaitMs ?? 30_000,
+    failed: (detail) => new WarehouseError(`cannot open warehouse ${path}: ${detail}`),
+    locked: (detail) => new WarehouseLockedError(path, detail),
+  });
   const connection = await instance.connect();
   const warehouse = wrap(path, readOnly, instance, connection);
   try {
@@ -49,22 +55,6 @@ export async function openWarehouse(path: string, options: OpenWarehouseOptions 
     throw new WarehouseError(`cannot apply the warehouse schema to ${path}: ${message(error)}`);
   }
   return warehouse;
-}
-
-async function createWithRetry(path: string, readOnly: boolean, lockWaitMs: number): Promise<DuckDBInstance> {
-  const deadline = Date.now() + lockWaitMs;
-  let delay = 50;
-  for (;;) {
-    try {
-      return await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
-    } catch (error) {
-      const text = message(error);
-      if (!/lock/i.test(text)) throw new WarehouseError(`cannot open warehouse ${path}: ${text}`);
-      if (Date.now() + delay > deadline) throw new WarehouseLockedError(path, text);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, 1_000);
-    }
-  }
 }
 
 function wrap(

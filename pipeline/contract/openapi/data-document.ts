@@ -173,12 +173,16 @@ export function buildDataDocument(serverUrl = '/') {
               .min(0)
               .optional()
               .meta({
-                description: `Only events before this block (pages of ${EMISSION_EVENTS_PAGE_SIZE}, newest first).`,
+                description:
+                  `Only events whose to_block is before this block; pass the previous page's next_before_block. ` +
+                  `Pages hold up to ${EMISSION_EVENTS_PAGE_SIZE} events, newest first, but never split events sharing ` +
+                  'a to_block (a page may end early, or hold a larger group whole).',
               }),
           }),
         },
         responses: {
           '200': jsonOk('One page of events; check `coverage`.', EmissionEvents, okHeaders),
+          ...notFound,
           ...common,
         },
       }),
