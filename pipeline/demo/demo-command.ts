@@ -9,13 +9,13 @@ const TSX = ['--import', 'tsx'];
 
 /**
  * `sbm demo` (what `make demo` runs): the whole product on the embedded defaults. It starts the sandbox
- * chain, runs `sbm daily` over its history into ./data, creates a demo API key, starts the gateway, prints
- * what to try, and stops everything it started on Ctrl-C. The gateway runs as its own process
+ * chain, runs `sbm daily` over its history into ./data, starts the emissions watch, creates a demo API
+ * key, starts the gateway, prints what to try, and stops everything it started on Ctrl-C. The gateway runs as its own process
  * (`sbm-gateway serve`): the pipeline never imports the gateway.
  */
 export function demoCommand(config: PipelineConfig): Command {
   return new Command('demo')
-    .description('sandbox chain → daily collection and publication → gateway, until Ctrl-C')
+    .description('sandbox chain → daily collection and publication → emissions watch → gateway, until Ctrl-C')
     .option('--seed <seed>', 'sandbox world seed', 'demo')
     .option('--history-days <n>', 'days of sandbox history to collect', '35')
     .option('--gateway-port <port>', 'gateway port (0: any free port)', '8787')
@@ -84,6 +84,14 @@ async function runDemo(
       `published run ${summary.published.version} (${summary.published.objects} objects)`,
   );
 
+  say('starting the emissions watch (one sample every five minutes)…');
+  const watch = await startChild(
+    process.execPath,
+    [...TSX, 'pipeline/cli.ts', 'emissions', 'watch', '--chain-url', chainUrl],
+    { env, ready: /(sampled block \d+|already sampled)/, label: 'the emissions watch', timeoutMs: 120_000 },
+  );
+  children.push(watch.child);
+
   const gatewayCli = [...TSX, 'gateway/cli.ts'];
   const account = JSON.parse(
     await runToEnd(process.execPath, [...gatewayCli, 'accounts', 'create', '--plan', 'api', '--json'], env),
@@ -112,6 +120,7 @@ async function runDemo(
   say(`  curl -s ${base}/api/v1/subnets/1/history?days=7`);
   say(`  curl -s -H 'Authorization: Bearer ${key.key}' '${base}/api/v1/subnets/1/history.csv?days=30'`);
   say(`  curl -si ${base}/api/v1/subnets/1/history?days=90     # 401: a paid window`);
+  say(`  curl -s ${base}/api/v1/emissions | head -c 600; echo`);
   say(`  curl -s ${base}/api/v1/openapi.json | head -c 300; echo`);
   say(`  open ${base}/api/v1/method`);
   say(`The demo API key above belongs to account ${account.id} (10,000 requests a month).`);

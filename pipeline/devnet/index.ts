@@ -1,4 +1,4 @@
-/** The sandbox chain: a local subtensor node serving the real runtime metadata (see README.md here). */
+/** The sandbox chain: a local subtensor node serving the real runtime metadata (see "The sandbox chain" in the top-level README). */
 export { type DevnetOptions, defaultDevnetOptions, resolveWorldParams, type WorldParams } from './options.js';
 export type { Faults } from './rpc/faults.js';
 export { type RunningDevnet, startDevnet } from './start.js';
