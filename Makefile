@@ -35,4 +35,4 @@ golden: $(STAMP)
 	UPDATE_GOLDEN=1 npx vitest run test/contract/openapi-golden.test.ts
 
 bench: $(STAMP)
-	npx tsx bench/run.ts
+	npx tsx test/bench/run.ts

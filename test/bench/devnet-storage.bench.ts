@@ -4,8 +4,8 @@
  * which does no work, i.e. the JSON-RPC transport's own ceiling in this process.
  */
 import WebSocket from 'ws';
-import { encodeKey, storagePrefix } from '../pipeline/devnet/chain/storage-keys.js';
-import { defaultDevnetOptions, startDevnet } from '../pipeline/devnet/index.js';
+import { encodeKey, storagePrefix } from '../../pipeline/devnet/chain/storage-keys.js';
+import { defaultDevnetOptions, startDevnet } from '../../pipeline/devnet/index.js';
 
 const IN_FLIGHT = 256;
 

@@ -7,10 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SYSTEM_EVENTS_KEY, TIMESTAMP_NOW_KEY } from '../pipeline/chain/chain-reader.js';
-import { connectRpc } from '../pipeline/chain/rpc-client.js';
-import { collect } from '../pipeline/collect/collect.js';
-import { defaultDevnetOptions, startDevnet } from '../pipeline/devnet/index.js';
+import { SYSTEM_EVENTS_KEY, TIMESTAMP_NOW_KEY } from '../../pipeline/chain/chain-reader.js';
+import { connectRpc } from '../../pipeline/chain/rpc-client.js';
+import { collect } from '../../pipeline/collect/collect.js';
+import { defaultDevnetOptions, startDevnet } from '../../pipeline/devnet/index.js';
 
 const GENESIS = new Date('2025-01-01T00:00:00Z');
 const DAY = '2025-01-02';
