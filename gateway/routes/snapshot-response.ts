@@ -16,22 +16,37 @@ export function snapshotResponse(
   nowMs: number,
   missing: string,
 ): Response {
-  if (!cache.manifest)
-    throw new HttpError(503, 'No data has been published yet; try again later.', { 'Retry-After': '60' });
+  requirePublished(cache);
   const object = cache.get(path, nowMs);
   if (!object) throw new HttpError(404, missing);
+  return cachedResponse(request, object.etag, () => object.body, object.contentType);
+}
+
+export function requirePublished(cache: SnapshotCache): void {
+  if (!cache.manifest) {
+    throw new HttpError(503, 'No data has been published yet; try again later.', { 'Retry-After': '60' });
+  }
+}
+
+/**
+ * A cacheable answer: `ETag`, `Cache-Control` (public for public callers, private otherwise) and 304
+ * when `If-None-Match` names the same ETag; `body` is only produced for a 200.
+ */
+export function cachedResponse(
+  request: GatewayRequest,
+  etag: string,
+  body: () => Uint8Array | string,
+  contentType: string,
+): Response {
   const scope = request.ctx.credential?.kind === 'public' ? 'public' : 'private';
   const headers = {
-    etag: object.etag,
+    etag,
     'cache-control': `${scope}, max-age=${MAX_AGE_SECONDS}`,
     vary: 'Authorization, Cookie',
   };
   const conditional = request.headers.get('if-none-match');
-  if (conditional && conditional.split(',').some((tag) => tag.trim() === object.etag || tag.trim() === '*')) {
+  if (conditional?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(object.body, {
-    status: 200,
-    headers: { ...headers, 'content-type': object.contentType },
-  });
+  return new Response(body(), { status: 200, headers: { ...headers, 'content-type': contentType } });
 }
