@@ -1,0 +1,38 @@
+/**
+ * The baseline: a bare `node:http` server answering fixed bytes by URL (path and query), with the same
+ * content type as the gateway. No routing library, no auth, no state: the floor the gateway is held to.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FixedAnswer {
+  body: Uint8Array;
+  contentType: string;
+}
+
+export interface BareServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startBareServer(answers: ReadonlyMap<string, FixedAnswer>): Promise<BareServer> {
+  const server: Server = createServer((req, res) => {
+    const answer = answers.get(req.url ?? '');
+    if (!answer) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': answer.contentType, 'content-length': answer.body.byteLength });
+    res.end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
