@@ -105,14 +105,26 @@ function toSession(row: Row): SessionRecord {
 class SqliteState implements GatewayState {
   readonly engine = 'sqlite' as const;
 
+  /** Compiled statements by SQL text: every keyed request runs the same few, so compile each once. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(private readonly db: Database.Database) {}
 
+  private statement(sql: string): Database.Statement {
+    let compiled = this.statements.get(sql);
+    if (!compiled) {
+      compiled = this.db.prepare(sql);
+      this.statements.set(sql, compiled);
+    }
+    return compiled;
+  }
+
   private one(sql: string, ...params: unknown[]): Row | undefined {
-    return this.db.prepare(sql).get(...params) as Row | undefined;
+    return this.statement(sql).get(...params) as Row | undefined;
   }
 
   private all(sql: string, ...params: unknown[]): Row[] {
-    return this.db.prepare(sql).all(...params) as Row[];
+    return this.statement(sql).all(...params) as Row[];
   }
 
   async createAccount(account: NewAccount): Promise<Account> {
@@ -137,12 +149,10 @@ class SqliteState implements GatewayState {
   }
 
   async cancelAccount(id: string, cancelledAt: Date, accessEndsAt: Date): Promise<Account | null> {
-    this.db
-      .prepare(
-        `UPDATE accounts SET status = 'cancelled', cancelled_at = ?, access_ends_at = ?
+    this.statement(
+      `UPDATE accounts SET status = 'cancelled', cancelled_at = ?, access_ends_at = ?
          WHERE id = ? AND status = 'active'`,
-      )
-      .run(iso(cancelledAt), iso(accessEndsAt), id);
+    ).run(iso(cancelledAt), iso(accessEndsAt), id);
     return this.getAccount(id);
   }
 
@@ -192,9 +202,10 @@ class SqliteState implements GatewayState {
   }
 
   async revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null> {
-    this.db
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(iso(revokedAt), id);
+    this.statement('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
+      iso(revokedAt),
+      id,
+    );
     return this.getKey(id);
   }
 
@@ -218,9 +229,10 @@ class SqliteState implements GatewayState {
   }
 
   async revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null> {
-    this.db
-      .prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(iso(revokedAt), id);
+    this.statement('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
+      iso(revokedAt),
+      id,
+    );
     const row = this.one('SELECT * FROM sessions WHERE id = ?', id);
     return row ? toSession(row) : null;
   }
@@ -265,12 +277,10 @@ class SqliteState implements GatewayState {
   }
 
   async setUsage(accountId: string, periodStart: Date, used: number): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
+    this.statement(
+      `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
          ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
-      )
-      .run(accountId, iso(periodStart), used);
+    ).run(accountId, iso(periodStart), used);
   }
 
   async hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
@@ -294,9 +304,11 @@ class SqliteState implements GatewayState {
   }
 
   async pruneRateWindows(bucketPrefix: string, before: Date): Promise<number> {
-    return this.db
-      .prepare('DELETE FROM rate_windows WHERE substr(bucket, 1, ?) = ? AND window_start < ?')
-      .run(bucketPrefix.length, bucketPrefix, iso(before)).changes;
+    return this.statement('DELETE FROM rate_windows WHERE substr(bucket, 1, ?) = ? AND window_start < ?').run(
+      bucketPrefix.length,
+      bucketPrefix,
+      iso(before),
+    ).changes;
   }
 
   async close(): Promise<void> {
