@@ -31,6 +31,7 @@ export function createAccessGuard(deps: {
       if (credential.kind === 'key') {
         const ticket = await deps.allowance.reserve(credential.accountId, credential.period);
         request.ctx.ticket = ticket;
+        request.ctx.headers = limitHeaders(ticket.decision, now);
         if (!ticket.decision.allowed) {
           throw new HttpError(
             429,

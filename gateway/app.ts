@@ -64,6 +64,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
           credential: null,
           ticket: null,
           headers: {},
+          headersApplied: false,
         };
       },
     ],
@@ -75,8 +76,11 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
         if (ticket) {
           request.ctx.ticket = null;
           const decision = await ticket.settle(response.status);
-          for (const [name, value] of Object.entries(limitHeaders(decision, deps.now()))) {
-            response.headers.set(name, value);
+          // A success keeps the reservation's headers, already built into the response.
+          if (decision !== ticket.decision || !request.ctx.headersApplied) {
+            for (const [name, value] of Object.entries(limitHeaders(decision, deps.now()))) {
+              response.headers.set(name, value);
+            }
           }
         }
         deps.log({

@@ -9,8 +9,14 @@ export interface RequestContext {
   credential: Credential | null;
   /** The monthly-allowance reservation of a keyed request, settled once the status is known. */
   ticket: AllowanceTicket | null;
-  /** Response headers the stages add (limits), merged into whatever the handler returned. */
+  /**
+   * Headers decided before the handler ran (the allowance headers of a granted reservation), which
+   * handlers put into the response they build. Building them in, rather than setting them afterwards,
+   * keeps @hono/node-server's fast path: touching a built response's headers materialises them.
+   */
   headers: Record<string, string>;
+  /** Whether the response was built with `headers` in it. */
+  headersApplied: boolean;
 }
 
 export type GatewayRequest = IRequest & { ctx: RequestContext };

@@ -68,19 +68,13 @@ export function dataRoutes(
     );
     params.done();
     await guard.admit(request, 'paid', 'CSV export');
-    const response = snapshotResponse(
+    return snapshotResponse(
       burns,
       request,
       snapshotPaths.historyCsv(netuid!, days),
       now().getTime(),
       SUBNET_NOT_FOUND,
+      { 'content-disposition': `attachment; filename="subnet-${netuid}-history-${days}d.csv"` },
     );
-    if (response.status === 200) {
-      response.headers.set(
-        'content-disposition',
-        `attachment; filename="subnet-${netuid}-history-${days}d.csv"`,
-      );
-    }
-    return response;
   });
 }

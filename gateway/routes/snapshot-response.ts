@@ -15,11 +15,12 @@ export function snapshotResponse(
   path: string,
   nowMs: number,
   missing: string,
+  extraHeaders: Record<string, string> = {},
 ): Response {
   requirePublished(cache);
   const object = cache.get(path, nowMs);
   if (!object) throw new HttpError(404, missing);
-  return cachedResponse(request, object.etag, () => object.body, object.contentType);
+  return cachedResponse(request, object.etag, () => object.body, object.contentType, extraHeaders);
 }
 
 export function requirePublished(cache: SnapshotCache): void {
@@ -30,23 +31,30 @@ export function requirePublished(cache: SnapshotCache): void {
 
 /**
  * A cacheable answer: `ETag`, `Cache-Control` (public for public callers, private otherwise) and 304
- * when `If-None-Match` names the same ETag; `body` is only produced for a 200.
+ * when `If-None-Match` names the same ETag; `body` is only produced for a 200. The request's
+ * pre-decided headers (the allowance) are built in.
  */
 export function cachedResponse(
   request: GatewayRequest,
   etag: string,
   body: () => Uint8Array | string,
   contentType: string,
+  extraHeaders: Record<string, string> = {},
 ): Response {
   const scope = request.ctx.credential?.kind === 'public' ? 'public' : 'private';
   const headers = {
+    ...request.ctx.headers,
     etag,
     'cache-control': `${scope}, max-age=${MAX_AGE_SECONDS}`,
     vary: 'Authorization, Cookie',
   };
+  request.ctx.headersApplied = true;
   const conditional = request.headers.get('if-none-match');
   if (conditional?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(body(), { status: 200, headers: { ...headers, 'content-type': contentType } });
+  return new Response(body(), {
+    status: 200,
+    headers: { ...headers, ...extraHeaders, 'content-type': contentType },
+  });
 }
