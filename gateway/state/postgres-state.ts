@@ -6,13 +6,13 @@ import {
   type GatewayState,
   type InsertKeyResult,
   type NewAccount,
-  type Plan,
   type RateWindowHit,
   remainingOf,
   type SessionRecord,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import { SchemaVersionError } from './state-errors.js';
+import { type Row, toAccount, toKey, toSession } from './state-rows.js';
 
 export interface PostgresStateOptions {
   /** Connections in this process's pool (pg's default is 10). */
@@ -77,47 +77,6 @@ async function migrate(pool: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
-}
-
-type Row = Record<string, unknown>;
-
-const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
-const toDateOrNull = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : toDate(value);
-
-function toAccount(row: Row): Account {
-  return {
-    id: String(row['id']),
-    plan: row['plan'] as Plan,
-    status: row['status'] === 'cancelled' ? 'cancelled' : 'active',
-    createdAt: toDate(row['created_at']),
-    periodAnchor: toDate(row['period_anchor']),
-    cancelledAt: toDateOrNull(row['cancelled_at']),
-    accessEndsAt: toDateOrNull(row['access_ends_at']),
-  };
-}
-
-function toKey(row: Row): ApiKeyRecord {
-  return {
-    id: String(row['id']),
-    accountId: String(row['account_id']),
-    prefix: String(row['prefix']),
-    hash: String(row['hash']),
-    createdAt: toDate(row['created_at']),
-    revokedAt: toDateOrNull(row['revoked_at']),
-    expiresAt: toDateOrNull(row['expires_at']),
-  };
-}
-
-function toSession(row: Row): SessionRecord {
-  return {
-    id: String(row['id']),
-    accountId: String(row['account_id']),
-    hash: String(row['hash']),
-    createdAt: toDate(row['created_at']),
-    expiresAt: toDate(row['expires_at']),
-    revokedAt: toDateOrNull(row['revoked_at']),
-  };
 }
 
 class PostgresState implements GatewayState {

@@ -8,13 +8,13 @@ import {
   type GatewayState,
   type InsertKeyResult,
   type NewAccount,
-  type Plan,
   type RateWindowHit,
   remainingOf,
   type SessionRecord,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import { SchemaVersionError } from './state-errors.js';
+import { type Row, toAccount, toKey, toSession } from './state-rows.js';
 
 /**
  * The embedded state: one SQLite file in WAL mode, so readers never block the writer and several
@@ -59,48 +59,8 @@ function migrate(db: Database.Database): void {
   }).immediate();
 }
 
-type Row = Record<string, unknown>;
-
 const iso = (date: Date): string => date.toISOString();
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
-const toDate = (value: unknown): Date => new Date(String(value));
-const toDateOrNull = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : toDate(value);
-
-function toAccount(row: Row): Account {
-  return {
-    id: String(row['id']),
-    plan: row['plan'] as Plan,
-    status: row['status'] === 'cancelled' ? 'cancelled' : 'active',
-    createdAt: toDate(row['created_at']),
-    periodAnchor: toDate(row['period_anchor']),
-    cancelledAt: toDateOrNull(row['cancelled_at']),
-    accessEndsAt: toDateOrNull(row['access_ends_at']),
-  };
-}
-
-function toKey(row: Row): ApiKeyRecord {
-  return {
-    id: String(row['id']),
-    accountId: String(row['account_id']),
-    prefix: String(row['prefix']),
-    hash: String(row['hash']),
-    createdAt: toDate(row['created_at']),
-    revokedAt: toDateOrNull(row['revoked_at']),
-    expiresAt: toDateOrNull(row['expires_at']),
-  };
-}
-
-function toSession(row: Row): SessionRecord {
-  return {
-    id: String(row['id']),
-    accountId: String(row['account_id']),
-    hash: String(row['hash']),
-    createdAt: toDate(row['created_at']),
-    expiresAt: toDate(row['expires_at']),
-    revokedAt: toDateOrNull(row['revoked_at']),
-  };
-}
 
 class SqliteState implements GatewayState {
   readonly engine = 'sqlite' as const;

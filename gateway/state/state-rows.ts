@@ -1,0 +1,46 @@
+import type { Account, ApiKeyRecord, Plan, SessionRecord } from './gateway-state.js';
+
+/**
+ * Database rows → state records, shared by both engines (SQLite returns times as ISO text, PostgreSQL
+ * as Date objects; both map through `toDate`).
+ */
+export type Row = Record<string, unknown>;
+
+export const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+export const toDateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : toDate(value);
+
+export function toAccount(row: Row): Account {
+  return {
+    id: String(row['id']),
+    plan: row['plan'] as Plan,
+    status: row['status'] === 'cancelled' ? 'cancelled' : 'active',
+    createdAt: toDate(row['created_at']),
+    periodAnchor: toDate(row['period_anchor']),
+    cancelledAt: toDateOrNull(row['cancelled_at']),
+    accessEndsAt: toDateOrNull(row['access_ends_at']),
+  };
+}
+
+export function toKey(row: Row): ApiKeyRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    prefix: String(row['prefix']),
+    hash: String(row['hash']),
+    createdAt: toDate(row['created_at']),
+    revokedAt: toDateOrNull(row['revoked_at']),
+    expiresAt: toDateOrNull(row['expires_at']),
+  };
+}
+
+export function toSession(row: Row): SessionRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    hash: String(row['hash']),
+    createdAt: toDate(row['created_at']),
+    expiresAt: toDate(row['expires_at']),
+    revokedAt: toDateOrNull(row['revoked_at']),
+  };
+}
