@@ -16,7 +16,7 @@ const REALM = 'realm="sbm"';
 /**
  * The one place that turns a credential and a resource's need into a refusal. Both refusals are 401
  * with `WWW-Authenticate: Bearer` (RFC 6750); an invalid key adds `error="invalid_token"`. `what`
- * names the resource in the message, e.g. "CSV export" or "History windows of 90 and 365 days".
+ * names the resource in the message, e.g. "CSV export" or "A history window of 90 or 365 days".
  */
 export function checkAccess(credential: Credential, need: AccessNeed, what: string): AccessDenied | null {
   if (credential.kind === 'invalid') {

@@ -46,7 +46,7 @@ export function dataRoutes(
     const days = params.oneOf('query', 'days', request.query['days'], HISTORY_WINDOWS, DEFAULT_HISTORY_DAYS);
     params.done();
     const need = PUBLIC_HISTORY_WINDOWS.includes(days) ? 'public' : 'paid';
-    await guard.admit(request, need, 'History windows of 90 and 365 days');
+    await guard.admit(request, need, 'A history window of 90 or 365 days');
     return snapshotResponse(
       burns,
       request,

@@ -16,7 +16,7 @@ import { EmissionEventLists, eventsPage } from './emission-events-page.js';
 import { cachedResponse, requirePublished, snapshotResponse } from './snapshot-response.js';
 
 const SUBNET_NOT_FOUND = 'Subnet not found';
-const PAID_WINDOWS = 'Emissions windows of 90 and 365 days';
+const PAID_WINDOWS = 'An emissions window of 90 or 365 days';
 
 /** Spec 4.2: the emissions watch's published run. Handlers parse, admit, and serve. */
 export function emissionRoutes(
