@@ -4,9 +4,11 @@ import {
   DEFAULT_EMISSION_DAYS,
   EMISSION_EVENTS_PAGE_SIZE,
   EMISSION_WINDOWS,
+  type EmissionWindow,
   PUBLIC_EMISSION_WINDOWS,
 } from '../../pipeline/contract/windows.js';
 import type { AccessGuard } from '../access-guard.js';
+import type { AccessNeed } from '../auth/access.js';
 import { HttpError } from '../http/http-errors.js';
 import { ParamReader } from '../http/params.js';
 import type { GatewayRequest } from '../request-context.js';
@@ -17,6 +19,16 @@ import { cachedResponse, requirePublished, snapshotResponse } from './snapshot-r
 
 const SUBNET_NOT_FOUND = 'Subnet not found';
 const PAID_WINDOWS = 'An emissions window of 90 or 365 days';
+
+/** The `days` query parameter of the emissions windows (7, 90, 365; default 7). */
+function windowDays(params: ParamReader, request: GatewayRequest): EmissionWindow {
+  return params.oneOf('query', 'days', request.query['days'], EMISSION_WINDOWS, DEFAULT_EMISSION_DAYS);
+}
+
+/** 7 days are public; longer windows need a key or a session. */
+function windowNeed(days: number): AccessNeed {
+  return PUBLIC_EMISSION_WINDOWS.includes(days) ? 'public' : 'paid';
+}
 
 /** Spec 4.2: the emissions watch's published run. Handlers parse, admit, and serve. */
 export function emissionRoutes(
@@ -40,16 +52,10 @@ export function emissionRoutes(
   router.get('/api/v1/emissions/events', async (request) => {
     const params = new ParamReader();
     const netuid = params.nonNegative('query', 'netuid', request.query['netuid']);
-    const days = params.oneOf(
-      'query',
-      'days',
-      request.query['days'],
-      EMISSION_WINDOWS,
-      DEFAULT_EMISSION_DAYS,
-    );
+    const days = windowDays(params, request);
     const beforeBlock = params.nonNegative('query', 'before_block', request.query['before_block']);
     params.done();
-    await guard.admit(request, PUBLIC_EMISSION_WINDOWS.includes(days) ? 'public' : 'paid', PAID_WINDOWS);
+    await guard.admit(request, windowNeed(days), PAID_WINDOWS);
     requirePublished(emissions);
     const nowMs = now().getTime();
     const list = lists.get(emissionPaths.events(days, netuid ?? null), nowMs);
@@ -76,15 +82,9 @@ export function emissionRoutes(
   router.get('/api/v1/emissions/:netuid/history', async (request) => {
     const params = new ParamReader();
     const netuid = params.required('path', 'netuid', request.params['netuid']);
-    const days = params.oneOf(
-      'query',
-      'days',
-      request.query['days'],
-      EMISSION_WINDOWS,
-      DEFAULT_EMISSION_DAYS,
-    );
+    const days = windowDays(params, request);
     params.done();
-    await guard.admit(request, PUBLIC_EMISSION_WINDOWS.includes(days) ? 'public' : 'paid', PAID_WINDOWS);
+    await guard.admit(request, windowNeed(days), PAID_WINDOWS);
     return snapshotResponse(
       emissions,
       request,
