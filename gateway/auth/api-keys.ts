@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord } from '../state/gateway-state.js';
+import type { Account, ApiKeyRecord, KeyCandidate } from '../state/gateway-state.js';
 import { accountHasAccess } from './accounts.js';
 import { generateApiKey, isApiKeyShaped, visiblePrefix } from './api-key-format.js';
 import type { AuthDeps } from './auth-deps.js';
@@ -93,17 +93,16 @@ function reject(reason: KeyRejection): KeyVerification {
 export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<KeyVerification> {
   if (!isApiKeyShaped(presented)) return reject('malformed');
   const digest = sha256Hex(presented);
-  let match: ApiKeyRecord | undefined;
-  for (const candidate of await deps.state.findKeysByPrefix(visiblePrefix(presented))) {
+  let match: KeyCandidate | undefined;
+  for (const candidate of await deps.state.findKeyCandidates(visiblePrefix(presented))) {
     // Compare every candidate, not stopping early, so the number of comparisons does not depend
     // on which candidate matched.
-    if (digestsEqual(candidate.hash, digest) && !match) match = candidate;
+    if (digestsEqual(candidate.key.hash, digest) && !match) match = candidate;
   }
   if (!match) return reject('unknown');
   const now = deps.now();
-  const status = keyStatus(match, now);
+  const status = keyStatus(match.key, now);
   if (status !== 'active') return reject(status);
-  const account = await deps.state.getAccount(match.accountId);
-  if (!account || !accountHasAccess(account, now)) return reject('account-inactive');
-  return { ok: true, key: match, account };
+  if (!accountHasAccess(match.account, now)) return reject('account-inactive');
+  return { ok: true, key: match.key, account: match.account };
 }

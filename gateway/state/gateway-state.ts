@@ -69,6 +69,12 @@ export interface RateWindowHit {
   count: number;
 }
 
+/** A stored key with the account it belongs to: what verifying a presented key needs, in one read. */
+export interface KeyCandidate {
+  key: ApiKeyRecord;
+  account: Account;
+}
+
 export type InsertKeyResult =
   | { inserted: true; key: ApiKeyRecord }
   | { inserted: false; reason: 'unknown-account' | 'limit'; activeKeys: number };
@@ -89,8 +95,11 @@ export interface GatewayState {
    */
   insertKeyWithinLimit(key: ApiKeyRecord, maxActive: number, now: Date): Promise<InsertKeyResult>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
-  /** Candidates for a presented key, found by its visible prefix; the caller compares hashes. */
-  findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Candidates for a presented key, found by its visible prefix, each with its account (one read, as
+   * every keyed request makes it); the caller compares hashes.
+   */
+  findKeyCandidates(prefix: string): Promise<KeyCandidate[]>;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Sets `revokedAt` once (a second revocation keeps the first time); null when unknown. */
   revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null>;

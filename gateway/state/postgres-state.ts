@@ -5,6 +5,7 @@ import {
   type CounterResult,
   type GatewayState,
   type InsertKeyResult,
+  type KeyCandidate,
   type NewAccount,
   type RateWindowHit,
   remainingOf,
@@ -12,7 +13,14 @@ import {
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import { SchemaVersionError } from './state-errors.js';
-import { type Row, toAccount, toKey, toSession } from './state-rows.js';
+import {
+  KEY_WITH_ACCOUNT_COLUMNS,
+  type Row,
+  toAccount,
+  toKey,
+  toKeyCandidate,
+  toSession,
+} from './state-rows.js';
 
 export interface PostgresStateOptions {
   /** Connections in this process's pool (pg's default is 10). */
@@ -161,8 +169,13 @@ class PostgresState implements GatewayState {
     return row ? toKey(row) : null;
   }
 
-  async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
-    return (await this.rows('SELECT * FROM api_keys WHERE prefix = $1', [prefix])).map(toKey);
+  async findKeyCandidates(prefix: string): Promise<KeyCandidate[]> {
+    const rows = await this.rows(
+      `SELECT ${KEY_WITH_ACCOUNT_COLUMNS} FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.prefix = $1`,
+      [prefix],
+    );
+    return rows.map(toKeyCandidate);
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {

@@ -7,20 +7,30 @@ import {
   type CounterResult,
   type GatewayState,
   type InsertKeyResult,
+  type KeyCandidate,
   type NewAccount,
   type RateWindowHit,
   remainingOf,
   type SessionRecord,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
+import { SqliteTurnBatch } from './sqlite-turn-batch.js';
 import { SchemaVersionError } from './state-errors.js';
-import { type Row, toAccount, toKey, toSession } from './state-rows.js';
+import {
+  KEY_WITH_ACCOUNT_COLUMNS,
+  type Row,
+  toAccount,
+  toKey,
+  toKeyCandidate,
+  toSession,
+} from './state-rows.js';
 
 /**
  * The embedded state: one SQLite file in WAL mode, so readers never block the writer and several
  * processes on one machine may share it. Every counter update is a single UPSERT statement, which
  * SQLite runs under its database write lock, so check-and-count is atomic across processes too.
- * better-sqlite3 is synchronous; the async interface just wraps its results.
+ * better-sqlite3 is synchronous; the statements of the request path are grouped per event-loop turn
+ * into one transaction (`SqliteTurnBatch`), the rest run as they come.
  */
 export function openSqliteState(path: string): GatewayState {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -60,6 +70,8 @@ function migrate(db: Database.Database): void {
 }
 
 const iso = (date: Date): string => date.toISOString();
+/** Far above any real number of keys; a bound all the same, since the cache lives in memory. */
+const MAX_CACHED_PREFIXES = 10_000;
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 class SqliteState implements GatewayState {
@@ -68,9 +80,32 @@ class SqliteState implements GatewayState {
   /** Compiled statements by SQL text: every keyed request runs the same few, so compile each once. */
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  /** The request path's statements (keys, sessions, counters), one transaction per event-loop turn. */
+  private readonly batch: SqliteTurnBatch;
+
+  /**
+   * Key candidates by prefix, as last read. Keys and accounts change only through statements run
+   * outside the request batches (the operator's commands, on this connection or another), so the
+   * cache is dropped when this connection runs any such statement, and at the start of a batch when
+   * `PRAGMA data_version` shows a commit by another connection since the last batch. Each batch holds
+   * the write lock, so nothing can commit between that check and the batch's reads: a key revoked
+   * anywhere fails on its next request, as without the cache. Only keys that exist are kept.
+   */
+  private readonly candidates = new Map<string, KeyCandidate[]>();
+  private dataVersion: unknown = null;
+
+  constructor(private readonly db: Database.Database) {
+    this.batch = new SqliteTurnBatch(db, () => this.dropCandidatesIfChangedElsewhere());
+  }
+
+  private dropCandidatesIfChangedElsewhere(): void {
+    const version = this.statement('PRAGMA data_version').pluck().get();
+    if (version !== this.dataVersion) this.candidates.clear();
+    this.dataVersion = version;
+  }
 
   private statement(sql: string): Database.Statement {
+    if (!this.batch.running) this.candidates.clear();
     let compiled = this.statements.get(sql);
     if (!compiled) {
       compiled = this.db.prepare(sql);
@@ -151,8 +186,21 @@ class SqliteState implements GatewayState {
     return row ? toKey(row) : null;
   }
 
-  async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
-    return this.all('SELECT * FROM api_keys WHERE prefix = ?', prefix).map(toKey);
+  findKeyCandidates(prefix: string): Promise<KeyCandidate[]> {
+    return this.batch.run(() => {
+      const cached = this.candidates.get(prefix);
+      if (cached) return cached;
+      const found = this.all(
+        `SELECT ${KEY_WITH_ACCOUNT_COLUMNS} FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.prefix = ?`,
+        prefix,
+      ).map(toKeyCandidate);
+      if (found.length > 0) {
+        if (this.candidates.size >= MAX_CACHED_PREFIXES) this.candidates.clear();
+        this.candidates.set(prefix, found);
+      }
+      return found;
+    });
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
@@ -183,9 +231,11 @@ class SqliteState implements GatewayState {
     return toSession(row!);
   }
 
-  async findSessionByHash(hash: string): Promise<SessionRecord | null> {
-    const row = this.one('SELECT * FROM sessions WHERE hash = ?', hash);
-    return row ? toSession(row) : null;
+  findSessionByHash(hash: string): Promise<SessionRecord | null> {
+    return this.batch.run(() => {
+      const row = this.one('SELECT * FROM sessions WHERE hash = ?', hash);
+      return row ? toSession(row) : null;
+    });
   }
 
   async revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null> {
@@ -197,41 +247,52 @@ class SqliteState implements GatewayState {
     return row ? toSession(row) : null;
   }
 
-  async reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
-    if (limit <= 0)
-      return { granted: false, used: await this.getUsage(accountId, periodStart), remaining: 0 };
-    const row = this.one(
-      `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, 1)
-       ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + 1 WHERE used < ?
-       RETURNING used`,
-      accountId,
-      iso(periodStart),
-      limit,
-    );
-    if (row) {
-      const used = Number(row['used']);
-      return { granted: true, used, remaining: remainingOf(limit, used) };
-    }
-    const used = await this.getUsage(accountId, periodStart);
-    return { granted: false, used, remaining: remainingOf(limit, used) };
+  reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
+    return this.batch.run((): CounterResult => {
+      const period = iso(periodStart);
+      const row =
+        limit > 0
+          ? this.one(
+              `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, 1)
+               ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + 1 WHERE used < ?
+               RETURNING used`,
+              accountId,
+              period,
+              limit,
+            )
+          : undefined;
+      if (row) {
+        const used = Number(row['used']);
+        return { granted: true, used, remaining: remainingOf(limit, used) };
+      }
+      const used = this.usage(accountId, period);
+      return { granted: false, used, remaining: remainingOf(limit, used) };
+    });
   }
 
-  async refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
-    const row = this.one(
-      `UPDATE usage_counters SET used = used - 1 WHERE account_id = ? AND period_start = ? AND used > 0
-       RETURNING used`,
-      accountId,
-      iso(periodStart),
-    );
-    const used = row ? Number(row['used']) : await this.getUsage(accountId, periodStart);
-    return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
+  refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
+    return this.batch.run((): CounterResult => {
+      const period = iso(periodStart);
+      const row = this.one(
+        `UPDATE usage_counters SET used = used - 1 WHERE account_id = ? AND period_start = ? AND used > 0
+         RETURNING used`,
+        accountId,
+        period,
+      );
+      const used = row ? Number(row['used']) : this.usage(accountId, period);
+      return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
+    });
   }
 
-  async getUsage(accountId: string, periodStart: Date): Promise<number> {
+  getUsage(accountId: string, periodStart: Date): Promise<number> {
+    return this.batch.run(() => this.usage(accountId, iso(periodStart)));
+  }
+
+  private usage(accountId: string, period: string): number {
     const row = this.one(
       'SELECT used FROM usage_counters WHERE account_id = ? AND period_start = ?',
       accountId,
-      iso(periodStart),
+      period,
     );
     return row ? Number(row['used']) : 0;
   }
@@ -243,24 +304,27 @@ class SqliteState implements GatewayState {
     ).run(accountId, iso(periodStart), used);
   }
 
-  async hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
-    if (limit > 0) {
-      const row = this.one(
-        `INSERT INTO rate_windows (bucket, window_start, count) VALUES (?, ?, 1)
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 WHERE count < ?
-         RETURNING count`,
+  hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
+    return this.batch.run((): RateWindowHit => {
+      const start = iso(windowStart);
+      if (limit > 0) {
+        const row = this.one(
+          `INSERT INTO rate_windows (bucket, window_start, count) VALUES (?, ?, 1)
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 WHERE count < ?
+           RETURNING count`,
+          bucket,
+          start,
+          limit,
+        );
+        if (row) return { allowed: true, count: Number(row['count']) };
+      }
+      const current = this.one(
+        'SELECT count FROM rate_windows WHERE bucket = ? AND window_start = ?',
         bucket,
-        iso(windowStart),
-        limit,
+        start,
       );
-      if (row) return { allowed: true, count: Number(row['count']) };
-    }
-    const current = this.one(
-      'SELECT count FROM rate_windows WHERE bucket = ? AND window_start = ?',
-      bucket,
-      iso(windowStart),
-    );
-    return { allowed: false, count: current ? Number(current['count']) : 0 };
+      return { allowed: false, count: current ? Number(current['count']) : 0 };
+    });
   }
 
   async pruneRateWindows(bucketPrefix: string, before: Date): Promise<number> {
@@ -272,6 +336,8 @@ class SqliteState implements GatewayState {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.batch.flush();
+    this.db.close();
   }
 }

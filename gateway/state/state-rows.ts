@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord, Plan, SessionRecord } from './gateway-state.js';
+import type { Account, ApiKeyRecord, KeyCandidate, Plan, SessionRecord } from './gateway-state.js';
 
 /**
  * Database rows → state records, shared by both engines (SQLite returns times as ISO text, PostgreSQL
@@ -42,5 +42,28 @@ export function toSession(row: Row): SessionRecord {
     createdAt: toDate(row['created_at']),
     expiresAt: toDate(row['expires_at']),
     revokedAt: toDateOrNull(row['revoked_at']),
+  };
+}
+
+/**
+ * The select list of the key-with-account join (tables aliased `k` and `a`): the key's own columns,
+ * then the account's under an `account_` prefix, so both records map from one row.
+ */
+export const KEY_WITH_ACCOUNT_COLUMNS = `k.*, a.plan AS account_plan, a.status AS account_status,
+  a.created_at AS account_created_at, a.period_anchor AS account_period_anchor,
+  a.cancelled_at AS account_cancelled_at, a.access_ends_at AS account_access_ends_at`;
+
+export function toKeyCandidate(row: Row): KeyCandidate {
+  return {
+    key: toKey(row),
+    account: toAccount({
+      id: row['account_id'],
+      plan: row['account_plan'],
+      status: row['account_status'],
+      created_at: row['account_created_at'],
+      period_anchor: row['account_period_anchor'],
+      cancelled_at: row['account_cancelled_at'],
+      access_ends_at: row['account_access_ends_at'],
+    }),
   };
 }

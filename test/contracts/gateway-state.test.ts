@@ -156,13 +156,13 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
       });
     });
 
-    it('finds keys by visible prefix, reads them back exactly, and revokes once', async () => {
+    it('finds keys by visible prefix with their accounts, reads them back exactly, and revokes once', async () => {
       const account = await newAccount();
       const key = keyRecord(account.id, { expiresAt: at('2026-01-01T00:00:00.500Z') });
       const inserted = await state.insertKeyWithinLimit(key, 3, T0);
       expect(inserted).toEqual({ inserted: true, key });
-      expect(await state.findKeysByPrefix(key.prefix)).toEqual([key]);
-      expect(await state.findKeysByPrefix('sbm_live_nope00')).toEqual([]);
+      expect(await state.findKeyCandidates(key.prefix)).toEqual([{ key, account }]);
+      expect(await state.findKeyCandidates('sbm_live_nope00')).toEqual([]);
       expect(await state.getKey(key.id)).toEqual(key);
       const revoked = await state.revokeKey(key.id, at('2025-03-16T00:00:00Z'));
       expect(revoked?.revokedAt).toEqual(at('2025-03-16T00:00:00Z'));

@@ -81,7 +81,9 @@ describe.each(STATE_ENGINES)('API keys on $name', (engine) => {
       const account = await createAccount(deps(), 'api');
       const { key, record } = await createApiKey(deps(), account.id);
       const elsewhere: AuthDeps = { state: other, now: () => clock };
+      // Both connections have just read the key (and the SQLite state keeps what it read).
       expect((await verifyApiKey(elsewhere, key)).ok).toBe(true);
+      expect((await verifyApiKey(deps(), key)).ok).toBe(true);
       await revokeApiKey(deps(), record.id);
       expect(await verifyApiKey(elsewhere, key)).toMatchObject({ ok: false, reason: 'revoked' });
       expect(await verifyApiKey(deps(), key)).toMatchObject({ ok: false, reason: 'revoked' });
@@ -98,16 +100,22 @@ describe.each(STATE_ENGINES)('API keys on $name', (engine) => {
     expect(await verifyApiKey(deps(), key)).toMatchObject({ ok: false, reason: 'expired' });
   });
 
-  it('keeps a cancelled account working until its paid period ends', async () => {
-    const account = await createAccount(deps(), 'api');
-    const { key } = await createApiKey(deps(), account.id);
-    clock = new Date('2025-03-20T00:00:00Z');
-    const cancelled = await cancelAccount(deps(), account.id);
-    expect(cancelled.accessEndsAt).toEqual(new Date('2025-04-15T10:00:00Z'));
-    clock = new Date('2025-04-15T09:59:59Z');
-    expect((await verifyApiKey(deps(), key)).ok).toBe(true);
-    clock = new Date('2025-04-15T10:00:00Z');
-    expect(await verifyApiKey(deps(), key)).toMatchObject({ ok: false, reason: 'account-inactive' });
+  it('keeps a cancelled account working until its paid period ends, also when cancelled elsewhere', async () => {
+    const other = await openGatewayState(store.url);
+    try {
+      const account = await createAccount(deps(), 'api');
+      const { key } = await createApiKey(deps(), account.id);
+      clock = new Date('2025-03-20T00:00:00Z');
+      expect((await verifyApiKey(deps(), key)).ok).toBe(true);
+      const cancelled = await cancelAccount({ state: other, now: () => clock }, account.id);
+      expect(cancelled.accessEndsAt).toEqual(new Date('2025-04-15T10:00:00Z'));
+      clock = new Date('2025-04-15T09:59:59Z');
+      expect((await verifyApiKey(deps(), key)).ok).toBe(true);
+      clock = new Date('2025-04-15T10:00:00Z');
+      expect(await verifyApiKey(deps(), key)).toMatchObject({ ok: false, reason: 'account-inactive' });
+    } finally {
+      await other.close();
+    }
   });
 
   it('stores only the hash: the plaintext key appears nowhere in the database', async () => {
