@@ -23,7 +23,7 @@ export function createAccessGuard(deps: {
 }): AccessGuard {
   return {
     async admit(request, need, what) {
-      const credential = await resolveCredential(deps.auth, request.headers);
+      const credential = await resolveCredential(deps.auth, request.ctx.requestHeaders);
       request.ctx.credential = credential;
       const denied = checkAccess(credential, need, what);
       if (denied) throw new HttpError(denied.status, denied.detail, denied.headers);
@@ -31,7 +31,7 @@ export function createAccessGuard(deps: {
       if (credential.kind === 'key') {
         const ticket = await deps.allowance.reserve(credential.accountId, credential.period);
         request.ctx.ticket = ticket;
-        request.ctx.headers = limitHeaders(ticket.decision, now);
+        request.ctx.responseHeaders = limitHeaders(ticket.decision, now);
         if (!ticket.decision.allowed) {
           throw new HttpError(
             429,

@@ -61,9 +61,10 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
         (request as GatewayRequest).ctx = {
           startedAt: performance.now(),
           ip: connection?.ip ?? 'unknown',
+          requestHeaders: connection?.headers ?? request.headers,
           credential: null,
           ticket: null,
-          headers: {},
+          responseHeaders: {},
           headersApplied: false,
         };
       },

@@ -2,11 +2,13 @@
  * The gateway on Node: wires the configured state and object store into the app and serves it with
  * @hono/node-server. With `gateway/cli.ts`, the only gateway file that touches Node's server APIs.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
+import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from './snapshots/freshness-rules.js';
 import { SnapshotCache } from './snapshots/snapshot-cache.js';
@@ -71,8 +73,11 @@ function listen(app: GatewayApp, hostname: string, port: number): Promise<Server
   return new Promise((resolve, reject) => {
     const server = serve(
       {
-        fetch: (request: Request, env: { incoming?: { socket?: { remoteAddress?: string } } }) =>
-          app.fetch(request, { ip: env.incoming?.socket?.remoteAddress ?? 'unknown' }),
+        fetch: (request: Request, env: { incoming: ParsedRequest }) =>
+          app.fetch(request, {
+            ip: env.incoming.socket.remoteAddress ?? 'unknown',
+            headers: incomingHeaders(env.incoming),
+          }),
         hostname,
         port,
       },
@@ -80,6 +85,22 @@ function listen(app: GatewayApp, hostname: string, port: number): Promise<Server
     );
     server.once('error', reject);
   });
+}
+
+/** What the gateway reads of Node's own request object (HTTP/1 and HTTP/2 alike). */
+interface ParsedRequest {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string };
+}
+
+/** Node's parsed headers (names lower-cased; repeated values joined as Node joins them). */
+function incomingHeaders(incoming: ParsedRequest): HeaderSource {
+  return {
+    get(name) {
+      const value = incoming.headers[name];
+      return Array.isArray(value) ? value.join(', ') : (value ?? null);
+    },
+  };
 }
 
 function errorMessage(error: unknown): string {

@@ -1,11 +1,13 @@
 import type { IRequest } from 'itty-router';
 import type { AllowanceTicket } from './auth/allowance.js';
-import type { Credential } from './auth/resolve-credential.js';
+import type { Credential, HeaderSource } from './auth/resolve-credential.js';
 
 /** What the stages of one request share: set in `before`, read by handlers and by `finally`. */
 export interface RequestContext {
   startedAt: number;
   ip: string;
+  /** The request's headers, read through the cheapest reader the server offers (see `ConnectionInfo`). */
+  requestHeaders: HeaderSource;
   credential: Credential | null;
   /** The monthly-allowance reservation of a keyed request, settled once the status is known. */
   ticket: AllowanceTicket | null;
@@ -14,13 +16,20 @@ export interface RequestContext {
    * handlers put into the response they build. Building them in, rather than setting them afterwards,
    * keeps @hono/node-server's fast path: touching a built response's headers materialises them.
    */
-  headers: Record<string, string>;
-  /** Whether the response was built with `headers` in it. */
+  responseHeaders: Record<string, string>;
+  /** Whether the response was built with `responseHeaders` in it. */
   headersApplied: boolean;
 }
 
 export type GatewayRequest = IRequest & { ctx: RequestContext };
 
+/** What the server knows of a request beyond the fetch `Request`. */
 export interface ConnectionInfo {
   ip?: string;
+  /**
+   * The request's headers as the server already parsed them. On Node, reading `request.headers`
+   * makes @hono/node-server build a fetch `Headers` object for every request; the handful of
+   * headers the gateway reads are cheaper straight from the parsed message.
+   */
+  headers?: HeaderSource;
 }

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 
-/** SHA-256 of a secret (API key or session cookie), hex. Only this digest is ever stored. */
+/**
+ * SHA-256 of a secret (API key or session cookie), hex. Only this digest is ever stored. The one-shot
+ * `crypto.hash` skips the Hash object `createHash` builds, which every keyed request paid for.
+ */
 export function sha256Hex(secret: string): string {
-  return crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
+  return crypto.hash('sha256', secret, 'hex');
 }
 
 /**

@@ -42,19 +42,26 @@ export function cachedResponse(
   extraHeaders: Record<string, string> = {},
 ): Response {
   const scope = request.ctx.credential?.kind === 'public' ? 'public' : 'private';
-  const headers = {
-    ...request.ctx.headers,
-    etag,
-    'cache-control': `${scope}, max-age=${MAX_AGE_SECONDS}`,
-    vary: 'Authorization, Cookie',
-  };
+  // One object, built once: these headers are set on every answer the gateway serves.
+  const headers: Record<string, string> = Object.assign(
+    {
+      etag,
+      'cache-control': `${scope}, max-age=${MAX_AGE_SECONDS}`,
+      vary: 'Authorization, Cookie',
+    },
+    request.ctx.responseHeaders,
+  );
   request.ctx.headersApplied = true;
-  const conditional = request.headers.get('if-none-match');
-  if (conditional?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  const conditional = request.ctx.requestHeaders.get('if-none-match');
+  if (conditional && matchesEtag(conditional, etag)) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(body(), {
-    status: 200,
-    headers: { ...headers, ...extraHeaders, 'content-type': contentType },
-  });
+  headers['content-type'] = contentType;
+  Object.assign(headers, extraHeaders);
+  return new Response(body(), { status: 200, headers });
+}
+
+/** `If-None-Match`: a list of entity tags, or `*`. */
+function matchesEtag(header: string, etag: string): boolean {
+  return header.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
 }
