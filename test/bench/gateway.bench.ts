@@ -1,6 +1,7 @@
 /**
  * The gateway under load against a bare `node:http` server answering the same bytes, in the same run:
- * 50 keep-alive connections on loopback, 10 s a side in two alternating 5 s rounds, for the public
+ * autocannon with 50 keep-alive connections on loopback, 10 s a side in two alternating 5 s rounds
+ * (each after half a second of unmeasured load), for the public
  * subnet list and a keyed 90-day history (API key checked and metered in SQLite on every request).
  * Targets: public ≥ 0.7 × bare, keyed ≥ 0.5 × bare (requests per second), gateway p99 < 10 ms.
  */
@@ -11,7 +12,7 @@ import { startGatewayFixture } from './gateway-fixture.js';
 import { alternate, type SideFigures } from './load-rounds.js';
 import { verdict } from './sample-stats.js';
 
-const ROUNDS = { connections: 50, roundMs: 5_000, rounds: 2, warmupMs: 1_000 };
+const ROUNDS = { connections: 50, roundMs: 5_000, rounds: 2, warmupMs: 1_000, settleMs: 500 };
 const P99_TARGET_MS = 10;
 
 interface Endpoint {
@@ -80,8 +81,11 @@ function report(endpoint: Endpoint, bytes: number, bare: SideFigures, gateway: S
   print(
     `  ratio gateway/bare ${ratio.toFixed(2)}  target ≥ ${endpoint.target}  ${verdict(ratio >= endpoint.target)}`,
   );
+  // The bare server's p99 is the floor this load generator can measure on this machine: when the
+  // client is at 100% CPU, its own queueing is in every latency it records.
   print(
-    `  gateway p99 ${gateway.p99Ms.toFixed(2)} ms  target < ${P99_TARGET_MS} ms  ${verdict(gateway.p99Ms < P99_TARGET_MS)}`,
+    `  gateway p99 ${gateway.p99Ms.toFixed(2)} ms  target < ${P99_TARGET_MS} ms  ${verdict(gateway.p99Ms < P99_TARGET_MS)}` +
+      `  (bare p99 ${bare.p99Ms.toFixed(2)} ms)`,
   );
   const cost = gateway.serverCpuUsPerRequest / bare.serverCpuUsPerRequest;
   print(`  server CPU per request gateway/bare ${cost.toFixed(1)}×`);

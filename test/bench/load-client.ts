@@ -3,7 +3,7 @@
  * `LoadResult` as JSON to stdout. A separate process so that the client and the server under test each
  * have an event loop (and, on two cores, a core) of their own.
  */
-import { type LoadSpec, runLoad } from './load-loop.js';
+import { type LoadSpec, runLoad } from './autocannon-load.js';
 
 const spec = JSON.parse(process.argv[2] ?? '') as LoadSpec;
 const result = await runLoad(spec);

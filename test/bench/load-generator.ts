@@ -1,7 +1,7 @@
 /** Runs one load in a child process (see `load-client.ts`) and returns its result; bounded in time. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { LoadResult, LoadSpec } from './load-loop.js';
+import type { LoadResult, LoadSpec } from './autocannon-load.js';
 
 const CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
 /** Resolved here, not by the child, so the child finds tsx whatever its working directory. */
@@ -18,7 +18,7 @@ export function loadInChild(spec: LoadSpec): Promise<LoadResult> {
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), spec.durationMs + GRACE_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), spec.settleMs + spec.durationMs + GRACE_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -3,8 +3,9 @@
  * in machine load during the run hits both sides alike. Each round also records the CPU this process
  * (where both servers live) spent, for a per-request cost that does not depend on the client's speed.
  */
+
+import type { LoadSpec } from './autocannon-load.js';
 import { loadInChild } from './load-generator.js';
-import type { LoadSpec } from './load-loop.js';
 import { percentile } from './sample-stats.js';
 
 export interface Side {
@@ -29,6 +30,8 @@ export interface RoundsOptions {
   roundMs: number;
   rounds: number;
   warmupMs: number;
+  /** Start of each round that is not measured (see `autocannon-load.ts`). */
+  settleMs: number;
   expectBytes: number;
 }
 
@@ -37,13 +40,14 @@ export async function alternate(sides: readonly Side[], options: RoundsOptions):
     url: side.url,
     headers: side.headers,
     connections: options.connections,
+    settleMs: options.settleMs,
     durationMs,
-    maxRequests: Math.ceil(durationMs * 100),
     expectBytes: options.expectBytes,
   });
   for (const side of sides) await loadInChild(spec(side, options.warmupMs));
   const totals = sides.map(() => ({
     requests: 0,
+    answered: 0,
     errors: 0,
     seconds: 0,
     cpuUs: 0,
@@ -57,6 +61,7 @@ export async function alternate(sides: readonly Side[], options: RoundsOptions):
       const cpu = process.cpuUsage(cpuBefore);
       const total = totals[i]!;
       total.requests += result.requests;
+      total.answered += result.answered;
       total.errors += result.errors;
       total.seconds += result.seconds;
       total.cpuUs += cpu.user + cpu.system;
@@ -70,7 +75,8 @@ export async function alternate(sides: readonly Side[], options: RoundsOptions):
     requestsPerSecond: total.requests / total.seconds,
     p50Ms: percentile(total.latencies, 50),
     p99Ms: percentile(total.latencies, 99),
-    serverCpuUsPerRequest: total.cpuUs / Math.max(1, total.requests),
+    // The server's CPU covers the whole run, settling included, so it is shared by every answer.
+    serverCpuUsPerRequest: total.cpuUs / Math.max(1, total.answered),
     clientCpuShare: total.clientCpu / total.seconds,
   }));
 }
