@@ -86,9 +86,10 @@ function reject(reason: KeyRejection): KeyVerification {
 }
 
 /**
- * Checks a presented key against the state on every call (no cache), so a revocation made through
- * any gateway instance or the operator CLI takes effect on the very next request. Candidates are
- * found by the visible prefix; the digest comparison itself is constant-time.
+ * Checks a presented key against the state on every call, so a revocation made through any gateway
+ * instance or the operator CLI takes effect on the very next request (the SQLite state may answer
+ * from rows it read before, but only while nothing can have changed them). Candidates are found by
+ * the visible prefix; the digest comparison itself is constant-time.
  */
 export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<KeyVerification> {
   if (!isApiKeyShaped(presented)) return reject('malformed');
