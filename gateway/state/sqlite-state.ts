@@ -247,26 +247,26 @@ class SqliteState implements GatewayState {
     return row ? toSession(row) : null;
   }
 
+  /**
+   * The reservations one turn makes for one account and period share one read and one write (see
+   * `SqliteTurnBatch.runShared`): under the batch's write lock, the n callers get exactly what n
+   * single-row UPSERTs in a row would have given them, the first ones granted up to the limit.
+   */
   reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
-    return this.batch.run((): CounterResult => {
+    return this.batch.runShared(`${accountId} ${periodStart.getTime()} ${limit}`, (callers) => {
       const period = iso(periodStart);
-      const row =
-        limit > 0
-          ? this.one(
-              `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, 1)
-               ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + 1 WHERE used < ?
-               RETURNING used`,
-              accountId,
-              period,
-              limit,
-            )
-          : undefined;
-      if (row) {
-        const used = Number(row['used']);
-        return { granted: true, used, remaining: remainingOf(limit, used) };
+      const before = this.usage(accountId, period);
+      const granted = Math.min(callers, Math.max(0, limit - before));
+      if (granted > 0) {
+        this.statement(
+          `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
+           ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
+        ).run(accountId, period, before + granted);
       }
-      const used = this.usage(accountId, period);
-      return { granted: false, used, remaining: remainingOf(limit, used) };
+      return Array.from({ length: callers }, (_, i): CounterResult => {
+        const used = before + Math.min(i + 1, granted);
+        return { granted: i < granted, used, remaining: remainingOf(limit, used) };
+      });
     });
   }
 

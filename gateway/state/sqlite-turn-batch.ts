@@ -6,6 +6,10 @@ interface Job {
   reject: (error: unknown) => void;
 }
 
+interface SharedJob {
+  callers: Pick<Job, 'resolve' | 'reject'>[];
+}
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
@@ -26,6 +30,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 export class SqliteTurnBatch {
   private pending: Job[] = [];
+  /** This turn's shared jobs by key (see `runShared`); emptied with `pending`. */
+  private shared = new Map<string, SharedJob>();
   private readonly runAll: (jobs: Job[], outcomes: Outcome[]) => void;
   /** True while a batch's transaction runs its jobs. */
   running = false;
@@ -55,11 +61,38 @@ export class SqliteTurnBatch {
     });
   }
 
+  /**
+   * Queues one caller of a job shared by every caller that passes the same `key` this turn: `work`
+   * runs once, where the first of them queued it, and returns one result per caller, in call order.
+   * For counters, one statement then does what a statement per caller would have done in a row.
+   */
+  runShared<T>(key: string, work: (callers: number) => T[]): Promise<T> {
+    let job = this.shared.get(key);
+    if (!job) {
+      const created: SharedJob = { callers: [] };
+      job = created;
+      this.shared.set(key, created);
+      this.run(() => work(created.callers.length)).then(
+        (results) => {
+          for (const [i, caller] of created.callers.entries()) caller.resolve(results[i]);
+        },
+        (error: unknown) => {
+          for (const caller of created.callers) caller.reject(error);
+        },
+      );
+    }
+    const joined = job;
+    return new Promise<T>((resolve, reject) => {
+      joined.callers.push({ resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
   /** Runs what is queued now; also called before the database closes. */
   flush(): void {
     const jobs = this.pending;
     if (jobs.length === 0) return;
     this.pending = [];
+    this.shared = new Map();
     const outcomes: Outcome[] = [];
     this.running = true;
     try {

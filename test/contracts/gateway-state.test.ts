@@ -213,6 +213,23 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
       expect(await state.getUsage(account.id, T0)).toBe(3);
     });
 
+    it('gives callers asking at once what callers asking in turn would get', async () => {
+      const account = await newAccount();
+      await state.setUsage(account.id, T0, 7);
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => state.reserveRequest(account.id, T0, 10)),
+      );
+      const byUsed = [...results].sort((a, b) => a.used - b.used || Number(b.granted) - Number(a.granted));
+      expect(byUsed).toEqual([
+        { granted: true, used: 8, remaining: 2 },
+        { granted: true, used: 9, remaining: 1 },
+        { granted: true, used: 10, remaining: 0 },
+        { granted: false, used: 10, remaining: 0 },
+        { granted: false, used: 10, remaining: 0 },
+      ]);
+      expect(await state.getUsage(account.id, T0)).toBe(10);
+    });
+
     it('refunds one request at a time and never below zero', async () => {
       const account = await newAccount();
       await state.reserveRequest(account.id, T0, 3);

@@ -82,4 +82,53 @@ describe('SqliteTurnBatch', () => {
     expect(committed('e')).toBe(1);
     await expect(answer).resolves.toEqual({ n: 1 });
   });
+
+  it('runs a shared job once per turn and key, and gives each caller its own result in call order', async () => {
+    const runs: number[] = [];
+    const addMany = (name: string) =>
+      batch.runShared(name, (callers) => {
+        runs.push(callers);
+        const row = db
+          .prepare(
+            `INSERT INTO counters (name, n) VALUES (?, ?)
+             ON CONFLICT (name) DO UPDATE SET n = n + excluded.n RETURNING n`,
+          )
+          .get(name, callers) as { n: number };
+        return Array.from({ length: callers }, (_, i) => row.n - callers + i + 1);
+      });
+    const answers = Promise.all([addMany('f'), bump('g'), addMany('f'), addMany('h'), addMany('f')]);
+    expect(committed('f')).toBeUndefined();
+    const [f1, , f2, h1, f3] = await answers;
+    expect([f1, f2, f3, h1]).toEqual([1, 2, 3, 1]);
+    expect(runs).toEqual([3, 1]);
+    expect(batches).toBe(1);
+    expect(committed('f')).toBe(3);
+    // The next turn shares a new job.
+    expect(await addMany('h')).toBe(2);
+    expect(runs).toEqual([3, 1, 1]);
+  });
+
+  it('fails every caller of a shared job whose statement fails, and no other', async () => {
+    const addMany = (name: string) =>
+      batch.runShared(name, (callers) => {
+        db.prepare('INSERT INTO counters (name, n) VALUES (?, ?)').run(name, callers);
+        return Array.from({ length: callers }, () => callers);
+      });
+    const outcomes = await Promise.allSettled([
+      addMany('i'),
+      addMany('i'),
+      bump('j'),
+      addMany('i'),
+      addMany('i'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ]);
+    expect(committed('i')).toBeUndefined();
+    expect(committed('j')).toBe(1);
+  });
 });
