@@ -1,4 +1,4 @@
-import { type IRequest, Router, type RouterType } from 'itty-router';
+import { Router, type RouterType } from 'itty-router';
 import { createAccessGuard } from './access-guard.js';
 import { createAllowanceMeter } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
@@ -39,7 +39,7 @@ export interface GatewayApp {
 }
 
 /**
- * The gateway: an itty-router router built from injected dependencies. `before` sets up the request
+ * The gateway: an itty-router router built from injected dependencies. `fetch` sets up the request
  * context, handlers parse, admit and return bytes, `catch` maps every error to the one body shape,
  * and `finally` settles the allowance, adds the limit headers and logs one line.
  */
@@ -55,24 +55,13 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     }),
   });
 
+  // The request context is set up in `fetch` below rather than in a `before` stage, and `finally` is
+  // one stage: itty awaits every stage, and each await is a turn of the microtask queue per request.
   const router = Router<GatewayRequest, [ConnectionInfo | undefined]>({
-    before: [
-      (request: IRequest, connection?: ConnectionInfo) => {
-        (request as GatewayRequest).ctx = {
-          startedAt: performance.now(),
-          ip: connection?.ip ?? 'unknown',
-          requestHeaders: connection?.headers ?? request.headers,
-          credential: null,
-          ticket: null,
-          responseHeaders: {},
-          headersApplied: false,
-        };
-      },
-    ],
     catch: (error: unknown) => toErrorResponse(error, deps.onError),
     finally: [
-      (response: Response | undefined) => response ?? errorBody(404, 'Not Found'),
-      async (response: Response, request: GatewayRequest) => {
+      async (answer: Response | undefined, request: GatewayRequest) => {
+        const response = answer ?? errorBody(404, 'Not Found');
         const ticket = request.ctx.ticket;
         if (ticket) {
           request.ctx.ticket = null;
@@ -101,7 +90,19 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   metaRoutes(router, { baseUrl: deps.baseUrl, burns: deps.burns, emissions: deps.emissions });
 
   return {
-    fetch: (request, connection) => router.fetch(request as unknown as GatewayRequest, connection),
+    fetch(request, connection) {
+      const gatewayRequest = request as unknown as GatewayRequest;
+      gatewayRequest.ctx = {
+        startedAt: performance.now(),
+        ip: connection?.ip ?? 'unknown',
+        requestHeaders: connection?.headers ?? request.headers,
+        credential: null,
+        ticket: null,
+        responseHeaders: {},
+        headersApplied: false,
+      };
+      return router.fetch(gatewayRequest, connection);
+    },
   };
 }
 

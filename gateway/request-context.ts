@@ -2,7 +2,7 @@ import type { IRequest } from 'itty-router';
 import type { AllowanceTicket } from './auth/allowance.js';
 import type { Credential, HeaderSource } from './auth/resolve-credential.js';
 
-/** What the stages of one request share: set in `before`, read by handlers and by `finally`. */
+/** What the stages of one request share: set by the app's `fetch`, read by handlers and by `finally`. */
 export interface RequestContext {
   startedAt: number;
   ip: string;

@@ -28,13 +28,27 @@ export function addMonthsClamped(anchor: Date, months: number): Date {
   );
 }
 
+/** The latest period computed per anchor (ms): every keyed request asks, and it changes monthly. */
+const latest = new Map<number, BillingPeriod>();
+/** A bound on the memo all the same, since it lives as long as the process. */
+const MAX_REMEMBERED_ANCHORS = 10_000;
+
 /** The period containing `now`; before the anchor (clock skew) it is the first period. */
 export function billingPeriod(anchor: Date, now: Date): BillingPeriod {
+  const nowMs = now.getTime();
+  const known = latest.get(anchor.getTime());
+  if (known && known.start.getTime() <= nowMs && nowMs < known.end.getTime()) return known;
   let months =
     (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
   if (months < 0) months = 0;
   if (months > 0 && addMonthsClamped(anchor, months) > now) months -= 1;
-  return { start: addMonthsClamped(anchor, months), end: addMonthsClamped(anchor, months + 1) };
+  const period: BillingPeriod = Object.freeze({
+    start: addMonthsClamped(anchor, months),
+    end: addMonthsClamped(anchor, months + 1),
+  });
+  if (latest.size >= MAX_REMEMBERED_ANCHORS) latest.clear();
+  latest.set(anchor.getTime(), period);
+  return period;
 }
 
 export function periodSeconds(period: BillingPeriod): number {

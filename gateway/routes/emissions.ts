@@ -12,7 +12,6 @@ import type { AccessNeed } from '../auth/access.js';
 import { HttpError } from '../http/http-errors.js';
 import { ParamReader } from '../http/params.js';
 import type { GatewayRequest } from '../request-context.js';
-import { emissionsFreshnessRule } from '../snapshots/freshness-rules.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
 import { EmissionEventLists, eventsPage } from './emission-events-page.js';
 import { cachedResponse, requirePublished, snapshotResponse } from './snapshot-response.js';
@@ -60,7 +59,7 @@ export function emissionRoutes(
     const nowMs = now().getTime();
     const list = lists.get(emissionPaths.events(days, netuid ?? null), nowMs);
     if (!list) throw new HttpError(404, SUBNET_NOT_FOUND);
-    const freshness = emissionsFreshnessRule(emissions.manifest!, nowMs) ?? list.document.freshness;
+    const freshness = emissions.freshnessAt(nowMs) ?? list.document.freshness;
     const etag = `"${list.sha256}-${beforeBlock ?? 'first'}-${freshness}"`;
     return cachedResponse(
       request,

@@ -13,13 +13,18 @@ export interface ServedObject {
   etag: string;
 }
 
-/** Decides a run's freshness at request time from its manifest (null: the objects carry none). */
-export type FreshnessRule = (manifest: Manifest, nowMs: number) => Freshness | null;
+/**
+ * Reads what a run's freshness depends on from its manifest, once per run, and returns its freshness
+ * at a request's time (null: the objects carry none).
+ */
+export type FreshnessRule = (manifest: Manifest) => (nowMs: number) => Freshness | null;
 
 interface LoadedRun {
   manifest: Manifest;
+  freshnessAt: (nowMs: number) => Freshness | null;
   objects: Map<string, { body: Uint8Array; contentType: string; sha256: string }>;
-  variants: Map<string, ServedObject>;
+  /** Served bytes by freshness, then by path: each made on first request. */
+  variants: Map<Freshness | null, Map<string, ServedObject>>;
 }
 
 const LOAD_CONCURRENCY = 16;
@@ -45,6 +50,11 @@ export class SnapshotCache {
 
   get manifest(): Manifest | null {
     return this.run?.manifest ?? null;
+  }
+
+  /** The live run's freshness at `nowMs`; null when nothing is published or the run carries none. */
+  freshnessAt(nowMs: number): Freshness | null {
+    return this.run?.freshnessAt(nowMs) ?? null;
   }
 
   /** Loads the live run if it changed; true when a new run was swapped in. */
@@ -74,12 +84,17 @@ export class SnapshotCache {
     const run = this.run;
     const object = run?.objects.get(path);
     if (!run || !object) return null;
-    const freshness = this.freshness(run.manifest, nowMs);
-    const variantKey = `${path}\u0000${freshness ?? ''}`;
-    const cached = run.variants.get(variantKey);
-    if (cached) return cached;
-    const served = withFreshness(object, freshness);
-    run.variants.set(variantKey, served);
+    const freshness = run.freshnessAt(nowMs);
+    let variants = run.variants.get(freshness);
+    if (!variants) {
+      variants = new Map();
+      run.variants.set(freshness, variants);
+    }
+    let served = variants.get(path);
+    if (!served) {
+      served = withFreshness(object, freshness);
+      variants.set(path, served);
+    }
     return served;
   }
 
@@ -95,7 +110,7 @@ export class SnapshotCache {
       }
     };
     await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
-    this.run = { manifest, objects, variants: new Map() };
+    this.run = { manifest, freshnessAt: this.freshness(manifest), objects, variants: new Map() };
     return true;
   }
 }
