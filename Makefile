@@ -36,5 +36,7 @@ test: typecheck lint unit
 golden: $(STAMP)
 	UPDATE_GOLDEN=1 npx vitest run test/contract/openapi-golden.test.ts
 
+# wrk (Debian's package) is installed when absent and possible; without it the gateway bench uses autocannon.
 bench: $(STAMP)
+	bash test/bench/install-wrk.sh
 	npx tsx test/bench/run.ts

@@ -7,33 +7,9 @@
  * can be pooled into one p99.
  */
 import autocannon from 'autocannon';
+import type { LoadResult, LoadSpec } from './load-spec.js';
 
-export interface LoadSpec {
-  url: string;
-  headers: Record<string, string>;
-  connections: number;
-  /** Load before measuring, not counted. */
-  settleMs: number;
-  /** Load that is measured. */
-  durationMs: number;
-  /** Every answer must be a 200 at least this long (headers included), or it counts as an error. */
-  expectBytes: number;
-}
-
-export interface LoadResult {
-  /** Answers in the measured window. */
-  requests: number;
-  /** Every answer, settling included: the server's work during the whole run. */
-  answered: number;
-  errors: number;
-  seconds: number;
-  /** Per-request latency in milliseconds, in completion order. */
-  latenciesMs: number[];
-  /** CPU the load generator itself used, in seconds, to tell a saturated client from a slow server. */
-  clientCpuSeconds: number;
-}
-
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
   const target = new URL(spec.url);
   if (target.hostname !== '127.0.0.1') throw new Error(`load goes to 127.0.0.1 only, not ${target.hostname}`);
   const latenciesMs: number[] = [];

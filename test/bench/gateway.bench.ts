@@ -1,14 +1,15 @@
 /**
  * The gateway under load against a bare `node:http` server answering the same bytes, in the same run:
- * autocannon with 50 keep-alive connections on loopback, 10 s a side in two alternating 5 s rounds
- * (each after half a second of unmeasured load), for the public
- * subnet list and a keyed 90-day history (API key checked and metered in SQLite on every request).
+ * wrk (or, where it cannot be installed, autocannon) with 50 keep-alive connections on loopback, 10 s
+ * a side in two alternating 5 s rounds, for the public subnet list and a keyed 90-day history (API key
+ * checked and metered in SQLite on every request).
  * Targets: public ≥ 0.7 × bare, keyed ≥ 0.5 × bare (requests per second), gateway p99 < 10 ms.
  */
 import { request } from 'node:http';
 import { startBareServer } from './bare-server.js';
 import { benchWorld, describeWorld, YEAR_WORLD } from './bench-world.js';
 import { startGatewayFixture } from './gateway-fixture.js';
+import { loadTool } from './load-generator.js';
 import { alternate, type SideFigures } from './load-rounds.js';
 import { verdict } from './sample-stats.js';
 
@@ -36,6 +37,13 @@ const ENDPOINTS: Endpoint[] = [
 export async function run(): Promise<void> {
   const world = await benchWorld(YEAR_WORLD);
   print(describeWorld(world));
+  print(
+    loadTool() === 'wrk'
+      ? 'load generator: wrk'
+      : 'load generator: autocannon (wrk is not installed: `make bench` installs it as root with apt-get). ' +
+          'autocannon parses every body in JavaScript and runs out of CPU before the server does on large ' +
+          'bodies, so its latencies include its own queueing: compare with the bare p99.',
+  );
   const gateway = await startGatewayFixture(world);
   try {
     for (const endpoint of ENDPOINTS) {
@@ -81,7 +89,7 @@ function report(endpoint: Endpoint, bytes: number, bare: SideFigures, gateway: S
   print(
     `  ratio gateway/bare ${ratio.toFixed(2)}  target ≥ ${endpoint.target}  ${verdict(ratio >= endpoint.target)}`,
   );
-  // The bare server's p99 is the floor this load generator can measure on this machine: when the
+  // The bare server's p99 is the floor the load generator can measure on this machine: when the
   // client is at 100% CPU, its own queueing is in every latency it records.
   print(
     `  gateway p99 ${gateway.p99Ms.toFixed(2)} ms  target < ${P99_TARGET_MS} ms  ${verdict(gateway.p99Ms < P99_TARGET_MS)}` +

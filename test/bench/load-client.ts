@@ -3,8 +3,9 @@
  * `LoadResult` as JSON to stdout. A separate process so that the client and the server under test each
  * have an event loop (and, on two cores, a core) of their own.
  */
-import { type LoadSpec, runLoad } from './autocannon-load.js';
+import { runAutocannon } from './autocannon-load.js';
+import type { LoadSpec } from './load-spec.js';
 
 const spec = JSON.parse(process.argv[2] ?? '') as LoadSpec;
-const result = await runLoad(spec);
+const result = await runAutocannon(spec);
 process.stdout.write(JSON.stringify(result));

@@ -1,7 +1,12 @@
-/** Runs one load in a child process (see `load-client.ts`) and returns its result; bounded in time. */
+/**
+ * Runs one round of load with the best tool this machine has: wrk when it is installed (`make bench`
+ * installs it where it can), otherwise autocannon (a devDependency, so it is always there) in a child
+ * process of its own. Each round is bounded in time.
+ */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { LoadResult, LoadSpec } from './autocannon-load.js';
+import type { LoadResult, LoadSpec } from './load-spec.js';
+import { runWrk, wrkAvailable } from './wrk-load.js';
 
 const CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
 /** Resolved here, not by the child, so the child finds tsx whatever its working directory. */
@@ -9,7 +14,20 @@ const TSX = import.meta.resolve('tsx');
 /** Start-up (tsx compiles the client) plus the load itself plus slack for the last requests. */
 const GRACE_MS = 15_000;
 
-export function loadInChild(spec: LoadSpec): Promise<LoadResult> {
+export type LoadTool = 'wrk' | 'autocannon';
+
+let chosen: LoadTool | undefined;
+
+export function loadTool(): LoadTool {
+  chosen ??= wrkAvailable() ? 'wrk' : 'autocannon';
+  return chosen;
+}
+
+export function generateLoad(spec: LoadSpec): Promise<LoadResult> {
+  return loadTool() === 'wrk' ? runWrk(spec) : autocannonInChild(spec);
+}
+
+function autocannonInChild(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, CLIENT, JSON.stringify(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],

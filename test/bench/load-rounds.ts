@@ -4,8 +4,8 @@
  * (where both servers live) spent, for a per-request cost that does not depend on the client's speed.
  */
 
-import type { LoadSpec } from './autocannon-load.js';
-import { loadInChild } from './load-generator.js';
+import { generateLoad } from './load-generator.js';
+import type { LoadSpec } from './load-spec.js';
 import { percentile } from './sample-stats.js';
 
 export interface Side {
@@ -30,7 +30,7 @@ export interface RoundsOptions {
   roundMs: number;
   rounds: number;
   warmupMs: number;
-  /** Start of each round that is not measured (see `autocannon-load.ts`). */
+  /** Start of each round that is not measured, where the tool needs it (see `load-spec.ts`). */
   settleMs: number;
   expectBytes: number;
 }
@@ -44,7 +44,7 @@ export async function alternate(sides: readonly Side[], options: RoundsOptions):
     durationMs,
     expectBytes: options.expectBytes,
   });
-  for (const side of sides) await loadInChild(spec(side, options.warmupMs));
+  for (const side of sides) await generateLoad(spec(side, options.warmupMs));
   const totals = sides.map(() => ({
     requests: 0,
     answered: 0,
@@ -57,7 +57,7 @@ export async function alternate(sides: readonly Side[], options: RoundsOptions):
   for (let round = 0; round < options.rounds; round++) {
     for (const [i, side] of sides.entries()) {
       const cpuBefore = process.cpuUsage();
-      const result = await loadInChild(spec(side, options.roundMs));
+      const result = await generateLoad(spec(side, options.roundMs));
       const cpu = process.cpuUsage(cpuBefore);
       const total = totals[i]!;
       total.requests += result.requests;

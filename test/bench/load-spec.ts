@@ -1,0 +1,25 @@
+/** One round of load on one URL, and what came back; the load tools (`wrk-load.ts`, `autocannon-load.ts`) share it. */
+export interface LoadSpec {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+  /** Load before measuring, not counted (for a client that must warm up itself; see each tool). */
+  settleMs: number;
+  /** Load that is measured. */
+  durationMs: number;
+  /** Every answer must be a 200 at least this long (headers included), or it counts as an error. */
+  expectBytes: number;
+}
+
+export interface LoadResult {
+  /** Answers in the measured window. */
+  requests: number;
+  /** Every answer, settling included: the server's work during the whole run. */
+  answered: number;
+  errors: number;
+  seconds: number;
+  /** Per-request latency in milliseconds, one entry per counted answer (in no particular order). */
+  latenciesMs: number[];
+  /** CPU the load generator itself used, in seconds, to tell a saturated client from a slow server. */
+  clientCpuSeconds: number;
+}
