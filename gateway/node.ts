@@ -10,6 +10,7 @@ import { openObjectStore } from '../pipeline/store/index.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
+import { type LogSink, requestLogTo } from './request-log.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from './snapshots/freshness-rules.js';
 import { SnapshotCache } from './snapshots/snapshot-cache.js';
 import { openGatewayState } from './state/open-gateway-state.js';
@@ -21,7 +22,10 @@ export interface RunningGateway {
 }
 
 export interface StartGatewayOptions {
+  /** Receives each request's log entry instead of the log sink (tests read the entries). */
   log?: (entry: RequestLogEntry) => void;
+  /** Where the request log's lines go; standard output by default. */
+  logSink?: LogSink;
   onError?: (error: unknown) => void;
   now?: () => Date;
 }
@@ -34,7 +38,8 @@ export async function startGateway(
     options.onError ??
     ((error: unknown) =>
       process.stderr.write(`${JSON.stringify({ level: 'error', message: errorMessage(error) })}\n`));
-  const log = options.log ?? ((entry: RequestLogEntry) => process.stdout.write(`${JSON.stringify(entry)}\n`));
+  const requestLog = requestLogTo(options.logSink ?? process.stdout);
+  const log = options.log ?? requestLog.log;
   const state = await openGatewayState(config.stateUrl);
   const store = openObjectStore(config.storeUrl, config.s3);
   const burns = new SnapshotCache(store, '', burnsFreshnessRule, onError);
@@ -64,6 +69,7 @@ export async function startGateway(
       burns.stop();
       emissions.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      requestLog.flush();
       await state.close();
     },
   };

@@ -2,8 +2,9 @@
  * The real gateway over a published world, as `sbm-gateway serve` runs it: `startGateway` on loopback
  * with SQLite state and a folder store in a temp dir, plus one API key made with the auth functions on
  * the same SQLite file. Limits are set so they never answer for the load: no per-IP limit, and an
- * allowance far above what a benchmark can spend.
+ * allowance far above what a benchmark can spend. Every request is logged, as in production, to a file.
  */
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +46,9 @@ export async function startGatewayFixture(world: {
       SBM_PUBLIC_LIMIT_PER_MIN: '0',
       SBM_MONTHLY_ALLOWANCE: '1000000000',
     });
-    const gateway = await startGateway(config, { log: () => undefined, now });
+    // The request log is written as in production, to a file instead of standard output.
+    const requestLog = createWriteStream(join(dir, 'requests.log'));
+    const gateway = await startGateway(config, { logSink: requestLog, now });
     const state = await openGatewayState(config.stateUrl);
     let apiKey: string;
     try {
@@ -59,6 +62,7 @@ export async function startGatewayFixture(world: {
       apiKey,
       async close() {
         await gateway.close();
+        await new Promise((resolve) => requestLog.end(resolve));
         await rm(dir, { recursive: true, force: true });
       },
     };
