@@ -27,8 +27,8 @@ export function createAccessGuard(deps: {
       request.ctx.credential = credential;
       const denied = checkAccess(credential, need, what);
       if (denied) throw new HttpError(denied.status, denied.detail, denied.headers);
-      const now = deps.auth.now();
       if (credential.kind === 'key') {
+        const now = deps.auth.now();
         const ticket = await deps.allowance.reserve(credential.accountId, credential.period);
         request.ctx.ticket = ticket;
         request.ctx.responseHeaders = limitHeaders(ticket.decision, now);
@@ -40,13 +40,13 @@ export function createAccessGuard(deps: {
             limitHeaders(ticket.decision, now),
           );
         }
-      } else if (credential.kind === 'public') {
+      } else if (credential.kind === 'public' && deps.publicLimiter.limit > 0) {
         const decision = await deps.publicLimiter.hit(request.ctx.ip);
         if (decision && !decision.allowed) {
           throw new HttpError(
             429,
             `More than ${decision.limit} requests a minute from this address without an API key; retry shortly.`,
-            limitHeaders(decision, now),
+            limitHeaders(decision, deps.auth.now()),
           );
         }
       }
