@@ -18,7 +18,10 @@ export interface LoadResult {
   answered: number;
   errors: number;
   seconds: number;
-  /** Per-request latency in milliseconds, one entry per counted answer (in no particular order). */
+  /**
+   * Latencies in milliseconds, in no particular order: one per counted answer, plus, from wrk, the
+   * samples its coordinated-omission correction adds for slow answers (its own percentiles include them).
+   */
   latenciesMs: number[];
   /** CPU the load generator itself used, in seconds, to tell a saturated client from a slow server. */
   clientCpuSeconds: number;

@@ -6,8 +6,10 @@
  * wrk has no warm-up of its own, so `settleMs` is not used: every answer of the run is counted.
  *
  * Its Lua `done` hook prints the run's totals and the whole latency histogram (each distinct latency
- * in microseconds with its count), so the rounds of one side can be pooled into one p99. Its CPU
- * comes from the shell's `times`, which reports what the finished child used.
+ * in microseconds with its count), so the rounds of one side can be pooled into one p99. The histogram
+ * is the one wrk's own percentiles come from, with the samples its coordinated-omission correction
+ * adds, so the pooled p99 is if anything high. Its CPU comes from the shell's `times`, which reports
+ * what the finished child used.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
