@@ -1,7 +1,7 @@
 /**
  * The gateway's mutable state behind one interface: accounts, API keys, subscriber sessions, usage
  * counters per billing period and fixed rate-limit windows. Two real implementations exist (SQLite
- * for one process, PostgreSQL for several gateway instances); `test/contracts/gateway-state.test.ts`
+ * for one process, PostgreSQL for several gateway instances); `test/interface-suites/gateway-state.test.ts`
  * runs the same behaviour against both. Later issues add orders and the check cache here.
  *
  * Times are passed in by the caller (the auth layer owns the clock); the state never reads the clock,
