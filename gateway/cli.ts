@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   program.addCommand(accountsCommand(config));
   program.addCommand(keysCommand(config));
   program.addCommand(sessionsCommand(config));
-  return runProgram(program, process.argv);
+  return runProgram(program, process.argv, { debug: process.env['SBM_DEBUG'] === '1' });
 }
 
 main().then(

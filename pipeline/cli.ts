@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   ]) {
     program.addCommand(command(config));
   }
-  return runProgram(program, process.argv);
+  return runProgram(program, process.argv, { debug: process.env['SBM_DEBUG'] === '1' });
 }
 
 main().then(

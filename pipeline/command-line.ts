@@ -1,10 +1,16 @@
 import { type Command, CommanderError } from 'commander';
 
+export interface RunOptions {
+  /** Print the stack of a failed command after its one-line message (`SBM_DEBUG=1`, read by the entry files). */
+  debug: boolean;
+}
+
 /**
  * Runs a commander program and turns every failure into one line on stderr and an exit code,
- * so that no command prints a stack trace. The entry files call `process.exit` with the result.
+ * so that no command prints a stack trace unless asked. The entry files read the environment
+ * and call `process.exit` with the result.
  */
-export async function runProgram(program: Command, argv: string[]): Promise<number> {
+export async function runProgram(program: Command, argv: string[], options: RunOptions): Promise<number> {
   applyRecursively(program, (command) => command.exitOverride());
   try {
     await program.parseAsync(argv);
@@ -12,7 +18,7 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     process.stderr.write(`error: ${describeError(error)}\n`);
-    if (process.env['SBM_DEBUG'] === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    if (options.debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
   }
 }
