@@ -3,7 +3,7 @@
 # `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
 # serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
 # cannot list the other platforms and `npm ci` refuses it as "out of sync".
-.PHONY: setup demo test bench golden typecheck lint unit
+.PHONY: setup demo test bench golden typecheck lint deps unit
 
 STAMP := node_modules/.installed
 
@@ -26,12 +26,16 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	npx biome check .
 
+# The layer rules of .dependency-cruiser.cjs (README "Architecture"); one line when they hold.
+deps: $(STAMP)
+	@npx tsx test/architecture/check-layers.ts
+
 # The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands.
 unit: $(STAMP)
 	npx vitest run --reporter=default --reporter=json --outputFile=node_modules/.vitest-report.json
 	@node -e "const r = require('./node_modules/.vitest-report.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
-test: typecheck lint unit
+test: typecheck lint deps unit
 
 golden: $(STAMP)
 	UPDATE_GOLDEN=1 npx vitest run test/contract/openapi-golden.test.ts
