@@ -3,10 +3,9 @@
  * midnight cannot be computed). Never looks past the finalized head: a day that the head is still in is
  * partial, and ends at the head.
  */
+import { DAY_MS, formatUtcDay, parseUtcDay } from '../time/utc-day.js';
 import { ChainDataError } from './chain-errors.js';
 import type { BlockRef, ChainReader } from './chain-reader.js';
-
-export const DAY_MS = 86_400_000;
 
 export interface DayBounds {
   /** `YYYY-MM-DD` */
@@ -56,7 +55,7 @@ export class DayLocator {
 
   /** The blocks of a UTC day, or null when the day has no finalized block (yet, or before genesis). */
   async bounds(day: string): Promise<DayBounds | null> {
-    const start = Date.parse(`${day}T00:00:00Z`);
+    const start = parseUtcDay(day);
     const first = await this.firstBlockAtOrAfter(start);
     if (first === null || (await this.timeOf(first)) >= start + DAY_MS) return null;
     const next = await this.firstBlockAtOrAfter(start + DAY_MS);
@@ -66,19 +65,6 @@ export class DayLocator {
 
   /** The UTC day of a block. */
   async dayOf(block: number): Promise<string> {
-    return utcDay(await this.timeOf(block));
+    return formatUtcDay(await this.timeOf(block));
   }
-}
-
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** Every day from `from` to `to` inclusive (`YYYY-MM-DD`). */
-export function daysBetween(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) {
-    days.push(utcDay(t));
-  }
-  return days;
 }

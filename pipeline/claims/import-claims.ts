@@ -5,7 +5,7 @@
  * nothing. Rows are upserted on (netuid, published, source); `replace` makes the table equal the file.
  */
 import { readFile } from 'node:fs/promises';
-import { isDate } from '../prices/import-fiat-prices.js';
+import { isUtcDay } from '../time/utc-day.js';
 import { parseCsv } from '../warehouse/csv-records.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
 
@@ -42,12 +42,12 @@ export function parseClaimsCsv(text: string): ClaimRow[] {
     }
     if (v('text') === '') problems.push(`line ${line}: text is empty`);
     if (!isHttpUrl(v('source'))) problems.push(`line ${line}: source "${v('source')}" is not an http(s) URL`);
-    if (!isDate(v('published')))
+    if (!isUtcDay(v('published')))
       problems.push(`line ${line}: published "${v('published')}" is not a YYYY-MM-DD day`);
     const reviewed = v('reviewed');
-    if (reviewed !== '' && !isDate(reviewed)) {
+    if (reviewed !== '' && !isUtcDay(reviewed)) {
       problems.push(`line ${line}: reviewed "${reviewed}" is not a YYYY-MM-DD day (or empty)`);
-    } else if (reviewed !== '' && isDate(v('published')) && reviewed < v('published')) {
+    } else if (reviewed !== '' && isUtcDay(v('published')) && reviewed < v('published')) {
       problems.push(`line ${line}: reviewed ${reviewed} is before published ${v('published')}`);
     }
     const key = `${netuid}/${v('published')}/${v('source')}`;

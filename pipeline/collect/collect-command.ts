@@ -1,14 +1,9 @@
 /** `sbm collect`: burns, staking events, daily panel prices and subnets from the chain into the warehouse. */
 import { Command, InvalidArgumentError } from 'commander';
 import type { PipelineConfig } from '../config.js';
-import { isDate } from '../prices/import-fiat-prices.js';
+import { utcDayOption } from '../time/utc-day-option.js';
 import { CollectError, collect } from './collect.js';
 import { progressFor, silentProgress } from './progress.js';
-
-export function parseDay(value: string): string {
-  if (!isDate(value)) throw new InvalidArgumentError(`expected a UTC day as YYYY-MM-DD, got "${value}"`);
-  return value;
-}
 
 export function parsePositiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected an integer >= 1`);
@@ -27,8 +22,8 @@ interface CollectFlags {
 export function collectCommand(config: PipelineConfig): Command {
   return new Command('collect')
     .description('read burns, staking events, panel prices and subnets of each UTC day into the warehouse')
-    .option('--from <date>', 'first UTC day (default: the day after the last complete one)', parseDay)
-    .option('--to <date>', 'last UTC day (default: today, collected up to the finalized head)', parseDay)
+    .option('--from <date>', 'first UTC day (default: the day after the last complete one)', utcDayOption)
+    .option('--to <date>', 'last UTC day (default: today, collected up to the finalized head)', utcDayOption)
     .option('--concurrency <n>', 'requests in flight against the node', parsePositiveInt, config.concurrency)
     .option('--chain-url <url>', 'subtensor node WebSocket URL', config.chainUrl)
     .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)

@@ -5,8 +5,9 @@
  * only to write, so analysts and the emissions watch can use it between days.
  */
 import { ChainReader } from '../chain/chain-reader.js';
-import { type DayBounds, DayLocator, daysBetween, utcDay } from '../chain/day-bounds.js';
+import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
 import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
+import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
 import { finishRun, startRun } from '../warehouse/collection-runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { replaceDay } from '../warehouse/replace-day.js';
@@ -94,7 +95,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     summary.to = to;
 
     const plan: DayBounds[] = [];
-    for (const day of from <= to ? daysBetween(from, to) : []) {
+    for (const day of eachDay(from, to)) {
       const bounds = await locator.bounds(day);
       if (bounds) plan.push(bounds);
     }
@@ -155,10 +156,10 @@ async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<
     ),
   );
   const day = last[0]?.['day'];
-  if (typeof day === 'string') return utcDay(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+  if (typeof day === 'string') return addDays(day, 1);
   const genesis = await locator.timeOf(0);
   // A real genesis block has no timestamp (0): the chain's first day is then that of block 1.
-  return utcDay(genesis > 0 ? genesis : await locator.timeOf(1));
+  return formatUtcDay(genesis > 0 ? genesis : await locator.timeOf(1));
 }
 
 async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import type { PipelineConfig } from '../config.js';
 import { type DevnetOptions, defaultDevnetOptions } from './options.js';
 import { startDevnet } from './start.js';
 import { buildTruth } from './truth/truth.js';
+import { isDate } from './world/timeline.js';
 
 function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
@@ -29,9 +30,7 @@ function instant(raw: string): Date {
 }
 
 function date(raw: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) {
-    throw new InvalidArgumentError(`dates must be YYYY-MM-DD, got "${raw}"`);
-  }
+  if (!isDate(raw)) throw new InvalidArgumentError(`dates must be YYYY-MM-DD, got "${raw}"`);
   return raw;
 }
 

@@ -11,8 +11,9 @@ import { EMISSION_EVENTS_PAGE_SIZE, EMISSION_WINDOWS } from '../contract/windows
 import { raoToDecimal } from '../snapshots/amounts.js';
 import { type ExactDecimal, stringifyExact, toPlain } from '../snapshots/exact-json.js';
 import type { RunObject } from '../store/index.js';
+import { DAY_MS } from '../time/utc-day.js';
 import { windowCoverage } from './coverage.js';
-import { DAY_MS, type EmissionFacts, type EventRow, type SampleRow } from './emission-facts.js';
+import type { EmissionFacts, EventRow, SampleRow } from './emission-facts.js';
 import { EmissionsSnapshotInvalidError } from './emissions-errors.js';
 
 /** Hourly samples up to this window length, daily beyond. */

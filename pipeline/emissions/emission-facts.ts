@@ -4,12 +4,12 @@
  * of five-minute samples never travels into JS.
  */
 
+import { DAY_MS } from '../time/utc-day.js';
 import { gapThresholdMs, type SampleGap } from './coverage.js';
 import type { EmissionStatus } from './emission-status.js';
 import type { EmissionsDb } from './emissions-db.js';
 import type { EventKind } from './transition-rule.js';
 
-export const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 export interface SampleRow {

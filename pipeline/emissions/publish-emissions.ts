@@ -5,6 +5,7 @@
  */
 import { EMISSIONS_NAMESPACE } from '../contract/snapshot-paths.js';
 import { type Manifest, type ObjectStore, publishRun } from '../store/index.js';
+import { formatUtcDay } from '../time/utc-day.js';
 import { buildEmissionsRun } from './build-emissions-run.js';
 import type { EmissionFacts } from './emission-facts.js';
 
@@ -31,8 +32,7 @@ export async function publishEmissions(
     meta: {
       // The gateway's freshness rule reads `checked_at`; `sbm publish` reads `latest_event_date`.
       checked_at: new Date(facts.latest.checkedAtMs).toISOString(),
-      latest_event_date:
-        facts.latestEventAtMs === null ? null : new Date(facts.latestEventAtMs).toISOString().slice(0, 10),
+      latest_event_date: facts.latestEventAtMs === null ? null : formatUtcDay(facts.latestEventAtMs),
       observed_block: facts.latest.block,
     },
   });

@@ -1,5 +1,5 @@
 /** `sbm prices fetch`: TAO in USD and GBP per day from the price API into `fx_daily`. */
-import { DAY_MS, daysBetween, utcDay } from '../chain/day-bounds.js';
+import { addDays, DAY_MS, eachDay, formatUtcDay, parseUtcDay } from '../time/utc-day.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
 import { fetchPriceRange, type PriceApiOptions } from './coingecko-client.js';
 import { CURRENCIES, dailyPrices, type FxRow, priceText, upsertFx } from './fiat-prices.js';
@@ -22,11 +22,11 @@ export interface FetchFiatSummary {
 }
 
 export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchFiatSummary> {
-  const today = utcDay((options.clock ?? (() => new Date()))().getTime());
+  const today = formatUtcDay((options.clock ?? (() => new Date()))().getTime());
   const to = options.to ?? today;
   const from = options.from ?? (await defaultFrom(options.warehousePath, today));
-  const fromMs = Date.parse(`${from}T00:00:00Z`);
-  const toMs = Date.parse(`${to}T00:00:00Z`) + DAY_MS - 1;
+  const fromMs = parseUtcDay(from);
+  const toMs = parseUtcDay(to) + DAY_MS - 1;
   const rows: FxRow[] = [];
   const missing: Record<string, string[]> = {};
   const source = new URL(options.priceUrl).host;
@@ -34,7 +34,7 @@ export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchF
     const points = await fetchPriceRange(options, currency, fromMs, toMs);
     const daily = dailyPrices(points, from, to);
     const seen = new Set(daily.map((d) => d.day));
-    missing[currency] = daysBetween(from, to).filter((d) => !seen.has(d));
+    missing[currency] = eachDay(from, to).filter((d) => !seen.has(d));
     for (const { day, price } of daily) rows.push({ day, currency, taoPrice: priceText(price), source });
   }
   const warehouse = await openWarehouse(options.warehousePath);
@@ -56,7 +56,7 @@ async function defaultFrom(warehousePath: string, today: string): Promise<string
     const last = result[0]?.['day'];
     // The last stored day is fetched again: it may have been today, with an early quote.
     if (typeof last === 'string') return last;
-    return utcDay(Date.parse(`${today}T00:00:00Z`) - 30 * DAY_MS);
+    return addDays(today, -30);
   } finally {
     warehouse.close();
   }

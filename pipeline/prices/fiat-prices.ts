@@ -3,6 +3,7 @@
  * The day's price is the first quote at or after 00:00 UTC of that day (CoinGecko's daily points sit at
  * midnight, and its `/history` endpoint answers the same instant).
  */
+import { formatUtcDay } from '../time/utc-day.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
 
 export const CURRENCIES = ['usd', 'gbp'] as const;
@@ -29,7 +30,7 @@ export function dailyPrices(
   const byDay = new Map<string, { at: number; price: number }>();
   for (const [at, price] of points) {
     if (!Number.isFinite(at) || !Number.isFinite(price) || price <= 0) continue;
-    const day = new Date(at).toISOString().slice(0, 10);
+    const day = formatUtcDay(at);
     if (day < fromDay || day > toDay) continue;
     const seen = byDay.get(day);
     if (!seen || at < seen.at) byDay.set(day, { at, price });

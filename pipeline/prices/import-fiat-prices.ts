@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { isUtcDay } from '../time/utc-day.js';
 import { parseCsv } from '../warehouse/csv-records.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
 import { CURRENCIES, type Currency, type FxRow, upsertFx } from './fiat-prices.js';
@@ -30,7 +31,7 @@ export function parseFiatCsv(text: string, defaultSource: string): FxRow[] {
     const currency = (values['currency'] ?? '').trim().toLowerCase();
     const price = (values['tao_price'] ?? '').trim();
     const before = problems.length;
-    if (!isDate(day)) problems.push(`line ${line}: date "${day}" is not a YYYY-MM-DD day`);
+    if (!isUtcDay(day)) problems.push(`line ${line}: date "${day}" is not a YYYY-MM-DD day`);
     if (!(CURRENCIES as readonly string[]).includes(currency)) {
       problems.push(`line ${line}: currency "${currency}" is not one of ${CURRENCIES.join(', ')}`);
     }
@@ -61,10 +62,4 @@ export async function importFiatPrices(options: { file: string; warehousePath: s
   } finally {
     warehouse.close();
   }
-}
-
-export function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const t = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().startsWith(text);
 }

@@ -1,7 +1,7 @@
 /** `sbm prices fetch|import`: TAO in USD and GBP per UTC day into `fx_daily`. */
 import { Command } from 'commander';
-import { parseDay } from '../collect/collect-command.js';
 import type { PipelineConfig } from '../config.js';
+import { utcDayOption } from '../time/utc-day-option.js';
 import { fetchFiatPrices } from './fetch-fiat-prices.js';
 import { importFiatPrices } from './import-fiat-prices.js';
 
@@ -10,8 +10,8 @@ export function pricesCommand(config: PipelineConfig): Command {
   prices
     .command('fetch')
     .description('read daily TAO prices from a CoinGecko-compatible API')
-    .option('--from <date>', 'first UTC day (default: the last stored day, or 30 days ago)', parseDay)
-    .option('--to <date>', 'last UTC day (default: today)', parseDay)
+    .option('--from <date>', 'first UTC day (default: the last stored day, or 30 days ago)', utcDayOption)
+    .option('--to <date>', 'last UTC day (default: today)', utcDayOption)
     .option('--price-url <url>', 'API base including its version path', config.priceUrl)
     .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)
     .option('--json', 'print a JSON summary')

@@ -7,9 +7,9 @@ import { BURNS_STALE_AFTER_MS, freshnessOf } from '../contract/freshness.js';
 import { SubnetDetail, SubnetHistory, SubnetList } from '../contract/index.js';
 import { snapshotPaths } from '../contract/snapshot-paths.js';
 import { HISTORY_WINDOWS } from '../contract/windows.js';
+import { daysEnding } from '../time/utc-day.js';
 import type { DayBurns, SnapshotFacts, SubnetAtPanel } from '../warehouse/snapshot-queries.js';
 import { changePercent, priceToDecimal, raoToDecimal, valueInTaoRao } from './amounts.js';
-import { daysEnding } from './calendar.js';
 import type { ExactDecimal } from './exact-json.js';
 
 export interface SnapshotSettings {

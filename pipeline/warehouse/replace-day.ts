@@ -4,10 +4,9 @@
  * day as it was (absent or incomplete), so the next run simply collects it again.
  */
 import { type DuckDBAppender, dateValue, timestampTZValue } from '@duckdb/node-api';
+import { epochDay } from '../time/utc-day.js';
 import type { DayRows } from './day-rows.js';
 import type { Warehouse } from './open-warehouse.js';
-
-const DAY_MS = 86_400_000;
 
 export async function replaceDay(warehouse: Warehouse, rows: DayRows, runId: string): Promise<void> {
   const day = rows.day;
@@ -15,7 +14,7 @@ export async function replaceDay(warehouse: Warehouse, rows: DayRows, runId: str
     for (const table of ['burns', 'staking_events', 'panel_prices', 'subnet_days', 'collected_days']) {
       await warehouse.run(`DELETE FROM ${table} WHERE day = $day::DATE`, { day });
     }
-    const dayValue = dateValue(Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS));
+    const dayValue = dateValue(epochDay(day));
 
     await append(warehouse, 'burns', rows.burns, (a, b) => {
       a.appendBigInt(BigInt(b.block));

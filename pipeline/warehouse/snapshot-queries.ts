@@ -3,9 +3,9 @@
  * Times come back as epoch milliseconds and days as `YYYY-MM-DD` text; amounts stay bigint.
  */
 import type { PoolReserves } from '../snapshots/amounts.js';
+import { addDays, DAY_MS, formatUtcDay } from '../time/utc-day.js';
 import type { Warehouse } from './open-warehouse.js';
 
-const DAY_MS = 86_400_000;
 const BURN_KINDS = `kind IN ('burn', 'buyback')`;
 
 export interface CollectionState {
@@ -87,7 +87,7 @@ export async function readCollectionState(warehouse: Warehouse): Promise<Collect
   const t = checked[0]?.['t'];
   return {
     asOfMs,
-    asOfDay: new Date(asOfMs).toISOString().slice(0, 10),
+    asOfDay: formatUtcDay(asOfMs),
     burnsCheckedAtMs: t === null || t === undefined ? null : Number(t),
     firstCollectedDay: String(days[0]!['day']),
     collectedDays,
@@ -97,9 +97,7 @@ export async function readCollectionState(warehouse: Warehouse): Promise<Collect
 /** The facts for snapshots whose longest window is `lookbackDays` UTC days ending with the as_of day. */
 export async function readSnapshotFacts(warehouse: Warehouse, lookbackDays: number): Promise<SnapshotFacts> {
   const state = await readCollectionState(warehouse);
-  const oldestDay = new Date(Date.parse(`${state.asOfDay}T00:00:00Z`) - (lookbackDays - 1) * DAY_MS)
-    .toISOString()
-    .slice(0, 10);
+  const oldestDay = addDays(state.asOfDay, 1 - lookbackDays);
   const panel = await warehouse.rows(
     `SELECT strftime(max(day), '%Y-%m-%d') AS day FROM panel_prices WHERE day <= $asOfDay::DATE`,
     { asOfDay: state.asOfDay },

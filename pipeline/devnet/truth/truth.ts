@@ -1,5 +1,6 @@
 import { type DevnetOptions, resolveWorldParams } from '../options.js';
 import { isAlive } from '../world/subnets.js';
+import { isDate } from '../world/timeline.js';
 import { World } from '../world/world.js';
 import type { Truth, TruthBurn, TruthStakingEvent } from './truth-types.js';
 
@@ -9,8 +10,6 @@ type TruthOptions = Pick<
   DevnetOptions,
   'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now'
 >;
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */
 export function buildTruth(options: TruthOptions, from: string, to: string): Truth {
@@ -23,7 +22,7 @@ export function buildTruth(options: TruthOptions, from: string, to: string): Tru
  * Read from the world's own functions, never from encoded answers.
  */
 export function truthOf(world: World, nowMs: number, from: string, to: string): Truth {
-  if (!DATE.test(from) || !DATE.test(to)) throw new Error('truth: --from and --to must be YYYY-MM-DD dates');
+  if (!isDate(from) || !isDate(to)) throw new Error('truth: --from and --to must be YYYY-MM-DD dates');
   if (to < from) throw new Error('truth: --to is before --from');
   const { timeline, params } = world;
   const head = world.headAt(nowMs);

@@ -1,5 +1,17 @@
-/** Block numbers, wall-clock times and UTC days of the sandbox: block n is at genesis + n × block time. */
+/**
+ * Block numbers, wall-clock times and UTC days of the sandbox: block n is at genesis + n × block time.
+ * The sandbox keeps this clock of its own rather than the product's `pipeline/time/`: it is the truth the
+ * product is tested against, so a mistake in the product's day arithmetic must not be copied into it.
+ */
 export const DAY_MS = 86_400_000;
+
+/** A real calendar date written `YYYY-MM-DD` (the `--from`/`--to` of `devnet truth`). */
+export function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  // Date.parse rolls 30 February over to 2 March: the round trip refuses it.
+  return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(text);
+}
 
 export class Timeline {
   readonly genesisMs: number;
