@@ -2,6 +2,7 @@ import { Router, type RouterType } from 'itty-router';
 import { createAccessGuard } from './access-guard.js';
 import { createAllowanceMeter } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
+import { resolveClientIp } from './auth/client-ip.js';
 import { limitHeaders } from './auth/limit-headers.js';
 import { createPublicLimiter } from './auth/window-limiter.js';
 import { HttpError, ValidationFailure } from './http/http-errors.js';
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   baseUrl: string;
   monthlyAllowance: number;
   publicLimitPerMinute: number;
+  /** Proxies that append to `X-Forwarded-For` (`SBM_TRUST_PROXY`); 0 (the default) counts the socket's address. */
+  trustProxy?: number;
   log: (entry: RequestLogEntry) => void;
   onError: (error: unknown) => void;
 }
@@ -92,10 +95,11 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   return {
     fetch(request, connection) {
       const gatewayRequest = request as unknown as GatewayRequest;
+      const requestHeaders = connection?.headers ?? request.headers;
       gatewayRequest.ctx = {
         startedAt: performance.now(),
-        ip: connection?.ip ?? 'unknown',
-        requestHeaders: connection?.headers ?? request.headers,
+        ip: resolveClientIp(connection?.ip, requestHeaders, deps.trustProxy ?? 0),
+        requestHeaders,
         credential: null,
         ticket: null,
         responseHeaders: {},

@@ -20,6 +20,12 @@ export interface GatewayConfig {
   baseUrl: string;
   /** Unauthenticated `/api/v1` requests per minute per IP address; 0 turns the limit off. */
   publicLimitPerMinute: number;
+  /**
+   * How many proxies in front of the gateway append to `X-Forwarded-For` (`SBM_TRUST_PROXY`). 0: the
+   * per-IP limits count the socket's address; N > 0: the N-th entry from the right (see client-ip.ts).
+   * Set it to exactly the number of proxies you run: one more lets clients pick their own address.
+   */
+  trustProxy: number;
   /** Successful requests per billing period per account (spec 8). */
   monthlyAllowance: number;
   /** How often the gateway looks for a new published manifest, in milliseconds. */
@@ -54,6 +60,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     storeUrl: env['SBM_STORE_URL'] || GATEWAY_DEFAULTS.storeUrl,
     baseUrl: (env['SBM_BASE_URL'] || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     publicLimitPerMinute: readInteger(env, 'SBM_PUBLIC_LIMIT_PER_MIN', DEFAULT_PUBLIC_LIMIT_PER_MIN, 0),
+    trustProxy: readInteger(env, 'SBM_TRUST_PROXY', 0, 0),
     monthlyAllowance: readInteger(env, 'SBM_MONTHLY_ALLOWANCE', DEFAULT_MONTHLY_ALLOWANCE, 1),
     manifestPollMs: readInteger(env, 'SBM_MANIFEST_POLL_MS', GATEWAY_DEFAULTS.manifestPollMs, 100),
     sessionDays: readInteger(env, 'SBM_SESSION_DAYS', DEFAULT_SESSION_DAYS, 1),

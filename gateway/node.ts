@@ -57,6 +57,7 @@ export async function startGateway(
     baseUrl: config.baseUrl,
     monthlyAllowance: config.monthlyAllowance,
     publicLimitPerMinute: config.publicLimitPerMinute,
+    trustProxy: config.trustProxy,
     log,
     onError,
   });

@@ -5,6 +5,10 @@ import type { Credential, HeaderSource } from './auth/resolve-credential.js';
 /** What the stages of one request share: set by the app's `fetch`, read by handlers and by `finally`. */
 export interface RequestContext {
   startedAt: number;
+  /**
+   * The client's address as the per-IP limits count it: the socket's peer, or behind trusted proxies
+   * the address they forwarded (`SBM_TRUST_PROXY`, see `auth/client-ip.ts`).
+   */
   ip: string;
   /** The request's headers, read through the cheapest reader the server offers (see `ConnectionInfo`). */
   requestHeaders: HeaderSource;
@@ -25,6 +29,7 @@ export type GatewayRequest = IRequest & { ctx: RequestContext };
 
 /** What the server knows of a request beyond the fetch `Request`. */
 export interface ConnectionInfo {
+  /** The socket's peer address; the app derives the client's address from it (`RequestContext.ip`). */
   ip?: string;
   /**
    * The request's headers as the server already parsed them. On Node, reading `request.headers`
