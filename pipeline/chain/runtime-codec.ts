@@ -8,6 +8,7 @@ import { expandMetadata, Metadata, TypeRegistry, unwrapStorageType } from '@polk
 import type { Codec } from '@polkadot/types/types';
 import { compactStripLength, hexToU8a, u8aToHex } from '@polkadot/util';
 import { ChainDataError } from './chain-errors.js';
+import { SUBTENSOR_SIGNED_EXTENSIONS } from './subtensor-extensions.js';
 
 export interface DecodedEvent {
   /** Position in the block's System.Events. */
@@ -35,7 +36,7 @@ export class RuntimeCodec {
   ) {
     this.registry = new TypeRegistry();
     const metadata = new Metadata(this.registry, hexToU8a(metadataHex));
-    this.registry.setMetadata(metadata);
+    this.registry.setMetadata(metadata, undefined, SUBTENSOR_SIGNED_EXTENSIONS);
     this.#query = expandMetadata(this.registry, metadata).query;
     const events = this.#entry('System', 'Events');
     this.#eventsType = unwrapStorageType(this.registry, events.meta.type);

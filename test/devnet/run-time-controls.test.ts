@@ -5,6 +5,7 @@
 import { ApiPromise, WsProvider } from '@polkadot/api';
 import type { Codec } from '@polkadot/types/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../pipeline/chain/subtensor-extensions.js';
 import { encodeKey, storagePrefix } from '../../pipeline/devnet/chain/storage-keys.js';
 import {
   type DevnetOptions,
@@ -36,7 +37,7 @@ beforeAll(async () => {
   devnet = await startDevnet(OPTIONS);
   api = await ApiPromise.create({
     provider: new WsProvider(devnet.url),
-    noInitWarn: true,
+    signedExtensions: SUBTENSOR_SIGNED_EXTENSIONS,
     throwOnConnect: true,
   });
 });

@@ -7,6 +7,7 @@ import type { Vec } from '@polkadot/types';
 import type { Header } from '@polkadot/types/interfaces';
 import type { Codec } from '@polkadot/types/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../pipeline/chain/subtensor-extensions.js';
 import {
   buildTruth,
   type DevnetOptions,
@@ -38,7 +39,7 @@ beforeAll(async () => {
   devnet = await startDevnet(OPTIONS);
   api = await ApiPromise.create({
     provider: new WsProvider(devnet.url),
-    noInitWarn: true,
+    signedExtensions: SUBTENSOR_SIGNED_EXTENSIONS,
     throwOnConnect: true,
   });
   truth = buildTruth(OPTIONS, '2025-03-01', '2025-03-07');

@@ -1,6 +1,7 @@
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import { compactToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../chain/subtensor-extensions.js';
 import { extendMetadata } from './metadata-extension.js';
 import type { MetadataFile } from './metadata-files.js';
 
@@ -45,8 +46,8 @@ export class Runtime {
     const bytes = extendMetadata(file.bytes, file.metadataVersion);
     this.registry = new TypeRegistry();
     const metadata = new Metadata(this.registry, bytes);
-    // The runtime's own signed extensions are unknown to @polkadot/types; nothing here signs, so no warning.
-    this.registry.setMetadata(metadata, undefined, undefined, true);
+    // Subtensor's own signed extensions, declared once for every registry the project builds.
+    this.registry.setMetadata(metadata, undefined, SUBTENSOR_SIGNED_EXTENSIONS);
     this.metadataHex = u8aToHex(bytes);
     this.opaqueMetadataHex = u8aToHex(u8aConcat(new Uint8Array([1]), compactToU8a(bytes.length), bytes));
     this.metadataVersionsHex = u8aToHex(this.registry.createType('Vec<u32>', [file.metadataVersion]).toU8a());
