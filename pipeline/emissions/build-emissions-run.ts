@@ -3,13 +3,13 @@
  * window (all subnets and per netuid, the whole newest-first list: the gateway slices pages), and each
  * netuid's sampled history. Every document is validated against its schema before anything is written.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { type ExactDecimal, encodeValidJson } from '../amounts/exact-json.js';
+import { raoToDecimal } from '../amounts/rao.js';
 import { EmissionEvents, EmissionHistory, EmissionsSnapshot } from '../contract/emissions.js';
 import { EMISSIONS_STALE_AFTER_MS, freshnessOf } from '../contract/freshness.js';
 import { emissionPaths } from '../contract/snapshot-paths.js';
 import { EMISSION_EVENTS_PAGE_SIZE, EMISSION_WINDOWS } from '../contract/windows.js';
-import { raoToDecimal } from '../snapshots/amounts.js';
-import { type ExactDecimal, stringifyExact, toPlain } from '../snapshots/exact-json.js';
 import type { RunObject } from '../store/index.js';
 import { DAY_MS } from '../time/utc-day.js';
 import { windowCoverage } from './coverage.js';
@@ -153,20 +153,12 @@ function statusAfter(event: EventRow): SampleRow['status'] {
   return event.kind === 'suspended' ? 'suspended' : 'flowing';
 }
 
-const encoder = new TextEncoder();
-
 function render(document: Document): RunObject {
-  const parsed = document.schema.safeParse(toPlain(document.value));
-  if (!parsed.success) {
-    throw new EmissionsSnapshotInvalidError(
-      `${document.path} breaks the contract: ${z.prettifyError(parsed.error)}`,
-    );
+  const json = encodeValidJson(document.schema, document.value);
+  if (!json.ok) {
+    throw new EmissionsSnapshotInvalidError(`${document.path} breaks the contract: ${json.problem}`);
   }
-  return {
-    path: document.path,
-    body: encoder.encode(stringifyExact(document.value)),
-    contentType: 'application/json; charset=utf-8',
-  };
+  return { path: document.path, body: json.bytes, contentType: 'application/json; charset=utf-8' };
 }
 
 function iso(ms: number): string {

@@ -3,14 +3,16 @@
  * section states the same rules). Amounts are ExactDecimal so that JSON keeps every RAO.
  */
 import type { z } from 'zod';
+import { changePercent } from '../amounts/change-percent.js';
+import type { ExactDecimal } from '../amounts/exact-json.js';
+import { priceToDecimal, valueInTaoRao } from '../amounts/pool-price.js';
+import { raoToDecimal } from '../amounts/rao.js';
 import { BURNS_STALE_AFTER_MS, freshnessOf } from '../contract/freshness.js';
 import { SubnetDetail, SubnetHistory, SubnetList } from '../contract/index.js';
 import { snapshotPaths } from '../contract/snapshot-paths.js';
 import { HISTORY_WINDOWS } from '../contract/windows.js';
 import { daysEnding } from '../time/utc-day.js';
 import type { DayBurns, SnapshotFacts, SubnetAtPanel } from '../warehouse/snapshot-queries.js';
-import { changePercent, priceToDecimal, raoToDecimal, valueInTaoRao } from './amounts.js';
-import type { ExactDecimal } from './exact-json.js';
 
 export interface SnapshotSettings {
   version: string;

@@ -1,7 +1,6 @@
-import { z } from 'zod';
+import { encodeValidJson } from '../amounts/exact-json.js';
 import type { RunObject } from '../store/index.js';
 import type { HistoryTable, SnapshotDocument } from './build-snapshots.js';
-import { stringifyExact, toPlain } from './exact-json.js';
 import { renderHistoryCsv } from './history-csv.js';
 
 export class SnapshotInvalidError extends Error {
@@ -16,17 +15,9 @@ const encoder = new TextEncoder();
  */
 export function renderRun(documents: SnapshotDocument[], csv: HistoryTable[]): RunObject[] {
   const objects: RunObject[] = documents.map((document) => {
-    const parsed = document.schema.safeParse(toPlain(document.value));
-    if (!parsed.success) {
-      throw new SnapshotInvalidError(
-        `${document.path} breaks the contract: ${z.prettifyError(parsed.error)}`,
-      );
-    }
-    return {
-      path: document.path,
-      body: encoder.encode(stringifyExact(document.value)),
-      contentType: 'application/json; charset=utf-8',
-    };
+    const json = encodeValidJson(document.schema, document.value);
+    if (!json.ok) throw new SnapshotInvalidError(`${document.path} breaks the contract: ${json.problem}`);
+    return { path: document.path, body: json.bytes, contentType: 'application/json; charset=utf-8' };
   });
   for (const table of csv) {
     objects.push({

@@ -2,7 +2,7 @@
  * Everything the snapshot builder needs from the warehouse, read in a handful of set-based queries.
  * Times come back as epoch milliseconds and days as `YYYY-MM-DD` text; amounts stay bigint.
  */
-import type { PoolReserves } from '../snapshots/amounts.js';
+import { type PoolReserves, poolReserves } from '../amounts/pool-price.js';
 import { addDays, DAY_MS, formatUtcDay } from '../time/utc-day.js';
 import type { Warehouse } from './open-warehouse.js';
 
@@ -126,7 +126,7 @@ async function readSubnets(warehouse: Warehouse, panelDay: string): Promise<Subn
     netuid: Number(row['netuid']),
     registeredAt: Number(row['registered_at']),
     name: String(row['name']),
-    price: reserves(row['subnet_tao_rao'], row['subnet_alpha_in_rao']),
+    price: poolReserves(nullableBig(row['subnet_tao_rao']), nullableBig(row['subnet_alpha_in_rao'])),
   }));
 }
 
@@ -223,10 +223,8 @@ async function readClaims(warehouse: Warehouse): Promise<Map<number, ClaimRow>> 
   );
 }
 
-function reserves(tao: unknown, alphaIn: unknown): PoolReserves | null {
-  if (tao === null || alphaIn === null || tao === undefined || alphaIn === undefined) return null;
-  const alphaInRao = big(alphaIn);
-  return alphaInRao > 0n ? { taoRao: big(tao), alphaInRao } : null;
+function nullableBig(value: unknown): bigint | null {
+  return value === null || value === undefined ? null : big(value);
 }
 
 function big(value: unknown): bigint {

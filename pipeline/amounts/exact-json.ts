@@ -2,8 +2,10 @@
  * JSON numbers rendered exactly from integer arithmetic. A JS number carries about 16 significant
  * digits, but alpha totals above 2^53 RAO need more to keep every RAO, so amounts travel as
  * `ExactDecimal` (decimal text) and are written into the JSON bytes verbatim. Validation sees the
- * same values as plain numbers (`toPlain`).
+ * same values as plain numbers (`toPlain`). Every published document (snapshots, emissions) is encoded here.
  */
+import { z } from 'zod';
+
 export class ExactDecimal {
   constructor(readonly text: string) {
     if (!/^-?\d+(\.\d+)?$/.test(text)) throw new Error(`not a decimal: ${text}`);
@@ -29,4 +31,19 @@ export function toPlain(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, toPlain(inner)]));
   }
   return value;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The exact JSON bytes of `value` when its plain form satisfies `schema`; otherwise what the schema says
+ * is wrong, for the caller to raise as its own typed error. What is validated is what is written.
+ */
+export function encodeValidJson(
+  schema: z.ZodType,
+  value: unknown,
+): { ok: true; bytes: Uint8Array } | { ok: false; problem: string } {
+  const parsed = schema.safeParse(toPlain(value));
+  if (!parsed.success) return { ok: false, problem: z.prettifyError(parsed.error) };
+  return { ok: true, bytes: encoder.encode(stringifyExact(value)) };
 }
