@@ -1,8 +1,9 @@
 /**
  * The gateway's mutable state behind one interface: accounts, API keys, subscriber sessions, usage
- * counters per billing period and fixed rate-limit windows. Two real implementations exist (SQLite
- * for one process, PostgreSQL for several gateway instances); `test/interface-suites/gateway-state.test.ts`
- * runs the same behaviour against both. Later issues add orders and the check cache here.
+ * counters per billing period, fixed and rolling rate-limit windows, the tax check cache and the
+ * salts that keep callers' addresses out of it. Two real implementations exist (SQLite for one
+ * process, PostgreSQL for several gateway instances); `test/interface-suites/gateway-state.test.ts`
+ * runs the same behaviour against both. A later issue adds orders here.
  *
  * Times are passed in by the caller (the auth layer owns the clock); the state never reads the clock,
  * so every rule that depends on "now" is decided above it and tests can move time freely.
@@ -69,6 +70,25 @@ export interface RateWindowHit {
   count: number;
 }
 
+export interface RollingWindowHit {
+  allowed: boolean;
+  /** Hits in the window after this call (a refused hit is not recorded). */
+  count: number;
+  /** The earliest hit still in the window: a slot frees when it leaves the window. Null when none. */
+  oldest: Date | null;
+}
+
+/** A tax check answer as cached (spec 4.3: 24 hours per coldkey). */
+export interface CachedCheck {
+  /** Opaque: `checkCacheKey(coldkey)`, a SHA-256 hex digest. */
+  key: string;
+  /** The response body, the exact JSON text to serve. */
+  body: string;
+  computedAt: Date;
+  /** The entry counts as absent from this instant on. */
+  expiresAt: Date;
+}
+
 /** A stored key with the account it belongs to: what verifying a presented key needs, in one read. */
 export interface KeyCandidate {
   key: ApiKeyRecord;
@@ -127,6 +147,33 @@ export interface GatewayState {
    * the table (an hourly window must outlive a minute one).
    */
   pruneRateWindows(bucketPrefix: string, before: Date): Promise<number>;
+
+  /**
+   * A rolling window: atomically records a hit at `at` for `bucket` if fewer than `limit` hits are
+   * recorded after `since` (the caller passes `at` minus the window's length), across every process
+   * sharing the database. Only the hits inside the window are kept, so a bucket holds at most `limit`
+   * times.
+   */
+  hitRollingWindow(bucket: string, at: Date, since: Date, limit: number): Promise<RollingWindowHit>;
+  /** Deletes rolling windows under `bucketPrefix` with no hit after `before`; returns how many. */
+  pruneRollingWindows(bucketPrefix: string, before: Date): Promise<number>;
+
+  /** The cached check under `key` while `now` is before its expiry; null when absent or expired. */
+  getCachedCheck(key: string, now: Date): Promise<CachedCheck | null>;
+  /**
+   * Stores a check, replacing the entry under its key unless that entry was computed later (two
+   * instances computing the same coldkey at once keep the newer answer).
+   */
+  putCachedCheck(entry: CachedCheck): Promise<void>;
+  /** Deletes entries expired at `now`; returns how many. */
+  pruneCachedChecks(now: Date): Promise<number>;
+
+  /**
+   * The salt stored under `name`, created from `candidate` (random bytes, hex, made by the caller)
+   * if there is none yet. Insert-if-absent, so every instance and process on one database reads the
+   * same value, whichever inserted first.
+   */
+  getOrCreateSalt(name: string, candidate: string, createdAt: Date): Promise<string>;
 
   close(): Promise<void>;
 }

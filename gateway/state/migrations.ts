@@ -101,6 +101,51 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX rate_windows_start ON rate_windows (window_start)',
     ],
   },
+  {
+    version: 2,
+    name: 'tax check cache, rolling rate windows, salts',
+    sqlite: [
+      `CREATE TABLE tax_check_cache (
+        key TEXT PRIMARY KEY,
+        body TEXT NOT NULL,
+        computed_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX tax_check_cache_expires ON tax_check_cache (expires_at)',
+      // `hits`: a JSON array of ISO-8601 times, at most the limit's length.
+      `CREATE TABLE rolling_windows (
+        bucket TEXT PRIMARY KEY,
+        hits TEXT NOT NULL,
+        last_hit TEXT NOT NULL
+      )`,
+      'CREATE INDEX rolling_windows_last_hit ON rolling_windows (last_hit)',
+      `CREATE TABLE state_salts (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      )`,
+    ],
+    postgres: [
+      `CREATE TABLE tax_check_cache (
+        key text PRIMARY KEY,
+        body text NOT NULL,
+        computed_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX tax_check_cache_expires ON tax_check_cache (expires_at)',
+      `CREATE TABLE rolling_windows (
+        bucket text PRIMARY KEY,
+        hits timestamptz[] NOT NULL,
+        last_hit timestamptz NOT NULL
+      )`,
+      'CREATE INDEX rolling_windows_last_hit ON rolling_windows (last_hit)',
+      `CREATE TABLE state_salts (
+        name text PRIMARY KEY,
+        value text NOT NULL,
+        created_at timestamptz NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export const MIGRATIONS_TABLE = 'gateway_schema_migrations';

@@ -2,12 +2,14 @@ import pg from 'pg';
 import {
   type Account,
   type ApiKeyRecord,
+  type CachedCheck,
   type CounterResult,
   type GatewayState,
   type InsertKeyResult,
   type KeyCandidate,
   type NewAccount,
   type RateWindowHit,
+  type RollingWindowHit,
   remainingOf,
   type SessionRecord,
 } from './gateway-state.js';
@@ -16,7 +18,10 @@ import { SchemaVersionError } from './state-errors.js';
 import {
   KEY_WITH_ACCOUNT_COLUMNS,
   type Row,
+  rollingWindowHit,
   toAccount,
+  toCachedCheck,
+  toDate,
   toKey,
   toKeyCandidate,
   toSession,
@@ -283,9 +288,79 @@ class PostgresState implements GatewayState {
     return result.rowCount ?? 0;
   }
 
+  /**
+   * One statement, atomic like the counters: on a conflict PostgreSQL locks the bucket's row and
+   * evaluates the WHERE on its newest version, so concurrent hits from any process queue on the row
+   * and the window never holds more than `limit`. The kept array is the window's hits plus this one.
+   */
+  async hitRollingWindow(bucket: string, at: Date, since: Date, limit: number): Promise<RollingWindowHit> {
+    if (limit > 0) {
+      const row = await this.one(
+        `INSERT INTO rolling_windows AS w (bucket, hits, last_hit) VALUES ($1, ARRAY[$2::timestamptz], $2)
+         ON CONFLICT (bucket) DO UPDATE
+           SET hits = ARRAY(SELECT h FROM unnest(w.hits || $2::timestamptz) AS h WHERE h > $3 ORDER BY h),
+               last_hit = GREATEST(w.last_hit, $2)
+           WHERE (SELECT count(*) FROM unnest(w.hits) AS h WHERE h > $3) < $4::integer
+         RETURNING hits`,
+        [bucket, at, since, limit],
+      );
+      if (row) return rollingWindowHit(true, hitsOf(row));
+    }
+    const current = await this.one('SELECT hits FROM rolling_windows WHERE bucket = $1', [bucket]);
+    return rollingWindowHit(false, current ? hitsOf(current).filter((hit) => hit > since) : []);
+  }
+
+  async pruneRollingWindows(bucketPrefix: string, before: Date): Promise<number> {
+    const result = await this.pool.query(
+      'DELETE FROM rolling_windows WHERE left(bucket, $1) = $2 AND last_hit <= $3',
+      [bucketPrefix.length, bucketPrefix, before],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async getCachedCheck(key: string, now: Date): Promise<CachedCheck | null> {
+    const row = await this.one('SELECT * FROM tax_check_cache WHERE key = $1 AND expires_at > $2', [
+      key,
+      now,
+    ]);
+    return row ? toCachedCheck(row) : null;
+  }
+
+  async putCachedCheck(entry: CachedCheck): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO tax_check_cache AS c (key, body, computed_at, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (key) DO UPDATE SET body = excluded.body, computed_at = excluded.computed_at,
+         expires_at = excluded.expires_at
+       WHERE excluded.computed_at >= c.computed_at`,
+      [entry.key, entry.body, entry.computedAt, entry.expiresAt],
+    );
+  }
+
+  async pruneCachedChecks(now: Date): Promise<number> {
+    const result = await this.pool.query('DELETE FROM tax_check_cache WHERE expires_at <= $1', [now]);
+    return result.rowCount ?? 0;
+  }
+
+  async getOrCreateSalt(name: string, candidate: string, createdAt: Date): Promise<string> {
+    // Two statements on purpose: a single INSERT ... RETURNING plus SELECT would read with the
+    // statement's snapshot and could miss a row another instance committed while this one waited.
+    await this.pool.query(
+      'INSERT INTO state_salts (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+      [name, candidate, createdAt],
+    );
+    const row = await this.one('SELECT value FROM state_salts WHERE name = $1', [name]);
+    return String(row!['value']);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
   }
+}
+
+/** A `timestamptz[]` column: pg parses it to Dates; text elements are parsed for safety. */
+function hitsOf(row: Row): Date[] {
+  const hits = row['hits'];
+  return Array.isArray(hits) ? hits.map(toDate) : [];
 }

@@ -4,12 +4,14 @@ import Database from 'better-sqlite3';
 import {
   type Account,
   type ApiKeyRecord,
+  type CachedCheck,
   type CounterResult,
   type GatewayState,
   type InsertKeyResult,
   type KeyCandidate,
   type NewAccount,
   type RateWindowHit,
+  type RollingWindowHit,
   remainingOf,
   type SessionRecord,
 } from './gateway-state.js';
@@ -19,7 +21,9 @@ import { SchemaVersionError } from './state-errors.js';
 import {
   KEY_WITH_ACCOUNT_COLUMNS,
   type Row,
+  rollingWindowHit,
   toAccount,
+  toCachedCheck,
   toKey,
   toKeyCandidate,
   toSession,
@@ -333,6 +337,78 @@ class SqliteState implements GatewayState {
       bucketPrefix,
       iso(before),
     ).changes;
+  }
+
+  /*
+   * The methods below run in the turn's batch like the request path's other statements: under its
+   * write lock (a rolling window's read-modify-write is atomic across processes), and without
+   * dropping the key cache, which statements outside a batch do.
+   */
+
+  hitRollingWindow(bucket: string, at: Date, since: Date, limit: number): Promise<RollingWindowHit> {
+    return this.batch.run((): RollingWindowHit => {
+      const row = this.one('SELECT hits FROM rolling_windows WHERE bucket = ?', bucket);
+      const after = iso(since);
+      // ISO-8601 texts of one format compare like the times they name.
+      const hits = row ? (JSON.parse(String(row['hits'])) as string[]).filter((hit) => hit > after) : [];
+      const allowed = limit > 0 && hits.length < limit;
+      if (allowed) {
+        hits.push(iso(at));
+        hits.sort();
+        this.statement(
+          `INSERT INTO rolling_windows (bucket, hits, last_hit) VALUES (?, ?, ?)
+           ON CONFLICT (bucket) DO UPDATE SET hits = excluded.hits, last_hit = excluded.last_hit`,
+        ).run(bucket, JSON.stringify(hits), hits.at(-1));
+      }
+      return rollingWindowHit(
+        allowed,
+        hits.map((hit) => new Date(hit)),
+      );
+    });
+  }
+
+  pruneRollingWindows(bucketPrefix: string, before: Date): Promise<number> {
+    return this.batch.run(
+      () =>
+        this.statement('DELETE FROM rolling_windows WHERE substr(bucket, 1, ?) = ? AND last_hit <= ?').run(
+          bucketPrefix.length,
+          bucketPrefix,
+          iso(before),
+        ).changes,
+    );
+  }
+
+  getCachedCheck(key: string, now: Date): Promise<CachedCheck | null> {
+    return this.batch.run(() => {
+      const row = this.one('SELECT * FROM tax_check_cache WHERE key = ? AND expires_at > ?', key, iso(now));
+      return row ? toCachedCheck(row) : null;
+    });
+  }
+
+  putCachedCheck(entry: CachedCheck): Promise<void> {
+    return this.batch.run(() => {
+      this.statement(
+        `INSERT INTO tax_check_cache (key, body, computed_at, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET body = excluded.body, computed_at = excluded.computed_at,
+           expires_at = excluded.expires_at
+         WHERE excluded.computed_at >= tax_check_cache.computed_at`,
+      ).run(entry.key, entry.body, iso(entry.computedAt), iso(entry.expiresAt));
+    });
+  }
+
+  pruneCachedChecks(now: Date): Promise<number> {
+    return this.batch.run(
+      () => this.statement('DELETE FROM tax_check_cache WHERE expires_at <= ?').run(iso(now)).changes,
+    );
+  }
+
+  getOrCreateSalt(name: string, candidate: string, createdAt: Date): Promise<string> {
+    return this.batch.run(() => {
+      this.statement(
+        'INSERT INTO state_salts (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+      ).run(name, candidate, iso(createdAt));
+      return String(this.one('SELECT value FROM state_salts WHERE name = ?', name)!['value']);
+    });
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,12 @@
-import type { Account, ApiKeyRecord, KeyCandidate, Plan, SessionRecord } from './gateway-state.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  CachedCheck,
+  KeyCandidate,
+  Plan,
+  RollingWindowHit,
+  SessionRecord,
+} from './gateway-state.js';
 
 /**
  * Database rows → state records, shared by both engines (SQLite returns times as ISO text, PostgreSQL
@@ -66,4 +74,20 @@ export function toKeyCandidate(row: Row): KeyCandidate {
       access_ends_at: row['account_access_ends_at'],
     }),
   };
+}
+
+export function toCachedCheck(row: Row): CachedCheck {
+  return {
+    key: String(row['key']),
+    body: String(row['body']),
+    computedAt: toDate(row['computed_at']),
+    expiresAt: toDate(row['expires_at']),
+  };
+}
+
+/** A rolling window's answer from the hits inside it (in any order). */
+export function rollingWindowHit(allowed: boolean, hits: readonly Date[]): RollingWindowHit {
+  let oldest: Date | null = null;
+  for (const hit of hits) if (!oldest || hit < oldest) oldest = hit;
+  return { allowed, count: hits.length, oldest };
 }

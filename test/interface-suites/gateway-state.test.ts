@@ -2,9 +2,10 @@
  * One contract for every GatewayState implementation: the same behaviour, run against a SQLite file
  * and a fresh PostgreSQL schema. Each test makes its own accounts, so tests share one database.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyRecord, GatewayState } from '../../gateway/state/gateway-state.js';
+import { checkCacheKey } from '../../gateway/state/check-cache-key.js';
+import type { ApiKeyRecord, CachedCheck, GatewayState } from '../../gateway/state/gateway-state.js';
 import { MIGRATIONS } from '../../gateway/state/migrations.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';
@@ -328,6 +329,173 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
       expect(await state.pruneRateWindows(`${scope}:`, current)).toBe(2);
       expect(await state.hitRateWindow(`${scope}:a`, current, 5)).toEqual({ allowed: true, count: 2 });
       expect(await state.hitRateWindow(`${other}:a`, old, 5)).toEqual({ allowed: true, count: 2 });
+    });
+  });
+
+  describe('rolling windows', () => {
+    const HOUR = 3_600_000;
+    const hit = (bucket: string, iso: string, limit: number) => {
+      const now = at(iso);
+      return state.hitRollingWindow(bucket, now, new Date(now.getTime() - HOUR), limit);
+    };
+
+    it('admits the limit within any hour and frees a slot when the oldest hit leaves it', async () => {
+      const bucket = `test:${uid('ip')}`;
+      expect(await hit(bucket, '2025-03-15T10:10:00.250Z', 3)).toEqual({
+        allowed: true,
+        count: 1,
+        oldest: at('2025-03-15T10:10:00.250Z'),
+      });
+      await hit(bucket, '2025-03-15T10:40:00Z', 3);
+      // Across the clock hour: a fixed window would start counting again at 11:00.
+      expect(await hit(bucket, '2025-03-15T10:59:59Z', 3)).toMatchObject({ allowed: true, count: 3 });
+      expect(await hit(bucket, '2025-03-15T11:00:01Z', 3)).toEqual({
+        allowed: false,
+        count: 3,
+        oldest: at('2025-03-15T10:10:00.250Z'),
+      });
+      // The first hit is an hour old at 11:10:00.250 and no longer counts (the window is (at - 1h, at]).
+      expect(await hit(bucket, '2025-03-15T11:10:00.249Z', 3)).toMatchObject({ allowed: false, count: 3 });
+      expect(await hit(bucket, '2025-03-15T11:10:00.250Z', 3)).toEqual({
+        allowed: true,
+        count: 3,
+        oldest: at('2025-03-15T10:40:00Z'),
+      });
+      expect(await hit(`${bucket}x`, '2025-03-15T11:10:00Z', 3)).toMatchObject({ allowed: true, count: 1 });
+      expect(await hit(`${bucket}y`, '2025-03-15T11:10:00Z', 0)).toEqual({
+        allowed: false,
+        count: 0,
+        oldest: null,
+      });
+    });
+
+    it('starts afresh once every hit is older than the window', async () => {
+      const bucket = `test:${uid('ip')}`;
+      for (let i = 0; i < 2; i++) await hit(bucket, '2025-03-15T08:00:00Z', 2);
+      expect(await hit(bucket, '2025-03-15T08:30:00Z', 2)).toMatchObject({ allowed: false, count: 2 });
+      expect(await hit(bucket, '2025-03-15T12:00:00Z', 2)).toEqual({
+        allowed: true,
+        count: 1,
+        oldest: at('2025-03-15T12:00:00Z'),
+      });
+    });
+
+    it('allows exactly the limit to concurrent hits on two connections', async () => {
+      const bucket = `test:${uid('ip')}`;
+      const second = await openGatewayState(store.url);
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            (i % 2 ? state : second).hitRollingWindow(
+              bucket,
+              new Date(T0.getTime() + i),
+              at('2025-03-15T09:00:00Z'),
+              20,
+            ),
+          ),
+        );
+        expect(results.filter((r) => r.allowed)).toHaveLength(20);
+        expect(Math.max(...results.map((r) => r.count))).toBe(20);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('prunes windows of one prefix with no hit after the given time', async () => {
+      const scope = uid('scope');
+      const other = uid('other');
+      await hit(`${scope}:old`, '2025-03-15T09:00:00Z', 5);
+      await hit(`${scope}:recent`, '2025-03-15T09:00:00Z', 5);
+      await hit(`${scope}:recent`, '2025-03-15T10:30:00Z', 5);
+      await hit(`${other}:old`, '2025-03-15T09:00:00Z', 5);
+      expect(await state.pruneRollingWindows(`${scope}:`, at('2025-03-15T10:00:00Z'))).toBe(1);
+      expect(await hit(`${scope}:recent`, '2025-03-15T10:31:00Z', 5)).toMatchObject({ count: 2 });
+      expect(await state.pruneRollingWindows(`${other}:`, at('2025-03-15T09:00:00Z'))).toBe(1);
+    });
+  });
+
+  describe('tax check cache', () => {
+    const entry = (overrides: Partial<CachedCheck> = {}): CachedCheck => ({
+      key: checkCacheKey(uid('coldkey')),
+      body: JSON.stringify({ state: 'ok', staked_tao: 1234.5, note: 'exact text \u00e9 kept' }),
+      computedAt: at('2025-03-15T10:00:00.123Z'),
+      expiresAt: at('2025-03-16T10:00:00.123Z'),
+      ...overrides,
+    });
+
+    it('misses, then hits with the exact body until the expiry, then misses', async () => {
+      const check = entry({ body: '{"coldkey": "5Grw",  "yield":0.071000}' });
+      expect(await state.getCachedCheck(check.key, T0)).toBeNull();
+      await state.putCachedCheck(check);
+      expect(await state.getCachedCheck(check.key, at('2025-03-15T10:00:00.123Z'))).toEqual(check);
+      expect(await state.getCachedCheck(check.key, at('2025-03-16T10:00:00.122Z'))).toEqual(check);
+      expect(await state.getCachedCheck(check.key, at('2025-03-16T10:00:00.123Z'))).toBeNull();
+      expect(await state.getCachedCheck(checkCacheKey('5Other'), T0)).toBeNull();
+    });
+
+    it('replaces an entry with a newer computation, never with an older one', async () => {
+      const first = entry();
+      await state.putCachedCheck(first);
+      const newer = {
+        ...first,
+        body: '{"state":"ok","v":2}',
+        computedAt: at('2025-03-16T11:00:00Z'),
+        expiresAt: at('2025-03-17T11:00:00Z'),
+      };
+      await state.putCachedCheck(newer);
+      expect(await state.getCachedCheck(first.key, at('2025-03-16T12:00:00Z'))).toEqual(newer);
+      await state.putCachedCheck({ ...first, body: '{"stale":true}' });
+      expect(await state.getCachedCheck(first.key, at('2025-03-16T12:00:00Z'))).toEqual(newer);
+    });
+
+    it('is shared by connections and survives closing and reopening the state', async () => {
+      const check = entry();
+      const writer = await openGatewayState(store.url);
+      await writer.putCachedCheck(check);
+      await writer.close();
+      const reader = await openGatewayState(store.url);
+      try {
+        expect(await reader.getCachedCheck(check.key, T0)).toEqual(check);
+      } finally {
+        await reader.close();
+      }
+    });
+
+    it('prunes expired entries only', async () => {
+      const expired = entry({
+        expiresAt: at('2020-01-01T00:00:00Z'),
+        computedAt: at('2019-12-31T00:00:00Z'),
+      });
+      const live = entry({ expiresAt: at('2100-01-01T00:00:00Z') });
+      await state.putCachedCheck(expired);
+      await state.putCachedCheck(live);
+      expect(await state.pruneCachedChecks(at('2025-01-01T00:00:00Z'))).toBe(1);
+      expect(await state.getCachedCheck(expired.key, at('2019-12-31T12:00:00Z'))).toBeNull();
+      expect(await state.getCachedCheck(live.key, T0)).toEqual(live);
+    });
+
+    it('keys by the SHA-256 of the coldkey', () => {
+      expect(checkCacheKey('5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY')).toMatch(/^[0-9a-f]{64}$/);
+      expect(checkCacheKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    });
+  });
+
+  describe('salts', () => {
+    it('keeps the first salt stored under a name, the same for every state object on the database', async () => {
+      const name = uid('salt');
+      const second = await openGatewayState(store.url);
+      try {
+        const candidates = Array.from({ length: 6 }, () => randomBytes(32).toString('hex'));
+        const read = await Promise.all(
+          candidates.map((candidate, i) => (i % 2 ? state : second).getOrCreateSalt(name, candidate, T0)),
+        );
+        expect(new Set(read).size).toBe(1);
+        expect(candidates).toContain(read[0]);
+        expect(await second.getOrCreateSalt(name, randomBytes(32).toString('hex'), T0)).toBe(read[0]);
+        expect(await state.getOrCreateSalt(uid('salt'), 'ab'.repeat(32), T0)).toBe('ab'.repeat(32));
+      } finally {
+        await second.close();
+      }
     });
   });
 });
