@@ -10,6 +10,12 @@ import { sessionsCommand } from './commands/sessions.js';
 import { type GatewayConfig, loadGatewayConfig } from './config.js';
 import { startGateway } from './node.js';
 
+// The AWS SDK prints a NodeVersionSupportWarning on stderr in every Node 20 process that builds an S3
+// client: SDK releases after January 2027 need Node 22 (aws/aws-sdk-js-v3#7983). The SDK is pinned in
+// package.json, so that notice is for whoever upgrades it (README "Configuration"), not for operators;
+// this is the SDK's documented opt-out. `AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false` brings it back.
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+
 function serveCommand(config: GatewayConfig): Command {
   return new Command('serve')
     .description('serve the published snapshots under /api/v1 (and /tax) until SIGINT/SIGTERM')

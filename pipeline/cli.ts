@@ -16,6 +16,12 @@ import { publishCommand } from './snapshots/publish-command.js';
 import { exportCommand } from './warehouse/export-command.js';
 import { sqlCommand } from './warehouse/sql-command.js';
 
+// The AWS SDK prints a NodeVersionSupportWarning on stderr in every Node 20 process that builds an S3
+// client: SDK releases after January 2027 need Node 22 (aws/aws-sdk-js-v3#7983). The SDK is pinned in
+// package.json, so that notice is for whoever upgrades it (README "Configuration"), not for operators;
+// this is the SDK's documented opt-out. `AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false` brings it back.
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+
 async function main(): Promise<number> {
   const config = loadPipelineConfig(process.env);
   const program = new Command('sbm')
