@@ -67,3 +67,33 @@ export function normalizeIp(ip: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
   return mapped && isIP(mapped[1]!) === 4 ? mapped[1]! : lower;
 }
+
+/**
+ * What a per-address limit counts a client as: an IPv4 address itself, an IPv6 address by its /64
+ * network. A home or office IPv6 network is a /64 (or larger) whose hosts pick new addresses at will
+ * (privacy addresses rotate by themselves), so counting single IPv6 addresses would hand every caller
+ * an unlimited supply; the /64 is what one IPv4 address behind NAT is. Anything else is used as is.
+ */
+export function rateLimitSubject(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const groups = ipv6Groups(ip);
+  return groups ? `${groups.slice(0, 4).join(':')}::/64` : ip;
+}
+
+/** The eight 16-bit groups of an IPv6 address (zone dropped, dotted IPv4 tail converted), in hex. */
+function ipv6Groups(ip: string): string[] | null {
+  let text = ip.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail, ...rest] = text.split('::');
+  if (rest.length > 0) return null;
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const missing = 8 - left.length - right.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
+  const groups = [...left, ...Array<string>(missing).fill('0'), ...right];
+  return groups.map((group) => Number.parseInt(group, 16).toString(16));
+}
