@@ -8,42 +8,17 @@
  *   - burn: any other AlphaBurned (`burn_alpha`).
  *   - recycle: AlphaRecycled (`recycle_alpha`): stored, but not a burn in any published total.
  */
+import type { BurnEvent } from './burn-event.js';
 import { account, rao, smallInt } from './codec-values.js';
 import type { BlockEvents } from './read-blocks.js';
 import type { DecodedEvent } from './runtime-codec.js';
-
-export interface ChainBurn {
-  block: number;
-  eventIndex: number;
-  extrinsicIndex: number | null;
-  blockTime: number;
-  netuid: number;
-  kind: 'burn' | 'buyback' | 'recycle';
-  coldkey: string | null;
-  hotkey: string;
-  alphaRao: bigint;
-  taoRao: bigint | null;
-}
-
-export interface ChainStakingEvent {
-  block: number;
-  eventIndex: number;
-  extrinsicIndex: number | null;
-  blockTime: number;
-  kind: 'StakeAdded' | 'StakeRemoved' | 'StakeMoved' | 'StakeTransferred' | 'StakeSwapped' | 'Transfer';
-  coldkey: string;
-  hotkey: string | null;
-  netuid: number | null;
-  taoRao: bigint | null;
-  alphaRao: bigint | null;
-  detail: Record<string, string | number> | null;
-}
+import type { StakingEvent } from './staking-event.js';
 
 const SUBTENSOR = 'SubtensorModule';
 
-export function classifyBlock(block: BlockEvents): { burns: ChainBurn[]; staking: ChainStakingEvent[] } {
-  const burns: ChainBurn[] = [];
-  const staking: ChainStakingEvent[] = [];
+export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking: StakingEvent[] } {
+  const burns: BurnEvent[] = [];
+  const staking: StakingEvent[] = [];
   const base = (event: DecodedEvent) => ({
     block: block.number,
     eventIndex: event.index,

@@ -2,11 +2,14 @@
  * One UTC day from the chain: every block's burns and staking events, each burn's subnet registration
  * block, and the panel (subnets and pool reserves at the day's last block, or at the head for today).
  */
+
+import type { BurnEvent } from '../chain/burn-event.js';
 import type { ChainReader } from '../chain/chain-reader.js';
-import { type ChainBurn, type ChainStakingEvent, classifyBlock } from '../chain/classify-events.js';
+import { classifyBlock } from '../chain/classify-events.js';
 import type { DayBounds } from '../chain/day-bounds.js';
 import { mapConcurrent } from '../chain/limiter.js';
 import { readBlocks } from '../chain/read-blocks.js';
+import type { StakingEvent } from '../chain/staking-event.js';
 import { readRegisteredAt, readSubnetPanel } from '../chain/subnet-panel.js';
 import type { BurnRow, DayRows } from '../warehouse/day-rows.js';
 
@@ -21,8 +24,8 @@ export async function collectDay(
   bounds: DayBounds,
   options: CollectDayOptions,
 ): Promise<DayRows> {
-  const burns: ChainBurn[] = [];
-  const staking: ChainStakingEvent[] = [];
+  const burns: BurnEvent[] = [];
+  const staking: StakingEvent[] = [];
   const hashes = new Map<number, string>();
   let lastBlockTime = 0;
   let read = 0;
@@ -91,13 +94,13 @@ export async function collectDay(
  */
 async function resolveRegistrations(
   reader: ChainReader,
-  burns: ChainBurn[],
+  burns: BurnEvent[],
   hashes: Map<number, string>,
   firstHash: string,
   lastHash: string,
   bounds: DayBounds,
   concurrency: number,
-): Promise<(burn: ChainBurn) => number> {
+): Promise<(burn: BurnEvent) => number> {
   const firstCodec = await reader.codecOfBlock(bounds.firstBlock);
   const lastCodec = await reader.codecOfBlock(bounds.lastBlock);
   const wholeDay = new Map<number, number>();

@@ -1,45 +1,14 @@
 /**
  * What one collected UTC day puts in the warehouse. Block numbers fit a JS number (2^53 blocks of 12 s is
- * far away); every RAO amount is a bigint.
+ * far away); every RAO amount is a bigint. Burns and staking events are the chain's own types
+ * (`pipeline/chain/`): the warehouse stores them as decoded.
  */
-export type BurnKind = 'burn' | 'buyback' | 'recycle';
+import type { BurnEvent } from '../chain/burn-event.js';
+import type { StakingEvent } from '../chain/staking-event.js';
 
-export interface BurnRow {
-  block: number;
-  eventIndex: number;
-  extrinsicIndex: number | null;
-  /** Milliseconds since the epoch (the block's Timestamp.Now). */
-  blockTime: number;
-  netuid: number;
+/** A burn and the registration of its netuid at the burn's block (a netuid is reused after deregistration). */
+export interface BurnRow extends BurnEvent {
   registeredAt: number;
-  kind: BurnKind;
-  coldkey: string | null;
-  hotkey: string;
-  alphaRao: bigint;
-  taoRao: bigint | null;
-}
-
-export type StakingKind =
-  | 'StakeAdded'
-  | 'StakeRemoved'
-  | 'StakeMoved'
-  | 'StakeTransferred'
-  | 'StakeSwapped'
-  | 'Transfer';
-
-export interface StakingEventRow {
-  block: number;
-  eventIndex: number;
-  extrinsicIndex: number | null;
-  blockTime: number;
-  kind: StakingKind;
-  coldkey: string;
-  hotkey: string | null;
-  netuid: number | null;
-  taoRao: bigint | null;
-  alphaRao: bigint | null;
-  /** Fields that do not fit the common columns (destinations, fees), JSON-safe (amounts as strings). */
-  detail: Record<string, string | number> | null;
 }
 
 export interface PanelPriceRow {
@@ -68,7 +37,7 @@ export interface DayRows {
   /** Today, read only up to the finalized head. */
   partial: boolean;
   burns: BurnRow[];
-  stakingEvents: StakingEventRow[];
+  stakingEvents: StakingEvent[];
   panel: PanelPriceRow[];
   subnets: SubnetDayRow[];
 }
