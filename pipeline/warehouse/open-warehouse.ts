@@ -1,4 +1,7 @@
-/** Opening the burn warehouse (`data/burns.duckdb`): the DuckDB file with `schema.sql` applied. */
+/**
+ * Opening the burn warehouse (`data/burns.duckdb`): the DuckDB file with `schema.sql` (tables) and then
+ * `analyst-views.sql` (views, and comments on everything) applied on every writable open.
+ */
 import { readFile } from 'node:fs/promises';
 import { type DuckDbFile, openDuckDbFile } from './open-duckdb.js';
 import { WarehouseError, WarehouseLockedError } from './warehouse-errors.js';
@@ -13,10 +16,15 @@ export interface OpenWarehouseOptions {
 
 export type Warehouse = DuckDbFile;
 
-const schemaUrl = new URL('./schema.sql', import.meta.url);
+// In this order: the views and comments refer to the tables.
+const schemaUrls = [
+  new URL('./schema.sql', import.meta.url),
+  new URL('./analyst-views.sql', import.meta.url),
+];
 
 export async function readSchemaSql(): Promise<string> {
-  return readFile(schemaUrl, 'utf8');
+  const parts = await Promise.all(schemaUrls.map((url) => readFile(url, 'utf8')));
+  return parts.join('\n');
 }
 
 export function openWarehouse(path: string, options: OpenWarehouseOptions = {}): Promise<Warehouse> {

@@ -82,7 +82,7 @@ CREATE TABLE IF NOT EXISTS collection_runs (
 );
 
 -- Staking activity read from the same blocks, for the tax check and the tax pack.
---   StakeAdded / StakeRemoved: coldkey, hotkey, netuid, tao_rao, alpha_rao (detail: fee)
+--   StakeAdded / StakeRemoved: coldkey, hotkey, netuid, tao_rao, alpha_rao (detail: fee_rao)
 --   StakeMoved:       coldkey, hotkey = origin hotkey, netuid = origin netuid, tao_rao
 --                     (detail: destination_hotkey, destination_netuid)
 --   StakeTransferred: coldkey = origin coldkey, hotkey, netuid = origin netuid, tao_rao
@@ -125,49 +125,6 @@ CREATE TABLE IF NOT EXISTS claims (
   PRIMARY KEY (netuid, published, source)
 );
 
--- Burns per subnet and UTC day (kinds burn and buyback; recycles excluded).
---   alpha_rao       all alpha burned that day
---   burns           number of burns
---   tao_rao         the priced burns' alpha valued at that day's panel price of the same subnet
---                   (same netuid and registered_at): sum(alpha) * subnet_tao // subnet_alpha_in,
---                   one integer division per day; NULL when no burn of the day is priced
---   unpriced_burns  burns without a panel price (no pool, no panel row, or the netuid was
---                   re-registered later that day so the panel belongs to another subnet)
-CREATE OR REPLACE VIEW burns_daily AS
-WITH b AS (
-  SELECT
-    b.day, b.netuid, b.registered_at, b.alpha_rao,
-    p.subnet_tao_rao, p.subnet_alpha_in_rao,
-    (p.subnet_tao_rao IS NOT NULL AND p.subnet_alpha_in_rao IS NOT NULL AND p.subnet_alpha_in_rao > 0) AS priced
-  FROM burns b
-  LEFT JOIN panel_prices p
-    ON p.day = b.day AND p.netuid = b.netuid AND p.registered_at = b.registered_at
-  WHERE b.kind IN ('burn', 'buyback')
-)
-SELECT
-  day,
-  netuid,
-  registered_at,
-  sum(alpha_rao)::HUGEINT AS alpha_rao,
-  (sum(alpha_rao) FILTER (WHERE priced) * any_value(subnet_tao_rao) FILTER (WHERE priced)
-    // any_value(subnet_alpha_in_rao) FILTER (WHERE priced))::HUGEINT AS tao_rao,
-  count(*)::INTEGER AS burns,
-  (count(*) FILTER (WHERE NOT priced))::INTEGER AS unpriced_burns
-FROM b
-GROUP BY day, netuid, registered_at;
-
--- One row per subnet ever burned on (netuid, registered_at), with its latest known name.
-CREATE OR REPLACE VIEW subnet_burns AS
-SELECT
-  b.netuid,
-  b.registered_at,
-  (SELECT s.name FROM subnet_days s
-    WHERE s.netuid = b.netuid AND s.registered_at = b.registered_at
-    ORDER BY s.day DESC LIMIT 1) AS name,
-  count(*)::INTEGER AS burns,
-  sum(b.alpha_rao)::HUGEINT AS alpha_rao,
-  min(b.block_time) AS first_burn,
-  max(b.block_time) AS last_burn
-FROM burns b
-WHERE b.kind IN ('burn', 'buyback')
-GROUP BY b.netuid, b.registered_at;
+-- The analysts' views (burns_daily, subnet_burns, subnet_burns_daily, buybacks, staking_events_by_coldkey,
+-- subnet_registry) and a COMMENT ON every table, view and column live in analyst-views.sql, applied right
+-- after this file. A new column here needs its comment there.
