@@ -206,29 +206,25 @@ describe('analyst views, opened read-only', () => {
       `SELECT strftime(day, '%Y-%m-%d') AS day, block, event_index, kind, coldkey, netuid, tao_rao, alpha_rao,
               CAST(detail AS VARCHAR) AS detail
          FROM staking_events`,
-    )) as Array<Record<string, string | number | null>>;
-    const events = raw.map((e) => ({
-      ...e,
-      detail: JSON.parse(String(e['detail'])) as Record<string, unknown>,
-    }));
-    const receiverOf = (e: (typeof events)[number]) =>
-      (e.detail['destination_coldkey'] ?? e.detail['to'] ?? null) as string | null;
+    )) as Array<Omit<StakingRow, 'detail'> & { detail: string }>;
+    const events: StakingRow[] = raw.map((e) => ({ ...e, detail: JSON.parse(e.detail) }));
+    const receiverOf = (e: StakingRow) => e.detail['destination_coldkey'] ?? e.detail['to'] ?? null;
     // A coldkey that made events and also received a stake transfer.
-    const coldkey = receiverOf(events.find((e) => e['kind'] === 'StakeTransferred')!)!;
-    const row = (e: (typeof events)[number], role: 'origin' | 'destination') => ({
-      day: e['day'],
-      block: String(e['block']),
-      event_index: e['event_index'],
-      kind: e['kind'],
+    const coldkey = receiverOf(events.find((e) => e.kind === 'StakeTransferred')!)!;
+    const row = (e: StakingRow, role: 'origin' | 'destination') => ({
+      day: e.day,
+      block: e.block,
+      event_index: e.event_index,
+      kind: e.kind,
       role,
-      counterpart_coldkey: role === 'origin' ? receiverOf(e) : e['coldkey'],
-      netuid: e['netuid'],
-      destination_netuid: (e.detail['destination_netuid'] as number | undefined) ?? null,
-      tao_rao: e['tao_rao'],
-      alpha_rao: e['alpha_rao'],
+      counterpart_coldkey: role === 'origin' ? receiverOf(e) : e.coldkey,
+      netuid: e.netuid,
+      destination_netuid: e.detail['destination_netuid'] ?? null,
+      tao_rao: e.tao_rao,
+      alpha_rao: e.alpha_rao,
     });
     const expected = [
-      ...events.filter((e) => e['coldkey'] === coldkey).map((e) => row(e, 'origin')),
+      ...events.filter((e) => e.coldkey === coldkey).map((e) => row(e, 'origin')),
       ...events.filter((e) => receiverOf(e) === coldkey).map((e) => row(e, 'destination')),
     ].sort((a, b) => Number(a.block) - Number(b.block) || Number(a.event_index) - Number(b.event_index));
     // The origin side is the world's own record.
@@ -342,6 +338,19 @@ interface DayBurns {
   /** TAO per alpha, floored to 18 decimals, as an integer of 10^-18. */
   price: bigint | null;
   tao: bigint | null;
+}
+
+/** A staking_events row as the JSON reader returns it (BIGINT and HUGEINT as strings). */
+interface StakingRow {
+  day: string;
+  block: string;
+  event_index: number;
+  kind: string;
+  coldkey: string;
+  netuid: number | null;
+  tao_rao: string | null;
+  alpha_rao: string | null;
+  detail: { destination_coldkey?: string; to?: string; destination_netuid?: number };
 }
 
 interface Totals {
