@@ -28,11 +28,12 @@ export async function readSchemaSql(): Promise<string> {
 }
 
 export function openWarehouse(path: string, options: OpenWarehouseOptions = {}): Promise<Warehouse> {
+  const lockWaitMs = options.lockWaitMs ?? 30_000;
   return openDuckDbFile(path, {
     readOnly: options.readOnly ?? false,
-    lockWaitMs: options.lockWaitMs ?? 30_000,
+    lockWaitMs,
     schemaSql: readSchemaSql,
     failed: (detail) => new WarehouseError(`warehouse ${path}: ${detail}`),
-    locked: (detail) => new WarehouseLockedError(path, detail),
+    locked: (detail) => new WarehouseLockedError(path, detail, lockWaitMs),
   });
 }

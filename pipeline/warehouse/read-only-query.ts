@@ -16,11 +16,24 @@ export interface QueryResult {
   rows: Array<Record<string, unknown>>;
 }
 
-export async function queryReadOnly(warehousePath: string, sql: string): Promise<QueryResult> {
+export interface QueryOptions {
+  /**
+   * How long to wait while another process writes the file (default 30 s). `sbm collect` holds it only
+   * while it writes a day, so a query usually gets in between two days; past the wait it fails with a
+   * WarehouseLockedError that says so.
+   */
+  lockWaitMs?: number;
+}
+
+export async function queryReadOnly(
+  warehousePath: string,
+  sql: string,
+  options: QueryOptions = {},
+): Promise<QueryResult> {
   await access(warehousePath).catch(() => {
     throw new WarehouseError(`warehouse ${warehousePath} does not exist yet: run \`sbm collect\` first`);
   });
-  const warehouse = await openWarehouse(warehousePath, { readOnly: true });
+  const warehouse = await openWarehouse(warehousePath, { readOnly: true, ...options });
   try {
     const reader = await warehouse.connection.runAndReadAll(sql);
     return {

@@ -1,15 +1,24 @@
 /** Typed failures of the warehouse, so the command line can say what went wrong in one line. */
+import { describeLockConflict, type LockConflict, parseLockConflict } from './lock-conflict.js';
+
 export class WarehouseError extends Error {
   override name = 'WarehouseError';
 }
 
-/** Another process (the emissions watch, an analyst) held the file for longer than we were willing to wait. */
+/**
+ * Another process (`sbm collect` or `daily` writing, an analyst's session reading) held the file for longer
+ * than we were willing to wait. The message says which kind of holder it was and what to do.
+ */
 export class WarehouseLockedError extends WarehouseError {
   override name = 'WarehouseLockedError';
+  readonly conflict: LockConflict;
   constructor(
     readonly path: string,
     cause: string,
+    waitedMs: number,
   ) {
-    super(`warehouse ${path} is in use by another process (${cause}); try again when it has finished`);
+    const conflict = parseLockConflict(cause);
+    super(describeLockConflict(`warehouse ${path}`, conflict, waitedMs));
+    this.conflict = conflict;
   }
 }
