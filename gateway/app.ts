@@ -7,6 +7,7 @@ import { limitHeaders } from './auth/limit-headers.js';
 import { createPublicLimiter } from './auth/window-limiter.js';
 import { HttpError, ValidationFailure } from './http/http-errors.js';
 import { errorBody } from './http/responses.js';
+import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
 import type { ConnectionInfo, GatewayRequest } from './request-context.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
@@ -64,7 +65,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     catch: (error: unknown) => toErrorResponse(error, deps.onError),
     finally: [
       async (answer: Response | undefined, request: GatewayRequest) => {
-        const response = answer ?? errorBody(404, 'Not Found');
+        let response = answer ?? unrouted(request);
         const ticket = request.ctx.ticket;
         if (ticket) {
           request.ctx.ticket = null;
@@ -83,6 +84,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
           duration_ms: Math.round((performance.now() - request.ctx.startedAt) * 100) / 100,
           account: accountOf(request),
         });
+        if (request.method === 'HEAD') response = await withoutBody(response);
         return response;
       },
     ],
@@ -91,6 +93,13 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   dataRoutes(router, { burns: deps.burns, guard, now: deps.now });
   emissionRoutes(router, { emissions: deps.emissions, guard, now: deps.now });
   metaRoutes(router, { baseUrl: deps.baseUrl, burns: deps.burns, emissions: deps.emissions });
+  serveHeadLikeGet(router.routes);
+  // No answer: a 405 naming what the path serves when no route matched the method, else a 404.
+  const unrouted = (request: GatewayRequest): Response => {
+    const allowed = request.route ? [] : allowedMethods(router.routes, new URL(request.url).pathname);
+    if (allowed.length === 0) return errorBody(404, 'Not Found');
+    return errorBody(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+  };
 
   return {
     fetch(request, connection) {

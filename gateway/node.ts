@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ServerType, serve } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
@@ -90,8 +91,57 @@ function listen(app: GatewayApp, hostname: string, port: number): Promise<Server
       },
       () => resolve(server),
     );
+    server.on('clientError', answerClientError);
     server.once('error', reject);
   });
+}
+
+/**
+ * Requests Node's HTTP parser rejects (a bad byte in a header, headers over `maxHeaderSize`, a broken
+ * request line) never reach the router, and Node would answer them with an empty body. They get the
+ * gateway's one error shape here instead, and the connection is closed: after a parse error the rest
+ * of the byte stream cannot be framed into requests. Statuses are Node's own choices: 431 for headers
+ * too large (RFC 6585; the 400 of a plain bad request would hide which limit was hit), 413 for chunk
+ * extensions too large, 408 for a request that did not arrive in time, 400 for everything else.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex): void {
+  // Node's own rule: answer only if nothing of an in-flight response was written to this socket yet,
+  // or the peer would read our bytes inside that response. `_httpMessage` is how Node itself checks.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] = describeClientError(error);
+  const body = JSON.stringify({ detail });
+  socket.write(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+  // As Node does after its own answer: the bytes are queued, the socket is done.
+  socket.destroy();
+}
+
+function describeClientError(error: NodeJS.ErrnoException & { reason?: unknown }): [number, string, string] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'Request Header Fields Too Large', 'Request header fields too large'];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'Payload Too Large', 'Chunk extensions too large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'Request Timeout', 'Request not received in time'];
+    default:
+      // llhttp's reason is a fixed phrase ("Invalid header value char"), never the caller's bytes.
+      return [
+        400,
+        'Bad Request',
+        typeof error.reason === 'string' ? `Bad request: ${error.reason}` : 'Bad request',
+      ];
+  }
 }
 
 /** What the gateway reads of Node's own request object (HTTP/1 and HTTP/2 alike). */
