@@ -5,8 +5,9 @@
  * nothing. Rows are upserted on (netuid, published, source); `replace` makes the table equal the file.
  */
 import { readFile } from 'node:fs/promises';
+import { type CsvProblem, CsvRejectedError } from '../csv/csv-rejected-error.js';
+import { readCsv } from '../csv/read-csv.js';
 import { isUtcDay } from '../time/utc-day.js';
-import { parseCsv } from '../warehouse/csv-records.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
 
 export interface ClaimRow {
@@ -18,19 +19,17 @@ export interface ClaimRow {
   reviewed: string | null;
 }
 
-export class ClaimsImportError extends Error {
+export class ClaimsImportError extends CsvRejectedError {
   override name = 'ClaimsImportError';
-  constructor(readonly problems: string[]) {
-    super(`claims file rejected:\n  ${problems.join('\n  ')}`);
+  constructor(problems: readonly CsvProblem[]) {
+    super('claims file', problems);
   }
 }
 
 const COLUMNS = ['netuid', 'text', 'name_at_source', 'source', 'published', 'reviewed'] as const;
 
 export function parseClaimsCsv(text: string): ClaimRow[] {
-  const { header, records } = parseCsv(text);
-  const problems = COLUMNS.filter((c) => !header.includes(c)).map((c) => `line 1: missing column "${c}"`);
-  if (problems.length > 0) throw new ClaimsImportError(problems);
+  const { records, problems } = readCsv(text, COLUMNS);
   const rows: ClaimRow[] = [];
   const keys = new Map<string, number>();
   for (const { line, values } of records) {
@@ -38,22 +37,26 @@ export function parseClaimsCsv(text: string): ClaimRow[] {
     const before = problems.length;
     const netuid = v('netuid');
     if (!/^\d{1,5}$/.test(netuid) || Number(netuid) > 65_535) {
-      problems.push(`line ${line}: netuid "${netuid}" is not an integer from 0 to 65535`);
+      problems.push({ line, text: `netuid "${netuid}" is not an integer from 0 to 65535` });
     }
-    if (v('text') === '') problems.push(`line ${line}: text is empty`);
-    if (!isHttpUrl(v('source'))) problems.push(`line ${line}: source "${v('source')}" is not an http(s) URL`);
-    if (!isUtcDay(v('published')))
-      problems.push(`line ${line}: published "${v('published')}" is not a YYYY-MM-DD day`);
+    if (v('text') === '') problems.push({ line, text: 'text is empty' });
+    if (!isHttpUrl(v('source'))) {
+      problems.push({ line, text: `source "${v('source')}" is not an http(s) URL` });
+    }
+    if (!isUtcDay(v('published'))) {
+      problems.push({ line, text: `published "${v('published')}" is not a YYYY-MM-DD day` });
+    }
     const reviewed = v('reviewed');
     if (reviewed !== '' && !isUtcDay(reviewed)) {
-      problems.push(`line ${line}: reviewed "${reviewed}" is not a YYYY-MM-DD day (or empty)`);
+      problems.push({ line, text: `reviewed "${reviewed}" is not a YYYY-MM-DD day (or empty)` });
     } else if (reviewed !== '' && isUtcDay(v('published')) && reviewed < v('published')) {
-      problems.push(`line ${line}: reviewed ${reviewed} is before published ${v('published')}`);
+      problems.push({ line, text: `reviewed ${reviewed} is before published ${v('published')}` });
     }
     const key = `${netuid}/${v('published')}/${v('source')}`;
     const earlier = keys.get(key);
-    if (earlier !== undefined)
-      problems.push(`line ${line}: same netuid, published and source as line ${earlier}`);
+    if (earlier !== undefined) {
+      problems.push({ line, text: `same netuid, published and source as line ${earlier}` });
+    }
     keys.set(key, line);
     if (problems.length === before) {
       rows.push({

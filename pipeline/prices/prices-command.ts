@@ -1,6 +1,7 @@
 /** `sbm prices fetch|import`: TAO in USD and GBP per UTC day into `fx_daily`. */
 import { Command } from 'commander';
 import type { PipelineConfig } from '../config.js';
+import { listingProblems } from '../csv/csv-rejected-error.js';
 import { utcDayOption } from '../time/utc-day-option.js';
 import { fetchFiatPrices } from './fetch-fiat-prices.js';
 import { importFiatPrices } from './import-fiat-prices.js';
@@ -43,7 +44,9 @@ export function pricesCommand(config: PipelineConfig): Command {
     .argument('<file>', 'CSV file')
     .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)
     .action(async (file: string, flags: { warehouse: string }) => {
-      const rows = await importFiatPrices({ file, warehousePath: flags.warehouse });
+      const rows = await listingProblems(importFiatPrices({ file, warehousePath: flags.warehouse }), (line) =>
+        process.stderr.write(line),
+      );
       process.stdout.write(`stored ${rows} prices from ${file}\n`);
     });
   return prices;

@@ -4,7 +4,7 @@
  * are printed as integers (as JSON strings, because JSON numbers cannot hold them).
  */
 import { access } from 'node:fs/promises';
-import { csvField } from './csv-records.js';
+import { csvField } from '../csv/csv-field.js';
 import { openWarehouse } from './open-warehouse.js';
 import { WarehouseError } from './warehouse-errors.js';
 

@@ -47,6 +47,25 @@ describe('fiat prices', () => {
     ]);
   });
 
+  it('reports a row with the wrong number of fields beside the others, in line order, and stores nothing', async () => {
+    const path = join(dir, 'w.duckdb');
+    const file = join(dir, 'fx.csv');
+    await writeFile(
+      file,
+      'date,currency,tao_price\r\n2025-03-01,usd\r\n2025-03-32,usd,1\r\n2025-03-02,gbp,2\r\n',
+    );
+    const error = await importFiatPrices({ file, warehousePath: path }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PriceImportError);
+    expect((error as PriceImportError).problems).toEqual([
+      'line 2: expected 3 fields, found 2',
+      'line 3: date "2025-03-32" is not a YYYY-MM-DD day',
+    ]);
+    expect((error as Error).message.split('\n')[0]).toBe('price file rejected, nothing imported: 2 problems');
+    const wh = await openWarehouse(path);
+    expect(await wh.rows('SELECT * FROM fx_daily')).toEqual([]);
+    wh.close();
+  });
+
   it('takes the first quote of each UTC day', () => {
     const day = Date.parse('2025-03-01T00:00:00Z');
     const points: Array<[number, number]> = [
