@@ -39,6 +39,7 @@ export function collectCommand(config: PipelineConfig): Command {
           warehousePath: flags.warehouse,
           concurrency: flags.concurrency,
           progress,
+          notice: (line) => process.stderr.write(`${line}\n`),
           ...(flags.from ? { from: flags.from } : {}),
           ...(flags.to ? { to: flags.to } : {}),
         });

@@ -8,7 +8,13 @@ import { ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
 import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
-import { finishRun, startRun } from '../warehouse/collection-runs.js';
+import {
+  describeInterrupted,
+  finishRun,
+  type InterruptedRun,
+  type RunKind,
+  startRun,
+} from '../warehouse/collection-runs.js';
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { replaceDay } from '../warehouse/replace-day.js';
 import { collectDay } from './collect-day.js';
@@ -28,10 +34,16 @@ export interface CollectOptions {
   clock?: () => Date;
   /** Retry and timeout settings of the RPC client. */
   rpc?: Omit<RpcClientOptions, 'url' | 'concurrency'>;
+  /** The command, as `collection_runs.kind` records it (default `collect`). */
+  kind?: RunKind;
+  /** Lines for the operator as they happen, e.g. an earlier run found dead and marked interrupted. */
+  notice?: (line: string) => void;
 }
 
 export interface CollectSummary {
   runId: string;
+  /** Earlier runs found `running` with their process gone, marked `interrupted` by this one. */
+  interrupted: InterruptedRun[];
   status: 'complete' | 'failed';
   error: string | null;
   from: string | null;
@@ -65,9 +77,18 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   const concurrency = options.concurrency ?? 16;
   const started = clock().getTime();
   const rpc = await connectRpc({ ...options.rpc, url: options.chainUrl, concurrency });
-  const runId = await withWarehouse(options.warehousePath, (wh) => startRun(wh, clock()));
+  // Refused when another collection is running on this warehouse; the socket must not keep us alive.
+  const run = await withWarehouse(options.warehousePath, (wh) =>
+    startRun(wh, clock(), { kind: options.kind ?? 'collect' }),
+  ).catch(async (error: unknown) => {
+    await rpc.close();
+    throw error;
+  });
+  const runId = run.runId;
+  for (const interrupted of run.interrupted) options.notice?.(describeInterrupted(interrupted));
   const summary: CollectSummary = {
     runId,
+    interrupted: run.interrupted,
     status: 'complete',
     error: null,
     from: null,

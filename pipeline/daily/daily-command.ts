@@ -39,6 +39,7 @@ export function dailyCommand(config: PipelineConfig): Command {
           keepRuns: config.keepRuns,
           concurrency,
           progress: progressFor(process.stderr),
+          notice: (line) => process.stderr.write(`${line}\n`),
           warn: (message) => process.stderr.write(`warning: ${message}\n`),
         });
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -13,6 +13,8 @@ export interface DailyOptions {
   keepRuns: number;
   concurrency: number;
   progress: ProgressReporter;
+  /** Lines for the operator that are not warnings (an earlier run found dead and marked interrupted). */
+  notice?: (line: string) => void;
   /** Where warnings go (a price feed outage does not stop the burn snapshots). */
   warn: (message: string) => void;
 }
@@ -41,6 +43,8 @@ export async function runDaily(
     warehousePath: options.warehousePath,
     concurrency: options.concurrency,
     progress: options.progress,
+    kind: 'daily',
+    ...(options.notice ? { notice: options.notice } : {}),
   });
   if (collected.status !== 'complete') {
     throw new DailyFailedError(

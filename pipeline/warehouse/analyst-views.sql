@@ -262,14 +262,19 @@ COMMENT ON COLUMN collected_days.complete IS 'Every block of the day was read.';
 COMMENT ON COLUMN collected_days.partial IS 'The day is today and was read only up to the finalized head.';
 COMMENT ON COLUMN collected_days.run_id IS 'The collection_runs.run_id that wrote the day.';
 
-COMMENT ON TABLE collection_runs IS 'One row per sbm collect run. burns_checked_at (published freshness) is completed_at of the latest complete run.';
+COMMENT ON TABLE collection_runs IS 'One row per collection (sbm collect, or the collection step of sbm daily). burns_checked_at (published freshness) is completed_at of the latest complete run. A run names its process; the next run marks a running row whose process is gone interrupted, and refuses to start while it is alive.';
 COMMENT ON COLUMN collection_runs.run_id IS 'Run identifier: start time and a random suffix.';
 COMMENT ON COLUMN collection_runs.started_at IS 'When the run started.';
 COMMENT ON COLUMN collection_runs.completed_at IS 'When the run finished (complete or failed); NULL while running.';
 COMMENT ON COLUMN collection_runs.from_block IS 'First block the run collected; NULL if it collected none.';
 COMMENT ON COLUMN collection_runs.to_block IS 'Last block the run collected; NULL if it collected none.';
-COMMENT ON COLUMN collection_runs.status IS 'running, complete or failed.';
-COMMENT ON COLUMN collection_runs.error IS 'Why the run failed; NULL otherwise.';
+COMMENT ON COLUMN collection_runs.status IS 'running, complete, failed, or interrupted (its process died; noticed by the next run).';
+COMMENT ON COLUMN collection_runs.error IS 'Why the run failed, or why an interrupted run''s process counts as gone; NULL otherwise.';
+COMMENT ON COLUMN collection_runs.kind IS 'The command that ran the collection: collect or daily; NULL in rows from before it was recorded.';
+COMMENT ON COLUMN collection_runs.pid IS 'Process id of the run; NULL in rows from before it was recorded.';
+COMMENT ON COLUMN collection_runs.host IS 'Host name of the machine the run''s process ran on.';
+COMMENT ON COLUMN collection_runs.process_start_ticks IS 'Start time of the run''s process in clock ticks after boot (/proc/<pid>/stat field 22), to tell a reused pid; NULL where /proc is unavailable.';
+COMMENT ON COLUMN collection_runs.interrupted_noticed_at IS 'When a later run found this run''s process gone and marked it interrupted.';
 
 COMMENT ON TABLE staking_events IS 'Staking activity read from the same blocks as the burns, for the tax check and the tax pack: StakeAdded, StakeRemoved, StakeMoved, StakeTransferred, StakeSwapped and balance Transfer events. The view staking_events_by_coldkey unpacks detail.';
 COMMENT ON COLUMN staking_events.block IS 'Block number of the event.';

@@ -70,16 +70,31 @@ CREATE TABLE IF NOT EXISTS collected_days (
   run_id VARCHAR NOT NULL
 );
 
--- One row per `sbm collect`. burns_checked_at = completed_at of the latest complete run.
+-- One row per `sbm collect` (or the collection of `sbm daily`). burns_checked_at = completed_at of the
+-- latest complete run. A run records its process; the next run marks a `running` row whose process is
+-- gone `interrupted`, and refuses to start while that process is alive (one collection per warehouse).
 CREATE TABLE IF NOT EXISTS collection_runs (
   run_id VARCHAR PRIMARY KEY,
   started_at TIMESTAMPTZ NOT NULL,
   completed_at TIMESTAMPTZ,
   from_block BIGINT,
   to_block BIGINT,
-  status VARCHAR NOT NULL CHECK (status IN ('running', 'complete', 'failed')),
-  error VARCHAR
+  status VARCHAR NOT NULL CHECK (status IN ('running', 'complete', 'failed', 'interrupted')),
+  error VARCHAR,
+  kind VARCHAR CHECK (kind IN ('collect', 'daily')),
+  pid INTEGER,
+  host VARCHAR,
+  process_start_ticks BIGINT,          -- /proc/<pid>/stat starttime: tells a reused pid; NULL off Linux
+  interrupted_noticed_at TIMESTAMPTZ
 );
+-- Files made before those columns: add them (NULL in old rows). Their status CHECK lacks 'interrupted'
+-- and DuckDB cannot alter a CHECK, so the first run of this version rebuilds the table from the
+-- definition above (pipeline/warehouse/collection-runs.ts).
+ALTER TABLE collection_runs ADD COLUMN IF NOT EXISTS kind VARCHAR;
+ALTER TABLE collection_runs ADD COLUMN IF NOT EXISTS pid INTEGER;
+ALTER TABLE collection_runs ADD COLUMN IF NOT EXISTS host VARCHAR;
+ALTER TABLE collection_runs ADD COLUMN IF NOT EXISTS process_start_ticks BIGINT;
+ALTER TABLE collection_runs ADD COLUMN IF NOT EXISTS interrupted_noticed_at TIMESTAMPTZ;
 
 -- Staking activity read from the same blocks, for the tax check and the tax pack.
 --   StakeAdded / StakeRemoved: coldkey, hotkey, netuid, tao_rao, alpha_rao (detail: fee_rao)

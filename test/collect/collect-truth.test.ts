@@ -143,7 +143,9 @@ describe('collect against the sandbox', () => {
        await collect({ chainUrl: ${JSON.stringify(devnet.url)}, warehousePath: ${JSON.stringify(path)},
          concurrency: 4, progress: progressFor(process.stderr) });`,
     );
-    const child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), [script], {
+    // node itself, not the tsx binary: tsx runs the script in a child process that a SIGKILL of the
+    // wrapper would leave running (and still collecting).
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: process.cwd(),
       stdio: ['ignore', 'ignore', 'pipe'],
     });

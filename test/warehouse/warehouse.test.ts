@@ -179,9 +179,9 @@ describe('warehouse', () => {
   it('records runs and reports burns_checked_at from the last complete one', async () => {
     const wh = await openWarehouse(path);
     expect(await burnsCheckedAt(wh)).toBeNull();
-    const a = await startRun(wh, new Date('2025-03-02T00:00:00Z'));
+    const { runId: a } = await startRun(wh, new Date('2025-03-02T00:00:00Z'));
     await finishRun(wh, a, { fromBlock: 1, toBlock: 2, error: null, now: new Date('2025-03-02T00:05:00Z') });
-    const b = await startRun(wh, new Date('2025-03-03T00:00:00Z'));
+    const { runId: b } = await startRun(wh, new Date('2025-03-03T00:00:00Z'));
     await finishRun(wh, b, {
       fromBlock: 3,
       toBlock: 4,
