@@ -13,6 +13,7 @@ import { devnetCommand } from './devnet/command.js';
 import { emissionsCommand } from './emissions/emissions-command.js';
 import { pricesCommand } from './prices/prices-command.js';
 import { publishCommand } from './snapshots/publish-command.js';
+import { statusCommand } from './status/status-command.js';
 import { exportCommand } from './warehouse/export-command.js';
 import { sqlCommand } from './warehouse/sql-command.js';
 
@@ -34,6 +35,7 @@ async function main(): Promise<number> {
     claimsCommand,
     publishCommand,
     dailyCommand,
+    statusCommand,
     sqlCommand,
     exportCommand,
     demoCommand,
