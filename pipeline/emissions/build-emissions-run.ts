@@ -13,8 +13,9 @@ import { EMISSION_EVENTS_PAGE_SIZE, EMISSION_WINDOWS } from '../contract/windows
 import type { RunObject } from '../store/index.js';
 import { DAY_MS } from '../time/utc-day.js';
 import { windowCoverage } from './coverage.js';
-import type { EmissionFacts, EventRow, SampleRow } from './emission-facts.js';
+import type { EmissionFacts, SampleRow } from './emission-facts.js';
 import { EmissionsSnapshotInvalidError } from './emissions-errors.js';
+import type { EmissionEvent } from './transition-rule.js';
 
 /** Hourly samples up to this window length, daily beyond. */
 const HOURLY_UP_TO_DAYS = 7;
@@ -135,7 +136,7 @@ function amounts(
   };
 }
 
-function eventBody(event: EventRow): Record<string, unknown> {
+function eventBody(event: EmissionEvent): Record<string, unknown> {
   return {
     netuid: event.netuid,
     registered_at: event.registeredAt,
@@ -149,7 +150,7 @@ function eventBody(event: EventRow): Record<string, unknown> {
   };
 }
 
-function statusAfter(event: EventRow): SampleRow['status'] {
+function statusAfter(event: EmissionEvent): SampleRow['status'] {
   return event.kind === 'suspended' ? 'suspended' : 'flowing';
 }
 

@@ -8,7 +8,7 @@ import { DAY_MS } from '../time/utc-day.js';
 import { gapThresholdMs, type SampleGap } from './coverage.js';
 import type { EmissionStatus } from './emission-status.js';
 import type { EmissionsDb } from './emissions-db.js';
-import type { EventKind } from './transition-rule.js';
+import type { EmissionEvent, EventKind } from './transition-rule.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -25,17 +25,6 @@ export interface SampleRow {
   status: EmissionStatus;
 }
 
-export interface EventRow {
-  netuid: number;
-  registeredAt: number;
-  kind: EventKind;
-  fromBlock: number;
-  toBlock: number;
-  detectedAtMs: number;
-  verifiedBlock: number;
-  verifiedAtMs: number;
-}
-
 export interface EmissionFacts {
   latest: { block: number; timeMs: number; checkedAtMs: number };
   collectionBeganMs: number;
@@ -44,11 +33,11 @@ export interface EmissionFacts {
   /** Every subnet at the latest sample. */
   current: SampleRow[];
   /** Events detected within the longest window, newest first: (to_block desc, netuid desc). */
-  events: EventRow[];
+  events: EmissionEvent[];
   /** Detection time of the newest event ever, for the subnet list's `alerts_date`. */
   latestEventAtMs: number | null;
   /** Latest event of each subnet, keyed `netuid/registered_at`. */
-  latestEventBySubnet: Map<string, EventRow>;
+  latestEventBySubnet: Map<string, EmissionEvent>;
   /** First sample of each UTC hour of the short window, per subnet, oldest first. */
   hourly: SampleRow[];
   /** First sample of each UTC day of the longest window, per subnet, oldest first. */
@@ -108,7 +97,7 @@ export async function readEmissionFacts(
       { since, bucket: bucketMs },
     );
   const eventRows = events.map(eventRow);
-  const latestEventBySubnet = new Map<string, EventRow>();
+  const latestEventBySubnet = new Map<string, EmissionEvent>();
   let latestEventAtMs: number | null = null;
   for (const event of latestEvents.map(eventRow)) {
     latestEventBySubnet.set(`${event.netuid}/${event.registeredAt}`, event);
@@ -147,7 +136,7 @@ function sampleRow(row: Record<string, unknown>): SampleRow {
   };
 }
 
-function eventRow(row: Record<string, unknown>): EventRow {
+function eventRow(row: Record<string, unknown>): EmissionEvent {
   return {
     netuid: Number(row['netuid']),
     registeredAt: Number(row['registered_at']),

@@ -6,12 +6,12 @@
 import type { EmissionsDb } from './emissions-db.js';
 import { insertRows } from './insert-rows.js';
 import type { EmissionSweep } from './read-emission-sweep.js';
-import { applySample, type Track, type VerifiedTransition } from './transition-rule.js';
+import { applySample, type EmissionEvent, type Track } from './transition-rule.js';
 
 export interface RecordedSweep {
   recorded: boolean;
   /** Events the sample verified (empty when not recorded). */
-  events: Array<VerifiedTransition & { netuid: number; registeredAt: number }>;
+  events: EmissionEvent[];
 }
 
 export async function latestSweepBlock(db: EmissionsDb): Promise<number | null> {

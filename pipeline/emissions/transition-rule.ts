@@ -36,6 +36,12 @@ export interface VerifiedTransition {
   verifiedAtMs: number;
 }
 
+/** A verified transition of one subnet (a netuid under one registration): a row of `emission_events`. */
+export interface EmissionEvent extends VerifiedTransition {
+  netuid: number;
+  registeredAt: number;
+}
+
 export function applySample(
   track: Track | null,
   sample: TrackSample,
