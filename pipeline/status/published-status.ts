@@ -10,16 +10,23 @@ import { type Manifest, type ObjectStore, readManifest } from '../store/index.js
 import type { EmissionsStatus, PublishedStatus } from './status-report.js';
 
 export async function readPublishedStatus(store: ObjectStore, nowMs: number): Promise<PublishedStatus> {
-  const base = { store: store.description, version: null, created_at: null, age_seconds: null };
-  const none = { ...base, burns_checked_at: null, freshness: null };
+  const none = (state: 'none' | 'unreadable', message: string): PublishedStatus => ({
+    store: store.description,
+    state,
+    message,
+    version: null,
+    created_at: null,
+    age_seconds: null,
+    burns_checked_at: null,
+    freshness: null,
+  });
   let manifest: Manifest | null;
   try {
     manifest = await readManifest(store, '');
   } catch (error) {
-    return { ...none, state: 'unreadable', message: messageOf(error) };
+    return none('unreadable', messageOf(error));
   }
-  if (manifest === null)
-    return { ...none, state: 'none', message: `nothing published in ${store.description}` };
+  if (manifest === null) return none('none', `nothing published in ${store.description}`);
   const checkedAt = stringOrNull(manifest['burns_checked_at']);
   return {
     store: store.description,
@@ -34,14 +41,21 @@ export async function readPublishedStatus(store: ObjectStore, nowMs: number): Pr
 }
 
 export async function readEmissionsStatus(store: ObjectStore, nowMs: number): Promise<EmissionsStatus> {
-  const none = { version: null, checked_at: null, age_seconds: null, freshness: null };
+  const none = (state: 'none' | 'unreadable', message: string): EmissionsStatus => ({
+    state,
+    message,
+    version: null,
+    checked_at: null,
+    age_seconds: null,
+    freshness: null,
+  });
   let manifest: Manifest | null;
   try {
     manifest = await readManifest(store, EMISSIONS_NAMESPACE);
   } catch (error) {
-    return { ...none, state: 'unreadable', message: messageOf(error) };
+    return none('unreadable', messageOf(error));
   }
-  if (manifest === null) return { ...none, state: 'none', message: 'the emissions watch has not published' };
+  if (manifest === null) return none('none', 'the emissions watch has not published');
   const checkedAt = stringOrNull(manifest['checked_at']);
   return {
     state: 'ok',

@@ -22,9 +22,16 @@ export async function readWarehouseStatus(
   path: string,
   options: WarehouseStatusOptions,
 ): Promise<WarehouseStatus> {
-  const empty = { path, collected: null, burns_checked_at: null, runs: [] };
+  const unread = (state: 'missing' | 'locked' | 'unreadable', message: string): WarehouseStatus => ({
+    path,
+    state,
+    message,
+    collected: null,
+    burns_checked_at: null,
+    runs: [],
+  });
   if (path !== ':memory:' && !existsSync(path)) {
-    return { ...empty, state: 'missing', message: `no warehouse at ${path} (nothing collected yet?)` };
+    return unread('missing', `no warehouse at ${path} (nothing collected yet?)`);
   }
   let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
   try {
@@ -32,9 +39,9 @@ export async function readWarehouseStatus(
   } catch (error) {
     if (error instanceof WarehouseLockedError) {
       // The lock error names the holder (and whether it writes) and says what to do.
-      return { ...empty, state: 'locked', message: error.message };
+      return unread('locked', error.message);
     }
-    return { ...empty, state: 'unreadable', message: messageOf(error) };
+    return unread('unreadable', messageOf(error));
   }
   try {
     const range = await readCollectedRange(warehouse);
@@ -60,7 +67,7 @@ export async function readWarehouseStatus(
       runs: runs.map(runEntry),
     };
   } catch (error) {
-    return { ...empty, state: 'unreadable', message: messageOf(error) };
+    return unread('unreadable', messageOf(error));
   } finally {
     warehouse.close();
   }
@@ -81,7 +88,7 @@ function runEntry(run: RunRecord): RunEntry {
     host: run.process.host,
     process_alive: alive,
     // The words the next run will record when it marks the row.
-    error: run.error ?? (liveness !== null && !liveness.alive ? `interrupted: ${liveness.why}` : null),
+    error: run.error ?? (liveness !== null && !liveness.alive ? liveness.why : null),
     interrupted_noticed_at: run.interruptedNoticedAt?.toISOString() ?? null,
   };
 }

@@ -71,7 +71,7 @@ export async function startRun(
       await warehouse.run(
         `UPDATE collection_runs SET status = 'interrupted', interrupted_noticed_at = make_timestamptz($t::BIGINT * 1000),
            error = coalesce(error, $why) WHERE run_id = $id`,
-        { id: run.runId, t: BigInt(now.getTime()), why: `interrupted: ${liveness.why}` },
+        { id: run.runId, t: BigInt(now.getTime()), why: liveness.why },
       );
       interrupted.push({ runId: run.runId, startedAt: run.startedAt, why: liveness.why });
     }

@@ -150,7 +150,7 @@ describe('a killed daily', () => {
       host: hostname(),
       process_alive: false,
       completed_at: null,
-      error: `interrupted: pid ${daily.pid} on ${hostname()} has exited`,
+      error: `pid ${daily.pid} on ${hostname()} has exited`,
     });
     expect(before.report.attention).toContain(
       `last collection ${dead.run_id} was interrupted: ${dead.error}`,

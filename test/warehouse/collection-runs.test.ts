@@ -99,7 +99,7 @@ describe('collection runs', () => {
         pid: child.pid,
         host: hostname(),
         noticed_ms: BigInt(T1.getTime()),
-        error: `interrupted: pid ${child.pid} on ${hostname()} has exited`,
+        error: `pid ${child.pid} on ${hostname()} has exited`,
       },
       {
         run_id: runId,
