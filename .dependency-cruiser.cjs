@@ -24,14 +24,15 @@ module.exports = {
     {
       name: 'gateway-only-public-pipeline',
       comment:
-        'DESIGN: the gateway may import the public modules of pipeline/ (contract, store, chain, tax), nothing ' +
-        'deeper. Two entry-point helpers are allowed as named exceptions: config.ts (the shared env readers) ' +
+        'DESIGN: the gateway may import the public modules of pipeline/ (contract, store, chain, tax), and the ' +
+        'two pure base modules everything builds on (time: UTC days and the UK tax year; amounts: exact RAO), ' +
+        'nothing deeper. Two entry-point helpers are allowed as named exceptions: config.ts (the shared env readers) ' +
         'and command-line.ts (runProgram, the one way a CLI turns failures into exit codes).',
       severity: 'error',
       from: { path: '^gateway/' },
       to: {
         path: '^pipeline/',
-        pathNot: ['^pipeline/(contract|store|chain|tax)/', '^pipeline/(config|command-line)\\.ts$'],
+        pathNot: ['^pipeline/(contract|store|chain|tax|time|amounts)/', '^pipeline/(config|command-line)\\.ts$'],
       },
     },
     {
