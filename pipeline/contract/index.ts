@@ -12,4 +12,5 @@ export * from './subnet-history.js';
 export * from './subnet-list.js';
 export * from './subnet-row.js';
 export * from './tax-check.js';
+export * from './tax-published.js';
 export * from './windows.js';

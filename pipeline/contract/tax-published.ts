@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * The tax objects the pipeline publishes inside each run, beside the burn snapshots (so they switch with
+ * the same manifest, all or nothing), and that the gateway's tax check and the pack builder read. Not part
+ * of the public HTTP interface: these are the pipeline's hand-over to the tax side. RAO amounts are decimal
+ * strings (u64 and sums exceed 2^53); fiat prices are decimal strings as stored.
+ */
+const rao = z
+  .string()
+  .regex(/^-?\d+$/)
+  .meta({ description: 'An amount in RAO (10^9 per TAO or alpha), exact.' });
+const utcDay = z.iso.date().meta({ description: 'A UTC day, YYYY-MM-DD.' });
+
+/** The days whose end-of-day share prices a yield compares: growth from the end of `from` to the end of `to`. */
+export const YieldWindow = z.object({
+  from: utcDay,
+  to: utcDay,
+  /** Days of growth between the two day ends (`to` − `from`); 0 when only one day is collected. */
+  days: z.number().int().min(0),
+});
+
+export const SubnetYield = z.object({
+  netuid: z.number().int().min(0),
+  registered_at: z.number().int().min(0),
+  /** Simple annual rate as a fraction: the window's stake-weighted share-price growth ÷ days × 365; null when no pool had stake at both ends. */
+  yield: z.number().nullable(),
+  window: YieldWindow,
+  /** Alpha (TAO on root) of the hotkey pools at the window's start: the weights. */
+  stake_rao: rao,
+  /** The same stake valued in TAO at the subnet's pool price at the window's start (root: equal to stake_rao). */
+  stake_tao_rao: rao,
+  /** e.g. `chain:share-price:2026-11-15..2026-11-22`. */
+  source: z.string(),
+});
+export type SubnetYield = z.infer<typeof SubnetYield>;
+
+/** `tax/yields.json`: the network's chain-derived staking yields over the last 7 complete UTC days. */
+export const TaxYields = z
+  .object({
+    computed_at: z.iso.datetime(),
+    window: YieldWindow,
+    source: z.string(),
+    /** Root (netuid 0), in TAO. */
+    root: z.object({ yield: z.number().nullable(), stake_rao: rao }),
+    /** Every subnet but root, weighted by stake valued in TAO. */
+    alpha: z.object({ yield: z.number().nullable(), stake_tao_rao: rao }),
+    subnets: z.array(SubnetYield),
+  })
+  .meta({ id: 'TaxYields' });
+export type TaxYields = z.infer<typeof TaxYields>;
+
+/** `tax/fiat-prices.json`: TAO in USD and GBP per UTC day (the daily price the pipeline collected), oldest first. */
+export const TaxFiatPrices = z
+  .object({
+    days: z.array(
+      z.object({
+        date: utcDay,
+        usd: z.string().nullable(),
+        gbp: z.string().nullable(),
+        source: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'TaxFiatPrices' });
+export type TaxFiatPrices = z.infer<typeof TaxFiatPrices>;
+
+/** One staking event as it concerns one coldkey (as the origin, or as the receiver of a transfer). */
+export const ColdkeyEvent = z.object({
+  block: z.number().int(),
+  event_index: z.number().int(),
+  /** ISO 8601 UTC, the block's timestamp. */
+  time: z.iso.datetime(),
+  kind: z.enum(['StakeAdded', 'StakeRemoved', 'StakeMoved', 'StakeTransferred', 'StakeSwapped', 'Transfer']),
+  /** `origin`: this coldkey made the event; `destination`: it received the stake or the TAO. */
+  role: z.enum(['origin', 'destination']),
+  hotkey: z.string().nullable(),
+  netuid: z.number().int().nullable(),
+  tao_rao: rao.nullable(),
+  alpha_rao: rao.nullable(),
+  fee_rao: rao.nullable(),
+  /** The other side: the destination of a move, swap or transfer for its origin, the origin for its receiver. */
+  counterpart_coldkey: z.string().nullable(),
+  counterpart_hotkey: z.string().nullable(),
+  counterpart_netuid: z.number().int().nullable(),
+});
+export type ColdkeyEvent = z.infer<typeof ColdkeyEvent>;
+
+/** `tax/coldkeys/<shard>.json`: every collected staking event of the coldkeys in one shard, in chain order. */
+export const ColdkeyShard = z
+  .object({
+    shard: z.string(),
+    coldkeys: z.record(z.string(), z.array(ColdkeyEvent)),
+  })
+  .meta({ id: 'ColdkeyShard' });
+export type ColdkeyShard = z.infer<typeof ColdkeyShard>;
+
+/** 256 shards by the first byte of SHA-256 of the address: even whatever the addresses' prefixes, and small. */
+export function coldkeyShardOf(coldkey: string): string {
+  return createHash('sha256').update(coldkey).digest('hex').slice(0, 2);
+}
+
+export const taxPaths = {
+  yields: () => 'tax/yields.json',
+  fiatPrices: () => 'tax/fiat-prices.json',
+  coldkeyShard: (shard: string) => `tax/coldkeys/${shard}.json`,
+  /** The prefix the gateway leaves out of its in-memory run and reads one object at a time. */
+  coldkeyPrefix: 'tax/coldkeys/',
+} as const;
