@@ -19,9 +19,10 @@ import {
   S3ObjectStore,
   sha256Hex,
 } from '../../pipeline/store/index.js';
-import { startS3Server } from '../services/s3-server.js';
+import { sharedS3Server } from '../services/shared-s3-server.js';
 
-const s3 = await startS3Server();
+// The run's one server, started by test/services/s3-global-setup.ts before the heavy suites.
+const s3 = await sharedS3Server();
 const settings = { endpoint: s3.endpoint, region: s3.region, forcePathStyle: true };
 const credentials = { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey };
 const opened: ObjectStore[] = [];
@@ -31,7 +32,6 @@ let caseNumber = 0;
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
   await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
-  await s3.stop();
 });
 
 interface Implementation {

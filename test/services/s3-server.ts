@@ -1,12 +1,13 @@
 /**
  * A real S3 server for tests. By default Ceph's RADOS Gateway from Debian's packages (installed by
- * `ceph-s3.sh` when absent: needs root and apt-get; about 20 s once, then about 13 s per start), on
- * loopback with its data in memory and its files in a temp folder. Where it cannot be installed it
- * falls back to `s3rver` from npm and says so on stderr. `SBM_TEST_S3=radosgw` or `=s3rver` forces one
- * (forcing radosgw turns an impossible install into a failure instead of a fallback).
+ * `ceph-s3.sh` when absent: needs root and apt-get; 7 to 20 s once, then 13 s per start, 15 to 25 s on
+ * busy cores), on loopback with its data in memory and its files in a temp folder. Where it cannot be
+ * installed it falls back to `s3rver` from npm and says so loudly on stderr. `SBM_TEST_S3=radosgw` or `=s3rver` forces
+ * one (forcing radosgw turns an impossible install into a failure instead of a fallback). A radosgw that
+ * can be installed but does not start is always a failure, with its logs, never a fallback.
  *
- * Use it per test file: `const s3 = await startS3Server()` (top level or `beforeAll`) and
- * `afterAll(() => s3.stop())`. Each call starts its own server, so files can run in parallel.
+ * Test files do not call this: `s3-global-setup.ts` starts one server per test run, before the heavy
+ * suites load the cores, and test files reach it with `sharedS3Server()` (`shared-s3-server.ts`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -18,16 +19,20 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 
 export type S3ServerKind = 'radosgw' | 's3rver';
 
-export interface S3TestServer {
+/** What a test needs to reach the server; plain data, so the global setup can hand it to test files. */
+export interface S3ServerInfo {
   kind: S3ServerKind;
   endpoint: string;
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
-  /** Created empty at start. */
+  /** Created empty at start; shared by every test file of a run, so each keeps to its own key prefix. */
   bucket: string;
   /** Milliseconds from the call to a ready, empty bucket. */
   startMs: number;
+}
+
+export interface S3TestServer extends S3ServerInfo {
   stop(): Promise<void>;
 }
 
@@ -36,9 +41,13 @@ const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'ceph-s3.sh');
 const EXIT_CANNOT_INSTALL = 3;
 const BUCKET = 'sbm-test';
 const REGION = 'us-east-1';
+/** Above the script's own deadlines (install, then mon 60 s, osd 90 s, rgw 90 s), so its reason wins. */
+const START_TIMEOUT_MS = 420_000;
 
-export async function startS3Server(): Promise<S3TestServer> {
-  const wanted = process.env['SBM_TEST_S3'] ?? 'auto';
+/** `wanted` defaults to `SBM_TEST_S3` (unset: `auto`, radosgw with the s3rver fallback). */
+export async function startS3Server(
+  wanted: string = process.env['SBM_TEST_S3'] ?? 'auto',
+): Promise<S3TestServer> {
   if (wanted !== 'auto' && wanted !== 'radosgw' && wanted !== 's3rver') {
     throw new Error(`SBM_TEST_S3 must be radosgw, s3rver or unset, got "${wanted}"`);
   }
@@ -48,14 +57,14 @@ export async function startS3Server(): Promise<S3TestServer> {
     server = await startS3rver();
   } else if (process.platform !== 'linux') {
     if (wanted === 'radosgw') throw new Error('radosgw tests need Linux (Debian packages)');
-    announce('radosgw needs Linux with apt-get; FALLING BACK to s3rver');
+    announceFallback('radosgw needs Linux with apt-get');
     server = await startS3rver();
   } else {
     try {
       server = await startRadosgw();
     } catch (error) {
       if (!(error instanceof CannotInstallError) || wanted === 'radosgw') throw error;
-      announce(`${error.message}; FALLING BACK to s3rver (which ignores conditional writes)`);
+      announceFallback(error.message);
       server = await startS3rver();
     }
   }
@@ -75,21 +84,29 @@ async function startRadosgw(): Promise<Omit<S3TestServer, 'startMs'>> {
     await killPidFiles(dir);
     await rm(dir, { recursive: true, force: true });
   };
-  // If the test process ends without calling stop(), do not leave daemons behind.
-  const onExit = (): void => killPidFilesSync(dir);
-  process.once('exit', onExit);
   try {
+    // With this process's pid the script leaves a watchdog that stops the daemons if this process ends
+    // without calling stop() (a killed or crashed test run).
     const { code, stdout, stderr } = await run(
       'bash',
-      [SCRIPT, 'start', dir, String(monPort), String(s3Port), accessKeyId, secretAccessKey],
-      240_000,
+      [
+        SCRIPT,
+        'start',
+        dir,
+        String(monPort),
+        String(s3Port),
+        accessKeyId,
+        secretAccessKey,
+        String(process.pid),
+      ],
+      START_TIMEOUT_MS,
     );
     if (code === EXIT_CANNOT_INSTALL)
       throw new CannotInstallError('cannot install radosgw (needs root and apt-get)');
     const ready = /^ready (\S+)$/m.exec(stdout);
     if (code !== 0 || !ready?.[1]) {
       throw new Error(
-        `ceph-s3.sh start failed (exit ${code}):\n${stderr.slice(-4000)}\n${await cephLogs(dir)}`,
+        `ceph-s3.sh start failed (${code === null ? `killed after ${START_TIMEOUT_MS} ms` : `exit ${code}`}):\n${stderr.slice(-4000)}\n${await cephLogs(dir)}`,
       );
     }
     const endpoint = ready[1];
@@ -101,13 +118,9 @@ async function startRadosgw(): Promise<Omit<S3TestServer, 'startMs'>> {
       accessKeyId,
       secretAccessKey,
       bucket: BUCKET,
-      stop: async () => {
-        process.off('exit', onExit);
-        await stopDaemons();
-      },
+      stop: stopDaemons,
     };
   } catch (error) {
-    process.off('exit', onExit);
     await stopDaemons();
     throw error;
   }
@@ -172,11 +185,6 @@ async function readPids(dir: string): Promise<number[]> {
   return pids;
 }
 
-function killPidFilesSync(dir: string): void {
-  // 'exit' handlers cannot await; `ceph-s3.sh stop` reads the same pid files.
-  spawn('bash', [SCRIPT, 'stop', dir], { stdio: 'ignore', detached: true }).unref();
-}
-
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);
@@ -194,14 +202,20 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The end of what explains a failed start: the daemons' error lines (level -1, ERROR, FAILED) from their
+ * logs, and all of what they printed to stderr (`*.stderr`, written by ceph-s3.sh).
+ */
 async function cephLogs(dir: string): Promise<string> {
   const logDir = join(dir, 'log');
   const names = await readdir(logDir).catch(() => [] as string[]);
   const parts: string[] = [];
-  for (const name of names) {
-    const text = await readFile(join(logDir, name), 'utf8').catch(() => '');
-    const errors = text.split('\n').filter((line) => / -1 |FAILED|error/i.test(line));
-    if (errors.length > 0) parts.push(`--- ${name} ---\n${errors.slice(-15).join('\n')}`);
+  for (const name of names.sort()) {
+    const lines = (await readFile(join(logDir, name), 'utf8').catch(() => '')).split('\n');
+    const shown = name.endsWith('.stderr')
+      ? lines.filter((line) => line.trim() !== '')
+      : lines.filter((line) => / -1 |ERROR|FAILED/.test(line));
+    if (shown.length > 0) parts.push(`--- ${name} ---\n${shown.slice(-15).join('\n')}`);
   }
   return parts.join('\n');
 }
@@ -257,4 +271,13 @@ function sleep(ms: number): Promise<void> {
 
 function announce(line: string): void {
   process.stderr.write(`[s3-server] ${line}\n`);
+}
+
+/** Loud on purpose: a run on s3rver tests less (no conditional writes, no paging) and must not pass unseen. */
+function announceFallback(reason: string): void {
+  const rule = '*'.repeat(100);
+  announce(rule);
+  announce(`${reason}: FALLING BACK to s3rver, which ignores conditional writes and cannot page listings.`);
+  announce('The S3 tests on this machine are weaker than on one where radosgw installs (root and apt-get).');
+  announce(rule);
 }
