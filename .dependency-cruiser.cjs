@@ -32,7 +32,10 @@ module.exports = {
       from: { path: '^gateway/' },
       to: {
         path: '^pipeline/',
-        pathNot: ['^pipeline/(contract|store|chain|tax|time|amounts)/', '^pipeline/(config|command-line)\\.ts$'],
+        pathNot: [
+          '^pipeline/(contract|store|chain|tax|time|amounts)/',
+          '^pipeline/(config|command-line)\\.ts$',
+        ],
       },
     },
     {
