@@ -1,4 +1,4 @@
-import { type Command, CommanderError } from 'commander';
+import { type Command, CommanderError, InvalidArgumentError } from 'commander';
 
 export interface RunOptions {
   /** Print the stack of a failed command after its one-line message (`SBM_DEBUG=1`, read by the entry files). */
@@ -31,4 +31,10 @@ function applyRecursively(command: Command, apply: (command: Command) => void): 
 export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message.split('\n')[0] ?? error.name;
   return String(error);
+}
+
+/** A commander option parser for counts (`--concurrency`, `--keep-runs`, …): an integer of at least 1. */
+export function positiveIntOption(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected an integer >= 1');
+  return Number(value);
 }

@@ -1,14 +1,10 @@
 /** `sbm collect`: burns, staking events, daily panel prices and subnets from the chain into the warehouse. */
 import { Command, InvalidArgumentError } from 'commander';
+import { positiveIntOption } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { utcDayOption } from '../time/utc-day-option.js';
 import { CollectError, collect } from './collect.js';
 import { progressFor, silentProgress } from './progress.js';
-
-export function parsePositiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected an integer >= 1`);
-  return Number(value);
-}
 
 interface CollectFlags {
   from?: string;
@@ -24,7 +20,7 @@ export function collectCommand(config: PipelineConfig): Command {
     .description('read burns, staking events, panel prices and subnets of each UTC day into the warehouse')
     .option('--from <date>', 'first UTC day (default: the day after the last complete one)', utcDayOption)
     .option('--to <date>', 'last UTC day (default: today, collected up to the finalized head)', utcDayOption)
-    .option('--concurrency <n>', 'requests in flight against the node', parsePositiveInt, config.concurrency)
+    .option('--concurrency <n>', 'requests in flight against the node', positiveIntOption, config.concurrency)
     .option('--chain-url <url>', 'subtensor node WebSocket URL', config.chainUrl)
     .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)
     .option('--json', 'print a JSON summary at the end')

@@ -1,5 +1,6 @@
 /** `sbm emissions sample|watch`: the emissions watch's command line. */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { positiveIntOption } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { openObjectStore } from '../store/index.js';
 import { DEFAULT_INTERVAL_MS, type SampleOptions, type SampleResult, sampleOnce } from './sample-once.js';
@@ -15,11 +16,6 @@ interface EmissionsFlags {
   json?: boolean;
 }
 
-function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected an integer >= 1');
-  return Number(value);
-}
-
 function withCommonOptions(command: Command, config: PipelineConfig): Command {
   return command
     .option('--chain-url <url>', 'subtensor node WebSocket URL (SBM_CHAIN_URL)', config.chainUrl)
@@ -28,11 +24,21 @@ function withCommonOptions(command: Command, config: PipelineConfig): Command {
     .option(
       '--interval-s <seconds>',
       'sampling interval; samples further apart than 1.5 × this are a gap',
-      positiveInt,
+      positiveIntOption,
       DEFAULT_INTERVAL_MS / 1000,
     )
-    .option('--keep-runs <n>', 'published emissions runs kept (SBM_KEEP_RUNS)', positiveInt, config.keepRuns)
-    .option('--concurrency <n>', 'requests in flight against the node', positiveInt, config.concurrency);
+    .option(
+      '--keep-runs <n>',
+      'published emissions runs kept (SBM_KEEP_RUNS)',
+      positiveIntOption,
+      config.keepRuns,
+    )
+    .option(
+      '--concurrency <n>',
+      'requests in flight against the node',
+      positiveIntOption,
+      config.concurrency,
+    );
 }
 
 function sampleOptions(flags: EmissionsFlags, config: PipelineConfig): SampleOptions & { chainUrl: string } {
