@@ -12,6 +12,10 @@ export interface Truth {
   burns: TruthBurn[];
   panel_prices: TruthPanelPrice[];
   staking_events: TruthStakingEvent[];
+  /** What each staking event carries beyond the common fields (fee, destination), by (block, event_index). */
+  staking_details: TruthStakingDetail[];
+  /** Every hotkey share pool at each day's last block (`TotalHotkeyAlpha`, `TotalHotkeyShares`). */
+  share_pools: TruthSharePool[];
   emission_changes: TruthEmissionChange[];
   coldkeys: TruthColdkey[];
 }
@@ -66,6 +70,32 @@ export interface TruthStakingEvent {
   netuid: number | null;
   tao_rao: string | null;
   alpha_rao: string | null;
+}
+
+/**
+ * The rest of a staking event, as the world made it: the fee (StakeAdded, StakeRemoved) and where the
+ * stake or TAO went (the destination position of a move, swap or stake transfer; the recipient of a
+ * Transfer). A swap and a stake transfer keep the hotkey, a move and a swap keep the coldkey: those are
+ * the world's own destinations, null where the world's action names none.
+ */
+export interface TruthStakingDetail {
+  block: number;
+  event_index: number;
+  fee_rao: string | null;
+  destination_coldkey: string | null;
+  destination_hotkey: string | null;
+  destination_netuid: number | null;
+}
+
+/** One hotkey's share pool on one subnet at a day's last block; shares are U64F64 bits (2^64 = one share). */
+export interface TruthSharePool {
+  date: string;
+  block: number;
+  netuid: number;
+  registered_at: number;
+  hotkey: string;
+  total_alpha_rao: string;
+  total_shares_bits: string;
 }
 
 export interface TruthEmissionChange {

@@ -2,7 +2,7 @@ import { type DevnetOptions, resolveWorldParams } from '../options.js';
 import { isAlive } from '../world/subnets.js';
 import { isDate } from '../world/timeline.js';
 import { World } from '../world/world.js';
-import type { Truth, TruthBurn, TruthStakingEvent } from './truth-types.js';
+import type { Truth, TruthBurn, TruthStakingDetail, TruthStakingEvent } from './truth-types.js';
 
 export type { Truth } from './truth-types.js';
 
@@ -41,6 +41,8 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
     burns: [],
     panel_prices: [],
     staking_events: [],
+    staking_details: [],
+    share_pools: [],
     emission_changes: [],
     coldkeys: world.stakers.stakers.map((s) => ({ coldkey: s.coldkey.address, demo: s.demo, days: [] })),
   };
@@ -84,7 +86,7 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
     for (const action of world.stakers.actionsOfDay(day)) blocks.add(action.block);
     for (const block of [...blocks].sort((a, b) => a - b)) {
       if (block > last) continue;
-      collectBlock(world, block, truth.burns, truth.staking_events);
+      collectBlock(world, block, truth);
     }
 
     for (const subnet of world.subnets) {
@@ -101,6 +103,20 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
     }
 
     const state = world.stakers.stateAt(last);
+    for (const [key, pool] of [...state.pools].sort(([a], [b]) => a.localeCompare(b))) {
+      const [hotkeyIndex, netuid] = key.split(':').map(Number) as [number, number];
+      const subnet = world.registrationAt(netuid, last);
+      if (!subnet) continue;
+      truth.share_pools.push({
+        date,
+        block: last,
+        netuid,
+        registered_at: subnet.registeredAt,
+        hotkey: world.stakers.validators[hotkeyIndex]!.address,
+        total_alpha_rao: pool.alpha.toString(),
+        total_shares_bits: pool.shares.toString(),
+      });
+    }
     for (const staker of world.stakers.stakers) {
       truth.coldkeys[staker.index]!.days.push({
         date,
@@ -116,7 +132,8 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
   return truth;
 }
 
-function collectBlock(world: World, block: number, burns: TruthBurn[], staking: TruthStakingEvent[]): void {
+function collectBlock(world: World, block: number, truth: Truth): void {
+  const burns: TruthBurn[] = truth.burns;
   const content = world.blockEvents(block);
   const time = world.timeline.isoTime(block);
   for (const { action, eventIndex, extrinsic } of content.burns) {
@@ -135,7 +152,16 @@ function collectBlock(world: World, block: number, burns: TruthBurn[], staking: 
     });
   }
   const entries: TruthStakingEvent[] = [];
+  const details: TruthStakingDetail[] = [];
   for (const { action, eventIndex, extrinsic } of content.buybackStakes) {
+    details.push({
+      block,
+      event_index: eventIndex,
+      fee_rao: action.fee.toString(),
+      destination_coldkey: null,
+      destination_hotkey: null,
+      destination_netuid: null,
+    });
     entries.push({
       block,
       event_index: eventIndex,
@@ -151,6 +177,14 @@ function collectBlock(world: World, block: number, burns: TruthBurn[], staking: 
   }
   for (const { action, eventIndex, extrinsic } of content.staking) {
     const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';
+    details.push({
+      block,
+      event_index: eventIndex,
+      fee_rao: tracksAlpha ? action.fee.toString() : null,
+      destination_coldkey: action.destColdkey?.address ?? null,
+      destination_hotkey: action.destHotkey?.address ?? null,
+      destination_netuid: action.destNetuid,
+    });
     entries.push({
       block,
       event_index: eventIndex,
@@ -164,5 +198,6 @@ function collectBlock(world: World, block: number, burns: TruthBurn[], staking: 
       alpha_rao: tracksAlpha && action.alpha !== null ? action.alpha.toString() : null,
     });
   }
-  staking.push(...entries.sort((a, b) => a.event_index - b.event_index));
+  truth.staking_events.push(...entries.sort((a, b) => a.event_index - b.event_index));
+  truth.staking_details.push(...details.sort((a, b) => a.event_index - b.event_index));
 }
