@@ -20,6 +20,11 @@ export interface RunningDevnet {
   head(): number;
   /** Block hash of any produced block. */
   blockHash(block: number): string;
+  /**
+   * JSON-RPC requests the node has received since it started (every connection, batches counted per
+   * request): of `method`, or of every method when none is named.
+   */
+  requests(method?: string): number;
   setFaults(faults: Partial<Faults>): void;
   /**
    * Suspends `netuid`'s emission for exactly one block (the emissions watch's flap case). Inject for blocks
@@ -62,6 +67,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     world,
     head: () => node.head(),
     blockHash: (block) => hashes.hashOf(block),
+    requests: (method) => rpc.requests(method),
     setFaults: (changes) => faults.set(changes),
     injectEmissionFlap: (netuid, block) => {
       world.injectEmissionFlap(netuid, block);

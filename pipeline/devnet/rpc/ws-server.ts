@@ -46,6 +46,8 @@ export class JsonRpcWsServer {
   #lastHead = -1;
   #lastFinalized = -1;
   #nextId = 1;
+  /** JSON-RPC requests answered since start, by method (tests count what a client sent). */
+  readonly #requestCounts = new Map<string, number>();
 
   constructor(node: ChainNode, faults: FaultInjector) {
     this.#node = node;
@@ -65,6 +67,14 @@ export class JsonRpcWsServer {
     this.#lastFinalized = this.#node.finalized();
     this.#ticker = setInterval(() => this.#tick(), 100);
     return (server.address() as AddressInfo).port;
+  }
+
+  /** Requests received since start: of one method, or of all methods when none is named. */
+  requests(method?: string): number {
+    if (method !== undefined) return this.#requestCounts.get(method) ?? 0;
+    let total = 0;
+    for (const count of this.#requestCounts.values()) total += count;
+    return total;
   }
 
   async close(): Promise<void> {
@@ -135,6 +145,7 @@ export class JsonRpcWsServer {
     const method = r.method;
     const params = Array.isArray(r.params) ? r.params : r.params === undefined ? [] : null;
     connection.requests += 1;
+    this.#requestCounts.set(method, (this.#requestCounts.get(method) ?? 0) + 1);
     const after: Array<() => void> = [];
     if (this.#faults.faults.dropEvery > 0 && connection.requests % this.#faults.faults.dropEvery === 0) {
       after.push(() => this.#drop(connection));
