@@ -22,6 +22,8 @@ export interface RpcClientOptions {
   connectTimeoutMs?: number;
   /** Per-request timeout (default 30 s). */
   requestTimeoutMs?: number;
+  /** Delay between reconnection attempts after a drop (default 100 ms); each failed one logs a line. */
+  autoConnectMs?: number;
 }
 
 export interface RpcClient {
@@ -32,7 +34,12 @@ export interface RpcClient {
 }
 
 export async function connectRpc(options: RpcClientOptions): Promise<RpcClient> {
-  const provider = new WsProvider(options.url, 100, undefined, options.requestTimeoutMs ?? 30_000);
+  const provider = new WsProvider(
+    options.url,
+    options.autoConnectMs ?? 100,
+    undefined,
+    options.requestTimeoutMs ?? 30_000,
+  );
   // The provider logs and emits connection errors on its own; it keeps reconnecting, we keep retrying.
   provider.on('error', () => undefined);
   const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
