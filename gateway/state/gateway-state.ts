@@ -3,11 +3,13 @@
  * counters per billing period, fixed and rolling rate-limit windows, the tax check cache and the
  * salts that keep callers' addresses out of it. Two real implementations exist (SQLite for one
  * process, PostgreSQL for several gateway instances); `test/interface-suites/gateway-state.test.ts`
- * runs the same behaviour against both. A later issue adds orders here.
+ * runs the same behaviour against both. Tax orders live in `orders` (see order-state.ts).
  *
  * Times are passed in by the caller (the auth layer owns the clock); the state never reads the clock,
  * so every rule that depends on "now" is decided above it and tests can move time freely.
  */
+
+import type { OrderState } from './order-state.js';
 
 export type Plan = 'api' | 'subscriber';
 export const PLANS: readonly Plan[] = ['api', 'subscriber'];
@@ -101,6 +103,8 @@ export type InsertKeyResult =
 
 export interface GatewayState {
   readonly engine: 'sqlite' | 'postgres';
+  /** Tax orders and processed payment events (spec 2.10, 3.1). */
+  readonly orders: OrderState;
 
   createAccount(account: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;

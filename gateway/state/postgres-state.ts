@@ -14,6 +14,8 @@ import {
   type SessionRecord,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
+import type { OrderState } from './order-state.js';
+import { PostgresOrderState } from './postgres-order-state.js';
 import { SchemaVersionError } from './state-errors.js';
 import {
   KEY_WITH_ACCOUNT_COLUMNS,
@@ -94,9 +96,12 @@ async function migrate(pool: pg.Pool): Promise<void> {
 
 class PostgresState implements GatewayState {
   readonly engine = 'postgres' as const;
+  readonly orders: OrderState;
   private closed = false;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    this.orders = new PostgresOrderState(pool);
+  }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
     return (await this.pool.query<Row>(sql, params)).rows;

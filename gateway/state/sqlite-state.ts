@@ -16,6 +16,8 @@ import {
   type SessionRecord,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
+import type { OrderState } from './order-state.js';
+import { SqliteOrderState } from './sqlite-order-state.js';
 import { SqliteTurnBatch } from './sqlite-turn-batch.js';
 import { SchemaVersionError } from './state-errors.js';
 import {
@@ -80,6 +82,7 @@ const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString
 
 class SqliteState implements GatewayState {
   readonly engine = 'sqlite' as const;
+  readonly orders: OrderState;
 
   /** Compiled statements by SQL text: every keyed request runs the same few, so compile each once. */
   private readonly statements = new Map<string, Database.Statement>();
@@ -100,6 +103,7 @@ class SqliteState implements GatewayState {
 
   constructor(private readonly db: Database.Database) {
     this.batch = new SqliteTurnBatch(db, () => this.dropCandidatesIfChangedElsewhere());
+    this.orders = new SqliteOrderState(db);
   }
 
   private dropCandidatesIfChangedElsewhere(): void {

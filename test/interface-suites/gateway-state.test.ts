@@ -8,6 +8,7 @@ import { checkCacheKey } from '../../gateway/state/check-cache-key.js';
 import type { ApiKeyRecord, CachedCheck, GatewayState } from '../../gateway/state/gateway-state.js';
 import { MIGRATIONS } from '../../gateway/state/migrations.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
+import type { NewOrder, PaymentEvent } from '../../gateway/state/order-state.js';
 import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';
 
 const T0 = new Date('2025-03-15T10:00:00.123Z');
@@ -495,6 +496,294 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
         expect(await state.getOrCreateSalt(uid('salt'), 'ab'.repeat(32), T0)).toBe('ab'.repeat(32));
       } finally {
         await second.close();
+      }
+    });
+  });
+
+  describe('orders', () => {
+    /** Claims take any due order of the database, so each claiming test gets a database of its own. */
+    async function freshState(): Promise<{ state: GatewayState; url: string; close: () => Promise<void> }> {
+      const own = await engine.start();
+      const opened = await openGatewayState(own.url);
+      return {
+        state: opened,
+        url: own.url,
+        close: async () => {
+          await opened.close();
+          await own.stop();
+        },
+      };
+    }
+
+    const newOrder = (overrides: Partial<NewOrder> = {}): NewOrder => ({
+      id: `ord_${randomBytes(16).toString('hex')}`,
+      sku: 'uk-2025-26',
+      packName: 'UK tax pack 2025/26',
+      packKind: 'uk-tax-year',
+      taxYear: '2025/26',
+      coldkeys: [
+        '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',
+        '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty',
+      ],
+      amountMinor: 3900,
+      currency: 'gbp',
+      retentionDays: 30,
+      origin: 'checkout',
+      createdAt: T0,
+      ...overrides,
+    });
+
+    const payment = (order: { id: string }, overrides: Partial<PaymentEvent> = {}): PaymentEvent => ({
+      eventId: uid('evt'),
+      eventType: 'checkout.session.completed',
+      orderId: order.id,
+      receivedAt: at('2025-03-15T10:05:00Z'),
+      amountMinor: 3900,
+      currency: 'gbp',
+      email: 'buyer@example.com',
+      sessionId: 'cs_test_a1',
+      ...overrides,
+    });
+
+    const lease = (worker: string, iso = '2025-03-15T11:00:00Z', maxAttempts = 5) => ({
+      worker,
+      now: at(iso),
+      leaseUntil: new Date(at(iso).getTime() + 300_000),
+      maxAttempts,
+    });
+
+    it('stores an order and reads it back exactly, with nothing set that has not happened', async () => {
+      const order = newOrder();
+      const stored = await state.orders.insertOrder(order);
+      expect(stored).toEqual({
+        ...order,
+        status: 'created',
+        stripeSessionId: null,
+        paidAt: null,
+        buyerEmail: null,
+        fulfilAttempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        fulfilledAt: null,
+        packKey: null,
+        packExpiresAt: null,
+        emailedAt: null,
+        purgedAt: null,
+      });
+      expect(await state.orders.getOrder(order.id)).toEqual(stored);
+      expect(await state.orders.getOrder('ord_missing')).toBeNull();
+      await expect(state.orders.insertOrder(order)).rejects.toThrow();
+      expect(await state.orders.attachCheckoutSession(order.id, 'cs_test_x')).toBe(true);
+      expect((await state.orders.getOrder(order.id))?.stripeSessionId).toBe('cs_test_x');
+      const listed = await state.orders.listOrders({ status: 'created' });
+      expect(listed.map((o) => o.id)).toContain(order.id);
+      expect((await state.orders.listOrders({ status: 'fulfilled' })).map((o) => o.id)).not.toContain(
+        order.id,
+      );
+    });
+
+    it('moves created → paid once per order and once per event id; refuses a wrong amount or currency', async () => {
+      const order = await state.orders.insertOrder(newOrder());
+      const wrongAmount = payment(order, { amountMinor: 100 });
+      expect(await state.orders.markPaid(wrongAmount)).toBe('amount-mismatch');
+      expect(await state.orders.markPaid(payment(order, { currency: 'usd' }))).toBe('amount-mismatch');
+      expect(await state.orders.markPaid(payment(order, { amountMinor: null }))).toBe('amount-mismatch');
+      expect((await state.orders.getOrder(order.id))?.status).toBe('created');
+
+      const event = payment(order);
+      expect(await state.orders.markPaid(event)).toBe('paid');
+      const paid = await state.orders.getOrder(order.id);
+      expect(paid).toMatchObject({
+        status: 'paid',
+        paidAt: at('2025-03-15T10:05:00Z'),
+        buyerEmail: 'buyer@example.com',
+        stripeSessionId: 'cs_test_a1',
+      });
+      // A replay of the event, or of the refused one, changes nothing.
+      expect(await state.orders.markPaid({ ...event, receivedAt: at('2025-03-16T00:00:00Z') })).toBe(
+        'duplicate-event',
+      );
+      expect(await state.orders.markPaid(wrongAmount)).toBe('duplicate-event');
+      // Another event for the paid order: recorded, no change.
+      expect(await state.orders.markPaid(payment(order, { email: 'other@example.com' }))).toBe(
+        'not-awaiting-payment',
+      );
+      expect(await state.orders.getOrder(order.id)).toEqual(paid);
+      expect(await state.orders.markPaid(payment({ id: 'ord_unknown' }))).toBe('unknown-order');
+      expect(await state.orders.attachCheckoutSession(order.id, 'cs_test_late')).toBe(false);
+    });
+
+    it('processes one event delivered many times at once on two connections exactly once', async () => {
+      const order = await state.orders.insertOrder(newOrder());
+      const event = payment(order);
+      const second = await openGatewayState(store.url);
+      try {
+        const outcomes = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => (i % 2 ? state : second).orders.markPaid(event)),
+        );
+        expect(outcomes.filter((o) => o === 'paid')).toHaveLength(1);
+        expect(outcomes.filter((o) => o === 'duplicate-event')).toHaveLength(11);
+        // Different events for the same order, also at once: one pays, the others find it paid.
+        const other = await state.orders.insertOrder(newOrder());
+        const racing = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => (i % 2 ? state : second).orders.markPaid(payment(other))),
+        );
+        expect(racing.filter((o) => o === 'paid')).toHaveLength(1);
+        expect(racing.filter((o) => o === 'not-awaiting-payment')).toHaveLength(7);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('leases a paid order to one worker; completes only for the holder; a run-out lease can be taken over', async () => {
+      const own = await freshState();
+      try {
+        const orders = own.state.orders;
+        const created = await orders.insertOrder(newOrder());
+        expect(await orders.claimForFulfilment(lease('w1'))).toBeNull();
+        await orders.markPaid(payment(created));
+        const claimed = await orders.claimForFulfilment(lease('w1'));
+        expect(claimed).toMatchObject({
+          id: created.id,
+          leaseOwner: 'w1',
+          fulfilAttempts: 1,
+          leaseExpiresAt: at('2025-03-15T11:05:00Z'),
+        });
+        expect(await orders.claimForFulfilment(lease('w2'))).toBeNull();
+        expect(
+          await orders.renewLease(created.id, 'w2', at('2025-03-15T11:01:00Z'), at('2025-03-15T11:10:00Z')),
+        ).toBe(false);
+        // w1 stalls past its lease; w2 takes the order over and w1 can no longer renew or complete it.
+        const takenOver = await orders.claimForFulfilment(lease('w2', '2025-03-15T11:05:00Z'));
+        expect(takenOver).toMatchObject({ id: created.id, leaseOwner: 'w2', fulfilAttempts: 2 });
+        expect(
+          await orders.renewLease(created.id, 'w1', at('2025-03-15T11:05:01Z'), at('2025-03-15T11:20:00Z')),
+        ).toBe(false);
+        expect(
+          await orders.renewLease(created.id, 'w2', at('2025-03-15T11:05:01Z'), at('2025-03-15T11:20:00Z')),
+        ).toBe(true);
+        const done = {
+          id: created.id,
+          fulfilledAt: at('2025-03-15T11:06:00Z'),
+          packKey: `orders/${created.id}/pack.zip`,
+          packExpiresAt: at('2025-04-14T11:06:00Z'),
+        };
+        expect(await orders.completeFulfilment({ ...done, worker: 'w1' })).toBe(false);
+        expect(await orders.completeFulfilment({ ...done, worker: 'w2' })).toBe(true);
+        expect(await orders.completeFulfilment({ ...done, worker: 'w2' })).toBe(false);
+        expect(await orders.getOrder(created.id)).toMatchObject({
+          status: 'fulfilled',
+          fulfilledAt: done.fulfilledAt,
+          packKey: done.packKey,
+          packExpiresAt: done.packExpiresAt,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        });
+        expect(await orders.claimForFulfilment(lease('w3', '2025-03-16T00:00:00Z'))).toBeNull();
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('backs off after a failure and stops offering an order after the maximum number of tries', async () => {
+      const own = await freshState();
+      try {
+        const orders = own.state.orders;
+        const order = await orders.insertOrder(newOrder());
+        await orders.markPaid(payment(order));
+        await orders.claimForFulfilment(lease('w1', '2025-03-15T11:00:00Z', 2));
+        await orders.releaseLease(order.id, 'w1', 'pack build failed: boom', at('2025-03-15T11:10:00Z'));
+        expect(await orders.getOrder(order.id)).toMatchObject({
+          leaseOwner: null,
+          lastError: 'pack build failed: boom',
+          nextAttemptAt: at('2025-03-15T11:10:00Z'),
+        });
+        expect(await orders.claimForFulfilment(lease('w1', '2025-03-15T11:09:59Z', 2))).toBeNull();
+        expect(await orders.claimForFulfilment(lease('w1', '2025-03-15T11:10:00Z', 2))).toMatchObject({
+          fulfilAttempts: 2,
+        });
+        await orders.releaseLease(order.id, 'w1', 'again', at('2025-03-15T11:20:00Z'));
+        expect(await orders.claimForFulfilment(lease('w1', '2025-03-16T00:00:00Z', 2))).toBeNull();
+        expect(await orders.claimForFulfilment(lease('w1', '2025-03-16T00:00:00Z', 3))).toMatchObject({
+          fulfilAttempts: 3,
+        });
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('gives concurrent workers on two connections each paid order exactly once', async () => {
+      const own = await freshState();
+      const second = await openGatewayState(own.url);
+      try {
+        const orders = own.state.orders;
+        const ids: string[] = [];
+        for (let i = 0; i < 10; i++) {
+          const order = await orders.insertOrder(newOrder());
+          await orders.markPaid(payment(order));
+          ids.push(order.id);
+        }
+        const claims = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            (i % 2 ? own.state : second).orders.claimForFulfilment(lease(`w${i}`)),
+          ),
+        );
+        const claimed = claims.filter((c) => c !== null).map((c) => c!.id);
+        // Never one order twice; with SKIP LOCKED a claimer may find nothing while others hold rows.
+        expect(new Set(claimed).size).toBe(claimed.length);
+        expect(claimed.length).toBeGreaterThan(0);
+        expect(claimed.every((id) => ids.includes(id))).toBe(true);
+        const holders = (await orders.listOrders({ status: 'paid' })).filter((o) => o.leaseOwner !== null);
+        expect(holders.map((o) => o.id).sort()).toEqual([...claimed].sort());
+      } finally {
+        await second.close();
+        await own.close();
+      }
+    });
+
+    it('leases delivery of a fulfilled order once, and purges an expired pack once, erasing the email', async () => {
+      const own = await freshState();
+      try {
+        const orders = own.state.orders;
+        const order = await orders.insertOrder(newOrder());
+        await orders.markPaid(payment(order));
+        await orders.claimForFulfilment(lease('w1'));
+        expect(await orders.claimForDelivery(lease('m1'))).toBeNull();
+        await orders.completeFulfilment({
+          id: order.id,
+          worker: 'w1',
+          fulfilledAt: at('2025-03-15T11:01:00Z'),
+          packKey: `orders/${order.id}/pack.zip`,
+          packExpiresAt: at('2025-04-14T11:01:00Z'),
+        });
+        const delivering = await orders.claimForDelivery(lease('m1', '2025-03-15T11:02:00Z'));
+        expect(delivering).toMatchObject({ id: order.id, leaseOwner: 'm1', buyerEmail: 'buyer@example.com' });
+        expect(await orders.claimForDelivery(lease('m2', '2025-03-15T11:02:00Z'))).toBeNull();
+        await orders.releaseLease(order.id, 'm1', 'smtp: connection refused', at('2025-03-15T11:03:00Z'));
+        expect(await orders.claimForDelivery(lease('m2', '2025-03-15T11:02:30Z'))).toBeNull();
+        expect(await orders.claimForDelivery(lease('m2', '2025-03-15T11:03:00Z'))).toMatchObject({
+          leaseOwner: 'm2',
+        });
+        expect(await orders.markEmailed(order.id, 'm1', at('2025-03-15T11:03:01Z'))).toBe(false);
+        expect(await orders.markEmailed(order.id, 'm2', at('2025-03-15T11:03:01Z'))).toBe(true);
+        expect(await orders.claimForDelivery(lease('m3', '2025-03-16T00:00:00Z'))).toBeNull();
+
+        expect(await orders.listExpiredPacks(at('2025-04-14T11:00:59Z'))).toEqual([]);
+        const expired = await orders.listExpiredPacks(at('2025-04-14T11:01:00Z'));
+        expect(expired.map((o) => o.id)).toEqual([order.id]);
+        expect(await orders.markPurged(order.id, at('2025-04-15T00:00:00Z'))).toBe(true);
+        expect(await orders.markPurged(order.id, at('2025-04-16T00:00:00Z'))).toBe(false);
+        expect(await orders.getOrder(order.id)).toMatchObject({
+          status: 'fulfilled',
+          buyerEmail: null,
+          purgedAt: at('2025-04-15T00:00:00Z'),
+          emailedAt: at('2025-03-15T11:03:01Z'),
+        });
+        expect(await orders.listExpiredPacks(at('2025-05-01T00:00:00Z'))).toEqual([]);
+      } finally {
+        await own.close();
       }
     });
   });

@@ -1,0 +1,45 @@
+import type { OrderOrigin, OrderRecord, OrderStatus } from './order-state.js';
+import { type Row, toDate, toDateOrNull } from './state-rows.js';
+
+/** An `orders` row → its record, for both engines (SQLite keeps `coldkeys` as JSON text, PostgreSQL as text[]). */
+export function toOrder(row: Row): OrderRecord {
+  const coldkeys = row['coldkeys'];
+  return {
+    id: String(row['id']),
+    status: row['status'] as OrderStatus,
+    sku: String(row['sku']),
+    packName: String(row['pack_name']),
+    packKind: String(row['pack_kind']),
+    taxYear: String(row['tax_year']),
+    coldkeys: Array.isArray(coldkeys) ? coldkeys.map(String) : (JSON.parse(String(coldkeys)) as string[]),
+    amountMinor: Number(row['amount_minor']),
+    currency: String(row['currency']),
+    retentionDays: Number(row['retention_days']),
+    origin: row['origin'] as OrderOrigin,
+    createdAt: toDate(row['created_at']),
+    stripeSessionId: textOrNull(row['stripe_session_id']),
+    paidAt: toDateOrNull(row['paid_at']),
+    buyerEmail: textOrNull(row['buyer_email']),
+    fulfilAttempts: Number(row['fulfil_attempts']),
+    nextAttemptAt: toDateOrNull(row['next_attempt_at']),
+    lastError: textOrNull(row['last_error']),
+    leaseOwner: textOrNull(row['lease_owner']),
+    leaseExpiresAt: toDateOrNull(row['lease_expires_at']),
+    fulfilledAt: toDateOrNull(row['fulfilled_at']),
+    packKey: textOrNull(row['pack_key']),
+    packExpiresAt: toDateOrNull(row['pack_expires_at']),
+    emailedAt: toDateOrNull(row['emailed_at']),
+    purgedAt: toDateOrNull(row['purged_at']),
+  };
+}
+
+const textOrNull = (value: unknown): string | null =>
+  value === null || value === undefined ? null : String(value);
+
+/** What `markPaid` reports when the conditional update changed nothing, from the order as it is. */
+export function unpaidOutcome(
+  order: Row | undefined,
+): 'unknown-order' | 'not-awaiting-payment' | 'amount-mismatch' {
+  if (!order) return 'unknown-order';
+  return order['status'] === 'created' ? 'amount-mismatch' : 'not-awaiting-payment';
+}

@@ -1,0 +1,150 @@
+/**
+ * Tax orders in the gateway state (spec 2.10, 3.1): one row per order and one per processed payment
+ * event. Every change of `status` is one conditional statement (or one transaction with the event's
+ * row), so it happens once however many webhook deliveries, workers or processes race for it:
+ *
+ * - `markPaid` is the only statement that writes `paid` (`created → paid`, with the payment event's id
+ *   inserted in the same transaction; a second delivery of the event finds its id and changes nothing);
+ * - `completeFulfilment` is the only statement that writes `fulfilled` (`paid → fulfilled`, only for
+ *   the worker that holds the order's fulfilment lease).
+ *
+ * `test/architecture/order-status-writers.test.ts` checks that nothing else in the source writes them.
+ * Times are passed in by the caller, as everywhere in the state.
+ */
+
+export type OrderStatus = 'created' | 'paid' | 'fulfilled';
+export const ORDER_STATUSES: readonly OrderStatus[] = ['created', 'paid', 'fulfilled'];
+
+/** How the order came to be: the public checkout, or an operator's `orders create`. */
+export type OrderOrigin = 'checkout' | 'support';
+
+export interface NewOrder {
+  /** `ord_` + 32 hex digits (128 random bits). */
+  id: string;
+  sku: string;
+  packName: string;
+  packKind: string;
+  /** `2025/26`: the tax year the SKU covers, kept with the order so a catalogue change cannot move it. */
+  taxYear: string;
+  coldkeys: string[];
+  /** The price in minor units of `currency` (pence for `gbp`). */
+  amountMinor: number;
+  /** ISO 4217, lower case, as Stripe writes it. */
+  currency: string;
+  retentionDays: number;
+  origin: OrderOrigin;
+  createdAt: Date;
+}
+
+export interface OrderRecord extends NewOrder {
+  status: OrderStatus;
+  /** The Stripe Checkout Session made for the order (null until made, and for support orders). */
+  stripeSessionId: string | null;
+  paidAt: Date | null;
+  /** The buyer's email from the payment event, for delivery; erased when the pack is purged. */
+  buyerEmail: string | null;
+  /** Fulfilment claims so far (a claim counts as a try: a build that kills its worker is a failure too). */
+  fulfilAttempts: number;
+  /** The earliest time the job may try again (fulfilment or delivery backoff); null: at once. */
+  nextAttemptAt: Date | null;
+  /** The last fulfilment or delivery failure, for `orders list` (never a secret or an address). */
+  lastError: string | null;
+  /** The worker holding the order (fulfilment while paid, delivery while fulfilled), until the expiry. */
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  fulfilledAt: Date | null;
+  /** The object store key of the pack (derived from the order id). */
+  packKey: string | null;
+  packExpiresAt: Date | null;
+  /** When the delivery email went out (null: not yet, or no email to send to). */
+  emailedAt: Date | null;
+  purgedAt: Date | null;
+}
+
+/** A verified payment event about one order, as the webhook hands it over. */
+export interface PaymentEvent {
+  eventId: string;
+  eventType: string;
+  orderId: string;
+  receivedAt: Date;
+  /** The amount and currency Stripe charged: they must equal the order's. */
+  amountMinor: number | null;
+  currency: string | null;
+  email: string | null;
+  sessionId: string | null;
+}
+
+/**
+ * What `markPaid` did. Only `paid` changed the order; the event's id is recorded in every case but
+ * `duplicate-event`, so a redelivery of any of them is a `duplicate-event`.
+ */
+export type PaymentOutcome =
+  | 'paid'
+  | 'duplicate-event'
+  | 'unknown-order'
+  | 'amount-mismatch'
+  | 'not-awaiting-payment';
+
+export interface LeaseClaim {
+  /** Who claims: unique per job run (`fulfil-<host>-<pid>-<random>`). */
+  worker: string;
+  now: Date;
+  /** The lease runs out here; a worker that died holding it frees the order then. */
+  leaseUntil: Date;
+}
+
+export interface FulfilmentClaim extends LeaseClaim {
+  /** Orders with this many claims are left alone ("stuck") until an operator looks. */
+  maxAttempts: number;
+}
+
+export interface CompletedFulfilment {
+  id: string;
+  worker: string;
+  fulfilledAt: Date;
+  packKey: string;
+  packExpiresAt: Date;
+}
+
+export interface OrderState {
+  /** Inserts a `created` order; a duplicate id is refused (throws). */
+  insertOrder(order: NewOrder): Promise<OrderRecord>;
+  getOrder(id: string): Promise<OrderRecord | null>;
+  /** Orders, newest first, optionally of one status. */
+  listOrders(filter?: { status?: OrderStatus }): Promise<OrderRecord[]>;
+  /** Records the Checkout Session made for a `created` order; false when the order is not `created`. */
+  attachCheckoutSession(id: string, sessionId: string): Promise<boolean>;
+
+  /**
+   * In one transaction: records the event id (a known id: `duplicate-event`, nothing changes) and
+   * moves the order `created → paid` with `paid_at` = `receivedAt` and the buyer's email, if and only
+   * if it is `created` and the amount and currency equal the order's. The only writer of `paid`.
+   */
+  markPaid(event: PaymentEvent): Promise<PaymentOutcome>;
+
+  /**
+   * Takes the fulfilment lease of one `paid` order that nobody holds (or whose lease ran out), that is
+   * due (`next_attempt_at`) and has had fewer than `maxAttempts` claims, oldest payment first, and
+   * counts the claim. One conditional statement: two workers never hold one order at once.
+   */
+  claimForFulfilment(claim: FulfilmentClaim): Promise<OrderRecord | null>;
+  /** Extends the lease if `worker` still holds it and it has not run out at `now`; false otherwise. */
+  renewLease(id: string, worker: string, now: Date, leaseUntil: Date): Promise<boolean>;
+  /** Gives the lease back after a failed try, with the error and when to try next. */
+  releaseLease(id: string, worker: string, error: string, nextAttemptAt: Date): Promise<void>;
+  /**
+   * `paid → fulfilled` with the pack's key and expiry, only for the lease holder. The only writer of
+   * `fulfilled`. False when the worker lost the lease or the order is not `paid`.
+   */
+  completeFulfilment(done: CompletedFulfilment): Promise<boolean>;
+
+  /** Takes the delivery lease of one fulfilled, unpurged, un-emailed order with an email, when due. */
+  claimForDelivery(claim: LeaseClaim): Promise<OrderRecord | null>;
+  /** Records the email as sent and frees the lease; false when `worker` no longer held it. */
+  markEmailed(id: string, worker: string, at: Date): Promise<boolean>;
+
+  /** Fulfilled orders whose pack expired at or before `asOf` and that are not purged yet. */
+  listExpiredPacks(asOf: Date): Promise<OrderRecord[]>;
+  /** Sets `purged_at` (once) and erases the buyer's email; false when already purged or unknown. */
+  markPurged(id: string, at: Date): Promise<boolean>;
+}

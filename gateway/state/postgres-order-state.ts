@@ -1,0 +1,207 @@
+import type pg from 'pg';
+import { toOrder, unpaidOutcome } from './order-rows.js';
+import type {
+  CompletedFulfilment,
+  FulfilmentClaim,
+  LeaseClaim,
+  NewOrder,
+  OrderRecord,
+  OrderState,
+  OrderStatus,
+  PaymentEvent,
+  PaymentOutcome,
+} from './order-state.js';
+import type { Row } from './state-rows.js';
+
+/**
+ * Orders on PostgreSQL, shared by every gateway instance and job. Status changes are single UPDATEs
+ * whose WHERE holds the condition: PostgreSQL re-evaluates it on the newest row version after waiting
+ * for a concurrent writer's lock, so of two racing updates only one matches. Claims pick their row
+ * with `FOR UPDATE SKIP LOCKED`, so concurrent workers take different orders instead of queueing on
+ * one. The payment is one transaction: the event's primary key and the order update commit together.
+ */
+export class PostgresOrderState implements OrderState {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async one(sql: string, params: unknown[]): Promise<Row | undefined> {
+    return (await this.pool.query<Row>(sql, params)).rows[0];
+  }
+
+  private async changes(sql: string, params: unknown[]): Promise<number> {
+    return (await this.pool.query(sql, params)).rowCount ?? 0;
+  }
+
+  async insertOrder(order: NewOrder): Promise<OrderRecord> {
+    const row = await this.one(
+      `INSERT INTO orders (id, status, sku, pack_name, pack_kind, tax_year, coldkeys, amount_minor, currency,
+         retention_days, origin, created_at)
+       VALUES ($1, 'created', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+      [
+        order.id,
+        order.sku,
+        order.packName,
+        order.packKind,
+        order.taxYear,
+        order.coldkeys,
+        order.amountMinor,
+        order.currency,
+        order.retentionDays,
+        order.origin,
+        order.createdAt,
+      ],
+    );
+    return toOrder(row!);
+  }
+
+  async getOrder(id: string): Promise<OrderRecord | null> {
+    const row = await this.one('SELECT * FROM orders WHERE id = $1', [id]);
+    return row ? toOrder(row) : null;
+  }
+
+  async listOrders(filter: { status?: OrderStatus } = {}): Promise<OrderRecord[]> {
+    const result = filter.status
+      ? await this.pool.query<Row>('SELECT * FROM orders WHERE status = $1 ORDER BY created_at DESC, id', [
+          filter.status,
+        ])
+      : await this.pool.query<Row>('SELECT * FROM orders ORDER BY created_at DESC, id');
+    return result.rows.map(toOrder);
+  }
+
+  async attachCheckoutSession(id: string, sessionId: string): Promise<boolean> {
+    return (
+      (await this.changes(`UPDATE orders SET stripe_session_id = $2 WHERE id = $1 AND status = 'created'`, [
+        id,
+        sessionId,
+      ])) === 1
+    );
+  }
+
+  async markPaid(event: PaymentEvent): Promise<PaymentOutcome> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // A concurrent delivery of the same event waits on this primary key until we commit, then
+      // finds it and does nothing; if we roll back, it goes ahead as if it were first.
+      const recorded = await client.query(
+        `INSERT INTO payment_events (event_id, event_type, order_id, outcome, received_at)
+         VALUES ($1, $2, $3, 'pending', $4) ON CONFLICT (event_id) DO NOTHING`,
+        [event.eventId, event.eventType, event.orderId, event.receivedAt],
+      );
+      if (recorded.rowCount === 0) {
+        await client.query('ROLLBACK');
+        return 'duplicate-event';
+      }
+      const paid = await client.query(
+        `UPDATE orders SET status = 'paid', paid_at = $2, buyer_email = $3,
+           stripe_session_id = coalesce(stripe_session_id, $4)
+         WHERE id = $1 AND status = 'created' AND amount_minor = $5 AND currency = $6`,
+        [event.orderId, event.receivedAt, event.email, event.sessionId, event.amountMinor, event.currency],
+      );
+      const outcome: PaymentOutcome =
+        paid.rowCount === 1
+          ? 'paid'
+          : unpaidOutcome(
+              (await client.query<Row>('SELECT status FROM orders WHERE id = $1', [event.orderId])).rows[0],
+            );
+      await client.query('UPDATE payment_events SET outcome = $2 WHERE event_id = $1', [
+        event.eventId,
+        outcome,
+      ]);
+      await client.query('COMMIT');
+      return outcome;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async claimForFulfilment(claim: FulfilmentClaim): Promise<OrderRecord | null> {
+    const row = await this.one(
+      `UPDATE orders SET lease_owner = $1, lease_expires_at = $2, fulfil_attempts = fulfil_attempts + 1
+       WHERE id = (
+         SELECT id FROM orders
+         WHERE status = 'paid' AND (lease_expires_at IS NULL OR lease_expires_at <= $3)
+           AND (next_attempt_at IS NULL OR next_attempt_at <= $3) AND fulfil_attempts < $4
+         ORDER BY paid_at, id LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [claim.worker, claim.leaseUntil, claim.now, claim.maxAttempts],
+    );
+    return row ? toOrder(row) : null;
+  }
+
+  async renewLease(id: string, worker: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    return (
+      (await this.changes(
+        'UPDATE orders SET lease_expires_at = $4 WHERE id = $1 AND lease_owner = $2 AND lease_expires_at > $3',
+        [id, worker, now, leaseUntil],
+      )) === 1
+    );
+  }
+
+  async releaseLease(id: string, worker: string, error: string, nextAttemptAt: Date): Promise<void> {
+    await this.changes(
+      `UPDATE orders SET lease_owner = NULL, lease_expires_at = NULL, last_error = $3, next_attempt_at = $4
+       WHERE id = $1 AND lease_owner = $2`,
+      [id, worker, error, nextAttemptAt],
+    );
+  }
+
+  async completeFulfilment(done: CompletedFulfilment): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE orders SET status = 'fulfilled', fulfilled_at = $3, pack_key = $4, pack_expires_at = $5,
+           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
+         WHERE id = $1 AND status = 'paid' AND lease_owner = $2`,
+        [done.id, done.worker, done.fulfilledAt, done.packKey, done.packExpiresAt],
+      )) === 1
+    );
+  }
+
+  async claimForDelivery(claim: LeaseClaim): Promise<OrderRecord | null> {
+    const row = await this.one(
+      `UPDATE orders SET lease_owner = $1, lease_expires_at = $2
+       WHERE id = (
+         SELECT id FROM orders
+         WHERE status = 'fulfilled' AND emailed_at IS NULL AND purged_at IS NULL AND buyer_email IS NOT NULL
+           AND (lease_expires_at IS NULL OR lease_expires_at <= $3)
+           AND (next_attempt_at IS NULL OR next_attempt_at <= $3)
+         ORDER BY fulfilled_at, id LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [claim.worker, claim.leaseUntil, claim.now],
+    );
+    return row ? toOrder(row) : null;
+  }
+
+  async markEmailed(id: string, worker: string, at: Date): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE orders SET emailed_at = $3, lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL,
+           last_error = NULL
+         WHERE id = $1 AND lease_owner = $2 AND emailed_at IS NULL`,
+        [id, worker, at],
+      )) === 1
+    );
+  }
+
+  async listExpiredPacks(asOf: Date): Promise<OrderRecord[]> {
+    const result = await this.pool.query<Row>(
+      `SELECT * FROM orders WHERE status = 'fulfilled' AND pack_expires_at <= $1 AND purged_at IS NULL
+       ORDER BY pack_expires_at, id`,
+      [asOf],
+    );
+    return result.rows.map(toOrder);
+  }
+
+  async markPurged(id: string, at: Date): Promise<boolean> {
+    return (
+      (await this.changes(
+        'UPDATE orders SET purged_at = $2, buyer_email = NULL WHERE id = $1 AND purged_at IS NULL',
+        [id, at],
+      )) === 1
+    );
+  }
+}

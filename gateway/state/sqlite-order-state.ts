@@ -1,0 +1,228 @@
+import type Database from 'better-sqlite3';
+import { toOrder, unpaidOutcome } from './order-rows.js';
+import type {
+  CompletedFulfilment,
+  FulfilmentClaim,
+  LeaseClaim,
+  NewOrder,
+  OrderRecord,
+  OrderState,
+  OrderStatus,
+  PaymentEvent,
+  PaymentOutcome,
+} from './order-state.js';
+import type { Row } from './state-rows.js';
+
+const iso = (date: Date): string => date.toISOString();
+
+/**
+ * Orders on the embedded SQLite state. Each status change is one UPDATE with its condition in the
+ * WHERE clause; SQLite runs it under the database write lock, so it is atomic across every process
+ * that shares the file. The payment is one IMMEDIATE transaction (event row + order update). Orders
+ * touch no key or account, so these statements leave the key cache of `SqliteState` alone.
+ */
+export class SqliteOrderState implements OrderState {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  private statement(sql: string): Database.Statement {
+    let compiled = this.statements.get(sql);
+    if (!compiled) {
+      compiled = this.db.prepare(sql);
+      this.statements.set(sql, compiled);
+    }
+    return compiled;
+  }
+
+  private one(sql: string, ...params: unknown[]): Row | undefined {
+    return this.statement(sql).get(...params) as Row | undefined;
+  }
+
+  private changes(sql: string, ...params: unknown[]): number {
+    return this.statement(sql).run(...params).changes;
+  }
+
+  async insertOrder(order: NewOrder): Promise<OrderRecord> {
+    const row = this.one(
+      `INSERT INTO orders (id, status, sku, pack_name, pack_kind, tax_year, coldkeys, amount_minor, currency,
+         retention_days, origin, created_at)
+       VALUES (?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      order.id,
+      order.sku,
+      order.packName,
+      order.packKind,
+      order.taxYear,
+      JSON.stringify(order.coldkeys),
+      order.amountMinor,
+      order.currency,
+      order.retentionDays,
+      order.origin,
+      iso(order.createdAt),
+    );
+    return toOrder(row!);
+  }
+
+  async getOrder(id: string): Promise<OrderRecord | null> {
+    const row = this.one('SELECT * FROM orders WHERE id = ?', id);
+    return row ? toOrder(row) : null;
+  }
+
+  async listOrders(filter: { status?: OrderStatus } = {}): Promise<OrderRecord[]> {
+    const rows = filter.status
+      ? this.statement('SELECT * FROM orders WHERE status = ? ORDER BY created_at DESC, id').all(
+          filter.status,
+        )
+      : this.statement('SELECT * FROM orders ORDER BY created_at DESC, id').all();
+    return (rows as Row[]).map(toOrder);
+  }
+
+  async attachCheckoutSession(id: string, sessionId: string): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE orders SET stripe_session_id = ? WHERE id = ? AND status = 'created'`,
+        sessionId,
+        id,
+      ) === 1
+    );
+  }
+
+  async markPaid(event: PaymentEvent): Promise<PaymentOutcome> {
+    const pay = this.db.transaction((): PaymentOutcome => {
+      const recorded = this.changes(
+        `INSERT INTO payment_events (event_id, event_type, order_id, outcome, received_at)
+         VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (event_id) DO NOTHING`,
+        event.eventId,
+        event.eventType,
+        event.orderId,
+        iso(event.receivedAt),
+      );
+      if (recorded === 0) return 'duplicate-event';
+      const paid = this.changes(
+        `UPDATE orders SET status = 'paid', paid_at = ?, buyer_email = ?,
+           stripe_session_id = coalesce(stripe_session_id, ?)
+         WHERE id = ? AND status = 'created' AND amount_minor = ? AND currency = ?`,
+        iso(event.receivedAt),
+        event.email,
+        event.sessionId,
+        event.orderId,
+        event.amountMinor,
+        event.currency,
+      );
+      const outcome: PaymentOutcome =
+        paid === 1
+          ? 'paid'
+          : unpaidOutcome(this.one('SELECT status FROM orders WHERE id = ?', event.orderId));
+      this.changes('UPDATE payment_events SET outcome = ? WHERE event_id = ?', outcome, event.eventId);
+      return outcome;
+    });
+    return pay.immediate();
+  }
+
+  async claimForFulfilment(claim: FulfilmentClaim): Promise<OrderRecord | null> {
+    const now = iso(claim.now);
+    const row = this.one(
+      `UPDATE orders SET lease_owner = ?, lease_expires_at = ?, fulfil_attempts = fulfil_attempts + 1
+       WHERE id = (
+         SELECT id FROM orders
+         WHERE status = 'paid' AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+           AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND fulfil_attempts < ?
+         ORDER BY paid_at, id LIMIT 1)
+       RETURNING *`,
+      claim.worker,
+      iso(claim.leaseUntil),
+      now,
+      now,
+      claim.maxAttempts,
+    );
+    return row ? toOrder(row) : null;
+  }
+
+  async renewLease(id: string, worker: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    return (
+      this.changes(
+        'UPDATE orders SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND lease_expires_at > ?',
+        iso(leaseUntil),
+        id,
+        worker,
+        iso(now),
+      ) === 1
+    );
+  }
+
+  async releaseLease(id: string, worker: string, error: string, nextAttemptAt: Date): Promise<void> {
+    this.changes(
+      `UPDATE orders SET lease_owner = NULL, lease_expires_at = NULL, last_error = ?, next_attempt_at = ?
+       WHERE id = ? AND lease_owner = ?`,
+      error,
+      iso(nextAttemptAt),
+      id,
+      worker,
+    );
+  }
+
+  async completeFulfilment(done: CompletedFulfilment): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE orders SET status = 'fulfilled', fulfilled_at = ?, pack_key = ?, pack_expires_at = ?,
+           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
+         WHERE id = ? AND status = 'paid' AND lease_owner = ?`,
+        iso(done.fulfilledAt),
+        done.packKey,
+        iso(done.packExpiresAt),
+        done.id,
+        done.worker,
+      ) === 1
+    );
+  }
+
+  async claimForDelivery(claim: LeaseClaim): Promise<OrderRecord | null> {
+    const now = iso(claim.now);
+    const row = this.one(
+      `UPDATE orders SET lease_owner = ?, lease_expires_at = ?
+       WHERE id = (
+         SELECT id FROM orders
+         WHERE status = 'fulfilled' AND emailed_at IS NULL AND purged_at IS NULL AND buyer_email IS NOT NULL
+           AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+           AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+         ORDER BY fulfilled_at, id LIMIT 1)
+       RETURNING *`,
+      claim.worker,
+      iso(claim.leaseUntil),
+      now,
+      now,
+    );
+    return row ? toOrder(row) : null;
+  }
+
+  async markEmailed(id: string, worker: string, at: Date): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE orders SET emailed_at = ?, lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL,
+           last_error = NULL
+         WHERE id = ? AND lease_owner = ? AND emailed_at IS NULL`,
+        iso(at),
+        id,
+        worker,
+      ) === 1
+    );
+  }
+
+  async listExpiredPacks(asOf: Date): Promise<OrderRecord[]> {
+    const rows = this.statement(
+      `SELECT * FROM orders WHERE status = 'fulfilled' AND pack_expires_at <= ? AND purged_at IS NULL
+       ORDER BY pack_expires_at, id`,
+    ).all(iso(asOf)) as Row[];
+    return rows.map(toOrder);
+  }
+
+  async markPurged(id: string, at: Date): Promise<boolean> {
+    return (
+      this.changes(
+        'UPDATE orders SET purged_at = ?, buyer_email = NULL WHERE id = ? AND purged_at IS NULL',
+        iso(at),
+        id,
+      ) === 1
+    );
+  }
+}
