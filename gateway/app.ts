@@ -1,4 +1,5 @@
 import { Router, type RouterType } from 'itty-router';
+import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
 import { createAllowanceMeter } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
@@ -12,6 +13,7 @@ import type { ConnectionInfo, GatewayRequest } from './request-context.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
 import { metaRoutes } from './routes/meta.js';
+import { taxRoutes } from './routes/tax.js';
 import type { SnapshotCache } from './snapshots/snapshot-cache.js';
 import type { GatewayState } from './state/gateway-state.js';
 
@@ -34,6 +36,8 @@ export interface GatewayDeps {
   publicLimitPerMinute: number;
   /** Proxies that append to `X-Forwarded-For` (`SBM_TRUST_PROXY`); 0 (the default) counts the socket's address. */
   trustProxy?: number;
+  /** The node the tax check reads (`SBM_CHAIN_URL`); without one every uncached check answers 503. */
+  taxChain?: ColdkeyChain | null;
   log: (entry: RequestLogEntry) => void;
   onError: (error: unknown) => void;
 }
@@ -93,6 +97,13 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   dataRoutes(router, { burns: deps.burns, guard, now: deps.now });
   emissionRoutes(router, { emissions: deps.emissions, guard, now: deps.now });
   metaRoutes(router, { baseUrl: deps.baseUrl, burns: deps.burns, emissions: deps.emissions });
+  taxRoutes(router, {
+    state: deps.state,
+    burns: deps.burns,
+    chain: deps.taxChain ?? null,
+    now: deps.now,
+    onError: deps.onError,
+  });
   serveHeadLikeGet(router.routes);
   // No answer: a 405 naming what the path serves when no route matched the method, else a 404.
   const unrouted = (request: GatewayRequest): Response => {

@@ -2,7 +2,14 @@
  * The gateway's configuration: read once from the environment by `gateway/cli.ts` (flags may
  * override it there) and passed down as a typed object. No other gateway module reads `process.env`.
  */
-import { ConfigError, type Env, readInteger, readS3Settings, type S3Settings } from '../pipeline/config.js';
+import {
+  ConfigError,
+  DEFAULT_CHAIN_PORT,
+  type Env,
+  readInteger,
+  readS3Settings,
+  type S3Settings,
+} from '../pipeline/config.js';
 import { DEFAULT_MONTHLY_ALLOWANCE } from './auth/allowance.js';
 import { DEFAULT_SESSION_DAYS } from './auth/sessions.js';
 import { DEFAULT_PUBLIC_LIMIT_PER_MIN } from './auth/window-limiter.js';
@@ -18,6 +25,8 @@ export interface GatewayConfig {
   storeUrl: string;
   /** Public base URL of the service, without a trailing slash. */
   baseUrl: string;
+  /** The node the tax check reads (`SBM_CHAIN_URL`, as the pipeline's); connected on the first check. */
+  chainUrl: string;
   /** Unauthenticated `/api/v1` requests per minute per IP address; 0 turns the limit off. */
   publicLimitPerMinute: number;
   /**
@@ -59,6 +68,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     stateUrl,
     storeUrl: env['SBM_STORE_URL'] || GATEWAY_DEFAULTS.storeUrl,
     baseUrl: (env['SBM_BASE_URL'] || `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    chainUrl: env['SBM_CHAIN_URL'] || `ws://127.0.0.1:${DEFAULT_CHAIN_PORT}`,
     publicLimitPerMinute: readInteger(env, 'SBM_PUBLIC_LIMIT_PER_MIN', DEFAULT_PUBLIC_LIMIT_PER_MIN, 0),
     trustProxy: readInteger(env, 'SBM_TRUST_PROXY', 0, 0),
     monthlyAllowance: readInteger(env, 'SBM_MONTHLY_ALLOWANCE', DEFAULT_MONTHLY_ALLOWANCE, 1),

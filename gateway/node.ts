@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { type ServerType, serve } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
+import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
@@ -49,6 +50,8 @@ export async function startGateway(
   await Promise.all([burns.refresh().catch(onError), emissions.refresh().catch(onError)]);
   burns.start(config.manifestPollMs);
   emissions.start(config.manifestPollMs);
+  // Connected on the first tax check, so a gateway starts (and serves /api/v1) without a node.
+  const taxChain = createColdkeyChain({ url: config.chainUrl });
 
   const app = buildApp({
     state,
@@ -59,6 +62,7 @@ export async function startGateway(
     monthlyAllowance: config.monthlyAllowance,
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
+    taxChain,
     log,
     onError,
   });
@@ -71,6 +75,7 @@ export async function startGateway(
       burns.stop();
       emissions.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await taxChain.close();
       requestLog.flush();
       await state.close();
     },

@@ -1,4 +1,5 @@
 import type { Freshness } from '../../pipeline/contract/envelope.js';
+import { taxPaths } from '../../pipeline/contract/tax-published.js';
 import {
   type Manifest,
   type ObjectStore,
@@ -28,6 +29,11 @@ interface LoadedRun {
 }
 
 const LOAD_CONCURRENCY = 16;
+/**
+ * Objects a run publishes that are not held in memory: the per-coldkey event shards (256 of them, read
+ * one at a time by the tax check, see `fetch`). Everything else is served often and loaded up front.
+ */
+const LOADED_ON_DEMAND = [taxPaths.coldkeyPrefix];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -98,11 +104,25 @@ export class SnapshotCache {
     return served;
   }
 
+  /**
+   * One object of the live run read from the store now, checked against the manifest's SHA-256: for
+   * the objects left out of memory (`LOADED_ON_DEMAND`). Null when nothing is published or the run
+   * lists no such path; `CorruptRunError` when it lists it but the bytes are missing or differ.
+   */
+  async fetch(path: string): Promise<Uint8Array | null> {
+    const run = this.run;
+    if (!run) return null;
+    const object = await readPublishedObject(this.store, run.manifest, path);
+    return object?.body ?? null;
+  }
+
   private async load(): Promise<boolean> {
     const manifest = await readManifest(this.store, this.prefix);
     if (!manifest || manifest.version === this.run?.manifest.version) return false;
     const objects: LoadedRun['objects'] = new Map();
-    const queue = [...manifest.objects];
+    const queue = manifest.objects.filter(
+      (entry) => !LOADED_ON_DEMAND.some((prefix) => entry.path.startsWith(prefix)),
+    );
     const worker = async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
         const object = await readPublishedObject(this.store, manifest, entry.path);

@@ -13,6 +13,7 @@ import type { GatewayState } from '../../gateway/state/gateway-state.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { EMISSIONS_NAMESPACE } from '../../pipeline/contract/snapshot-paths.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
+import type { ColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
 
 export interface GatewayUnderTest {
   app: GatewayApp;
@@ -34,6 +35,8 @@ export async function gatewayUnderTest(options: {
   baseUrl: string;
   publicLimitPerMinute?: number;
   monthlyAllowance?: number;
+  /** The node the tax check reads; none: uncached checks answer 503. */
+  taxChain?: ColdkeyChain;
 }): Promise<GatewayUnderTest> {
   const clock = { nowMs: options.nowMs };
   const now = () => new Date(clock.nowMs);
@@ -55,6 +58,7 @@ export async function gatewayUnderTest(options: {
     baseUrl: options.baseUrl,
     monthlyAllowance: options.monthlyAllowance ?? 10_000,
     publicLimitPerMinute: options.publicLimitPerMinute ?? 0,
+    taxChain: options.taxChain ?? null,
     log: (entry) => logs.push(entry),
     onError: (error) => errors.push(error),
   });
