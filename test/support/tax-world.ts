@@ -103,7 +103,9 @@ function standInTaxObjects(world: PublishedSandbox): RunObject[] {
   for (const event of truth.staking_events) {
     const shard = coldkeyShardOf(event.coldkey);
     const coldkeys = shards.get(shard) ?? {};
-    (coldkeys[event.coldkey] ??= []).push({
+    const events = coldkeys[event.coldkey] ?? [];
+    coldkeys[event.coldkey] = events;
+    events.push({
       block: event.block,
       event_index: event.event_index,
       time: event.time,
