@@ -16,6 +16,7 @@ import { publishCommand } from './snapshots/publish-command.js';
 import { statusCommand } from './status/status-command.js';
 import { exportCommand } from './warehouse/export-command.js';
 import { sqlCommand } from './warehouse/sql-command.js';
+import { yieldsCommand } from './yields/yields-command.js';
 
 // The AWS SDK prints a NodeVersionSupportWarning on stderr in every Node 20 process that builds an S3
 // client: SDK releases after January 2027 need Node 22 (aws/aws-sdk-js-v3#7983). The SDK is pinned in
@@ -31,6 +32,7 @@ async function main(): Promise<number> {
   for (const command of [
     devnetCommand,
     collectCommand,
+    yieldsCommand,
     pricesCommand,
     claimsCommand,
     publishCommand,

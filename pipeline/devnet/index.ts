@@ -10,6 +10,8 @@ export type {
   TruthDay,
   TruthEmissionChange,
   TruthPanelPrice,
+  TruthSharePool,
+  TruthStakingDetail,
   TruthStakingEvent,
   TruthSubnet,
 } from './truth/truth-types.js';

@@ -1,6 +1,7 @@
 -- The burn warehouse: one DuckDB file (data/burns.duckdb by default).
--- Written only by `sbm collect`, `sbm prices` and `sbm claims`; analysts open it read-only between runs
--- (`duckdb -readonly data/burns.duckdb`, Python `duckdb.connect(path, read_only=True)`, or `sbm sql`).
+-- Written only by `sbm collect`, `sbm yields`, `sbm prices` and `sbm claims`; analysts open it read-only
+-- between runs (`duckdb -readonly data/burns.duckdb`, Python `duckdb.connect(path, read_only=True)`, or
+-- `sbm sql`).
 --
 -- Conventions
 --   * Amounts are RAO (1 TAO = 1 alpha = 10^9 RAO) as HUGEINT: exact integers, never floats.
@@ -118,6 +119,31 @@ CREATE TABLE IF NOT EXISTS staking_events (
   alpha_rao HUGEINT,
   detail JSON,
   PRIMARY KEY (block, event_index)
+);
+
+-- Every hotkey's share pool on every subnet at a collected day's last block (`sbm yields`, and `sbm daily`
+-- after its collection), for the network's chain-derived staking yield. A staker holds shares of a pool;
+-- one share is worth total_alpha_rao / (total_shares_bits / 2^64) RAO, and a staker who does nothing earns
+-- the growth of that price. total_shares_bits is the raw U64F64 of `TotalHotkeyShares` (2^64 = one share):
+-- UHUGEINT, because the bits of a U64F64 reach 2^128 and HUGEINT (signed) stops at 2^127.
+CREATE TABLE IF NOT EXISTS share_pools (
+  day DATE NOT NULL,
+  block BIGINT NOT NULL,               -- the day's last collected block (collected_days.last_block)
+  netuid INTEGER NOT NULL,
+  registered_at BIGINT NOT NULL,       -- NetworkRegisteredAt of the subnet at that block
+  hotkey VARCHAR NOT NULL,
+  total_alpha_rao HUGEINT NOT NULL,    -- TotalHotkeyAlpha, RAO (alpha; TAO on root)
+  total_shares_bits UHUGEINT NOT NULL, -- TotalHotkeyShares, U64F64 bits
+  PRIMARY KEY (day, netuid, hotkey)
+);
+
+-- Which days' pools were read, and at which block: a day whose row names an older block than
+-- collected_days.last_block (today, read again after more blocks) is read again by the next run.
+CREATE TABLE IF NOT EXISTS share_pool_days (
+  day DATE PRIMARY KEY,
+  block BIGINT NOT NULL,
+  pools INTEGER NOT NULL,
+  read_at TIMESTAMPTZ NOT NULL
 );
 
 -- TAO's fiat price per UTC day (CoinGecko-compatible API or an imported CSV).
