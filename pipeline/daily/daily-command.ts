@@ -2,12 +2,15 @@ import { Command } from 'commander';
 import { progressFor } from '../collect/progress.js';
 import type { PipelineConfig } from '../config.js';
 import { openObjectStore } from '../store/index.js';
+import { describeDay } from '../yields/describe.js';
 import { DailyFailedError, runDaily } from './run-daily.js';
 
-/** `sbm daily`: collect → fiat prices → publish. Meant for cron; see the README for a crontab line. */
+/** `sbm daily`: collect → share pools → fiat prices → publish. Meant for cron; see the README for a crontab line. */
 export function dailyCommand(config: PipelineConfig): Command {
   return new Command('daily')
-    .description('collect through the finalized head, fetch fiat prices, and publish the snapshots')
+    .description(
+      "collect through the finalized head, read the days' share pools, fetch fiat prices, and publish the snapshots",
+    )
     .option('--chain-url <url>', 'subtensor node WebSocket URL (SBM_CHAIN_URL)', config.chainUrl)
     .option('--price-url <url>', 'CoinGecko-compatible API base (SBM_PRICE_URL)', config.priceUrl)
     .option('--warehouse <path>', 'DuckDB warehouse file (SBM_WAREHOUSE)', config.warehousePath)
@@ -40,13 +43,15 @@ export function dailyCommand(config: PipelineConfig): Command {
           concurrency,
           progress: progressFor(process.stderr),
           notice: (line) => process.stderr.write(`${line}\n`),
+          onPoolDay: (report) => process.stderr.write(`${describeDay(report)}\n`),
           warn: (message) => process.stderr.write(`warning: ${message}\n`),
         });
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           process.stdout.write(
             `daily: collected ${summary.collected.from} → ${summary.collected.to} (${summary.collected.blocks} blocks, ` +
-              `${summary.collected.burns} burns); published ${summary.published.version} ` +
+              `${summary.collected.burns} burns); read the share pools of ${summary.sharePools.days} day(s); ` +
+              `published ${summary.published.version} ` +
               `(${summary.published.objects} objects)\n`,
           );
         if (warnings.length > 0) throw new DailyFailedError(`finished with ${warnings.length} warning(s)`);

@@ -3,6 +3,7 @@ import type { ProgressReporter } from '../collect/progress.js';
 import { fetchFiatPrices } from '../prices/fetch-fiat-prices.js';
 import { type PublishSummary, publishSnapshots } from '../snapshots/publish-snapshots.js';
 import type { ObjectStore } from '../store/index.js';
+import { type PoolDayReport, readDailySharePools } from '../yields/read-share-pools.js';
 
 export interface DailyOptions {
   chainUrl: string;
@@ -15,12 +16,15 @@ export interface DailyOptions {
   progress: ProgressReporter;
   /** Lines for the operator that are not warnings (an earlier run found dead and marked interrupted). */
   notice?: (line: string) => void;
+  /** Called after each day's share pools are written. */
+  onPoolDay?: (report: PoolDayReport) => void;
   /** Where warnings go (a price feed outage does not stop the burn snapshots). */
   warn: (message: string) => void;
 }
 
 export interface DailySummary {
   collected: { from: string | null; to: string | null; blocks: number; burns: number; seconds: number };
+  sharePools: { days: number; pools: number; seconds: number };
   prices: { rows: number } | { error: string };
   published: PublishSummary;
 }
@@ -30,9 +34,10 @@ export class DailyFailedError extends Error {
 }
 
 /**
- * `sbm daily`, the cron job: collect through the finalized head, fetch fiat prices, publish. A failed
- * collection stops before publishing, so the previous snapshots stay served; a failed price fetch is a
- * warning (burn snapshots do not use fiat prices) and the command still exits non-zero at the end.
+ * `sbm daily`, the cron job: collect through the finalized head, read the collected days' share pools
+ * (`sbm yields`), fetch fiat prices, publish. A failed collection or share pool read stops before
+ * publishing, so the previous run (snapshots and tax objects) stays served; a failed price fetch is a
+ * warning (the run publishes the prices it has) and the command still exits non-zero at the end.
  */
 export async function runDaily(
   options: DailyOptions,
@@ -49,6 +54,20 @@ export async function runDaily(
   if (collected.status !== 'complete') {
     throw new DailyFailedError(
       `collection failed (${collected.error ?? 'unknown error'}); nothing was published, the previous snapshots are still served`,
+    );
+  }
+  let sharePools: DailySummary['sharePools'];
+  try {
+    const read = await readDailySharePools({
+      chainUrl: options.chainUrl,
+      warehousePath: options.warehousePath,
+      concurrency: options.concurrency,
+      ...(options.onPoolDay ? { onDay: options.onPoolDay } : {}),
+    });
+    sharePools = { days: read.days.length, pools: read.pools, seconds: read.seconds };
+  } catch (error) {
+    throw new DailyFailedError(
+      `share pools not read (${error instanceof Error ? error.message : String(error)}); nothing was published, the previous snapshots are still served`,
     );
   }
   let prices: DailySummary['prices'];
@@ -79,6 +98,7 @@ export async function runDaily(
         burns: collected.burns,
         seconds: collected.seconds,
       },
+      sharePools,
       prices,
       published,
     },

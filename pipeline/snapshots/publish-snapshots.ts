@@ -4,6 +4,7 @@ import { openWarehouse } from '../warehouse/open-warehouse.js';
 import { readSnapshotFacts } from '../warehouse/snapshot-queries.js';
 import { buildSnapshots, DEFAULT_VALUATION, LONGEST_WINDOW_DAYS } from './build-snapshots.js';
 import { renderRun } from './render-run.js';
+import { buildTaxObjects, type TaxObjectsSummary } from './tax-objects.js';
 
 export interface PublishSnapshotsOptions {
   warehousePath: string;
@@ -18,6 +19,8 @@ export interface PublishSummary {
   as_of: string;
   burns_checked_at: string | null;
   subnets: number;
+  /** Coldkeys with staking events in the run's `tax/coldkeys/` shards, and those shards. */
+  tax: { coldkeys: number; shards: number };
   objects: number;
   bytes: number;
   pruned: string[];
@@ -26,16 +29,18 @@ export interface PublishSummary {
 
 /**
  * `sbm publish`: reads the warehouse (read-only, held only while reading), builds and validates every
- * snapshot, and publishes them as one run. Any failure before the manifest switch leaves the last
- * good run served.
+ * snapshot and the tax objects (`tax/`: yields, fiat prices, coldkey shards), and publishes them as one
+ * run. Any failure before the manifest switch leaves the last good run served.
  */
 export async function publishSnapshots(options: PublishSnapshotsOptions): Promise<PublishSummary> {
   const clock = options.now ?? (() => new Date());
   const started = clock();
   const warehouse = await openWarehouse(options.warehousePath, { readOnly: true });
   let facts: Awaited<ReturnType<typeof readSnapshotFacts>>;
+  let tax: TaxObjectsSummary;
   try {
     facts = await readSnapshotFacts(warehouse, LONGEST_WINDOW_DAYS);
+    tax = await buildTaxObjects(warehouse, started);
   } finally {
     warehouse.close();
   }
@@ -50,7 +55,7 @@ export async function publishSnapshots(options: PublishSnapshotsOptions): Promis
     valuation: DEFAULT_VALUATION,
     alertsDate,
   });
-  const objects = renderRun(documents, csv);
+  const objects = [...renderRun(documents, csv), ...tax.objects];
   const asOf = new Date(facts.asOfMs).toISOString();
   const burnsCheckedAt =
     facts.burnsCheckedAtMs === null ? null : new Date(facts.burnsCheckedAtMs).toISOString();
@@ -67,6 +72,7 @@ export async function publishSnapshots(options: PublishSnapshotsOptions): Promis
     as_of: asOf,
     burns_checked_at: burnsCheckedAt,
     subnets: facts.subnets.length,
+    tax: { coldkeys: tax.coldkeys, shards: tax.shards },
     objects: manifest.objects.length,
     bytes: manifest.objects.reduce((sum, entry) => sum + entry.bytes, 0),
     pruned,

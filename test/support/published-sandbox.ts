@@ -1,6 +1,7 @@
 /**
- * One sandbox world collected and published by the real pipeline, shared by the test files that need
- * published snapshots (snapshot semantics, gateway routes). The first file to ask builds it under the OS
+ * One sandbox world collected and published by the real pipeline the way `sbm daily` does it (collect,
+ * share pools, fiat prices from the sandbox's price API, publish), shared by the test files that need
+ * published snapshots and tax objects (snapshot semantics, gateway routes). The first file to ask builds it under the OS
  * temp folder (keyed by the vitest run) while holding a lock; the others wait and reuse it.
  *
  * The world's clock is fixed (genesis and "now" are constants), so every run sees the same chain, the
@@ -18,8 +19,10 @@ import {
   startDevnet,
   type Truth,
 } from '../../pipeline/devnet/index.js';
+import { fetchFiatPrices } from '../../pipeline/prices/fetch-fiat-prices.js';
 import { publishSnapshots } from '../../pipeline/snapshots/publish-snapshots.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
+import { readDailySharePools } from '../../pipeline/yields/read-share-pools.js';
 
 const DAY_MS = 86_400_000;
 export const HISTORY_DAYS = 35;
@@ -96,6 +99,20 @@ async function build(world: PublishedSandbox): Promise<void> {
       clock: () => new Date(NOW_MS),
     });
     if (summary.status !== 'complete') throw new Error(`sandbox collection failed: ${summary.error}`);
+    // What `sbm daily` does next: every collected day's share pools, then the fiat prices.
+    await readDailySharePools({
+      chainUrl: devnet.url,
+      warehousePath: world.warehousePath,
+      concurrency: 32,
+      clock: () => new Date(NOW_MS),
+    });
+    await fetchFiatPrices({
+      priceUrl: devnet.priceUrl,
+      warehousePath: world.warehousePath,
+      from: world.firstDay,
+      to: world.today,
+      clock: () => new Date(NOW_MS),
+    });
   } finally {
     await devnet.stop();
   }

@@ -1,0 +1,90 @@
+/**
+ * The tax objects of a published run (`pipeline/contract/tax-published.ts`): the network's staking yields,
+ * the daily fiat prices, and every coldkey's staking events in 256 shards. They are built from the same
+ * read-only warehouse session as the snapshots and published in the same run, so they switch with the same
+ * manifest: all or nothing.
+ */
+import type { z } from 'zod';
+import { encodeValidJson } from '../amounts/exact-json.js';
+import {
+  type ColdkeyEvent,
+  ColdkeyShard,
+  coldkeyShardOf,
+  TaxFiatPrices,
+  TaxYields,
+  taxPaths,
+} from '../contract/tax-published.js';
+import type { RunObject } from '../store/index.js';
+import { coldkeyEvent, receiverOf } from '../tax/coldkey-events.js';
+import type { Warehouse } from '../warehouse/open-warehouse.js';
+import { type FiatDay, readFiatDays, streamColdkeySides } from '../warehouse/tax-queries.js';
+import { yieldsOfWarehouse } from '../yields/warehouse-yields.js';
+import { SnapshotInvalidError } from './render-run.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface TaxObjectsSummary {
+  objects: RunObject[];
+  /** Coldkeys with at least one event, and the shards holding them. */
+  coldkeys: number;
+  shards: number;
+}
+
+export async function buildTaxObjects(warehouse: Warehouse, computedAt: Date): Promise<TaxObjectsSummary> {
+  const objects: RunObject[] = [
+    encode(taxPaths.yields(), TaxYields, await yieldsOfWarehouse(warehouse, computedAt)),
+    encode(taxPaths.fiatPrices(), TaxFiatPrices, { days: (await readFiatDays(warehouse)).map(fiatDay) }),
+  ];
+  const shards = await buildShards(warehouse);
+  objects.push(...shards.objects);
+  return { objects, coldkeys: shards.coldkeys, shards: shards.objects.length };
+}
+
+function fiatDay(day: FiatDay): TaxFiatPrices['days'][number] {
+  const sources = [...new Set([day.usdSource, day.gbpSource].filter((s): s is string => s !== null))];
+  const source = sources.length <= 1 ? (sources[0] ?? '') : `usd: ${day.usdSource}; gbp: ${day.gbpSource}`;
+  return { date: day.date, usd: day.usd, gbp: day.gbp, source };
+}
+
+/**
+ * One object per shard that has events, built while the events stream in shard order: only the shard
+ * being built is held as objects, the finished ones as bytes.
+ */
+async function buildShards(warehouse: Warehouse): Promise<{ objects: RunObject[]; coldkeys: number }> {
+  const objects: RunObject[] = [];
+  let coldkeys = 0;
+  let shard: string | null = null;
+  let current: Record<string, ColdkeyEvent[]> = {};
+  const finish = () => {
+    if (shard === null) return;
+    objects.push(encode(taxPaths.coldkeyShard(shard), ColdkeyShard, { shard, coldkeys: current }));
+    coldkeys += Object.keys(current).length;
+  };
+  for await (const rows of streamColdkeySides(warehouse)) {
+    for (const row of rows) {
+      // The query and the tax module must agree on who an event concerns, and on the shard of each.
+      const expected = row.role === 'origin' ? row.event.coldkey : receiverOf(row.event);
+      if (row.coldkey !== expected || row.shard !== coldkeyShardOf(row.coldkey)) {
+        throw new SnapshotInvalidError(
+          `staking event ${row.event.block}/${row.event.eventIndex}: ${row.role} ${row.coldkey} in shard ${row.shard} does not match the event`,
+        );
+      }
+      if (row.shard !== shard) {
+        finish();
+        shard = row.shard;
+        current = {};
+      }
+      const events = current[row.coldkey] ?? [];
+      current[row.coldkey] = events;
+      events.push(coldkeyEvent(row.event, row.role));
+    }
+  }
+  finish();
+  return { objects, coldkeys };
+}
+
+function encode(path: string, schema: z.ZodType, value: unknown): RunObject {
+  const json = encodeValidJson(schema, value);
+  if (!json.ok) throw new SnapshotInvalidError(`${path} breaks the contract: ${json.problem}`);
+  return { path, body: json.bytes, contentType: JSON_TYPE };
+}

@@ -1,0 +1,289 @@
+/**
+ * The tax objects of the shared published sandbox run, checked against the world's own truth and computed
+ * here independently of the pipeline's code: the yields from the truth's share pools and panel reserves
+ * with exact fractions, the fiat prices from the sandbox's price series, and every staking event in the
+ * shard of each coldkey it concerns.
+ */
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ColdkeyEvent,
+  ColdkeyShard,
+  TaxFiatPrices,
+  TaxYields,
+} from '../../pipeline/contract/tax-published.js';
+import type { Truth, TruthSharePool } from '../../pipeline/devnet/index.js';
+import { taoPrice } from '../../pipeline/devnet/price/price-series.js';
+import {
+  FolderObjectStore,
+  type Manifest,
+  readManifest,
+  readPublishedObject,
+} from '../../pipeline/store/index.js';
+import { type PublishedSandbox, publishedSandbox, SANDBOX_OPTIONS } from '../support/published-sandbox.js';
+
+const DAY_MS = 86_400_000;
+
+let world: PublishedSandbox;
+let store: FolderObjectStore;
+let manifest: Manifest;
+
+async function json(path: string): Promise<unknown> {
+  const published = await readPublishedObject(store, manifest, path);
+  if (!published) throw new Error(`${path} is not published`);
+  return JSON.parse(new TextDecoder().decode(published.body));
+}
+
+beforeAll(async () => {
+  world = await publishedSandbox();
+  store = new FolderObjectStore(world.storeDir);
+  manifest = (await readManifest(store, ''))!;
+}, 600_000);
+
+describe('tax/yields.json', () => {
+  it('equals the yields computed from the truth’s share pools over the last 7 complete days', async () => {
+    const published = TaxYields.parse(await json('tax/yields.json'));
+    const expected = expectedYields(world.truth);
+    expect(published.window).toEqual(expected.window);
+    expect(published.source).toBe(`chain:share-price:${expected.window.from}..${expected.window.to}`);
+    expect(published.subnets.map((s) => [s.netuid, s.registered_at, s.stake_rao, s.stake_tao_rao])).toEqual(
+      expected.subnets.map((s) => [s.netuid, s.registeredAt, s.stake.toString(), s.stakeTao.toString()]),
+    );
+    for (const [i, subnet] of published.subnets.entries()) {
+      expect(subnet.window).toEqual(expected.window);
+      expect(subnet.source).toBe(published.source);
+      expectClose(subnet.yield, expected.subnets[i]!.rate);
+    }
+    expect(published.root.stake_rao).toBe(expected.root.stake.toString());
+    expectClose(published.root.yield, expected.root.rate);
+    expect(published.alpha.stake_tao_rao).toBe(expected.alpha.stakeTao.toString());
+    expectClose(published.alpha.yield, expected.alpha.rate);
+
+    // The world's pools grow by 0.01–0.25 % a day: every yield is a real, positive figure.
+    expect(published.root.yield).toBeGreaterThan(0);
+    expect(published.alpha.yield).toBeGreaterThan(published.root.yield!);
+    expect(published.subnets.length).toBeGreaterThan(3);
+    expect(published.subnets.every((s) => s.yield !== null && s.yield > 0)).toBe(true);
+  });
+});
+
+describe('tax/fiat-prices.json', () => {
+  it('holds every fetched day’s price, as stored, oldest first', async () => {
+    const published = TaxFiatPrices.parse(await json('tax/fiat-prices.json'));
+    const days: string[] = [];
+    for (let t = Date.parse(world.firstDay); t <= Date.parse(world.today); t += DAY_MS) {
+      days.push(new Date(t).toISOString().slice(0, 10));
+    }
+    // The sandbox's price at 00:00 UTC of each day is the day's price, stored with 8 decimals.
+    const price = (currency: 'usd' | 'gbp', day: string) =>
+      taoPrice(SANDBOX_OPTIONS.seed, currency, Date.parse(day)).toFixed(8);
+    expect(published.days.map(({ source: _, ...day }) => day)).toEqual(
+      days.map((date) => ({ date, usd: price('usd', date), gbp: price('gbp', date) })),
+    );
+    expect(new Set(published.days.map((d) => d.source)).size).toBe(1);
+    expect(published.days[0]!.source).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('tax/coldkeys/<shard>.json', () => {
+  it('lists every truth staking event under each coldkey it concerns, in chain order', async () => {
+    const expected = expectedShards(world.truth);
+    const published = manifest.objects
+      .map((entry) => entry.path)
+      .filter((path) => path.startsWith('tax/coldkeys/'))
+      .sort();
+    expect(published).toEqual([...expected.keys()].sort().map((shard) => `tax/coldkeys/${shard}.json`));
+    for (const [shard, coldkeys] of expected) {
+      const object = ColdkeyShard.parse(await json(`tax/coldkeys/${shard}.json`));
+      expect(object).toEqual({ shard, coldkeys: Object.fromEntries(coldkeys) });
+    }
+    // Both roles and every kind are there, and a transfer's receiver sees it too.
+    const all = [...expected.values()].flatMap((coldkeys) => [...coldkeys.values()].flat());
+    expect(new Set(all.map((e) => e.kind)).size).toBe(6);
+    expect(all.some((e) => e.role === 'destination' && e.kind === 'StakeTransferred')).toBe(true);
+    expect(all.some((e) => e.role === 'destination' && e.kind === 'Transfer')).toBe(true);
+  });
+});
+
+function expectClose(got: number | null, want: number | null): void {
+  if (want === null) {
+    expect(got).toBeNull();
+    return;
+  }
+  expect(got).not.toBeNull();
+  expect(Math.abs(got! / want - 1)).toBeLessThan(1e-12);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The yields, straight from the truth, with exact fractions
+// ---------------------------------------------------------------------------------------------------
+
+interface Fraction {
+  n: bigint;
+  d: bigint;
+}
+
+const ZERO: Fraction = { n: 0n, d: 1n };
+
+function gcd(a: bigint, b: bigint): bigint {
+  let [x, y] = [a < 0n ? -a : a, b];
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+}
+
+function fraction(n: bigint, d: bigint): Fraction {
+  const g = gcd(n, d) || 1n;
+  return { n: n / g, d: d / g };
+}
+
+const add = (a: Fraction, b: Fraction) => fraction(a.n * b.d + b.n * a.d, a.d * b.d);
+const times = (a: Fraction, b: Fraction) => fraction(a.n * b.n, a.d * b.d);
+
+/** a ÷ b as a double (to far better than 1e-12). */
+function ratio(a: Fraction, b: Fraction): number {
+  const scaled = (a.n * b.d * 10n ** 30n) / (a.d * b.n);
+  return Number(scaled) / 1e30;
+}
+
+function expectedYields(truth: Truth) {
+  const complete = truth.days.slice(0, -1).map((d) => d.date); // the last truth day is today, partial
+  const to = complete[complete.length - 1]!;
+  const from = new Date(Date.parse(to) - 7 * DAY_MS).toISOString().slice(0, 10);
+  expect(complete).toContain(from);
+  const window = { from, to, days: 7 };
+  const poolsOf = (date: string) => truth.share_pools.filter((p) => p.date === date);
+  const key = (p: TruthSharePool) => `${p.netuid}/${p.registered_at}/${p.hotkey}`;
+  const start = new Map(poolsOf(from).map((p) => [key(p), p]));
+
+  const subnets = new Map<
+    string,
+    { netuid: number; registeredAt: number; growth: Fraction; stake: bigint }
+  >();
+  for (const end of poolsOf(to)) {
+    const id = `${end.netuid}/${end.registered_at}`;
+    const subnet = subnets.get(id) ?? {
+      netuid: end.netuid,
+      registeredAt: end.registered_at,
+      growth: ZERO,
+      stake: 0n,
+    };
+    subnets.set(id, subnet);
+    const begin = start.get(key(end));
+    if (!begin) continue;
+    const [a0, s0, a1, s1] = [
+      BigInt(begin.total_alpha_rao),
+      BigInt(begin.total_shares_bits),
+      BigInt(end.total_alpha_rao),
+      BigInt(end.total_shares_bits),
+    ];
+    if (a0 === 0n || s0 === 0n || s1 === 0n) continue;
+    // The alpha the start shares are worth at the end, less what they were worth at the start.
+    subnet.growth = add(subnet.growth, fraction(a1 * s0 - a0 * s1, s1));
+    subnet.stake += a0;
+  }
+  const annual = (growth: Fraction, weight: Fraction) =>
+    weight.n === 0n ? null : (ratio(growth, weight) * 365) / window.days;
+
+  let alphaGrowth = ZERO;
+  let alphaWeight = ZERO;
+  let alphaStakeTao = 0n;
+  let root = { stake: 0n, rate: null as number | null };
+  const rows = [...subnets.values()]
+    .sort((a, b) => a.netuid - b.netuid)
+    .map((subnet) => {
+      const panel = truth.panel_prices.find(
+        (p) => p.date === from && p.netuid === subnet.netuid && p.registered_at === subnet.registeredAt,
+      );
+      const price =
+        subnet.netuid === 0
+          ? fraction(1n, 1n)
+          : panel?.subnet_tao_rao && panel.subnet_alpha_in_rao
+            ? fraction(BigInt(panel.subnet_tao_rao), BigInt(panel.subnet_alpha_in_rao))
+            : null;
+      const stake = fraction(subnet.stake, 1n);
+      const rate = annual(subnet.growth, stake);
+      const stakeTao = price === null ? 0n : (subnet.stake * price.n) / price.d;
+      if (subnet.netuid === 0) root = { stake: subnet.stake, rate };
+      else if (price !== null) {
+        // Weighted by the start stake valued in TAO: Σ g·W / Σ W with W = stake × price.
+        alphaGrowth = add(alphaGrowth, times(subnet.growth, price));
+        alphaWeight = add(alphaWeight, times(stake, price));
+        alphaStakeTao += stakeTao;
+      }
+      return { ...subnet, stakeTao, rate };
+    });
+  return {
+    window,
+    subnets: rows,
+    root,
+    alpha: { stakeTao: alphaStakeTao, rate: annual(alphaGrowth, alphaWeight) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The shards, straight from the truth
+// ---------------------------------------------------------------------------------------------------
+
+function expectedShards(truth: Truth): Map<string, Map<string, ColdkeyEvent[]>> {
+  const details = new Map(truth.staking_details.map((d) => [`${d.block}/${d.event_index}`, d]));
+  const shards = new Map<string, Map<string, ColdkeyEvent[]>>();
+  const put = (coldkey: string, event: ColdkeyEvent) => {
+    const shard = createHash('sha256').update(coldkey).digest('hex').slice(0, 2);
+    const coldkeys = shards.get(shard) ?? new Map<string, ColdkeyEvent[]>();
+    shards.set(shard, coldkeys);
+    coldkeys.set(coldkey, [...(coldkeys.get(coldkey) ?? []), event]);
+  };
+  for (const event of truth.staking_events) {
+    const detail = details.get(`${event.block}/${event.event_index}`)!;
+    const common = {
+      block: event.block,
+      event_index: event.event_index,
+      time: event.time,
+      kind: event.kind,
+      tao_rao: event.tao_rao,
+      alpha_rao: event.alpha_rao,
+    };
+    const none = { counterpart_coldkey: null, counterpart_hotkey: null, counterpart_netuid: null };
+    // Where the stake went: moves and swaps keep the coldkey, the world names every other destination.
+    const destination = {
+      counterpart_coldkey:
+        event.kind === 'StakeMoved' || event.kind === 'StakeSwapped'
+          ? event.coldkey
+          : detail.destination_coldkey,
+      counterpart_hotkey: detail.destination_hotkey,
+      counterpart_netuid: detail.destination_netuid,
+    };
+    const moves = event.kind !== 'StakeAdded' && event.kind !== 'StakeRemoved';
+    put(event.coldkey, {
+      ...common,
+      role: 'origin',
+      hotkey: event.hotkey,
+      netuid: event.netuid,
+      fee_rao: detail.fee_rao,
+      ...(moves ? destination : none),
+    });
+    if (event.kind === 'StakeTransferred' || event.kind === 'Transfer') {
+      put(detail.destination_coldkey!, {
+        ...common,
+        role: 'destination',
+        hotkey: detail.destination_hotkey,
+        netuid: detail.destination_netuid,
+        fee_rao: null,
+        counterpart_coldkey: event.coldkey,
+        counterpart_hotkey: event.hotkey,
+        counterpart_netuid: event.netuid,
+      });
+    }
+  }
+  // Chain order within each coldkey, keys in address order as the object lists them.
+  for (const [shard, coldkeys] of shards) {
+    const sorted = [...coldkeys.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [, events] of sorted) {
+      events.sort(
+        (a, b) => a.block - b.block || a.event_index - b.event_index || (a.role === 'origin' ? -1 : 1),
+      );
+    }
+    shards.set(shard, new Map(sorted));
+  }
+  return shards;
+}
