@@ -75,6 +75,11 @@ export const ColdkeyEvent = z.object({
   kind: z.enum(['StakeAdded', 'StakeRemoved', 'StakeMoved', 'StakeTransferred', 'StakeSwapped', 'Transfer']),
   /** `origin`: this coldkey made the event; `destination`: it received the stake or the TAO. */
   role: z.enum(['origin', 'destination']),
+  /**
+   * This coldkey's side: where the stake was (origin: the event's hotkey and subnet) or where the received
+   * stake now is (destination of a StakeTransferred: the same hotkey on the destination subnet; null for a
+   * Transfer). Moves and swaps keep the coldkey, so their counterpart_coldkey is the coldkey itself.
+   */
   hotkey: z.string().nullable(),
   netuid: z.number().int().nullable(),
   tao_rao: rao.nullable(),
