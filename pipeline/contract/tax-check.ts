@@ -9,32 +9,76 @@ export const Coldkey = z.string().regex(COLDKEY_PATTERN).meta({
 
 const num = (description: string) => z.number().meta({ description });
 
-/** Spec 2.9: body of GET /tax/check.json. An estimate, not tax advice. */
+/**
+ * Spec 2.9: body of GET /tax/check.json. An estimate from one chain read at the finalized head and the
+ * network yields the pipeline published; a computation tool, not tax advice. The method and the
+ * rounding are in `pipeline/tax/estimate-check.ts`; these descriptions are what the OpenAPI document says.
+ */
 export const TaxCheck = z
   .object({
-    state: z.string().meta({ description: 'Status of the check; `ok` on success.' }),
-    coldkey: z.string().meta({ description: 'The address queried.' }),
-    staked_tao: num('Total staked TAO (root plus alpha valued at pool price).'),
-    root_tao: num('TAO staked in the root subnet.'),
-    alpha_as_tao: num('Alpha positions valued as TAO at pool price.'),
-    free_tao: num('Unstaked TAO.'),
-    events: z.number().int().meta({ description: 'Count of staking events of the coldkey this tax year.' }),
+    state: z.string().meta({
+      description:
+        '`ok`; `empty` for a valid address with no stake and no free balance (figures 0; yields still the network’s).',
+    }),
+    coldkey: z.string().meta({ description: 'The address queried (SS58, Bittensor prefix 42).' }),
+    staked_tao: num('Total staked TAO: `root_tao` + `alpha_as_tao`. Exact to the RAO (9 decimals).'),
+    root_tao: num('TAO staked on the root subnet (netuid 0), at the finalized head. Exact to the RAO.'),
+    alpha_as_tao: num(
+      'Each alpha position valued in TAO at its subnet pool’s price (`SubnetTAO` / `SubnetAlphaIn` at the same ' +
+        'block), truncated to the RAO per position, summed; a subnet without a pool values at 0. Not an execution price.',
+    ),
+    free_tao: num('Unstaked TAO: the free balance of `System.Account`. Exact to the RAO.'),
+    events: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'The coldkey’s staking events (stake added, removed, moved, transferred, swapped; TAO transfers) in the ' +
+          'current UK tax year, as the last daily collection published them; 0 when none.',
+      }),
     tax_year: z
       .string()
       .regex(/^\d{4}\/\d{2}$/)
-      .meta({ description: 'UK tax year, `<YYYY>/<YY>`.' }),
-    yield: num('Overall yield as a fraction.'),
-    yield_root: num('Root yield as a fraction.'),
-    yield_alpha: num('Alpha yield as a fraction.'),
-    yield_source: z.string().meta({ description: 'Origin of the yield figure.' }),
-    alpha_yield_source: z.string().meta({ description: 'Origin of the alpha yield figure.' }),
-    tao_gbp: num('TAO price in GBP.'),
-    tao_usd: num('TAO price in USD.'),
-    income_tao: num('Estimated emissions income this tax year, in TAO.'),
-    income_gbp: num('The same in GBP.'),
-    tax40: num('Estimated tax at 40%.'),
-    tax45: num('Estimated tax at 45%.'),
-    staked_gbp: num('Staked value in GBP.'),
+      .meta({
+        description:
+          'The UK tax year containing now (6 April to 5 April, Europe/London time), as `<YYYY>/<YY>`, e.g. `2026/27`.',
+      }),
+    yield: num(
+      'Overall yield as a simple annual fraction: root and alpha yields weighted by the TAO value staked in each ' +
+        '(the root yield when nothing is staked).',
+    ),
+    yield_root: num(
+      'The network’s root yield: stake-weighted growth of the root hotkey share prices over the last 7 complete ' +
+        'UTC days, as a simple annual fraction (÷ days × 365).',
+    ),
+    yield_alpha: num(
+      'The yields of the subnets held, weighted by the TAO value held in each; a held subnet without its own yield ' +
+        'takes the all-subnet alpha yield; holding no alpha, the all-subnet alpha yield.',
+    ),
+    yield_source: z.string().meta({
+      description:
+        'Where the yields come from, e.g. `chain:share-price:2026-11-15..2026-11-22` (the 7-day window).',
+    }),
+    alpha_yield_source: z.string().meta({
+      description:
+        'Where the alpha yield comes from: the window as in `yield_source` when every held subnet has its own ' +
+        'yield; `…+all-subnets` when some took the all-subnet figure; `…:all-subnets` when no alpha is held.',
+    }),
+    tao_gbp: num('TAO price in GBP: the latest daily price the pipeline published.'),
+    tao_usd: num('TAO price in USD: the latest daily price the pipeline published.'),
+    income_tao: num(
+      'Estimated emissions income this tax year, in TAO: `staked_tao` × `yield` × the fraction of the tax year ' +
+        'elapsed. Assumes today’s stake was held all year at today’s yield; not the income actually received.',
+    ),
+    income_gbp: num('`income_tao` × `tao_gbp`.'),
+    tax40: num('Estimated income tax at the 40% higher rate: `income_gbp` × 0.40.'),
+    tax45: num('Estimated income tax at the 45% additional rate: `income_gbp` × 0.45.'),
+    staked_gbp: num('`staked_tao` × `tao_gbp`.'),
   })
-  .meta({ id: 'TaxCheck' });
+  .meta({
+    id: 'TaxCheck',
+    description:
+      'A free estimate for one coldkey: a computation tool, not tax advice. Amounts read from the chain are exact ' +
+      'to the RAO; computed figures (yields, income, GBP, tax) carry 15 significant digits.',
+  });
 export type TaxCheck = z.infer<typeof TaxCheck>;

@@ -3,7 +3,7 @@ import { createDocument } from 'zod-openapi';
 import { CheckoutRequest, CheckoutSession, WebhookAck } from '../checkout.js';
 import { Order } from '../order.js';
 import { Coldkey, TaxCheck } from '../tax-check.js';
-import { dispositionHeader, errorResponse, jsonOk, tooManyRequests } from './responses.js';
+import { dispositionHeader, errorResponse, jsonOk, tooManyRequests, wholeNumber } from './responses.js';
 
 const orderToken = z.string().meta({
   description: 'Order token: hex HMAC-SHA256 of the order id (64 characters), from the checkout success URL.',
@@ -14,6 +14,23 @@ const limited = tooManyRequests(
 );
 const unknownOrder = errorResponse('Unknown order, or wrong or missing token (the same answer for both).');
 
+const CHECK_DESCRIPTION = [
+  'A computation tool, not tax advice: an estimate of this UK tax year’s staking income and the tax on it at',
+  'the 40% and 45% rates, for one public coldkey address. No credential; 20 requests an hour per IP address,',
+  'shared with the order routes.',
+  '',
+  'How it is made: one chain read at the finalized head gives every stake position of the coldkey (root TAO',
+  'and alpha per subnet), the pools of the subnets it holds and its free balance. Alpha is valued in TAO at',
+  'each pool’s price. Yields are the network’s, derived from the chain: the growth of hotkey share prices over',
+  'the last 7 complete UTC days, stake-weighted, as a simple annual rate; the alpha yield is weighted by the',
+  'value held in each subnet. Income is today’s stake at those yields over the part of the tax year elapsed',
+  '(6 April, 00:00 London time, to now): it assumes the stake was held all year, so it is a stated estimate,',
+  'not the income received. GBP and USD use the latest published daily TAO price. Each field says how it is made.',
+  '',
+  'Privacy: nothing is stored about the caller; the request log keeps the route, never the query or the',
+  'coldkey; the answer is cached by a hash of the coldkey.',
+].join('\n');
+
 /** The tax interface's OpenAPI 3.1 document (spec 4.3), generated from the contract schemas. */
 export function buildTaxDocument(serverUrl = '/') {
   return createDocument({
@@ -22,19 +39,35 @@ export function buildTaxDocument(serverUrl = '/') {
       title: 'Subnet burn metrics: tax interface',
       version: '1.0.0',
       description:
-        'A free estimate for one coldkey and paid UK tax packs. A computation tool, not tax advice.',
+        'A free estimate for one coldkey and paid UK tax packs. A computation tool, not tax advice: the figures ' +
+        'are estimates made from chain data and published prices; they do not account for your circumstances.',
     },
     servers: [{ url: serverUrl }],
     paths: {
       '/tax/check.json': {
         get: {
           summary: 'Free estimate of this tax year’s emissions income and tax for one coldkey',
+          description: CHECK_DESCRIPTION,
           operationId: 'checkColdkey',
           requestParams: { query: z.object({ coldkey: Coldkey }) },
           responses: {
-            '200': jsonOk('The estimate (cached 24 hours per coldkey).', TaxCheck),
-            '400': errorResponse('The coldkey is not 47 or 48 base58 characters starting with `5`.'),
+            '200': jsonOk(
+              'The estimate. Cached 24 hours per coldkey (never past the end of the UK tax year), shared by every ' +
+                'gateway instance; `Cache-Control: no-store`.',
+              TaxCheck,
+            ),
+            '400': errorResponse(
+              'The coldkey is missing, given twice, or not a Bittensor address (47 or 48 base58 characters ' +
+                'starting with `5`, SS58 prefix 42, valid checksum); `detail` says what is wrong. An input that ' +
+                'looks like a secret (a seed phrase, a hex seed or key) gets a warning never to paste one, and is ' +
+                'neither echoed, logged nor stored.',
+            ),
             '429': limited,
+            '503': errorResponse(
+              'The chain node cannot be reached, or the yields and prices are not published yet; not cached. ' +
+                'Retry after `Retry-After` seconds.',
+              { 'Retry-After': wholeNumber('Seconds to wait before trying again.') },
+            ),
           },
         },
       },
