@@ -60,10 +60,12 @@ async function runDemo(
       '--price-port',
       String(pricePort),
     ],
-    { env, ready: /(ws:\/\/\S+)/, label: 'the sandbox chain', timeoutMs: 60_000 },
+    // It prints its URL, the price API and the demo coldkey (the one with a rich staking history).
+    { env, ready: /(ws:\/\/\S+)[\s\S]*?coldkey: (\S+)/, label: 'the sandbox chain', timeoutMs: 60_000 },
   );
   children.push(devnet.child);
   const chainUrl = devnet.match[1]!;
+  const demoColdkey = devnet.match[2]!;
   say(`sandbox chain at ${chainUrl}`);
 
   say('running `sbm daily` over the sandbox history (collect → fiat prices → publish)…');
@@ -108,7 +110,8 @@ async function runDemo(
   const port = wanted === 0 || !(await portIsFree(wanted)) ? await freePort() : wanted;
   const base = `http://127.0.0.1:${port}`;
   const gateway = await startChild(process.execPath, [...gatewayCli, 'serve', '--port', String(port)], {
-    env: { ...env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base },
+    // The tax check reads the sandbox chain.
+    env: { ...env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base, SBM_CHAIN_URL: chainUrl },
     ready: /listening on (\S+)/,
     label: 'the gateway',
     timeoutMs: 60_000,
@@ -121,6 +124,7 @@ async function runDemo(
   say(`  curl -s -H 'Authorization: Bearer ${key.key}' '${base}/api/v1/subnets/1/history.csv?days=30'`);
   say(`  curl -si ${base}/api/v1/subnets/1/history?days=90     # 401: a paid window`);
   say(`  curl -s ${base}/api/v1/emissions | head -c 600; echo`);
+  say(`  curl -s '${base}/tax/check.json?coldkey=${demoColdkey}'     # the tax check of the demo coldkey`);
   say(`  curl -s ${base}/api/v1/openapi.json | head -c 300; echo`);
   say(`  open ${base}/api/v1/method`);
   say(`The demo API key above belongs to account ${account.id} (10,000 requests a month).`);
