@@ -1,5 +1,5 @@
 /** `sbm yields`: every collected day's hotkey share pools into the warehouse, and the yields they give. */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { positiveIntOption } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { utcDayOption } from '../time/utc-day-option.js';
@@ -34,7 +34,8 @@ export function yieldsCommand(config: PipelineConfig): Command {
     .option('--json', 'print a JSON summary at the end')
     .action(async (flags: YieldsFlags) => {
       if (flags.from && flags.to && flags.from > flags.to) {
-        throw new InvalidArgumentError(`--from ${flags.from} is after --to ${flags.to}`);
+        // A plain error: commander's own error types thrown from an action exit 1 without a message.
+        throw new Error(`--from ${flags.from} is after --to ${flags.to}`);
       }
       const summary = await readDailySharePools({
         chainUrl: flags.chainUrl,
