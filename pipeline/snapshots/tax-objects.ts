@@ -1,6 +1,6 @@
 /**
  * The tax objects of a published run (`pipeline/contract/tax-published.ts`): the network's staking yields,
- * the daily fiat prices, and every coldkey's staking events in 256 shards. They are built from the same
+ * the daily fiat prices, and every coldkey's staking events in up to 256 shards. They are built from the same
  * read-only warehouse session as the snapshots and published in the same run, so they switch with the same
  * manifest: all or nothing.
  */
