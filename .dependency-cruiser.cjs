@@ -7,7 +7,7 @@
 
 // The stages that use the warehouse; the warehouse is below them and must not reach up into them.
 const stagesAboveWarehouse =
-  '^pipeline/(collect|claims|prices|snapshots|emissions|daily|demo)/|^pipeline/cli\\.ts$';
+  '^pipeline/(collect|claims|prices|snapshots|emissions|daily|demo|yields|status)/|^pipeline/cli\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -11,12 +11,21 @@ export interface RunOptions {
  * and call `process.exit` with the result.
  */
 export async function runProgram(program: Command, argv: string[], options: RunOptions): Promise<number> {
-  applyRecursively(program, (command) => command.exitOverride());
+  // Errors commander reports itself (bad flags, --help) pass through its exit hook; an error of the same
+  // type thrown from inside an action (an InvalidArgumentError for --from after --to) does not, and is
+  // printed here like any other failure.
+  const reported = new WeakSet<object>();
+  applyRecursively(program, (command) =>
+    command.exitOverride((error) => {
+      reported.add(error);
+      throw error;
+    }),
+  );
   try {
     await program.parseAsync(argv);
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CommanderError && reported.has(error)) return error.exitCode;
     process.stderr.write(`error: ${describeError(error)}\n`);
     if (options.debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
