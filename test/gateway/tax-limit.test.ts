@@ -10,17 +10,22 @@ import { type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js'
 import { createColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
 import { startTestPostgres, type TestPostgres } from '../services/postgres.js';
 import { gatewayUnderTest } from '../support/gateway-under-test.js';
-import { BASE_URL, NOW_MS, SANDBOX_OPTIONS } from '../support/published-sandbox.js';
-import { type TaxWorld, taxWorld } from '../support/tax-world.js';
+import {
+  BASE_URL,
+  NOW_MS,
+  type PublishedSandbox,
+  publishedSandbox,
+  SANDBOX_OPTIONS,
+} from '../support/published-sandbox.js';
 import { STATE_ENGINES } from './state/state-engines.js';
 
 const SEED_PHRASE = 'bottom drive obey lake curtain smoke basket hold race lonely fit walk';
 
-let world: TaxWorld;
+let world: PublishedSandbox;
 let devnet: RunningDevnet;
 
 beforeAll(async () => {
-  world = await taxWorld();
+  world = await publishedSandbox();
   devnet = await startDevnet(SANDBOX_OPTIONS);
 }, 600_000);
 
@@ -46,7 +51,7 @@ describe('in one gateway', () => {
     const store = await STATE_ENGINES[0]!.start();
     const chain = createColdkeyChain({ url: devnet.url });
     const gw = await gatewayUnderTest({
-      storeDir: world.taxStoreDir,
+      storeDir: world.storeDir,
       stateUrl: store.url,
       nowMs: NOW_MS,
       baseUrl: BASE_URL,
@@ -85,7 +90,7 @@ describe('two gateway processes on one PostgreSQL', () => {
     const env = {
       ...process.env,
       SBM_STATE_URL: postgres.url,
-      SBM_STORE_URL: `file:${world.taxStoreDir}`,
+      SBM_STORE_URL: `file:${world.storeDir}`,
       SBM_CHAIN_URL: devnet.url,
     };
     for (let i = 0; i < 2; i++) {
