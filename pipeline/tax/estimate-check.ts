@@ -164,7 +164,7 @@ function alphaYield(
   let fellBack = false;
   for (const [netuid, valueRao] of valueByNetuid) {
     if (valueRao === 0n) continue;
-    const registeredAt = pools.get(netuid)?.registeredAt ?? null;
+    const registeredAt = pools.get(netuid)?.registeredAt;
     const own = yields.subnets.find(
       (subnet) => subnet.netuid === netuid && subnet.registered_at === registeredAt && subnet.yield !== null,
     );

@@ -29,7 +29,8 @@ export interface StakePosition {
 /** A held subnet's pool at the block; reserves null when the chain has no entry (no pool). */
 export interface HeldSubnetPool {
   netuid: number;
-  registeredAt: number | null;
+  /** `NetworkRegisteredAt`; 0 when the chain has no entry, as the collected panel records it (subnet-panel.ts). */
+  registeredAt: number;
   taoRao: bigint | null;
   alphaInRao: bigint | null;
 }
@@ -134,7 +135,7 @@ export class ColdkeyHoldingsReader {
       const registeredAt = read('NetworkRegisteredAt', 2);
       pools.set(netuid, {
         netuid,
-        registeredAt: registeredAt === null ? null : Number(registeredAt),
+        registeredAt: registeredAt === null ? 0 : Number(registeredAt),
         taoRao: read('SubnetTAO', 0),
         alphaInRao: read('SubnetAlphaIn', 1),
       });
