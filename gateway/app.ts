@@ -9,10 +9,13 @@ import { createPublicLimiter } from './auth/window-limiter.js';
 import { HttpError, ValidationFailure } from './http/http-errors.js';
 import { errorBody } from './http/responses.js';
 import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
+import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
 import type { ConnectionInfo, GatewayRequest } from './request-context.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
 import { metaRoutes } from './routes/meta.js';
+import { orderRoutes } from './routes/orders.js';
+import { stripeWebhookRoutes } from './routes/stripe-webhook.js';
 import { taxRoutes } from './routes/tax.js';
 import type { SnapshotCache } from './snapshots/snapshot-cache.js';
 import type { GatewayState } from './state/gateway-state.js';
@@ -38,6 +41,8 @@ export interface GatewayDeps {
   trustProxy?: number;
   /** The node the tax check reads (`SBM_CHAIN_URL`); without one every uncached check answers 503. */
   taxChain?: ColdkeyChain | null;
+  /** Tax orders (checkout, status, pack, Stripe webhook); absent: nothing is sold and no order opens. */
+  orders?: OrderServices;
   log: (entry: RequestLogEntry) => void;
   onError: (error: unknown) => void;
 }
@@ -96,7 +101,13 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
 
   dataRoutes(router, { burns: deps.burns, guard, now: deps.now });
   emissionRoutes(router, { emissions: deps.emissions, guard, now: deps.now });
-  metaRoutes(router, { baseUrl: deps.baseUrl, burns: deps.burns, emissions: deps.emissions });
+  const orders = deps.orders ?? NO_ORDER_SERVICES;
+  metaRoutes(router, {
+    baseUrl: deps.baseUrl,
+    burns: deps.burns,
+    emissions: deps.emissions,
+    skus: orders.catalogue.skus,
+  });
   taxRoutes(router, {
     state: deps.state,
     burns: deps.burns,
@@ -104,6 +115,9 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     now: deps.now,
     onError: deps.onError,
   });
+  const common = { state: deps.state, now: deps.now };
+  orderRoutes(router, { ...common, ...orders, baseUrl: deps.baseUrl, onError: deps.onError });
+  stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
   serveHeadLikeGet(router.routes);
   // No answer: a 405 naming what the path serves when no route matched the method, else a 404.
   const unrouted = (request: GatewayRequest): Response => {

@@ -6,7 +6,10 @@ import { Command } from 'commander';
 import { runProgram } from '../pipeline/command-line.js';
 import { accountsCommand } from './commands/accounts.js';
 import { keysCommand } from './commands/keys.js';
+import { ordersCommand } from './commands/orders.js';
 import { sessionsCommand } from './commands/sessions.js';
+import { skusCommand } from './commands/skus.js';
+import { stripeCommand } from './commands/stripe.js';
 import { type GatewayConfig, loadGatewayConfig } from './config.js';
 import { startGateway } from './node.js';
 
@@ -38,12 +41,15 @@ function serveCommand(config: GatewayConfig): Command {
 async function main(): Promise<number> {
   const config = loadGatewayConfig(process.env);
   const program = new Command('sbm-gateway')
-    .description('Subnet burn metrics gateway: serve snapshots, manage accounts, keys and sessions')
+    .description('Subnet burn metrics gateway: serve snapshots; accounts, keys, sessions; tax orders')
     .version('0.1.0');
   program.addCommand(serveCommand(config));
   program.addCommand(accountsCommand(config));
   program.addCommand(keysCommand(config));
   program.addCommand(sessionsCommand(config));
+  program.addCommand(ordersCommand(config));
+  program.addCommand(skusCommand(config));
+  program.addCommand(stripeCommand(config));
   return runProgram(program, process.argv, { debug: process.env['SBM_DEBUG'] === '1' });
 }
 

@@ -13,6 +13,7 @@ import {
 import { DEFAULT_MONTHLY_ALLOWANCE } from './auth/allowance.js';
 import { DEFAULT_SESSION_DAYS } from './auth/sessions.js';
 import { DEFAULT_PUBLIC_LIMIT_PER_MIN } from './auth/window-limiter.js';
+import { type OrderConfig, readOrderConfig } from './orders/order-config.js';
 import { parseStateUrl } from './state/state-url.js';
 
 export interface GatewayConfig {
@@ -42,6 +43,8 @@ export interface GatewayConfig {
   /** Lifetime of subscriber sessions created by the operator CLI, in days. */
   sessionDays: number;
   s3: S3Settings;
+  /** Tax orders: the order secret, Stripe, SKU prices, mail (see orders/order-config.ts). */
+  orders: OrderConfig;
 }
 
 export const GATEWAY_DEFAULTS = {
@@ -75,5 +78,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     manifestPollMs: readInteger(env, 'SBM_MANIFEST_POLL_MS', GATEWAY_DEFAULTS.manifestPollMs, 100),
     sessionDays: readInteger(env, 'SBM_SESSION_DAYS', DEFAULT_SESSION_DAYS, 1),
     s3: readS3Settings(env),
+    orders: readOrderConfig(env),
   };
 }

@@ -12,6 +12,8 @@ import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
+import { alertLine, type OrderAlert } from './orders/order-alerts.js';
+import { orderServicesFrom, orderStartupNotes } from './orders/order-services.js';
 import { type LogSink, requestLogTo } from './request-log.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from './snapshots/freshness-rules.js';
 import { SnapshotCache } from './snapshots/snapshot-cache.js';
@@ -29,6 +31,8 @@ export interface StartGatewayOptions {
   /** Where the request log's lines go; standard output by default. */
   logSink?: LogSink;
   onError?: (error: unknown) => void;
+  /** Receives order alerts instead of stderr. */
+  alert?: (alert: OrderAlert) => void;
   now?: () => Date;
 }
 
@@ -52,6 +56,10 @@ export async function startGateway(
   emissions.start(config.manifestPollMs);
   // Connected on the first tax check, so a gateway starts (and serves /api/v1) without a node.
   const taxChain = createColdkeyChain({ url: config.chainUrl });
+  // Order alerts (a payment that does not match its order, ...) go to stderr as JSON lines.
+  const alert = options.alert ?? ((entry: OrderAlert) => process.stderr.write(alertLine(entry)));
+  for (const note of orderStartupNotes(config.orders)) process.stderr.write(`note: ${note}\n`);
+  const orders = orderServicesFrom(config.orders, store, alert);
 
   const app = buildApp({
     state,
@@ -63,6 +71,7 @@ export async function startGateway(
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
     taxChain,
+    orders,
     log,
     onError,
   });

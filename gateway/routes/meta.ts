@@ -1,6 +1,7 @@
 import type { RouterType } from 'itty-router';
 import { buildDataDocument } from '../../pipeline/contract/openapi/data-document.js';
 import { buildTaxDocument } from '../../pipeline/contract/openapi/tax-document.js';
+import type { Sku } from '../../pipeline/contract/sku.js';
 import type { GatewayRequest } from '../request-context.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
 import { METHOD_HTML } from './method-page.js';
@@ -8,10 +9,10 @@ import { METHOD_HTML } from './method-page.js';
 /** The machine-readable descriptions, the method page and a health check: public and unmetered. */
 export function metaRoutes(
   router: RouterType<GatewayRequest>,
-  deps: { baseUrl: string; burns: SnapshotCache; emissions: SnapshotCache },
+  deps: { baseUrl: string; burns: SnapshotCache; emissions: SnapshotCache; skus?: readonly Sku[] },
 ): void {
   const dataDocument = JSON.stringify(buildDataDocument(deps.baseUrl));
-  const taxDocument = JSON.stringify(buildTaxDocument(deps.baseUrl));
+  const taxDocument = JSON.stringify(buildTaxDocument(deps.baseUrl, deps.skus));
   const json = (body: string) =>
     new Response(body, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600' },

@@ -6,11 +6,10 @@ import { HttpError } from '../http/http-errors.js';
 import type { GatewayRequest } from '../request-context.js';
 import { type CheckAnswerDeps, createCheckAnswer } from './tax-check-answer.js';
 
-const UNKNOWN_ORDER = 'Unknown order, or wrong or missing token.';
-
 /**
- * Spec 4.3: the tax interface. Every route counts against the per-IP tax limit first, before its
- * input is even parsed (a flood of malformed requests is still a flood), then answers.
+ * Spec 4.3: the tax check (the order routes are in orders.ts and stripe-webhook.ts). Every route
+ * counts against the per-IP tax limit first, before its input is even parsed (a flood of malformed
+ * requests is still a flood), then answers.
  *
  * Privacy: the request log records the route pattern (`/tax/check.json`), never the query, so no
  * coldkey and no pasted secret reaches it; nothing here logs the input, and no caller's address is
@@ -53,13 +52,4 @@ export function taxRoutes(router: RouterType<GatewayRequest>, deps: CheckAnswerD
       });
     });
   });
-
-  // No order exists yet: orders arrive with the checkout (the next issue). Until then every order id
-  // gets the spec's 404, after counting against the shared limit like any order request will.
-  const noSuchOrder = async (request: GatewayRequest): Promise<never> => {
-    const headers = await admit(request);
-    throw new HttpError(404, UNKNOWN_ORDER, headers);
-  };
-  router.get('/tax/orders/:order_id', noSuchOrder);
-  router.get('/tax/orders/:order_id/pack', noSuchOrder);
 }

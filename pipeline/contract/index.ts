@@ -6,6 +6,7 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './freshness.js';
 export * from './order.js';
+export * from './sku.js';
 export * from './snapshot-paths.js';
 export * from './subnet-detail.js';
 export * from './subnet-history.js';

@@ -24,6 +24,7 @@ const breakages: Record<string, { drop: string; wrong: [string, unknown] }> = {
   EmissionHistory: { drop: 'resolution', wrong: ['resolution', 'weekly'] },
   CheckoutRequest: { drop: 'coldkeys', wrong: ['coldkeys', ['not-an-address']] },
   CheckoutSession: { drop: 'checkout_url', wrong: ['order_id', 1] },
+  Sku: { drop: 'amount_minor', wrong: ['sku', 'uk-1999-00'] },
 };
 
 describe('contract resources', () => {

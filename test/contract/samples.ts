@@ -161,6 +161,15 @@ export const samples: Record<string, Record<string, unknown>> = {
       },
     ],
   },
-  CheckoutRequest: { sku: 'uk-2026', coldkeys: ['5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'] },
+  CheckoutRequest: { sku: 'uk-2026-27', coldkeys: ['5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'] },
   CheckoutSession: { order_id: 'ord_123', checkout_url: 'https://checkout.example.test/c/1' },
+  Sku: {
+    sku: 'uk-2025-26',
+    name: 'UK tax pack 2025/26',
+    kind: 'uk-tax-year',
+    tax_year: '2025/26',
+    max_coldkeys: 5,
+    amount_minor: 3900,
+    currency: 'gbp',
+  },
 };

@@ -7,6 +7,7 @@ import { createAccount } from '../../gateway/auth/accounts.js';
 import { createApiKey } from '../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { createSession } from '../../gateway/auth/sessions.js';
+import type { OrderServices } from '../../gateway/orders/order-services.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';
 import { SnapshotCache } from '../../gateway/snapshots/snapshot-cache.js';
 import type { GatewayState } from '../../gateway/state/gateway-state.js';
@@ -37,6 +38,8 @@ export async function gatewayUnderTest(options: {
   monthlyAllowance?: number;
   /** The node the tax check reads; none: uncached checks answer 503. */
   taxChain?: ColdkeyChain;
+  /** Tax orders (checkout, status, pack, webhook); none: no order opens and nothing is sold. */
+  orders?: OrderServices;
 }): Promise<GatewayUnderTest> {
   const clock = { nowMs: options.nowMs };
   const now = () => new Date(clock.nowMs);
@@ -59,6 +62,7 @@ export async function gatewayUnderTest(options: {
     monthlyAllowance: options.monthlyAllowance ?? 10_000,
     publicLimitPerMinute: options.publicLimitPerMinute ?? 0,
     taxChain: options.taxChain ?? null,
+    ...(options.orders ? { orders: options.orders } : {}),
     log: (entry) => logs.push(entry),
     onError: (error) => errors.push(error),
   });

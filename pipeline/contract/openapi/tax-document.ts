@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import { CheckoutRequest, CheckoutSession, WebhookAck } from '../checkout.js';
 import { Order } from '../order.js';
+import { DEFAULT_SKUS, type Sku } from '../sku.js';
 import { Coldkey, TaxCheck } from '../tax-check.js';
 import { dispositionHeader, errorResponse, jsonOk, tooManyRequests, wholeNumber } from './responses.js';
 
 const orderToken = z.string().meta({
-  description: 'Order token: hex HMAC-SHA256 of the order id (64 characters), from the checkout success URL.',
+  description:
+    'Order token: hex HMAC-SHA256 of the order id (64 lower-case hex characters), from the checkout success ' +
+    'URL (`ot`) or the delivery email.',
 });
 const orderParams = { path: z.object({ order_id: z.string() }), query: z.object({ t: orderToken }) };
 const limited = tooManyRequests(
@@ -31,8 +34,41 @@ const CHECK_DESCRIPTION = [
   'coldkey; the answer is cached by a hash of the coldkey.',
 ].join('\n');
 
-/** The tax interface's OpenAPI 3.1 document (spec 4.3), generated from the contract schemas. */
-export function buildTaxDocument(serverUrl = '/') {
+const privateNoStore = { 'Cache-Control': z.string().meta({ description: 'Always `private, no-store`.' }) };
+const retryAfter = { 'Retry-After': wholeNumber('Seconds to wait before trying again.') };
+
+function checkoutDescription(skus: readonly Sku[]): string {
+  const price = (sku: Sku) => `${(sku.amount_minor / 100).toFixed(2)} ${sku.currency.toUpperCase()}`;
+  return [
+    'Starts the purchase of a tax pack: stores the order (`created`) and opens a Stripe Checkout Session (payment',
+    'mode; Stripe’s page collects the buyer’s email). Send the buyer to `checkout_url`. After payment Stripe',
+    'returns them to the success URL, `/tax/orders/{order_id}?t=<token>&ot=<token>`, which is the order status;',
+    'the pack link arrives by email once the pack is made. Counts against the tax limit (20 an hour per IP).',
+    '',
+    'Packs on sale (prices in pence as `amount_minor`; an operator may change them):',
+    '',
+    '| sku | pack | tax year | coldkeys | price |',
+    '|---|---|---|---|---|',
+    ...skus.map(
+      (sku) =>
+        `| \`${sku.sku}\` | ${sku.name} | ${sku.tax_year} | 1 to ${sku.max_coldkeys} | ${price(sku)} |`,
+    ),
+  ].join('\n');
+}
+
+const WEBHOOK_DESCRIPTION = [
+  'Stripe’s payment events, not part of the caller interface (spec 6). Verified with the endpoint’s signing',
+  'secret over the raw body (`Stripe-Signature`, 300 s tolerance). `checkout.session.completed` with',
+  '`payment_status: paid` and `checkout.session.async_payment_succeeded` move the order `created → paid` when',
+  'the amount and currency equal the order’s; each event id is processed once (a replay answers 200 and changes',
+  'nothing); other events, and events for unknown orders, answer 200 and are ignored. Not under the tax limit.',
+].join('\n');
+
+/**
+ * The tax interface's OpenAPI 3.1 document (spec 4.3), generated from the contract schemas. `skus` is the
+ * catalogue the checkout sells from (the served document shows the configured prices).
+ */
+export function buildTaxDocument(serverUrl = '/', skus: readonly Sku[] = DEFAULT_SKUS) {
   return createDocument({
     openapi: '3.1.0',
     info: {
@@ -76,7 +112,15 @@ export function buildTaxDocument(serverUrl = '/') {
           summary: 'Order status',
           operationId: 'getOrder',
           requestParams: orderParams,
-          responses: { '200': jsonOk('The order.', Order), '404': unknownOrder, '429': limited },
+          responses: {
+            '200': jsonOk(
+              'The order. `paid_at`, `fulfilled_at`, `pack_url` and `pack_expires_at` are absent until they apply.',
+              Order,
+              privateNoStore,
+            ),
+            '404': unknownOrder,
+            '429': limited,
+          },
         },
       },
       '/tax/orders/{order_id}/pack': {
@@ -86,38 +130,58 @@ export function buildTaxDocument(serverUrl = '/') {
           requestParams: orderParams,
           responses: {
             '200': {
-              description: 'The pack, as an attachment.',
-              headers: z.object(dispositionHeader),
+              description:
+                'The pack, as an attachment (`filename="sbm-tax-pack-<order_id>.zip"`): a PDF summary and CSV files.',
+              headers: z.object({ ...dispositionHeader, ...privateNoStore }),
               content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
             },
             '404': unknownOrder,
             '409': errorResponse('The order has no pack yet (not paid, or paid and not yet fulfilled).'),
-            '410': errorResponse('The pack was purged: packs are kept 30 days after fulfilment.'),
+            '410': errorResponse(
+              'The pack is gone: packs are kept 30 days after fulfilment (`pack_expires_at`), whether or not the ' +
+                'purge has deleted it yet.',
+            ),
             '429': limited,
+            '503': errorResponse('The pack cannot be read right now.', retryAfter),
           },
         },
       },
       '/tax/checkout': {
         post: {
           summary: 'Start a hosted checkout for a tax pack',
+          description: checkoutDescription(skus),
           operationId: 'createCheckout',
           requestBody: { content: { 'application/json': { schema: CheckoutRequest } } },
           responses: {
-            '200': jsonOk('The order and the hosted checkout page.', CheckoutSession),
-            '400': errorResponse('Invalid request body.'),
+            '201': jsonOk('The order (`created`) and the hosted checkout page.', CheckoutSession),
+            '400': errorResponse(
+              'The body is not JSON, the SKU is not on sale, or a coldkey is missing, repeated or not a Bittensor ' +
+                'address; `detail` says which (a pasted secret gets a warning and is never echoed).',
+            ),
+            '413': errorResponse('The body is larger than 16 KiB.'),
             '429': limited,
+            '502': errorResponse('The payment processor refused to open a checkout.'),
+            '503': errorResponse(
+              'The payment processor cannot be reached (the order stays `created`), or checkout is not enabled.',
+              retryAfter,
+            ),
           },
         },
       },
       '/tax/webhooks/stripe': {
         post: {
           summary: 'Payment processor webhook (the only writer of `paid`)',
+          description: WEBHOOK_DESCRIPTION,
           operationId: 'stripeWebhook',
           requestParams: { header: z.object({ 'stripe-signature': z.string() }) },
           requestBody: { content: { 'application/json': { schema: z.looseObject({ type: z.string() }) } } },
           responses: {
             '200': jsonOk('Event accepted (also when already processed).', WebhookAck),
-            '400': errorResponse('Missing or invalid signature, or malformed event.'),
+            '400': errorResponse(
+              'Missing, wrong or stale signature, or not a Stripe event; nothing changes.',
+            ),
+            '413': errorResponse('The body is larger than 512 KiB.'),
+            '503': errorResponse('The webhook is not configured (Stripe retries later).'),
           },
         },
       },

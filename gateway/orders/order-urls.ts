@@ -1,0 +1,8 @@
+/** The buyer's addresses of an order; the token is in each, so they are never logged. */
+export function statusUrl(baseUrl: string, orderId: string, token: string): string {
+  return `${baseUrl}/tax/orders/${orderId}?t=${token}`;
+}
+
+export function packUrl(baseUrl: string, orderId: string, token: string): string {
+  return `${baseUrl}/tax/orders/${orderId}/pack?t=${token}`;
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import Stripe from 'stripe';
+import type { GatewayState } from '../state/gateway-state.js';
+import type { StripeApiBase } from './order-config.js';
+
+/** Refused: simulating a payment only makes sense against the local Stripe stand-in. */
+export class SimulationRefusedError extends Error {
+  override name = 'SimulationRefusedError';
+}
+
+export interface SimulationDeps {
+  state: GatewayState;
+  /** A client pointed at `apiBase` (the stand-in), to read the order's Checkout Session back. */
+  stripe: Stripe;
+  apiBase: StripeApiBase | null;
+  webhookSecret: string | null;
+  /** The gateway to deliver the event to (its `/tax/webhooks/stripe`). */
+  gatewayUrl: string;
+  now: () => Date;
+}
+
+export interface SimulatedPayment {
+  eventId: string;
+  status: number;
+  body: string;
+}
+
+/**
+ * `sbm-gateway stripe simulate-payment ORDER_ID`: what Stripe does when a buyer pays, against the
+ * stand-in. It reads the order's Checkout Session from the stand-in, builds the
+ * `checkout.session.completed` event Stripe would send (the session, now `complete` and `paid`, with
+ * the buyer's email), signs it with the configured webhook secret as Stripe signs
+ * (`generateTestHeaderString`: `t=<unix>,v1=<HMAC-SHA256>`) and POSTs it to the gateway's webhook,
+ * which then handles it like any real event. Refused unless `STRIPE_API_BASE` names a loopback address:
+ * it never talks to Stripe itself, and never sends an event to a gateway that takes real payments from
+ * a stand-in elsewhere.
+ */
+export async function simulatePayment(
+  deps: SimulationDeps,
+  orderId: string,
+  options: { email: string },
+): Promise<SimulatedPayment> {
+  if (!deps.apiBase || !isLoopback(deps.apiBase.host)) {
+    throw new SimulationRefusedError(
+      'stripe simulate-payment works only against the local Stripe stand-in: set STRIPE_API_BASE to its ' +
+        'loopback address (make demo prints it)',
+    );
+  }
+  if (!deps.webhookSecret) throw new SimulationRefusedError('STRIPE_WEBHOOK_SECRET is not set');
+  const order = await deps.state.orders.getOrder(orderId);
+  if (!order) throw new SimulationRefusedError(`no order ${orderId}`);
+  if (!order.stripeSessionId) {
+    throw new SimulationRefusedError(
+      `order ${orderId} has no Checkout Session (it was not made by checkout)`,
+    );
+  }
+  const session = await deps.stripe.checkout.sessions.retrieve(order.stripeSessionId);
+  const created = Math.floor(deps.now().getTime() / 1000);
+  const event = {
+    id: `evt_test_${randomBytes(12).toString('hex')}`,
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created,
+    data: {
+      object: {
+        ...session,
+        status: 'complete',
+        payment_status: 'paid',
+        customer_details: { email: options.email, name: null },
+      },
+    },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: 'checkout.session.completed',
+  };
+  const payload = JSON.stringify(event);
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: deps.webhookSecret,
+    timestamp: created,
+  });
+  const response = await fetch(`${deps.gatewayUrl}/tax/webhooks/stripe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
+  return { eventId: event.id, status: response.status, body: await response.text() };
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
