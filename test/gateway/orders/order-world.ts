@@ -7,6 +7,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
+import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
+import { checkOrderRequest, createOrder } from '../../../gateway/orders/create-order.js';
+import { handleStripeWebhook } from '../../../gateway/orders/stripe-webhook.js';
+import type { GatewayState } from '../../../gateway/state/gateway-state.js';
+import type { PaymentOutcome } from '../../../gateway/state/order-state.js';
 import {
   type ColdkeyShard,
   coldkeyShardOf,
@@ -120,4 +125,56 @@ export function signedEvent(
     timestamp: created,
   });
   return { body, signature, id };
+}
+
+/**
+ * Pays an order the only way an order is paid: a signed `checkout.session.completed` through the
+ * webhook handler (in-process), for the order's exact amount.
+ */
+export async function payThroughWebhook(
+  state: GatewayState,
+  orderId: string,
+  at: Date,
+): Promise<PaymentOutcome> {
+  const order = await state.orders.getOrder(orderId);
+  if (!order) throw new Error(`no order ${orderId}`);
+  const event = signedEvent(
+    {
+      id: `cs_test_${orderId.slice(4, 20)}`,
+      object: 'checkout.session',
+      amount_total: order.amountMinor,
+      currency: order.currency,
+      client_reference_id: orderId,
+      metadata: { order_id: orderId },
+      mode: 'payment',
+      payment_status: 'paid',
+      status: 'complete',
+      customer_details: { email: 'buyer@example.com', name: null },
+    },
+    { timestampMs: at.getTime() },
+  );
+  const result = await handleStripeWebhook(
+    { state, now: () => at, webhookSecret: WEBHOOK_SECRET, alert: () => {} },
+    new TextEncoder().encode(event.body),
+    event.signature,
+  );
+  if (result.handled !== 'payment') throw new Error(`event not handled as a payment: ${result.reason}`);
+  return result.outcome;
+}
+
+/** `count` paid orders (made as checkout makes them, paid through the webhook). */
+export async function paidOrders(state: GatewayState, count: number, at: Date): Promise<string[]> {
+  const catalogue = catalogueWithPrices();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const request = checkOrderRequest(catalogue, 'uk-2025-26', [i % 2 ? ALICE : BOB]);
+    const order = await createOrder({ state, now: () => at }, request, 'checkout');
+    expectPaid(await payThroughWebhook(state, order.id, at));
+    ids.push(order.id);
+  }
+  return ids;
+}
+
+function expectPaid(outcome: PaymentOutcome): void {
+  if (outcome !== 'paid') throw new Error(`payment outcome ${outcome}`);
 }
