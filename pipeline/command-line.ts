@@ -1,5 +1,16 @@
 import { type Command, CommanderError, InvalidArgumentError } from 'commander';
 
+/**
+ * Thrown by a command that has printed all it has to say and ends with an exit code of its own
+ * (`sbm status` exits 2 when something needs attention): `runProgram` adds no message.
+ */
+export class CommandExit extends Error {
+  override name = 'CommandExit';
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
 export interface RunOptions {
   /** Print the stack of a failed command after its one-line message (`SBM_DEBUG=1`, read by the entry files). */
   debug: boolean;
@@ -26,6 +37,7 @@ export async function runProgram(program: Command, argv: string[], options: RunO
     return 0;
   } catch (error) {
     if (error instanceof CommanderError && reported.has(error)) return error.exitCode;
+    if (error instanceof CommandExit) return error.code;
     process.stderr.write(`error: ${describeError(error)}\n`);
     if (options.debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;

@@ -1,5 +1,6 @@
 /** `sbm status`: is the pipeline healthy? For a person, or (`--json`) for cron and monitoring. */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { CommandExit } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { openObjectStore } from '../store/index.js';
 import { formatStatus } from './format-status.js';
@@ -32,9 +33,7 @@ export function statusCommand(config: PipelineConfig): Command {
         runs: flags.runs,
       });
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
-      // Commander's own error type carries an exit code through runProgram without another message.
-      if (!report.ok)
-        throw new CommanderError(ATTENTION_EXIT_CODE, 'sbm.status.attention', 'needs attention');
+      if (!report.ok) throw new CommandExit(ATTENTION_EXIT_CODE);
     });
 }
 

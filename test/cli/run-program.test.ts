@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runProgram } from '../../pipeline/command-line.js';
+import { CommandExit, runProgram } from '../../pipeline/command-line.js';
 
 /** What a user sees on stderr and the exit code, for one command line. */
 async function run(args: string[]): Promise<{ code: number; stderr: string }> {
@@ -19,6 +19,10 @@ async function run(args: string[]): Promise<{ code: number; stderr: string }> {
         throw new InvalidArgumentError(`--from ${flags.from} is after --to ${flags.to}`);
       }
     });
+  program.command('attention').action(() => {
+    process.stderr.write('needs attention\n');
+    throw new CommandExit(2);
+  });
   program.command('fail').action(() => {
     throw new Error('the node is down\nsecond line');
   });
@@ -45,6 +49,10 @@ describe('runProgram', () => {
     const { code, stderr } = await run(['fail']);
     expect(code).toBe(1);
     expect(stderr).toBe('error: the node is down\n');
+  });
+
+  it('ends a command that throws CommandExit with its code and no message of its own', async () => {
+    expect(await run(['attention'])).toEqual({ code: 2, stderr: 'needs attention\n' });
   });
 
   it('exits 0 on success', async () => {
