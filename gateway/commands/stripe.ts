@@ -37,10 +37,12 @@ export function stripeCommand(config: GatewayConfig, io: CommandIo = processIo):
           { email: options.email },
         );
         if (options.json) printJson(io, result);
-        else
+        else {
           io.out(
             `sent ${result.eventId} (checkout.session.completed) for ${orderId}: HTTP ${result.status} ${result.body}`,
           );
+          if (result.successUrl) io.out(`Stripe would now send the buyer to: ${result.successUrl}`);
+        }
         if (result.status !== 200) throw new Error(`the gateway answered ${result.status}: ${result.body}`);
       } finally {
         await state.close();

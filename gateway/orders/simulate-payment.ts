@@ -22,6 +22,8 @@ export interface SimulationDeps {
 
 export interface SimulatedPayment {
   eventId: string;
+  /** Where Stripe sends the buyer after paying (the order status, with the token). */
+  successUrl: string | null;
   status: number;
   body: string;
 }
@@ -86,7 +88,12 @@ export async function simulatePayment(
     headers: { 'content-type': 'application/json', 'stripe-signature': signature },
     body: payload,
   });
-  return { eventId: event.id, status: response.status, body: await response.text() };
+  return {
+    eventId: event.id,
+    successUrl: session.success_url ?? null,
+    status: response.status,
+    body: await response.text(),
+  };
 }
 
 function isLoopback(host: string): boolean {

@@ -1,9 +1,11 @@
+import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { progressFor } from '../collect/progress.js';
 import type { PipelineConfig } from '../config.js';
 import { runDaily } from '../daily/run-daily.js';
 import { openObjectStore } from '../store/index.js';
 import { freePort, portIsFree, type RunningChild, runToEnd, startChild } from './child-process.js';
+import { demoOrderLines, startDemoOrders } from './demo-orders.js';
 
 const TSX = ['--import', 'tsx'];
 
@@ -20,7 +22,7 @@ export function demoCommand(config: PipelineConfig): Command {
     .option('--history-days <n>', 'days of sandbox history to collect', '35')
     .option('--gateway-port <port>', 'gateway port (0: any free port)', '8787')
     .action(async (options: { seed: string; historyDays: string; gatewayPort: string }) => {
-      const children: RunningChild[] = [];
+      const children: Pick<RunningChild, 'stop'>[] = [];
       const stopAll = () => Promise.all(children.reverse().map((child) => child.stop()));
       try {
         await runDemo(config, options, children);
@@ -38,7 +40,7 @@ export function demoCommand(config: PipelineConfig): Command {
 async function runDemo(
   config: PipelineConfig,
   options: { seed: string; historyDays: string; gatewayPort: string },
-  children: RunningChild[],
+  children: Pick<RunningChild, 'stop'>[],
 ): Promise<void> {
   const env = { ...process.env };
   const [chainPort, pricePort] = [await freePort(), await freePort()];
@@ -109,9 +111,12 @@ async function runDemo(
   const wanted = Number(options.gatewayPort);
   const port = wanted === 0 || !(await portIsFree(wanted)) ? await freePort() : wanted;
   const base = `http://127.0.0.1:${port}`;
+  // Checkout against the Stripe stand-in, with demo-only order and webhook secrets.
+  const orders = await startDemoOrders(dirname(config.warehousePath), env['SBM_BASE_URL'] ?? base, env);
+  children.push({ stop: orders.close });
   const gateway = await startChild(process.execPath, [...gatewayCli, 'serve', '--port', String(port)], {
     // The tax check reads the sandbox chain.
-    env: { ...env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base, SBM_CHAIN_URL: chainUrl },
+    env: { ...env, ...orders.env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base, SBM_CHAIN_URL: chainUrl },
     ready: /listening on (\S+)/,
     label: 'the gateway',
     timeoutMs: 60_000,
@@ -128,4 +133,5 @@ async function runDemo(
   say(`  curl -s ${base}/api/v1/openapi.json | head -c 300; echo`);
   say(`  open ${base}/api/v1/method`);
   say(`The demo API key above belongs to account ${account.id} (10,000 requests a month).`);
+  for (const line of demoOrderLines(orders, base, demoColdkey)) say(line);
 }

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StripeFake } from '../devnet/stripe/stripe-fake.js';
+import { portIsFree } from './child-process.js';
+
+/** Where the stand-in listens when it can: the port of Stripe's own stripe-mock, so the env stays put. */
+const STAND_IN_PORT = 12111;
+const ENV_FILE = 'demo-orders.env';
+
+export interface DemoOrders {
+  /** The settings the gateway and the order commands need (also written to `envFile`). */
+  env: Record<string, string>;
+  envFile: string;
+  standInUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The demo's tax orders: the Stripe stand-in (pipeline/devnet/stripe) in this process, and the settings
+ * that point the gateway at it. The order secret and the webhook secret are generated once for the
+ * demo and kept in `<dataDir>/demo-orders.env` (so order links from an earlier run keep working), unless
+ * the environment already sets them; nothing outside the demo generates an order secret.
+ */
+export async function startDemoOrders(
+  dataDir: string,
+  baseUrl: string,
+  environment: NodeJS.ProcessEnv,
+): Promise<DemoOrders> {
+  const envFile = join(dataDir, ENV_FILE);
+  const kept = await readEnvFile(envFile);
+  const fake = new StripeFake();
+  const standInUrl = await fake.listen('127.0.0.1', (await portIsFree(STAND_IN_PORT)) ? STAND_IN_PORT : 0);
+  const env = {
+    SBM_BASE_URL: baseUrl,
+    SBM_ORDER_SECRET:
+      environment['SBM_ORDER_SECRET'] || kept['SBM_ORDER_SECRET'] || randomBytes(32).toString('hex'),
+    STRIPE_SECRET_KEY: 'sk_test_sbm_demo_stand_in',
+    STRIPE_WEBHOOK_SECRET:
+      environment['STRIPE_WEBHOOK_SECRET'] ||
+      kept['STRIPE_WEBHOOK_SECRET'] ||
+      `whsec_demo_${randomBytes(24).toString('hex')}`,
+    STRIPE_API_BASE: standInUrl,
+  };
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(
+    envFile,
+    `# Written by \`make demo\`: the demo's order settings (the Stripe stand-in, not Stripe).\n` +
+      `# In another shell: set -a; . ${envFile}; set +a\n` +
+      Object.entries(env)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+    { mode: 0o600 },
+  );
+  return { env, envFile, standInUrl, close: () => fake.close() };
+}
+
+/** The lines `make demo` prints for the order flow. */
+export function demoOrderLines(orders: DemoOrders, base: string, coldkey: string): string[] {
+  const gateway = 'npm run -s sbm-gateway --';
+  return [
+    '',
+    `Tax orders, end to end. Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`,
+    'nothing is charged. In another shell, load the demo settings first:',
+    `  set -a; . ${orders.envFile}; set +a`,
+    `  ${gateway} skus list`,
+    `  curl -s -X POST ${base}/tax/checkout -H 'content-type: application/json' \\`,
+    `    -d '{"sku": "uk-2025-26", "coldkeys": ["${coldkey}"]}'     # → order_id, checkout_url`,
+    `  ${gateway} stripe simulate-payment ORDER_ID     # a signed checkout.session.completed; prints the success URL`,
+    `  curl -s 'SUCCESS_URL'                             # the order status (token t=…): paid`,
+    `  ${gateway} orders fulfil                         # builds the pack, emails data/outbox/ORDER_ID.eml`,
+    `  curl -s -o pack.zip '${base}/tax/orders/ORDER_ID/pack?t=TOKEN' && unzip -l pack.zip`,
+    `  ${gateway} orders list`,
+  ];
+}
+
+async function readEnvFile(path: string): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return {};
+  }
+  const values: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (match) values[match[1]!] = match[2]!;
+  }
+  return values;
+}
