@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SKU_IDS } from '../contract/sku.js';
 import { StripeFake } from '../devnet/stripe/stripe-fake.js';
+import { ukTaxYearOf } from '../time/uk-tax-year.js';
 import { portIsFree } from './child-process.js';
 
 /** Where the stand-in listens when it can: the port of Stripe's own stripe-mock, so the env stays put. */
@@ -55,9 +57,17 @@ export async function startDemoOrders(
   return { env, envFile, standInUrl, close: () => fake.close() };
 }
 
-/** The lines `make demo` prints for the order flow. */
-export function demoOrderLines(orders: DemoOrders, base: string, coldkey: string): string[] {
+/** The lines `make demo` prints for the order flow, buying the current tax year (the sandbox's events are recent). */
+export function demoOrderLines(
+  orders: DemoOrders,
+  base: string,
+  coldkey: string,
+  nowMs = Date.now(),
+): string[] {
   const gateway = 'npm run -s sbm-gateway --';
+  const year = ukTaxYearOf(nowMs);
+  const current = `uk-${year.label.replace('/', '-')}`;
+  const sku = (SKU_IDS as readonly string[]).includes(current) ? current : SKU_IDS.at(-1)!;
   return [
     '',
     `Tax orders, end to end. Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`,
@@ -65,7 +75,7 @@ export function demoOrderLines(orders: DemoOrders, base: string, coldkey: string
     `  set -a; . ${orders.envFile}; set +a`,
     `  ${gateway} skus list`,
     `  curl -s -X POST ${base}/tax/checkout -H 'content-type: application/json' \\`,
-    `    -d '{"sku": "uk-2025-26", "coldkeys": ["${coldkey}"]}'     # → order_id, checkout_url`,
+    `    -d '{"sku": "${sku}", "coldkeys": ["${coldkey}"]}'     # → order_id, checkout_url`,
     `  ${gateway} stripe simulate-payment ORDER_ID     # a signed checkout.session.completed; prints the success URL`,
     `  curl -s 'SUCCESS_URL'                             # the order status (token t=…): paid`,
     `  ${gateway} orders fulfil                         # builds the pack, emails data/outbox/ORDER_ID.eml`,
