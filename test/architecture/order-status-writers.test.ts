@@ -71,7 +71,8 @@ describe('who writes paid and fulfilled (source)', () => {
     const writers: string[] = [];
     for (const [path, text] of files) {
       for (const [, table, value] of text.matchAll(setsStatus)) {
-        if (table === 'orders' || value === 'paid' || value === 'fulfilled') writers.push(`${path}: ${value}`);
+        if (table === 'orders' || value === 'paid' || value === 'fulfilled')
+          writers.push(`${path}: ${value}`);
       }
       // Any other way of writing the column: a bound value, or status set later in the SET list.
       expect(text, path).not.toMatch(/UPDATE\s+orders\s+SET[^;`]*status\s*=\s*[$?]/);
