@@ -66,6 +66,28 @@ export const TaxFiatPrices = z
   .meta({ id: 'TaxFiatPrices' });
 export type TaxFiatPrices = z.infer<typeof TaxFiatPrices>;
 
+/**
+ * `tax/calendar.json`: the last finalized block of every UK day (Europe/London: the day ends at 23:00Z in
+ * summer, 24:00Z in winter) that the pipeline has collected to its end, oldest first. The tax pack reads
+ * stake at these blocks: a UK day's income is the stake growth between the previous day's block and its own.
+ */
+export const TaxCalendar = z
+  .object({
+    time_zone: z.literal('Europe/London'),
+    days: z.array(
+      z.object({
+        /** The UK date, YYYY-MM-DD. */
+        date: z.iso.date(),
+        /** The day's last block: the last block whose timestamp is before the next UK midnight. */
+        last_block: z.number().int().min(0),
+        /** That block's timestamp, ISO 8601 UTC. */
+        last_block_time: z.iso.datetime(),
+      }),
+    ),
+  })
+  .meta({ id: 'TaxCalendar' });
+export type TaxCalendar = z.infer<typeof TaxCalendar>;
+
 /** One staking event as it concerns one coldkey (as the origin, or as the receiver of a transfer). */
 export const ColdkeyEvent = z.object({
   block: z.number().int(),
@@ -109,6 +131,7 @@ export function coldkeyShardOf(coldkey: string): string {
 export const taxPaths = {
   yields: () => 'tax/yields.json',
   fiatPrices: () => 'tax/fiat-prices.json',
+  calendar: () => 'tax/calendar.json',
   coldkeyShard: (shard: string) => `tax/coldkeys/${shard}.json`,
   /** The prefix the gateway leaves out of its in-memory run and reads one object at a time. */
   coldkeyPrefix: 'tax/coldkeys/',

@@ -88,6 +88,11 @@ export async function runDaily(
     store: options.store,
     baseUrl: options.baseUrl,
     keepRuns: options.keepRuns,
+    chain: { url: options.chainUrl, concurrency: options.concurrency },
+    warn: (message) => {
+      warnings.push(message);
+      options.warn(message);
+    },
   });
   return {
     summary: {

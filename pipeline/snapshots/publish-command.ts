@@ -21,6 +21,9 @@ export function publishCommand(config: PipelineConfig): Command {
         store: openObjectStore(options.store, config.s3),
         baseUrl: config.baseUrl,
         keepRuns,
+        // Summer UK days of tax/calendar.json are placed on the chain; without a node they wait for the next run.
+        chain: { url: config.chainUrl, concurrency: config.concurrency },
+        warn: (message) => process.stderr.write(`warning: ${message}\n`),
       });
       if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       else

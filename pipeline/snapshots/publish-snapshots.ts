@@ -1,10 +1,12 @@
 import { EMISSIONS_NAMESPACE } from '../contract/snapshot-paths.js';
+import { TaxCalendar, taxPaths } from '../contract/tax-published.js';
 import { newRunVersion, type ObjectStore, publishRun, readManifest } from '../store/index.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
 import { readSnapshotFacts } from '../warehouse/snapshot-queries.js';
 import { buildSnapshots, DEFAULT_VALUATION, LONGEST_WINDOW_DAYS } from './build-snapshots.js';
 import { renderRun } from './render-run.js';
-import { buildTaxObjects, type TaxObjectsSummary } from './tax-objects.js';
+import { buildTaxCalendar, type CalendarChain, readCollectedUtcDays } from './tax-calendar.js';
+import { buildTaxObjects, encodeTaxObject, type TaxObjectsSummary } from './tax-objects.js';
 
 export interface PublishSnapshotsOptions {
   warehousePath: string;
@@ -12,6 +14,13 @@ export interface PublishSnapshotsOptions {
   baseUrl: string;
   keepRuns: number;
   now?: () => Date;
+  /**
+   * The node `tax/calendar.json` reads summer UK day ends from (`sbm daily` passes its chain). Without it,
+   * summer days not in the previous run's calendar are left out.
+   */
+  chain?: CalendarChain;
+  /** Where a calendar warning goes (no chain reachable); the run is still published. */
+  warn?: (message: string) => void;
 }
 
 export interface PublishSummary {
@@ -20,7 +29,8 @@ export interface PublishSummary {
   burns_checked_at: string | null;
   subnets: number;
   /** Coldkeys with staking events in the run's `tax/coldkeys/` shards, and those shards. */
-  tax: { coldkeys: number; shards: number };
+  /** `calendar_days`: UK days in `tax/calendar.json`. */
+  tax: { coldkeys: number; shards: number; calendar_days: number };
   objects: number;
   bytes: number;
   pruned: string[];
@@ -38,12 +48,17 @@ export async function publishSnapshots(options: PublishSnapshotsOptions): Promis
   const warehouse = await openWarehouse(options.warehousePath, { readOnly: true });
   let facts: Awaited<ReturnType<typeof readSnapshotFacts>>;
   let tax: TaxObjectsSummary;
+  let collectedDays: Awaited<ReturnType<typeof readCollectedUtcDays>>;
   try {
     facts = await readSnapshotFacts(warehouse, LONGEST_WINDOW_DAYS);
     tax = await buildTaxObjects(warehouse, started);
+    collectedDays = await readCollectedUtcDays(warehouse);
   } finally {
     warehouse.close();
   }
+  // After the warehouse is let go: the calendar may read the chain.
+  const calendar = await buildTaxCalendar(collectedDays, options.store, options.chain ?? null);
+  if (calendar.warning) options.warn?.(calendar.warning);
   const emissions = await readManifest(options.store, EMISSIONS_NAMESPACE).catch(() => null);
   const alertsDate =
     typeof emissions?.['latest_event_date'] === 'string' ? emissions['latest_event_date'] : null;
@@ -55,7 +70,11 @@ export async function publishSnapshots(options: PublishSnapshotsOptions): Promis
     valuation: DEFAULT_VALUATION,
     alertsDate,
   });
-  const objects = [...renderRun(documents, csv), ...tax.objects];
+  const objects = [
+    ...renderRun(documents, csv),
+    ...tax.objects,
+    encodeTaxObject(taxPaths.calendar(), TaxCalendar, calendar.calendar),
+  ];
   const asOf = new Date(facts.asOfMs).toISOString();
   const burnsCheckedAt =
     facts.burnsCheckedAtMs === null ? null : new Date(facts.burnsCheckedAtMs).toISOString();
@@ -72,7 +91,7 @@ export async function publishSnapshots(options: PublishSnapshotsOptions): Promis
     as_of: asOf,
     burns_checked_at: burnsCheckedAt,
     subnets: facts.subnets.length,
-    tax: { coldkeys: tax.coldkeys, shards: tax.shards },
+    tax: { coldkeys: tax.coldkeys, shards: tax.shards, calendar_days: calendar.calendar.days.length },
     objects: manifest.objects.length,
     bytes: manifest.objects.reduce((sum, entry) => sum + entry.bytes, 0),
     pruned,

@@ -32,8 +32,10 @@ export interface TaxObjectsSummary {
 
 export async function buildTaxObjects(warehouse: Warehouse, computedAt: Date): Promise<TaxObjectsSummary> {
   const objects: RunObject[] = [
-    encode(taxPaths.yields(), TaxYields, await yieldsOfWarehouse(warehouse, computedAt)),
-    encode(taxPaths.fiatPrices(), TaxFiatPrices, { days: (await readFiatDays(warehouse)).map(fiatDay) }),
+    encodeTaxObject(taxPaths.yields(), TaxYields, await yieldsOfWarehouse(warehouse, computedAt)),
+    encodeTaxObject(taxPaths.fiatPrices(), TaxFiatPrices, {
+      days: (await readFiatDays(warehouse)).map(fiatDay),
+    }),
   ];
   const shards = await buildShards(warehouse);
   objects.push(...shards.objects);
@@ -57,7 +59,7 @@ async function buildShards(warehouse: Warehouse): Promise<{ objects: RunObject[]
   let current: Record<string, ColdkeyEvent[]> = {};
   const finish = () => {
     if (shard === null) return;
-    objects.push(encode(taxPaths.coldkeyShard(shard), ColdkeyShard, { shard, coldkeys: current }));
+    objects.push(encodeTaxObject(taxPaths.coldkeyShard(shard), ColdkeyShard, { shard, coldkeys: current }));
     coldkeys += Object.keys(current).length;
   };
   for await (const rows of streamColdkeySides(warehouse)) {
@@ -83,7 +85,8 @@ async function buildShards(warehouse: Warehouse): Promise<{ objects: RunObject[]
   return { objects, coldkeys };
 }
 
-function encode(path: string, schema: z.ZodType, value: unknown): RunObject {
+/** A tax object validated against its schema and encoded as the run stores it. */
+export function encodeTaxObject(path: string, schema: z.ZodType, value: unknown): RunObject {
   const json = encodeValidJson(schema, value);
   if (!json.ok) throw new SnapshotInvalidError(`${path} breaks the contract: ${json.problem}`);
   return { path, body: json.bytes, contentType: JSON_TYPE };
