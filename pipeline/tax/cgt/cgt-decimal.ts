@@ -1,0 +1,23 @@
+/**
+ * The decimal arithmetic of the gains engine: decimal.js at 50 significant digits, so sums of sterling amounts
+ * and quantities are exact and an apportioned cost (cost × part / whole) carries no error a pound figure could
+ * show. Nothing is rounded to pence here: rendering does that, once.
+ */
+import { Decimal } from 'decimal.js';
+
+export const CgtDecimal = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN });
+
+/** Plain decimal text, never an exponent, without trailing zeros, and never `-0`. */
+export function plainDecimal(value: Decimal): string {
+  const text = value.toFixed();
+  return /^-0(\.0*)?$/.test(text) ? '0' : text;
+}
+
+/** Rounded to pence (half away from zero, as money is written), with thousands separators: `-1,234.57`. */
+export function pounds(value: Decimal): string {
+  const fixed = new CgtDecimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+  const [whole = '0', pence = '00'] = fixed.replace('-', '').split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const sign = fixed.startsWith('-') && fixed !== '-0.00' ? '-' : '';
+  return `${sign}${grouped}.${pence}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * `sbm tax cgt` without `--json`: a plain-text report to read, per tax year: each disposal with the parts
+ * matched under each rule, the SA108 figures, and the section 104 pools at the year's end; then the pools after
+ * the last transaction. Sterling is rounded to pence here, and only here; quantities are shown in full.
+ */
+import { plainDecimal, pounds } from './cgt-decimal.js';
+import type { CgtMatch, CgtPool, CgtReport } from './cgt-types.js';
+
+const RULE_NAMES: Record<CgtMatch['rule'], string> = {
+  'same-day': 'same day',
+  '30-day': '30 days',
+  s104: 'section 104 pool',
+};
+
+export function cgtTable(report: CgtReport): string {
+  const out: string[] = [];
+  if (report.taxYears.length === 0) out.push('No disposals.', '');
+  for (const year of report.taxYears) {
+    out.push(`Tax year ${year.taxYear}`, '');
+    const rows: string[][] = [['Date', 'Asset', 'Quantity', 'Proceeds £', 'Cost £', 'Gain £']];
+    for (const d of report.disposals.filter((disposal) => disposal.taxYear === year.taxYear)) {
+      rows.push([
+        d.date,
+        d.asset,
+        plainDecimal(d.quantity),
+        pounds(d.proceeds),
+        pounds(d.cost),
+        pounds(d.gain),
+      ]);
+      for (const m of d.matched) {
+        const when = m.rule === '30-day' && m.date ? ` (acquired ${m.date})` : '';
+        rows.push(['', `  ${RULE_NAMES[m.rule]}${when}`, plainDecimal(m.quantity), '', pounds(m.cost), '']);
+      }
+    }
+    out.push(...indent(columns(rows, ['left', 'left', 'right', 'right', 'right', 'right'])), '');
+    out.push('  SA108 figures');
+    out.push(
+      ...indent(
+        columns(
+          [
+            ['Number of disposals', String(year.disposals)],
+            ['Disposal proceeds', `£${pounds(year.proceeds)}`],
+            ['Allowable costs', `£${pounds(year.costs)}`],
+            ['Gains in the year, before losses', `£${pounds(year.gains)}`],
+            ['Losses in the year', `£${pounds(year.losses)}`],
+          ],
+          ['left', 'right'],
+        ),
+        4,
+      ),
+      '',
+    );
+    out.push(`  Section 104 pools at 5 April ${Number(year.taxYear.slice(0, 4)) + 1}`);
+    out.push(...indent(poolRows(year.closingPools), 4), '');
+  }
+  out.push('Section 104 pools after the last transaction');
+  out.push(...indent(poolRows(report.pools)), '');
+  out.push('Sterling rounded to pence for display; --json gives every figure unrounded.');
+  return `${out.join('\n')}\n`;
+}
+
+function poolRows(pools: readonly CgtPool[]): string[] {
+  if (pools.length === 0) return ['(none)'];
+  return columns(
+    [
+      ['Asset', 'Quantity', 'Pooled cost £'],
+      ...pools.map((p) => [p.asset, plainDecimal(p.quantity), pounds(p.cost)]),
+    ],
+    ['left', 'right', 'right'],
+  );
+}
+
+function columns(rows: readonly string[][], align: readonly ('left' | 'right')[]): string[] {
+  const widths = align.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  return rows.map((row) =>
+    align
+      .map((side, i) => {
+        const cell = row[i] ?? '';
+        const width = widths[i] ?? 0;
+        return side === 'left' ? cell.padEnd(width) : cell.padStart(width);
+      })
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function indent(lines: readonly string[], spaces = 2): string[] {
+  return lines.map((line) => (line === '' ? line : `${' '.repeat(spaces)}${line}`));
+}

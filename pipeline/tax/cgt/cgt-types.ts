@@ -1,0 +1,89 @@
+/**
+ * What the capital gains engine takes and gives (`computeGains`). The engine knows nothing of Bittensor: an
+ * asset is an opaque name (`TAO`, `SN12@r123`), and each asset is matched and pooled on its own.
+ */
+import type { Decimal } from 'decimal.js';
+
+export interface CgtTransaction {
+  /** The instant; its UK day (Europe/London) decides the same-day and 30-day rules and the tax year. */
+  at: Date;
+  /** Opaque to the engine: each distinct name is its own asset with its own section 104 pool. */
+  asset: string;
+  action: 'acquire' | 'dispose';
+  /** Greater than zero. */
+  quantity: Decimal;
+  /** Acquire: the allowable cost (fees included). Dispose: the proceeds (fees deducted by the caller, or not). >= 0. */
+  gbp: Decimal;
+  /** The caller's reference (a CSV line, an event id): carried into the disposals and into errors. */
+  ref?: string;
+}
+
+export type CgtRule = 'same-day' | '30-day' | 's104';
+
+/** The part of a disposal matched under one rule (and, for the first two, with one UK day's acquisitions). */
+export interface CgtMatch {
+  rule: CgtRule;
+  /** The UK day of the acquisitions matched: the disposal's own day for same-day, a later one for 30-day. */
+  date?: string;
+  quantity: Decimal;
+  /** The allowable cost those tokens bring. */
+  cost: Decimal;
+}
+
+/** All disposals of one asset on one UK day: one disposal (TCGA 1992 s105(1)). */
+export interface CgtDisposal {
+  /** The UK day, `YYYY-MM-DD`. */
+  date: string;
+  /** The tax year of that day, `2024/25`. */
+  taxYear: string;
+  asset: string;
+  quantity: Decimal;
+  proceeds: Decimal;
+  /** The sum of the matched parts' costs. */
+  cost: Decimal;
+  /** proceeds − cost: negative for a loss. */
+  gain: Decimal;
+  /** The refs of the transactions this disposal groups, in input order. */
+  refs: string[];
+  matched: CgtMatch[];
+}
+
+export interface CgtPool {
+  asset: string;
+  quantity: Decimal;
+  cost: Decimal;
+}
+
+/** The SA108 figures of one tax year: its disposals' count, proceeds, allowable costs, gains and losses. */
+export interface CgtTaxYear {
+  taxYear: string;
+  disposals: number;
+  proceeds: Decimal;
+  costs: Decimal;
+  /** The sum of the gains of disposals that made a gain (before losses). */
+  gains: Decimal;
+  /** The sum of the losses of disposals that made a loss, as a positive figure. */
+  losses: Decimal;
+  /** The section 104 pools as they stand at the end of the tax year (5 April), every asset seen by then. */
+  closingPools: CgtPool[];
+}
+
+export interface CgtReport {
+  /** By date, then asset. */
+  disposals: CgtDisposal[];
+  /** The section 104 pools after the last transaction, one per asset in the input, by asset. */
+  pools: CgtPool[];
+  /** The tax years that have disposals, in order. */
+  taxYears: CgtTaxYear[];
+}
+
+/** Input the engine refuses: `ref` names the transaction (a CSV line, an event id) when there is one. */
+export class CgtInputError extends Error {
+  override name = 'CgtInputError';
+  constructor(
+    readonly ref: string | undefined,
+    readonly problem: string,
+  ) {
+    super(ref === undefined ? problem : `${ref}: ${problem}`);
+  }
+}
