@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { openObjectStore } from '../../pipeline/store/index.js';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
 import { buildPack } from '../../pipeline/tax/pack/build-pack.js';
+import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
 import type { GatewayConfig } from '../config.js';
 import { catalogueWithPrices, formatPrice } from '../orders/catalogue.js';
 import { checkOrderRequest, createOrder } from '../orders/create-order.js';
@@ -228,6 +229,8 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
     .action(async (options: { watch?: boolean; interval: number; json?: boolean }) => {
       const tokens = requireTokens(config.orders);
       const mailer = mailerFor(config.orders);
+      // Packs read stake at past blocks from the node the tax check uses (SBM_CHAIN_URL, an archive node).
+      const packChain = openPackChain(config.chainUrl);
       try {
         await withOrderDeps(config, async ({ state, store }) => {
           const pass = async () => {
@@ -238,7 +241,7 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
               baseUrl: config.baseUrl,
               tokens,
               mailer,
-              buildPack: (order) => buildPack(order, { store }),
+              buildPack: (order) => buildPack(order, { store, chain: packChain.reader }),
               maxAttempts,
               alert: io.alert,
             });
@@ -261,6 +264,7 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
         });
       } finally {
         mailer.close();
+        await packChain.close();
       }
     });
 

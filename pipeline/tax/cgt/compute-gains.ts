@@ -19,7 +19,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { ukDay } from '../../time/uk-day.js';
-import { ukTaxYearOf } from '../../time/uk-tax-year.js';
+import { ukTaxYear } from '../../time/uk-tax-year.js';
 import { addDays } from '../../time/utc-day.js';
 import { CgtDecimal, plainDecimal } from './cgt-decimal.js';
 import {
@@ -46,8 +46,6 @@ interface Remaining {
 /** One asset's transactions on one UK day, summed. */
 interface AssetDay {
   day: string;
-  /** An instant of that day, to place it in its tax year. */
-  atMs: number;
   acquired: Remaining;
   disposed: { quantity: Decimal; proceeds: Decimal; refs: string[] };
   /** What the day's disposal still needs matched (after each rule). */
@@ -62,10 +60,11 @@ interface Indexed {
 }
 
 export function computeGains(transactions: readonly CgtTransaction[]): CgtReport {
+  const calendar = ukCalendar();
   const indexed = transactions.map((given, index) => {
     const tx = inEngineDecimals(given);
     checkTransaction(tx);
-    return { tx, index, day: ukDay(tx.at.getTime()) };
+    return { tx, index, day: calendar.day(tx.at.getTime()) };
   });
   checkHoldings(indexed);
 
@@ -83,7 +82,8 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
     matchSameDay(days);
     matchFollowingThirtyDays(days);
     poolHistory.set(asset, walkPool(asset, days));
-    for (const day of days) if (day.disposed.quantity.gt(0)) disposals.push(disposalOf(asset, day));
+    for (const day of days)
+      if (day.disposed.quantity.gt(0)) disposals.push(disposalOf(asset, day, calendar.taxYear(day.day)));
   }
   disposals.sort((a, b) => compare(a.date, b.date) || compare(a.asset, b.asset));
 
@@ -152,7 +152,6 @@ function assetDays(items: readonly Indexed[]): AssetDay[] {
     if (!entry) {
       entry = {
         day,
-        atMs: tx.at.getTime(),
         acquired: { quantity: ZERO, gbp: ZERO },
         disposed: { quantity: ZERO, proceeds: ZERO, refs: [] },
         unmatched: ZERO,
@@ -185,9 +184,11 @@ function matchSameDay(days: readonly AssetDay[]): void {
 /** Rule 3: disposals in date order, each against the next 30 UK days' acquisitions, earliest first. */
 function matchFollowingThirtyDays(days: readonly AssetDay[]): void {
   for (const [i, disposal] of days.entries()) {
+    if (!disposal.unmatched.gt(0)) continue;
     const lastDay = addDays(disposal.day, BED_AND_BREAKFAST_DAYS);
-    for (const later of days.slice(i + 1)) {
-      if (!disposal.unmatched.gt(0) || later.day > lastDay) break;
+    for (let j = i + 1; j < days.length && disposal.unmatched.gt(0); j++) {
+      const later = days[j];
+      if (!later || later.day > lastDay) break;
       if (later.acquired.quantity.gt(0)) take(disposal, later, '30-day');
     }
   }
@@ -241,11 +242,11 @@ function walkPool(asset: string, days: readonly AssetDay[]): PoolAfterDay[] {
   return history;
 }
 
-function disposalOf(asset: string, day: AssetDay): CgtDisposal {
+function disposalOf(asset: string, day: AssetDay, taxYear: string): CgtDisposal {
   const cost = day.matched.reduce((sum, part) => sum.plus(part.cost), ZERO);
   return {
     date: day.day,
-    taxYear: ukTaxYearOf(day.atMs).label,
+    taxYear,
     asset,
     quantity: day.disposed.quantity,
     proceeds: day.disposed.proceeds,
@@ -276,8 +277,11 @@ function taxYears(
   poolHistory: ReadonlyMap<string, PoolAfterDay[]>,
 ): CgtTaxYear[] {
   const years = new Map<string, CgtDisposal[]>();
-  for (const disposal of disposals)
-    years.set(disposal.taxYear, [...(years.get(disposal.taxYear) ?? []), disposal]);
+  for (const disposal of disposals) {
+    const list = years.get(disposal.taxYear) ?? [];
+    list.push(disposal);
+    years.set(disposal.taxYear, list);
+  }
   return [...years.keys()].sort(compare).map((taxYear) => {
     const list = years.get(taxYear) ?? [];
     const sum = (pick: (d: CgtDisposal) => Decimal) => list.reduce((total, d) => total.plus(pick(d)), ZERO);
@@ -295,6 +299,37 @@ function taxYears(
         .map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], lastDay)),
     };
   });
+}
+
+/**
+ * UK days and tax years for many instants. London's offset changes only on the hour, so every instant of a UTC
+ * hour has the same UK day: the zone lookup (an Intl formatting) runs once per hour seen, not per transaction.
+ */
+function ukCalendar(): { day: (ms: number) => string; taxYear: (day: string) => string } {
+  const dayByHour = new Map<number, string>();
+  const labelByStartYear = new Map<number, string>();
+  return {
+    day(ms) {
+      const hour = Math.floor(ms / 3_600_000);
+      let day = dayByHour.get(hour);
+      if (day === undefined) {
+        day = ukDay(hour * 3_600_000);
+        dayByHour.set(hour, day);
+      }
+      return day;
+    },
+    // A UK day's tax year starts on the 6 April on or before it (`2025-04-05` is in 2024/25).
+    taxYear(day) {
+      const year = Number(day.slice(0, 4));
+      const startYear = day.slice(5) >= '04-06' ? year : year - 1;
+      let label = labelByStartYear.get(startYear);
+      if (label === undefined) {
+        label = ukTaxYear(startYear).label;
+        labelByStartYear.set(startYear, label);
+      }
+      return label;
+    },
+  };
 }
 
 function compare(a: string, b: string): number {

@@ -1,41 +1,85 @@
 import JSZip from 'jszip';
+import type { ChainReader } from '../../chain/chain-reader.js';
 import type { ObjectStore } from '../../store/object-store.js';
-import { eventsCsv, figuresCsv } from './pack-csv.js';
-import { coldkeyFigures } from './pack-figures.js';
-import { type PackOrder, readPackInputs } from './pack-inputs.js';
+import { cgtInputCsv, disposalsCsv, eventsCsv, incomeCsv, poolsCsv, positionsCsv } from './pack-csv.js';
+import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
+import { computePackLedger, PACK_READ_CONCURRENCY, type PackLedger } from './pack-ledger.js';
 import { packPdf } from './pack-pdf.js';
+import { packReadme } from './pack-text.js';
 
 export type { PackOrder } from './pack-inputs.js';
 
 export interface PackDeps {
   /** The object store the pipeline publishes to: the pack reads its tax objects. */
   store: ObjectStore;
+  /** A reader on an archive node (stake at past blocks); opened by the caller, shared across packs. */
+  chain: () => Promise<ChainReader>;
+  /** Blocks read at once (default 32). */
+  concurrency?: number;
+}
+
+/** The files of a pack, in the order they are written into the zip. */
+export const PACK_FILE_NAMES = [
+  'summary.pdf',
+  'income.csv',
+  'events.csv',
+  'disposals.csv',
+  'pools.csv',
+  'positions.csv',
+  'cgt-input.csv',
+  'README.txt',
+] as const;
+
+export interface BuiltPack {
+  zip: Uint8Array;
+  files: Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>;
+  inputs: PackInputs;
+  ledger: PackLedger;
 }
 
 /**
- * The tax pack of an order: a zip of `summary.pdf`, `figures.csv` and `events.csv`. This is the
- * placeholder the orders issue ships; the next issue replaces the contents behind this one function.
+ * The tax pack of an order: a zip of the summary PDF, the ledgers as CSV and a README.
  *
- * Deterministic for the same published run: every time inside (zip entry dates, PDF dates) is the
- * order's payment time, entries are added in a fixed order with fixed compression, and nothing random
- * is written, so a rebuild from the same inputs gives the same bytes.
+ * Deterministic for the same published run and chain: every time inside (zip entry dates, PDF dates) is
+ * the order's payment time, entries are added in a fixed order with fixed compression, rows are sorted,
+ * and nothing random is written, so a rebuild gives the same bytes (the fulfilment job relies on it).
  */
 export async function buildPack(order: PackOrder, deps: PackDeps): Promise<Uint8Array> {
+  return (await buildPackFiles(order, deps)).zip;
+}
+
+export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<BuiltPack> {
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
   const inputs = await readPackInputs(deps.store, order);
-  const figures = coldkeyFigures(inputs);
+  const reader = await deps.chain();
+  const ledger = await computePackLedger(
+    inputs,
+    order.coldkeys,
+    reader,
+    deps.concurrency ?? PACK_READ_CONCURRENCY,
+  );
   const asOf = order.paidAt;
+  const text = (value: string) => new TextEncoder().encode(value);
+  const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
+  const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
+    ['summary.pdf', await packPdf(order, inputs, ledger, asOf)],
+    ['income.csv', text(incomeCsv(ledger, inputs.subnetNames))],
+    ['events.csv', text(eventsCsv(ledger))],
+    ['disposals.csv', text(disposalsCsv(ledger))],
+    ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
+    ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
+    ['cgt-input.csv', text(cgtInputCsv(ledger.mapping.transactions))],
+    ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
+  ]);
   const zip = new JSZip();
   // JSZip writes the UTC fields of the date into the DOS date and time: the same bytes in any time zone.
-  const date = asOf;
-  const options = { date, createFolders: false } as const;
-  zip.file('summary.pdf', await packPdf(order, inputs, figures, asOf), options);
-  zip.file('figures.csv', figuresCsv(inputs, figures), options);
-  zip.file('events.csv', eventsCsv(inputs), options);
-  return zip.generateAsync({
+  const options = { date: asOf, createFolders: false } as const;
+  for (const name of PACK_FILE_NAMES) zip.file(name, files.get(name)!, options);
+  const bytes = await zip.generateAsync({
     type: 'uint8array',
     compression: 'DEFLATE',
     compressionOptions: { level: 6 },
     platform: 'UNIX',
   });
+  return { zip: bytes, files, inputs, ledger };
 }

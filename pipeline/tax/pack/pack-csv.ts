@@ -1,75 +1,205 @@
+/**
+ * The pack's CSV files: RFC 4180 (CRLF line ends, a field quoted only when it must be), a header row, UTF-8,
+ * ISO dates, plain decimals (never an exponent). Alpha and TAO are exact to the RAO (9 decimals at most);
+ * pounds carry 8 decimal places, the figures the gains were computed from (the PDF rounds them to pence).
+ */
+import type { Decimal } from 'decimal.js';
 import { fixedToText } from '../../amounts/rao.js';
 import { csvField } from '../../csv/csv-field.js';
-import type { ColdkeyFigures } from './pack-figures.js';
-import type { PackInputs } from './pack-inputs.js';
+import { plainDecimal } from '../cgt/cgt-decimal.js';
+import type { CgtTransaction } from '../cgt/cgt-types.js';
+import { GBP_PLACES, type IncomeRow } from '../income-ledger.js';
+import { positionId } from '../stake-at-blocks.js';
+import type { PackLedger } from './pack-ledger.js';
 
-/** RFC 4180 with CRLF, UTF-8, an empty field for a missing value: the project's CSV form. */
-function csv(header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string {
-  const line = (fields: readonly (string | number | null)[]) =>
+type Field = string | number | null;
+
+export function csv(header: readonly string[], rows: readonly (readonly Field[])[]): string {
+  const line = (fields: readonly Field[]) =>
     fields.map((field) => csvField(field === null ? '' : String(field))).join(',');
   return [line(header), ...rows.map(line)].map((row) => `${row}\r\n`).join('');
 }
 
-export function figuresCsv(inputs: PackInputs, figures: readonly ColdkeyFigures[]): string {
-  const yields = inputs.yields;
+const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
+const gbp = (value: Decimal | null) => (value === null ? null : value.toFixed(GBP_PLACES));
+
+export function subnetName(names: ReadonlyMap<number, string>, netuid: number): string {
+  return netuid === 0 ? 'root' : (names.get(netuid) ?? '');
+}
+
+export function incomeNote(row: IncomeRow): string {
+  if (row.alphaRao < 0n) return 'negative day: stake fell with no event to explain it';
+  if (row.taoRao === null) return 'no pool price that day: not valued';
+  if (row.gbp === null) return 'no TAO/GBP price: not valued';
+  if (row.gbpPrice && row.gbpPrice.date !== row.date)
+    return `TAO/GBP of ${row.gbpPrice.date} (none that day)`;
+  return '';
+}
+
+export const INCOME_COLUMNS = [
+  'date',
+  'coldkey',
+  'hotkey',
+  'netuid',
+  'subnet',
+  'registered_at',
+  'alpha',
+  'tao',
+  'gbp',
+  'price_block',
+  'tao_gbp',
+  'price_sources',
+  'note',
+] as const;
+
+export function incomeCsv(ledger: PackLedger, names: ReadonlyMap<number, string>): string {
   return csv(
-    [
-      'coldkey',
-      'tax_year',
-      'events',
-      'tao_staked',
-      'tao_unstaked',
-      'fees_tao',
-      'yield_root',
-      'yield_alpha',
-      'yield_source',
-    ],
-    figures.map((f) => [
-      f.coldkey,
-      inputs.taxYear.label,
-      f.events,
-      f.taoStaked,
-      f.taoUnstaked,
-      f.feesTao,
-      yields?.root.yield ?? null,
-      yields?.alpha.yield ?? null,
-      yields?.source ?? null,
+    INCOME_COLUMNS,
+    ledger.income.map((row) => [
+      row.date,
+      row.position.coldkey,
+      row.position.hotkey,
+      row.position.netuid,
+      subnetName(names, row.position.netuid),
+      row.registeredAt,
+      units(row.alphaRao),
+      units(row.taoRao),
+      gbp(row.gbp),
+      row.priceBlock,
+      row.gbpPrice ? plainDecimal(row.gbpPrice.gbp) : null,
+      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice ? `${row.gbpPrice.source || 'published fiat prices'} (${row.gbpPrice.date})` : 'none'}`,
+      incomeNote(row),
     ]),
   );
 }
 
-const tao = (rao: string | null) => (rao === null ? null : fixedToText(BigInt(rao), 9));
+export const EVENT_COLUMNS = [
+  'coldkey',
+  'time',
+  'uk_date',
+  'block',
+  'event_index',
+  'kind',
+  'role',
+  'hotkey',
+  'netuid',
+  'counterpart_coldkey',
+  'counterpart_hotkey',
+  'counterpart_netuid',
+  'tao',
+  'alpha',
+  'fee_tao',
+  'treatment',
+] as const;
 
-export function eventsCsv(inputs: PackInputs): string {
-  const rows = [...inputs.events.entries()].flatMap(([coldkey, events]) =>
-    (events ?? []).map((event) => [
-      coldkey,
+export function eventsCsv(ledger: PackLedger): string {
+  return csv(
+    EVENT_COLUMNS,
+    ledger.mapping.events.map(({ event, date, treatment }) => [
+      event.coldkey,
       event.time,
+      date,
       event.block,
       event.event_index,
       event.kind,
       event.role,
-      event.netuid,
       event.hotkey,
-      tao(event.tao_rao),
-      tao(event.alpha_rao),
-      tao(event.fee_rao),
+      event.netuid,
+      event.counterpart_coldkey,
+      event.counterpart_hotkey,
+      event.counterpart_netuid,
+      units(event.tao_rao === null ? null : BigInt(event.tao_rao)),
+      units(event.alpha_rao === null ? null : BigInt(event.alpha_rao)),
+      units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
+      treatment,
     ]),
   );
+}
+
+export const DISPOSAL_COLUMNS = [
+  'date',
+  'tax_year',
+  'asset',
+  'quantity',
+  'proceeds_gbp',
+  'cost_gbp',
+  'gain_gbp',
+  'rule',
+  'matched_date',
+  'matched_quantity',
+  'matched_cost_gbp',
+  'refs',
+] as const;
+
+/** One row per matched part of each disposal; the disposal's own figures repeat on each of its rows. */
+export function disposalsCsv(ledger: PackLedger): string {
   return csv(
-    [
-      'coldkey',
-      'time',
-      'block',
-      'event_index',
-      'kind',
-      'role',
-      'netuid',
-      'hotkey',
-      'tao',
-      'alpha',
-      'fee_tao',
-    ],
-    rows,
+    DISPOSAL_COLUMNS,
+    ledger.gains.disposals.flatMap((d) =>
+      d.matched.map((part) => [
+        d.date,
+        d.taxYear,
+        d.asset,
+        plainDecimal(d.quantity),
+        plainDecimal(d.proceeds),
+        plainDecimal(d.cost),
+        plainDecimal(d.gain),
+        part.rule,
+        part.date ?? null,
+        plainDecimal(part.quantity),
+        plainDecimal(part.cost),
+        d.refs.join('; '),
+      ]),
+    ),
+  );
+}
+
+export function poolsCsv(ledger: PackLedger, asAt: string): string {
+  return csv(
+    ['asset', 'quantity', 'cost_gbp', 'as_at'],
+    ledger.gains.pools.map((pool) => [
+      pool.asset,
+      plainDecimal(pool.quantity),
+      plainDecimal(pool.cost),
+      asAt,
+    ]),
+  );
+}
+
+/** Stake per position at the end of the opening day and every UK day after it (positions holding nothing left out). */
+export function positionsCsv(ledger: PackLedger, names: ReadonlyMap<number, string>): string {
+  const rows: Field[][] = [];
+  for (const day of [ledger.opening, ...ledger.days]) {
+    const stakes = ledger.stakes.get(day.block)!;
+    for (const position of ledger.positions) {
+      const stake = stakes.stake.get(positionId(position)) ?? 0n;
+      if (stake === 0n) continue;
+      rows.push([
+        day.date,
+        day.block,
+        position.coldkey,
+        position.hotkey,
+        position.netuid,
+        subnetName(names, position.netuid),
+        units(stake),
+      ]);
+    }
+  }
+  return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows);
+}
+
+export const CGT_INPUT_COLUMNS = ['datetime', 'asset', 'action', 'quantity', 'gbp'] as const;
+
+/** Exactly what `sbm tax cgt` reads: rerunning it on this file gives the pack's disposals and pools. */
+export function cgtInputCsv(transactions: readonly CgtTransaction[]): string {
+  return csv(
+    CGT_INPUT_COLUMNS,
+    transactions.map((tx) => [
+      tx.at.toISOString(),
+      tx.asset,
+      tx.action,
+      plainDecimal(tx.quantity),
+      plainDecimal(tx.gbp),
+    ]),
   );
 }

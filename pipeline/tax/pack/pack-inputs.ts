@@ -1,8 +1,10 @@
+import { snapshotPaths } from '../../contract/snapshot-paths.js';
 import {
   type ColdkeyEvent,
   ColdkeyShard,
   coldkeyShardOf,
-  TaxYields,
+  TaxCalendar,
+  TaxFiatPrices,
   taxPaths,
 } from '../../contract/tax-published.js';
 import { readManifest } from '../../store/manifest.js';
@@ -21,54 +23,75 @@ export interface PackOrder {
   paidAt: Date | null;
 }
 
-/** The published objects a pack reads, from one run (one manifest read), and which run that was. */
+/** A staking event of the order's coldkeys, once (an event between two of them is in both their lists). */
+export interface PackEvent extends ColdkeyEvent {
+  /** The coldkey of the order whose list it came from first (the origin when it is one of them). */
+  coldkey: string;
+}
+
+/** The published objects a pack reads, all from one run (one manifest read). */
 export interface PackInputs {
   taxYear: UkTaxYear;
-  /** The published run the figures come from; null when nothing is published yet. */
-  runVersion: string | null;
-  yields: TaxYields | null;
-  /** Each coldkey's staking events inside the tax year, in chain order; null when the run has no tax objects. */
-  events: Map<string, ColdkeyEvent[] | null>;
+  runVersion: string;
+  calendar: TaxCalendar['days'];
+  fiat: TaxFiatPrices['days'];
+  /** Every collected event of the order's coldkeys (any year), in chain order, each once. */
+  events: PackEvent[];
+  /** Subnet names of the run's subnet list, by netuid (the current registration's name). */
+  subnetNames: Map<number, string>;
+}
+
+export class PackInputsMissingError extends Error {
+  override name = 'PackInputsMissingError';
 }
 
 /**
  * Reads what the pipeline published for the pack (DESIGN: the fulfilment job runs beside the gateway,
- * never beside the warehouse): the network yields and each coldkey's event shard, every object checked
- * against its SHA-256 in the manifest. Objects the run does not have are reported absent, not invented.
+ * never beside the warehouse): the UK day calendar, the fiat prices, each coldkey's event shard and the
+ * subnet names, every object checked against its SHA-256 in the manifest. A run without a calendar or
+ * prices cannot make a pack: the build fails and the job tries again after the next publication.
  */
 export async function readPackInputs(store: ObjectStore, order: PackOrder): Promise<PackInputs> {
   const taxYear = parseUkTaxYear(order.taxYear);
   const manifest = await readManifest(store, '');
-  const events = new Map<string, ColdkeyEvent[] | null>();
-  if (!manifest) {
-    for (const coldkey of order.coldkeys) events.set(coldkey, null);
-    return { taxYear, runVersion: null, yields: null, events };
-  }
+  if (!manifest) throw new PackInputsMissingError('nothing is published yet: no pack can be built');
   const read = async (path: string): Promise<unknown> => {
     const object = await readPublishedObject(store, manifest, path);
     return object ? JSON.parse(new TextDecoder().decode(object.body)) : null;
   };
-  const yieldsJson = await read(taxPaths.yields());
+  const calendarJson = await read(taxPaths.calendar());
+  const fiatJson = await read(taxPaths.fiatPrices());
+  if (calendarJson === null || fiatJson === null) {
+    throw new PackInputsMissingError(
+      `published run ${manifest.version} has no tax/calendar.json or tax/fiat-prices.json (published by an older pipeline)`,
+    );
+  }
+  const events = new Map<string, PackEvent>();
   const shards = new Map<string, ColdkeyShard | null>();
   for (const coldkey of order.coldkeys) {
     const shard = coldkeyShardOf(coldkey);
     if (!shards.has(shard)) {
       const json = await read(taxPaths.coldkeyShard(shard));
+      // Only shards holding events are published: a missing one means none.
       shards.set(shard, json === null ? null : ColdkeyShard.parse(json));
     }
-    // The pipeline publishes a shard only when it holds events: in a run with tax objects, a missing
-    // shard means none. A run without them (older pipeline) knows nothing about the coldkey.
-    const published = shards.get(shard) ?? (yieldsJson === null ? null : { shard, coldkeys: {} });
-    const inYear = (event: ColdkeyEvent) => {
-      const ms = Date.parse(event.time);
-      return ms >= taxYear.startMs && ms < taxYear.endMs;
-    };
-    events.set(coldkey, published ? (published.coldkeys[coldkey] ?? []).filter(inYear) : null);
+    for (const event of shards.get(shard)?.coldkeys[coldkey] ?? []) {
+      const id = `${event.block}/${event.event_index}`;
+      const seen = events.get(id);
+      if (!seen || (event.role === 'origin' && seen.role !== 'origin')) events.set(id, { ...event, coldkey });
+    }
   }
+  const subnetNames = new Map<number, string>();
+  const list = (await read(snapshotPaths.subnetList())) as {
+    rows?: Array<{ netuid: number; name: string }>;
+  } | null;
+  for (const row of list?.rows ?? []) subnetNames.set(row.netuid, row.name);
   return {
     taxYear,
     runVersion: manifest.version,
-    yields: yieldsJson === null ? null : TaxYields.parse(yieldsJson),
-    events,
+    calendar: TaxCalendar.parse(calendarJson).days,
+    fiat: TaxFiatPrices.parse(fiatJson).days,
+    events: [...events.values()].sort((a, b) => a.block - b.block || a.event_index - b.event_index),
+    subnetNames,
   };
 }

@@ -1,24 +1,34 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import type { ColdkeyFigures } from './pack-figures.js';
+import type { Decimal } from 'decimal.js';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { fixedToText } from '../../amounts/rao.js';
+import { plainDecimal, pounds } from '../cgt/cgt-decimal.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
+import type { PackLedger } from './pack-ledger.js';
+import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
+import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES } from './pack-text.js';
+import { PdfWriter } from './pdf-layout.js';
 
-export const NOT_TAX_ADVICE =
-  'This pack is a computation tool, not tax advice. Check the figures against your own records and ' +
-  'take professional advice where you are unsure.';
+export { NOT_TAX_ADVICE } from './pack-text.js';
 
-const PAGE: [number, number] = [595.28, 841.89]; // A4 in points
-const MARGIN = 50;
-const LINE = 15;
+/** TAO to 4 decimals for tables (truncated: the CSVs carry every RAO). */
+function tao4(rao: bigint): string {
+  const negative = rao < 0n;
+  const text = fixedToText((negative ? -rao : rao) / 100_000n, 4);
+  const [whole = '0', fraction = ''] = text.split('.');
+  return `${negative ? '-' : ''}${whole}.${fraction.padEnd(4, '0')}`;
+}
+
+const money = (value: Decimal) => `£${pounds(value)}`;
 
 /**
- * `summary.pdf`: the order, the tax year, each coldkey's figures and where they come from. The only
- * time in it is the payment time (creation and modification dates too), and pdf-lib writes no random
- * document id, so the same inputs give the same bytes.
+ * `summary.pdf`: the order, the income and gains of the tax year, the method with HMRC's references, the
+ * limits and assumptions. The only time in it is the payment time (creation and modification dates too),
+ * and pdf-lib writes no random document id, so the same inputs give the same bytes.
  */
 export async function packPdf(
   order: PackOrder,
   inputs: PackInputs,
-  figures: readonly ColdkeyFigures[],
+  ledger: PackLedger,
   asOf: Date,
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
@@ -30,96 +40,178 @@ export async function packPdf(
   pdf.setModificationDate(asOf);
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const writer = new PageWriter(pdf, font);
+  const w = new PdfWriter(pdf, font, bold);
+  const year = inputs.taxYear;
+  const names = inputs.subnetNames;
 
-  writer.line(order.packName, { font: bold, size: 16 });
-  writer.line('Placeholder pack: the full capital gains and income ledgers come in a later version.', {
-    size: 9,
-  });
-  writer.gap();
-  writer.line(`Order: ${order.id}`);
-  writer.line(
-    `Tax year: ${inputs.taxYear.label} (${inputs.taxYear.firstDay} to ${inputs.taxYear.lastDay}, UK days)`,
+  w.line(order.packName, { font: bold, size: 17 });
+  w.gap(2);
+  w.line(
+    `UK tax year ${year.label}: 6 April ${year.startYear} to 5 April ${year.startYear + 1} (UK days, Europe/London)`,
+    {
+      size: 10.5,
+    },
   );
-  writer.line(`Prepared as at: ${asOf.toISOString()}`);
-  writer.line(`Published data: ${inputs.runVersion ? `run ${inputs.runVersion}` : 'none published yet'}`);
-  writer.gap();
-  const yields = inputs.yields;
-  writer.line('Network staking yields (simple annual rates, chain-derived)', { font: bold });
-  writer.line(
-    yields
-      ? `Root: ${percent(yields.root.yield)}   Alpha (all subnets): ${percent(yields.alpha.yield)}   Source: ${yields.source}`
-      : 'Not published yet.',
+  w.gap(4);
+  w.line(`Order: ${order.id}`);
+  w.line(`Made: ${asOf.toISOString().slice(0, 10)} (as at the payment, ${asOf.toISOString()})`);
+  w.line(
+    `Chain record: published run ${inputs.runVersion}; record opens at the end of ${ledger.opening.date} (block ${ledger.opening.block})`,
   );
-  writer.gap();
-  for (const f of figures) {
-    writer.line(`Coldkey ${f.coldkey}`, { font: bold });
-    if (f.events === null) {
-      writer.line('  No staking events are published for this coldkey yet.');
-    } else {
-      writer.line(`  Staking events in the tax year: ${f.events}`);
-      writer.line(`  TAO staked: ${f.taoStaked}   TAO unstaked: ${f.taoUnstaked}   Fees: ${f.feesTao} TAO`);
-    }
-    writer.gap();
+  const last = ledger.days[ledger.days.length - 1];
+  w.line(
+    last
+      ? `Days covered: ${ledger.days.length} UK days, ${ledger.days[0]!.date} to ${last.date}${last.date < year.lastDay ? ' (the tax year is not over, or not all collected yet)' : ''}`
+      : 'Days covered: none yet after the opening day',
+  );
+  w.line(`Coldkeys (${order.coldkeys.length}):`);
+  for (const coldkey of order.coldkeys) w.line(coldkey, { indent: 12 });
+  w.gap(4);
+  w.paragraph(NOT_TAX_ADVICE, { font: bold, size: 9 });
+
+  const summary = incomeSummary(ledger.income, year.startYear, names);
+  incomeSection(w, summary, 'Staking income (miscellaneous income, valued when received)');
+
+  const sa108 = sa108Of(ledger, year.label);
+  w.heading(`Capital gains: SA108 figures for ${year.label}`);
+  w.table(
+    [
+      { header: 'SA108 box', width: 300 },
+      { header: 'Figure', width: 140, align: 'right' },
+    ],
+    [
+      ['Number of disposals', String(sa108.disposals)],
+      ['Disposal proceeds', money(sa108.proceeds)],
+      ['Allowable costs (including purchase price)', money(sa108.costs)],
+      ['Gains in the year, before losses', money(sa108.gains)],
+      ['Losses in the year', money(sa108.losses)],
+    ],
+  );
+  w.paragraph(
+    'Every disposal, with each part matched by the same-day, 30-day or section 104 rule, is in disposals.csv. ' +
+      'The annual exempt amount (£3,000 from 2024/25) and the rates are for your return, not applied here.',
+    { size: 8.5 },
+  );
+
+  w.heading('Closing section 104 pools');
+  w.table(
+    [
+      { header: 'Asset', width: 130 },
+      { header: 'Quantity', width: 130, align: 'right' },
+      { header: 'Pooled cost', width: 110, align: 'right' },
+      { header: 'Average cost per unit', width: 125, align: 'right' },
+    ],
+    ledger.gains.pools.map((pool) => [
+      pool.asset,
+      plainDecimal(pool.quantity.toDecimalPlaces(9)),
+      money(pool.cost),
+      pool.quantity.gt(0) ? `£${pool.cost.div(pool.quantity).toDecimalPlaces(4).toFixed(4)}` : '',
+    ]),
+  );
+  w.paragraph(
+    'Assets: TAO, and alpha:<netuid>:<registration block> for each subnet (a reused netuid is a new asset).',
+    {
+      size: 8.5,
+    },
+  );
+
+  const flags = ledger.mapping.flags;
+  w.heading(`Points to check (${flags.length})`);
+  if (flags.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
+  const shown = flags.slice(0, 40);
+  for (const flag of shown) w.paragraph(`- ${flag.text}`, { size: 8.5 });
+  if (flags.length > shown.length) {
+    w.line(`... and ${flags.length - shown.length} more: see income.csv (note) and events.csv (treatment).`, {
+      size: 8.5,
+    });
   }
-  writer.line('Files in this pack', { font: bold });
-  writer.line('  figures.csv: the figures above, one row per coldkey.');
-  writer.line('  events.csv: every staking event of these coldkeys in the tax year, in chain order.');
-  writer.gap();
-  writer.paragraph(NOT_TAX_ADVICE, bold);
+
+  if (order.coldkeys.length > 1) {
+    for (const coldkey of order.coldkeys) {
+      w.newPage();
+      w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
+      const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
+      incomeSection(
+        w,
+        incomeSummary(own, year.startYear, names),
+        `Staking income of this coldkey, ${year.label}`,
+      );
+      const positions = ledger.positions.filter((p) => p.coldkey === coldkey);
+      w.heading('Positions');
+      w.table(
+        [
+          { header: 'Subnet', width: 60 },
+          { header: 'Hotkey', width: 300 },
+        ],
+        positions.map((p) => [String(p.netuid), p.hotkey]),
+      );
+      w.paragraph(
+        'Gains are pooled per person across all the coldkeys of the order (HMRC CRYPTO22200): they are on the first page only.',
+        {
+          size: 8.5,
+        },
+      );
+    }
+  }
+
+  w.newPage();
+  w.heading('Method, in plain words');
+  for (const paragraph of HMRC_METHOD) w.paragraph(paragraph);
+  w.heading('Limits and assumptions');
+  for (const paragraph of LIMITS) w.paragraph(`- ${paragraph}`);
+  w.heading('Files in this pack');
+  for (const [name, text] of PACK_FILES) w.paragraph(`${name}: ${text}`, { size: 9 });
+  w.gap(6);
+  w.paragraph(NOT_TAX_ADVICE, { font: bold });
+
+  w.numberPages(`${order.packName} - order ${order.id} - tax year ${year.label}`);
   return pdf.save({ useObjectStreams: false });
 }
 
-function percent(value: number | null): string {
-  return value === null ? 'n/a' : `${(value * 100).toFixed(2)}%`;
-}
-
-/** Lines top to bottom, a new page when one is full. WinAnsi text only (Helvetica's encoding). */
-class PageWriter {
-  private page: PDFPage;
-  private y: number;
-
-  constructor(
-    private readonly pdf: PDFDocument,
-    private readonly font: PDFFont,
-  ) {
-    this.page = pdf.addPage(PAGE);
-    this.y = PAGE[1] - MARGIN;
+function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): void {
+  w.heading(title);
+  w.line(`Total: ${fixedToText(summary.total.taoRao, 9)} TAO, ${money(summary.total.gbp)}`, {
+    font: w.bold,
+    size: 10.5,
+  });
+  if (summary.total.negativeDays > 0) {
+    w.line(
+      `Includes ${summary.total.negativeDays} negative position-day(s): listed in income.csv, not netted away (see Points to check).`,
+      {
+        size: 8.5,
+      },
+    );
   }
-
-  line(text: string, options: { font?: PDFFont; size?: number } = {}): void {
-    if (this.y < MARGIN) {
-      this.page = this.pdf.addPage(PAGE);
-      this.y = PAGE[1] - MARGIN;
-    }
-    const size = options.size ?? 10;
-    this.page.drawText(text, {
-      x: MARGIN,
-      y: this.y,
-      size,
-      font: options.font ?? this.font,
-      color: rgb(0, 0, 0),
-    });
-    this.y -= size + (LINE - 10);
-  }
-
-  gap(): void {
-    this.y -= LINE / 2;
-  }
-
-  /** Wraps `text` to the page width. */
-  paragraph(text: string, font: PDFFont, size = 10): void {
-    const width = PAGE[0] - 2 * MARGIN;
-    let current = '';
-    for (const word of text.split(' ')) {
-      const next = current ? `${current} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) > width && current) {
-        this.line(current, { font, size });
-        current = word;
-      } else {
-        current = next;
-      }
-    }
-    if (current) this.line(current, { font, size });
-  }
+  w.gap(2);
+  w.line('Income by month (£)', { font: w.bold, size: 9 });
+  w.barChart(
+    summary.byMonth.map((month) => ({
+      label: month.label.slice(0, 3),
+      value: month.gbp.toNumber(), // a drawing coordinate only; every figure is rendered from the decimal
+      text: month.gbp.isZero() ? '' : pounds(month.gbp).replace(/\.\d\d$/, ''),
+    })),
+  );
+  const columns = [
+    { header: 'Month', width: 140 },
+    { header: 'TAO', width: 120, align: 'right' as const },
+    { header: 'GBP', width: 120, align: 'right' as const },
+  ];
+  const monthRows = summary.byMonth.map((m) => [m.label, tao4(m.taoRao), money(m.gbp)]);
+  w.table(columns, [...monthRows, ['Total', tao4(summary.total.taoRao), money(summary.total.gbp)]], {
+    boldLast: true,
+  });
+  w.table(
+    [
+      { header: 'Subnet', width: 200 },
+      { header: 'TAO', width: 120, align: 'right' },
+      { header: 'GBP', width: 120, align: 'right' },
+      { header: 'Negative days', width: 55, align: 'right' },
+    ],
+    summary.bySubnet.map((s) => [
+      s.label,
+      tao4(s.taoRao),
+      money(s.gbp),
+      s.negativeDays ? String(s.negativeDays) : '',
+    ]),
+  );
 }

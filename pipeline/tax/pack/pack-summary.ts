@@ -1,0 +1,93 @@
+/**
+ * The figures the PDF shows, summed from the ledger: income by month and by subnet (TAO and pounds), per
+ * coldkey and for the order, the SA108 figures of the tax year, and the closing pools. Sums are exact
+ * (bigint RAO, decimals); rounding to pence happens when the PDF writes them.
+ */
+import type { Decimal } from 'decimal.js';
+import { CgtDecimal } from '../cgt/cgt-decimal.js';
+import type { CgtTaxYear } from '../cgt/cgt-types.js';
+import type { IncomeRow } from '../income-ledger.js';
+import type { PackLedger } from './pack-ledger.js';
+
+export interface IncomeTotal {
+  /** TAO RAO (valued rows only). */
+  taoRao: bigint;
+  gbp: Decimal;
+  /** Days × positions with income below zero. */
+  negativeDays: number;
+}
+
+export interface IncomeGroup extends IncomeTotal {
+  key: string;
+  label: string;
+}
+
+export interface IncomeSummary {
+  total: IncomeTotal;
+  byMonth: IncomeGroup[];
+  bySubnet: IncomeGroup[];
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+function emptyTotal(): IncomeTotal {
+  return { taoRao: 0n, gbp: new CgtDecimal(0), negativeDays: 0 };
+}
+
+function addRow(total: IncomeTotal, row: IncomeRow): void {
+  total.taoRao += row.taoRao ?? 0n;
+  total.gbp = total.gbp.add(row.gbp ?? 0);
+  if (row.alphaRao < 0n) total.negativeDays += 1;
+}
+
+/** The twelve months of the tax year (April to March), each present even with no income. */
+export function incomeSummary(
+  rows: readonly IncomeRow[],
+  startYear: number,
+  names: ReadonlyMap<number, string>,
+): IncomeSummary {
+  const total = emptyTotal();
+  const months = new Map<string, IncomeGroup>();
+  for (let i = 0; i < 12; i++) {
+    const month = ((3 + i) % 12) + 1;
+    const year = startYear + (month < 4 ? 1 : 0);
+    const key = `${year}-${String(month).padStart(2, '0')}`;
+    months.set(key, { key, label: `${MONTHS[month - 1]} ${year}`, ...emptyTotal() });
+  }
+  const subnets = new Map<string, IncomeGroup>();
+  for (const row of rows) {
+    addRow(total, row);
+    const month = months.get(row.date.slice(0, 7));
+    if (month) addRow(month, row);
+    const netuid = row.position.netuid;
+    const key = `${String(netuid).padStart(5, '0')}:${row.registeredAt}`;
+    let subnet = subnets.get(key);
+    if (!subnet) {
+      const name = netuid === 0 ? 'root (TAO)' : (names.get(netuid) ?? '');
+      const label = `${netuid}${row.registeredAt > 0 ? ` (reg. ${row.registeredAt})` : ''}${name ? ` ${name}` : ''}`;
+      subnet = { key, label, ...emptyTotal() };
+      subnets.set(key, subnet);
+    }
+    addRow(subnet, row);
+  }
+  return {
+    total,
+    byMonth: [...months.values()],
+    bySubnet: [...subnets.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+  };
+}
+
+/** The SA108 figures of the pack's tax year: zeros when it has no disposal. */
+export function sa108Of(ledger: PackLedger, label: string): CgtTaxYear {
+  return (
+    ledger.gains.taxYears.find((year) => year.taxYear === label) ?? {
+      taxYear: label,
+      disposals: 0,
+      proceeds: new CgtDecimal(0),
+      costs: new CgtDecimal(0),
+      gains: new CgtDecimal(0),
+      losses: new CgtDecimal(0),
+      closingPools: ledger.gains.pools,
+    }
+  );
+}

@@ -1,0 +1,111 @@
+/** The words of the pack: the disclaimer, the method, the limits, and what each file holds. */
+
+export const NOT_TAX_ADVICE =
+  'This pack is a computation tool, not tax advice. It shows its working so that you or your adviser can ' +
+  'check it; check the figures against your own records and take professional advice where you are unsure.';
+
+export const HMRC_METHOD: readonly string[] = [
+  'Income. Bittensor pays stakers no reward event: a position (a coldkey staking through one hotkey on one ' +
+    "subnet) grows as its hotkey's share pool grows. For each position and each UK day (Europe/London) the " +
+    "income is the stake at the day's last block, less the stake at the previous day's last block, less the " +
+    "stake that the day's own events (stakes, unstakes, moves, transfers) added or removed, measured on the " +
+    "chain at each event's block. It is exact to the RAO (10^-9 of a token).",
+  'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
+    "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
+    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at that day's TAO/GBP price. " +
+    "Root stake is TAO. That value is also the tokens' cost for capital gains: income is an acquisition.",
+  "Assets. TAO and each subnet's alpha are different tokens, each with its own section 104 pool, pooled per " +
+    'person across all the coldkeys of this order (CRYPTO22200). A subnet is its netuid and its registration ' +
+    'block, so a reused netuid is a new asset.',
+  'Disposals. Exchanging one token for another is a disposal of the first and an acquisition of the second ' +
+    '(CRYPTO22100). Staking TAO into a subnet disposes of TAO and acquires alpha; unstaking disposes of alpha ' +
+    'and acquires TAO; moving stake to another subnet disposes of one alpha and acquires another. The ' +
+    'proceeds are the sterling value of what is received, and the new tokens cost the value given up. The ' +
+    "chain's staking fee is an allowable cost, deducted once, from the proceeds. Moving stake between " +
+    "hotkeys on one subnet, staking on root, and moves between the order's own coldkeys are not disposals.",
+  'Transfers. Stake or TAO sent to a coldkey outside this order is treated as disposed of at its market value, ' +
+    'and what is received from outside as acquired at market value; both are flagged for you to check.',
+  'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
+    "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
+    "days (earliest first), then with the section 104 pool at its average cost. HMRC's worked examples " +
+    "(CRYPTO22251 to CRYPTO22257) are reproduced in this software's tests.",
+  'Arithmetic. Amounts are decimals with at least 28 significant digits; pounds are kept to 8 decimal places ' +
+    'in the CSV files and rounded to pence only in this PDF. The SA108 figures are the number of disposals, ' +
+    'the proceeds, the allowable costs, the gains before losses and the losses of the tax year.',
+];
+
+export const LIMITS: readonly string[] = [
+  'What the chain shows: stake, pool prices and staking events of these coldkeys, read from a Bittensor ' +
+    'archive node and from the events this service collected. What it does not show: what you paid for TAO ' +
+    'on an exchange, transfers you made between your own wallets outside this order, or whether you trade.',
+  'Assumption: what the coldkeys held when the record opens (the end of 5 April, or the first collected day ' +
+    'of the year) enters the pools at its market value that day, because its real cost is not in the record. ' +
+    'If you know the real cost of earlier holdings, your adviser should use it.',
+  'Assumption: TAO/GBP for a UK day is the daily price published for that date (the first quote at or after ' +
+    '00:00 UTC); a day without one takes the latest earlier price, and income.csv says so.',
+  'Assumption: transfers to or from coldkeys outside the order are disposals or acquisitions at market value ' +
+    '(a gift, a sale or your own other wallet would each be treated differently).',
+  'A negative day (stake that fell with no event: a deregistration or a slash) is listed and flagged, and ' +
+    'counted as a disposal for nothing; it is never netted silently against other days.',
+  'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
+  'Subnet names are the names in the published run, which may be newer than the tax year.',
+];
+
+export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
+  ['summary.pdf', 'this summary.'],
+  [
+    'income.csv',
+    'one row per position and UK day with income: date, coldkey, hotkey, netuid, subnet, registered_at, alpha ' +
+      '(received, exact; TAO on root), tao (its value at the pool price), gbp, price_block (the block of the ' +
+      'pool price), tao_gbp (pounds per TAO used), price_sources, note (negative or unpriced days).',
+  ],
+  [
+    'events.csv',
+    'every staking event of the coldkeys from the opening to the last day: coldkey, time (UTC), uk_date, ' +
+      'block, event_index, kind, role (origin or destination), hotkey, netuid, counterpart_coldkey, ' +
+      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao, treatment (what it is for capital gains).',
+  ],
+  [
+    'disposals.csv',
+    'one row per matched part of each disposal: date, tax_year, asset, quantity, proceeds_gbp, cost_gbp, ' +
+      'gain_gbp (negative for a loss), rule (same-day, 30-day or s104), matched_date, matched_quantity, ' +
+      'matched_cost_gbp, refs (the events and income days grouped in the disposal).',
+  ],
+  ['pools.csv', 'the section 104 pools after the last day: asset, quantity, cost_gbp, as_at.'],
+  [
+    'positions.csv',
+    'the stake of every position at the end of every UK day: date, block, coldkey, hotkey, netuid, subnet, alpha.',
+  ],
+  [
+    'cgt-input.csv',
+    'every acquisition and disposal given to the gains engine (datetime, asset, action, quantity, gbp): ' +
+      '`sbm tax cgt cgt-input.csv` recomputes disposals.csv and pools.csv from it.',
+  ],
+  ['README.txt', 'what each file and column means.'],
+];
+
+/** README.txt: the files and columns, the method and the limits, as plain text. */
+export function packReadme(title: string, orderId: string, taxYear: string): string {
+  const lines = [
+    `${title}`,
+    `Order ${orderId}, UK tax year ${taxYear}`,
+    '',
+    NOT_TAX_ADVICE,
+    '',
+    'FILES',
+    '',
+    ...PACK_FILES.flatMap(([name, text]) => [`${name}`, `  ${text}`, '']),
+    'All CSV files: RFC 4180, UTF-8, a header row, CRLF line ends, ISO 8601 dates (UK dates for uk_date and',
+    'date columns, UTC for times), plain decimals (no thousands separators, no exponents). Alpha and TAO are',
+    'exact to the RAO (9 decimal places at most); pounds have 8 decimal places (the PDF rounds to pence).',
+    'Assets are TAO and alpha:<netuid>:<registration block>.',
+    '',
+    'METHOD',
+    '',
+    ...HMRC_METHOD.flatMap((text) => [text, '']),
+    'LIMITS AND ASSUMPTIONS',
+    '',
+    ...LIMITS.flatMap((text) => [`- ${text}`, '']),
+  ];
+  return `${lines.join('\r\n')}\r\n`;
+}
