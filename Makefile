@@ -3,7 +3,7 @@
 # `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
 # serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
 # cannot list the other platforms and `npm ci` refuses it as "out of sync".
-.PHONY: setup demo test bench golden typecheck lint deps unit
+.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots
 
 STAMP := node_modules/.installed
 
@@ -17,11 +17,18 @@ setup:
 	$(NPM_INSTALL)
 	@touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(STAMP) web
 	npm run -s sbm -- demo
 
+# The explorer's bundle (gateway/web/dist, not committed): rebuilt only when its sources changed (a hash
+# of them is kept beside it). The gateway also builds it at start-up when it is missing or stale.
+web: $(STAMP)
+	@npx tsx gateway/web/build-command.ts
+
+# The explorer's browser code has its own program (DOM types, no Node types).
 typecheck: $(STAMP)
 	npx tsc --noEmit
+	npx tsc --noEmit -p gateway/web/src
 
 lint: $(STAMP)
 	npx biome check .
@@ -31,7 +38,7 @@ deps: $(STAMP)
 	@npx tsx test/architecture/check-layers.ts
 
 # The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands.
-unit: $(STAMP)
+unit: $(STAMP) web
 	npx vitest run --reporter=default --reporter=json --outputFile=node_modules/.vitest-report.json
 	@node -e "const r = require('./node_modules/.vitest-report.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
@@ -44,3 +51,9 @@ golden: $(STAMP)
 bench: $(STAMP)
 	bash test/bench/install-wrk.sh
 	npx tsx test/bench/run.ts
+
+# Screenshots of the explorer (desktop 1280 px and phone 375 px, light and dark) under test-results/,
+# taken by the browser tests against the sandbox world; installs Debian's chromium when absent.
+screenshots: $(STAMP) web
+	npx vitest run test/web/explorer-browser.test.ts
+	@ls test-results/explorer/*.png

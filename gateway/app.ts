@@ -13,12 +13,15 @@ import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.j
 import type { ConnectionInfo, GatewayRequest } from './request-context.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
+import { explorerRoutes } from './routes/explorer.js';
 import { metaRoutes } from './routes/meta.js';
 import { orderRoutes } from './routes/orders.js';
+import { signInRoutes } from './routes/sign-in.js';
 import { stripeWebhookRoutes } from './routes/stripe-webhook.js';
 import { taxRoutes } from './routes/tax.js';
 import type { SnapshotCache } from './snapshots/snapshot-cache.js';
 import type { GatewayState } from './state/gateway-state.js';
+import { type ExplorerSource, explorerFromDist } from './web/explorer-loader.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -43,6 +46,12 @@ export interface GatewayDeps {
   taxChain?: ColdkeyChain | null;
   /** Tax orders (checkout, status, pack, Stripe webhook); absent: nothing is sold and no order opens. */
   orders?: OrderServices;
+  /**
+   * The explorer's bundle (README "The explorer"); by default read from gateway/web/dist on the first
+   * page request (built first when stale). When it yields null the pages answer 503 saying so; every
+   * API route answers as always.
+   */
+  explorer?: ExplorerSource;
   log: (entry: RequestLogEntry) => void;
   onError: (error: unknown) => void;
 }
@@ -118,6 +127,10 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   const common = { state: deps.state, now: deps.now };
   orderRoutes(router, { ...common, ...orders, baseUrl: deps.baseUrl, onError: deps.onError });
   stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
+  // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
+  const explorer = deps.explorer ?? explorerFromDist({ onError: deps.onError });
+  explorerRoutes(router, { explorer, auth });
+  signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl });
   serveHeadLikeGet(router.routes);
   // No answer: a 405 naming what the path serves when no route matched the method, else a 404.
   const unrouted = (request: GatewayRequest): Response => {

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createSession, revokeSession, SESSION_COOKIE } from '../auth/sessions.js';
+import { createSignInLink, SIGN_IN_LINK_TTL_MS } from '../auth/sign-in-links.js';
 import type { GatewayConfig } from '../config.js';
 import type { SessionRecord } from '../state/gateway-state.js';
 import { type CommandIo, isoOrNull, printJson, processIo, withState } from './command-io.js';
@@ -27,15 +28,43 @@ export function sessionsCommand(config: GatewayConfig, io: CommandIo = processIo
 
   sessions
     .command('create')
-    .description(`Create a subscriber session and print its ${SESSION_COOKIE} cookie value once`)
+    .description(
+      `Create a subscriber session and print its ${SESSION_COOKIE} cookie value once; with --link, ` +
+        'print a one-time sign-in link for the explorer instead',
+    )
     .requiredOption('--account <account-id>', 'a subscriber account')
     .option('--days <days>', 'lifetime in days', parseDays)
+    .option(
+      '--link',
+      `print a sign-in link (${SIGN_IN_LINK_TTL_MS / 60_000} minutes, single use) that sets the cookie in a browser`,
+    )
     .option('--json', 'print JSON')
-    .action(async (options: { account: string; days?: number; json?: boolean }) => {
+    .action(async (options: { account: string; days?: number; link?: boolean; json?: boolean }) => {
       await withState(config, io, async (deps) => {
-        const created = await createSession(deps, options.account, {
-          days: options.days ?? config.sessionDays,
-        });
+        const days = options.days ?? config.sessionDays;
+        if (options.link) {
+          const link = await createSignInLink(deps, options.account, {
+            baseUrl: config.baseUrl,
+            sessionDays: days,
+          });
+          if (options.json) {
+            printJson(io, {
+              id: link.record.id,
+              accountId: options.account,
+              url: link.url,
+              expiresAt: link.record.expiresAt.toISOString(),
+              sessionDays: days,
+            });
+          } else {
+            io.out(
+              `sign-in link for account ${options.account}, single use, valid until ` +
+                `${link.record.expiresAt.toISOString()} (the session it opens lasts ${days} days); shown only this once:`,
+            );
+            io.out(link.url);
+          }
+          return;
+        }
+        const created = await createSession(deps, options.account, { days });
         if (options.json) {
           printJson(io, { ...describeSession(created.record), value: created.cookieValue });
         } else {

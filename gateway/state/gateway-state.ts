@@ -57,6 +57,27 @@ export interface SessionRecord {
   revokedAt: Date | null;
 }
 
+/** A one-time sign-in link (`sessions create --link`): redeemed once for a session cookie. */
+export interface SignInLinkRecord {
+  id: string;
+  accountId: string;
+  /** SHA-256 of the link's token, hex. The token itself is never stored. */
+  hash: string;
+  /** Lifetime of the session the link opens. */
+  sessionDays: number;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/**
+ * Outcome of redeeming a link: `redeemed` when this call used it; otherwise the stored row as it is
+ * (already used, or expired at `now`), or null when no link has that hash.
+ */
+export type SignInLinkRedemption =
+  | { redeemed: true; link: SignInLinkRecord }
+  | { redeemed: false; link: SignInLinkRecord | null };
+
 /** Outcome of an atomic check-and-count against a ceiling. */
 export interface CounterResult {
   granted: boolean;
@@ -131,6 +152,15 @@ export interface GatewayState {
   insertSession(session: SessionRecord): Promise<SessionRecord>;
   findSessionByHash(hash: string): Promise<SessionRecord | null>;
   revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null>;
+
+  insertSignInLink(link: SignInLinkRecord): Promise<SignInLinkRecord>;
+  /**
+   * Marks the link with this hash used at `now` if it is unused and unexpired, in one conditional
+   * statement: of any number of concurrent redemptions, on any instance, exactly one succeeds.
+   */
+  redeemSignInLink(hash: string, now: Date): Promise<SignInLinkRedemption>;
+  /** Deletes links that expired before `before`; returns how many. */
+  pruneSignInLinks(before: Date): Promise<number>;
 
   /**
    * Atomically counts one request for (account, period) if fewer than `limit` are counted. Concurrent

@@ -236,6 +236,36 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: 'one-time sign-in links for subscriber sessions',
+    // A link is stored as the SHA-256 of its token. `used_at` is set once, by the conditional UPDATE in
+    // redeemSignInLink: the row is the single-use guard, also across gateway instances.
+    sqlite: [
+      `CREATE TABLE sign_in_links (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        hash TEXT NOT NULL UNIQUE,
+        session_days INTEGER NOT NULL CHECK (session_days > 0),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      )`,
+      'CREATE INDEX sign_in_links_expires ON sign_in_links (expires_at)',
+    ],
+    postgres: [
+      `CREATE TABLE sign_in_links (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id),
+        hash text NOT NULL UNIQUE,
+        session_days integer NOT NULL CHECK (session_days > 0),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      )`,
+      'CREATE INDEX sign_in_links_expires ON sign_in_links (expires_at)',
+    ],
+  },
 ];
 
 export const MIGRATIONS_TABLE = 'gateway_schema_migrations';

@@ -12,6 +12,8 @@ import {
   type RollingWindowHit,
   remainingOf,
   type SessionRecord,
+  type SignInLinkRecord,
+  type SignInLinkRedemption,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import type { OrderState } from './order-state.js';
@@ -27,6 +29,7 @@ import {
   toKey,
   toKeyCandidate,
   toSession,
+  toSignInLink,
 } from './state-rows.js';
 
 export interface PostgresStateOptions {
@@ -223,6 +226,35 @@ class PostgresState implements GatewayState {
     ]);
     const row = await this.one('SELECT * FROM sessions WHERE id = $1', [id]);
     return row ? toSession(row) : null;
+  }
+
+  async insertSignInLink(link: SignInLinkRecord): Promise<SignInLinkRecord> {
+    const row = await this.one(
+      `INSERT INTO sign_in_links (id, account_id, hash, session_days, created_at, expires_at, used_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [link.id, link.accountId, link.hash, link.sessionDays, link.createdAt, link.expiresAt, link.usedAt],
+    );
+    return toSignInLink(row!);
+  }
+
+  /**
+   * One conditional UPDATE: concurrent redemptions queue on the row's lock and PostgreSQL re-checks
+   * `used_at IS NULL` on the newest version (READ COMMITTED), so only the first one matches.
+   */
+  async redeemSignInLink(hash: string, now: Date): Promise<SignInLinkRedemption> {
+    const used = await this.one(
+      `UPDATE sign_in_links SET used_at = $2 WHERE hash = $1 AND used_at IS NULL AND expires_at > $2
+       RETURNING *`,
+      [hash, now],
+    );
+    if (used) return { redeemed: true, link: toSignInLink(used) };
+    const row = await this.one('SELECT * FROM sign_in_links WHERE hash = $1', [hash]);
+    return { redeemed: false, link: row ? toSignInLink(row) : null };
+  }
+
+  async pruneSignInLinks(before: Date): Promise<number> {
+    const result = await this.pool.query('DELETE FROM sign_in_links WHERE expires_at < $1', [before]);
+    return result.rowCount ?? 0;
   }
 
   async reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {

@@ -14,6 +14,8 @@ import {
   type RollingWindowHit,
   remainingOf,
   type SessionRecord,
+  type SignInLinkRecord,
+  type SignInLinkRedemption,
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import type { OrderState } from './order-state.js';
@@ -29,6 +31,7 @@ import {
   toKey,
   toKeyCandidate,
   toSession,
+  toSignInLink,
 } from './state-rows.js';
 
 /**
@@ -253,6 +256,40 @@ class SqliteState implements GatewayState {
     );
     const row = this.one('SELECT * FROM sessions WHERE id = ?', id);
     return row ? toSession(row) : null;
+  }
+
+  async insertSignInLink(link: SignInLinkRecord): Promise<SignInLinkRecord> {
+    const row = this.one(
+      `INSERT INTO sign_in_links (id, account_id, hash, session_days, created_at, expires_at, used_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      link.id,
+      link.accountId,
+      link.hash,
+      link.sessionDays,
+      iso(link.createdAt),
+      iso(link.expiresAt),
+      isoOrNull(link.usedAt),
+    );
+    return toSignInLink(row!);
+  }
+
+  async redeemSignInLink(hash: string, now: Date): Promise<SignInLinkRedemption> {
+    // One statement under SQLite's write lock: a second redemption (this process or another) finds
+    // used_at set and changes nothing.
+    const used = this.one(
+      `UPDATE sign_in_links SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
+       RETURNING *`,
+      iso(now),
+      hash,
+      iso(now),
+    );
+    if (used) return { redeemed: true, link: toSignInLink(used) };
+    const row = this.one('SELECT * FROM sign_in_links WHERE hash = ?', hash);
+    return { redeemed: false, link: row ? toSignInLink(row) : null };
+  }
+
+  async pruneSignInLinks(before: Date): Promise<number> {
+    return this.statement('DELETE FROM sign_in_links WHERE expires_at < ?').run(iso(before)).changes;
   }
 
   /**

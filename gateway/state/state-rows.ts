@@ -6,6 +6,7 @@ import type {
   Plan,
   RollingWindowHit,
   SessionRecord,
+  SignInLinkRecord,
 } from './gateway-state.js';
 
 /**
@@ -90,4 +91,16 @@ export function rollingWindowHit(allowed: boolean, hits: readonly Date[]): Rolli
   let oldest: Date | null = null;
   for (const hit of hits) if (!oldest || hit < oldest) oldest = hit;
   return { allowed, count: hits.length, oldest };
+}
+
+export function toSignInLink(row: Row): SignInLinkRecord {
+  return {
+    id: String(row['id']),
+    accountId: String(row['account_id']),
+    hash: String(row['hash']),
+    sessionDays: Number(row['session_days']),
+    createdAt: toDate(row['created_at']),
+    expiresAt: toDate(row['expires_at']),
+    usedAt: toDateOrNull(row['used_at']),
+  };
 }

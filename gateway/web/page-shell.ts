@@ -1,0 +1,88 @@
+/**
+ * The HTML of every explorer page: a header with the navigation, an empty `main` the bundled script
+ * fills from the public API, and the asset links. The server only says which page it is and whether
+ * the reader holds a subscriber session (an HttpOnly cookie the script cannot read); every figure is
+ * fetched by the script from `/api/v1` and `/tax`, like any other client.
+ */
+import type { AssetManifest } from './build-explorer.js';
+import { escapeHtml } from './html-text.js';
+
+export type ExplorerPage = 'subnets' | 'subnet' | 'tax';
+export type Access = 'public' | 'subscriber';
+
+export interface ShellOptions {
+  title: string;
+  /** The assets to link; a message page without a bundle (not built) still gets a readable page. */
+  manifest: AssetManifest | null;
+  access: Access;
+  /** What the script renders; absent on message pages (they are complete as served). */
+  page?: ExplorerPage;
+  netuid?: number;
+  /** The page's content as served (a heading and a loading line, or a whole message). */
+  body: string;
+}
+
+export function renderShell(options: ShellOptions): string {
+  const { manifest, page } = options;
+  const data = [
+    page ? ` data-page="${page}"` : '',
+    ` data-access="${options.access}"`,
+    options.netuid === undefined ? '' : ` data-netuid="${options.netuid}"`,
+  ].join('');
+  const stylesheet = manifest ? `<link rel="stylesheet" href="/assets/${escapeHtml(manifest.css)}">` : '';
+  const script =
+    manifest && page ? `<script type="module" src="/assets/${escapeHtml(manifest.js)}"></script>` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(options.title)} · Subnet burn metrics</title>
+${stylesheet}
+${script}
+</head>
+<body${data}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site">
+<a class="brand" href="/">Subnet burn metrics</a>
+<nav aria-label="Site">
+<a href="/">Subnets</a>
+<a href="/tax">Tax check</a>
+<a href="/api/v1/openapi.json">API (OpenAPI)</a>
+<a href="/api/v1/method">Method</a>
+${accessControl(options.access)}
+</nav>
+</header>
+<main id="main">
+${options.body}
+</main>
+<footer class="site">
+<p>Burns are on-chain actions only: they do not establish revenue, a market purchase or who paid. Dates and times are UTC.</p>
+</footer>
+</body>
+</html>
+`;
+}
+
+function accessControl(access: Access): string {
+  if (access === 'subscriber') {
+    return `<form class="sign-out" method="post" action="/explore/sign-out"><span class="badge">Subscriber</span> <button type="submit">Sign out</button></form>`;
+  }
+  return '<span class="hint" title="Subscribers sign in with the one-time link they are sent">Subscribers: use your sign-in link</span>';
+}
+
+/** A complete page with a heading and a few paragraphs (sign-in outcomes, not found, not built). */
+export function messagePage(options: {
+  title: string;
+  paragraphs: string[];
+  manifest: AssetManifest | null;
+  access: Access;
+}): string {
+  const body = [
+    `<h1>${escapeHtml(options.title)}</h1>`,
+    ...options.paragraphs.map((text) => `<p>${text}</p>`),
+  ].join('\n');
+  return renderShell({ title: options.title, manifest: options.manifest, access: options.access, body });
+}

@@ -1,0 +1,145 @@
+/**
+ * `/tax`: paste a coldkey, see the free check (`GET /tax/check.json`), and buy the tax year's pack
+ * (`POST /tax/checkout`, which answers with the hosted checkout page to go to). Every refusal shows
+ * the API's own words (a malformed address says what is wrong with it; 429 and 503 say when to retry).
+ */
+import type { CheckoutSession } from '../../../pipeline/contract/checkout.js';
+import type { TaxCheck } from '../../../pipeline/contract/tax-check.js';
+import { ApiError, getJson, postJson } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { amount, count, fraction, gbp, TAO } from './format.js';
+
+export function renderTaxPage(app: HTMLElement): void {
+  const input = h('input', {
+    id: 'coldkey',
+    name: 'coldkey',
+    type: 'text',
+    inputmode: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    required: true,
+    placeholder: '5…',
+    'aria-describedby': 'coldkey-help',
+  });
+  const submit = h('button', { type: 'submit' }, 'Check');
+  const form = h(
+    'form',
+    { class: 'tax-form', novalidate: true },
+    h('label', { for: 'coldkey' }, 'Coldkey (a public address starting with 5)'),
+    h('div', { class: 'row' }, input, submit),
+    h(
+      'p',
+      { id: 'coldkey-help', class: 'help' },
+      'Only ever paste a public address. Never a seed phrase or a private key.',
+    ),
+  );
+  const result = h('div', { class: 'tax-result', 'aria-live': 'polite' });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void check(input.value.trim());
+  });
+
+  async function check(coldkey: string): Promise<void> {
+    submit.disabled = true;
+    replaceChildren(result, h('p', { class: 'loading' }, 'Reading the chain…'));
+    try {
+      const answer = await getJson<TaxCheck>(`/tax/check.json?coldkey=${encodeURIComponent(coldkey)}`);
+      replaceChildren(result, ...figures(answer));
+    } catch (error) {
+      replaceChildren(result, errorLine(error));
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  replaceChildren(
+    app,
+    h(
+      'p',
+      { class: 'disclaimer' },
+      h('strong', {}, 'Not tax advice.'),
+      ' A computation tool: an estimate from chain data and published prices that knows nothing of your circumstances, other income or allowances.',
+    ),
+    form,
+    result,
+  );
+}
+
+function figures(answer: TaxCheck): HTMLElement[] {
+  const rows: [string, string][] = [
+    ['Tax year (UK)', answer.tax_year],
+    ['Staked', `${amount(answer.staked_tao, TAO)} (${gbp(answer.staked_gbp)})`],
+    ['of which root', amount(answer.root_tao, TAO)],
+    ['of which alpha, valued at pool prices', amount(answer.alpha_as_tao, TAO)],
+    ['Unstaked (free)', amount(answer.free_tao, TAO)],
+    ['Staking events this tax year', count(answer.events)],
+    [
+      'Yield (annual, simple)',
+      `${fraction(answer.yield)} (root ${fraction(answer.yield_root)}, alpha ${fraction(answer.yield_alpha)})`,
+    ],
+    ['Estimated staking income so far', `${amount(answer.income_tao, TAO)} = ${gbp(answer.income_gbp)}`],
+    ['Tax at 40%', gbp(answer.tax40)],
+    ['Tax at 45%', gbp(answer.tax45)],
+    [
+      'TAO price used',
+      `${gbp(answer.tao_gbp)} (US$${answer.tao_usd.toLocaleString(navigator.language, { maximumFractionDigits: 2 })})`,
+    ],
+  ];
+  const list = h('dl', { class: 'check', 'data-state': answer.state });
+  for (const [label, value] of rows) list.append(h('dt', {}, label), h('dd', {}, value));
+  const heading = h('h2', {}, answer.state === 'empty' ? 'This address holds nothing' : 'The estimate');
+  const sources = h(
+    'p',
+    { class: 'note' },
+    `Yields from ${answer.yield_source} (alpha: ${answer.alpha_yield_source}). Today's stake as if held since 6 April at today's yield: the pack's day-by-day ledger gives the income actually received.`,
+  );
+  return [heading, h('p', { class: 'coldkey' }, answer.coldkey), list, sources, buyBox(answer)];
+}
+
+/** The tax year's pack for this coldkey: the checkout route names the hosted payment page to go to. */
+function buyBox(answer: TaxCheck): HTMLElement {
+  const sku = `uk-${answer.tax_year.replace('/', '-')}`;
+  const button = h('button', { type: 'button', class: 'buy' }, `Buy the ${answer.tax_year} pack`);
+  const message = h('p', { class: 'buy-message', 'aria-live': 'polite' });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    message.textContent = 'Starting the checkout…';
+    try {
+      const session = await postJson<CheckoutSession>('/tax/checkout', { sku, coldkeys: [answer.coldkey] });
+      window.location.assign(session.checkout_url);
+    } catch (error) {
+      replaceChildren(message, errorLine(error));
+      button.disabled = false;
+    }
+  });
+  return h(
+    'section',
+    { class: 'buy-box' },
+    h(
+      'p',
+      {},
+      'The pack: a PDF and CSV ledgers of every staking event, day by day, for this tax year. Not tax advice either.',
+    ),
+    button,
+    message,
+  );
+}
+
+function errorLine(error: unknown): HTMLElement {
+  if (error instanceof ApiError) {
+    const prefix =
+      error.status === 400
+        ? 'That address cannot be checked: '
+        : error.status === 429
+          ? 'Too many requests from this network: '
+          : error.status >= 500
+            ? 'The check is unavailable right now: '
+            : '';
+    return h('p', { class: 'error', role: 'alert', 'data-status': error.status }, prefix, error.detail);
+  }
+  return h(
+    'p',
+    { class: 'error', role: 'alert' },
+    'The request did not reach the server. Check the connection and try again.',
+  );
+}
