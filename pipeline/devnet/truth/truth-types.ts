@@ -113,5 +113,11 @@ export interface TruthColdkey {
     date: string;
     free_rao: string;
     positions: Array<{ hotkey: string; netuid: number; alpha_rao: string }>;
+    /**
+     * Staking income of the day per position (non-zero only; none on day 0): the stake growth from the
+     * previous day's last block to this day's that the coldkey's own staking actions do not explain (each
+     * block with an action touching the position counts as after − before). Alpha RAO; TAO on root.
+     */
+    income: Array<{ hotkey: string; netuid: number; alpha_rao: string }>;
   }>;
 }

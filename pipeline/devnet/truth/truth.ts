@@ -1,4 +1,6 @@
 import { type DevnetOptions, resolveWorldParams } from '../options.js';
+import type { Account } from '../world/accounts.js';
+import { alphaOf, type Staker } from '../world/stakers.js';
 import { isAlive } from '../world/subnets.js';
 import { isDate } from '../world/timeline.js';
 import { World } from '../world/world.js';
@@ -126,10 +128,61 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
           netuid: position.netuid,
           alpha_rao: alpha.toString(),
         })),
+        income: day === 0 ? [] : incomeOfDay(world, staker, day, last),
       });
     }
   }
   return truth;
+}
+
+/**
+ * Each position's stake growth over the day that the coldkey's own staking actions do not explain: the
+ * stake at the day's last block, less the stake at the previous day's last block, less the change each
+ * block with an action touching the position made (after the block − before it). Read from the world's
+ * states, block by block; never from encoded answers.
+ */
+function incomeOfDay(
+  world: World,
+  staker: Staker,
+  day: number,
+  last: number,
+): Array<{ hotkey: string; netuid: number; alpha_rao: string }> {
+  const timeline = world.timeline;
+  const previousLast = timeline.lastBlockOfDay(day - 1);
+  const alphaAt = (block: number, pool: string) => {
+    const state = world.stakers.stateAt(block);
+    return alphaOf(state.pools.get(pool), state.shares[staker.index]!.get(pool) ?? 0n);
+  };
+  const touching = new Map<string, Set<number>>();
+  for (const action of world.stakers.actionsOfDay(day)) {
+    if (action.block > last) continue;
+    const touched: Array<[Account | null, number | null]> = [];
+    if (action.coldkey === staker.coldkey) touched.push([action.hotkey, action.netuid]);
+    const destColdkey = action.destColdkey ?? (action.destHotkey ? action.coldkey : null);
+    if (destColdkey === staker.coldkey) touched.push([action.destHotkey, action.destNetuid]);
+    for (const [hotkey, netuid] of touched) {
+      const position = staker.positions.find((p) => p.hotkey === hotkey && p.netuid === netuid);
+      if (!position) continue;
+      const blocks = touching.get(position.pool) ?? new Set<number>();
+      blocks.add(action.block);
+      touching.set(position.pool, blocks);
+    }
+  }
+  const income: Array<{ hotkey: string; netuid: number; alpha_rao: string }> = [];
+  for (const position of staker.positions) {
+    let received = alphaAt(last, position.pool) - alphaAt(previousLast, position.pool);
+    for (const block of touching.get(position.pool) ?? []) {
+      received -= alphaAt(block, position.pool) - alphaAt(block - 1, position.pool);
+    }
+    if (received !== 0n) {
+      income.push({
+        hotkey: position.hotkey.address,
+        netuid: position.netuid,
+        alpha_rao: received.toString(),
+      });
+    }
+  }
+  return income;
 }
 
 function collectBlock(world: World, block: number, truth: Truth): void {

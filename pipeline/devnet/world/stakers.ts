@@ -128,12 +128,25 @@ export class Stakers {
         positions.push(this.#position(hotkeyIndex, netuid));
         n++;
       }
+      if (index === 0) {
+        // A second hotkey on three of its subnets (ten positions in all), so the demo coldkey can move
+        // stake between hotkeys on one subnet: not a disposal for capital gains, unlike a move between subnets.
+        for (const p of positions.slice(1, 4)) {
+          const hotkeyIndex = (Number(p.pool.split(':')[0]) + 3) % VALIDATORS;
+          const extra = this.#position(hotkeyIndex, p.netuid);
+          this.#extraPositions.add(extra);
+        }
+        positions.push(...this.#extraPositions);
+      }
       const hotkeys: Account[] = [];
       for (const p of positions) if (!hotkeys.includes(p.hotkey)) hotkeys.push(p.hotkey);
       return { index, coldkey, demo: index === 0, positions, hotkeys };
     });
     this.#dayStarts.push(this.#genesisState(random));
   }
+
+  /** The demo coldkey's second-hotkey positions: drawn from their own stream, so every other draw is as before. */
+  readonly #extraPositions = new Set<Position>();
 
   #position(hotkeyIndex: number, netuid: number): Position {
     return { hotkey: this.validators[hotkeyIndex]!, netuid, pool: `${hotkeyIndex}:${netuid}` };
@@ -150,6 +163,7 @@ export class Stakers {
     for (const staker of this.stakers) {
       const own = new Map<string, bigint>();
       for (const position of staker.positions) {
+        if (this.#extraPositions.has(position)) continue;
         if (!pools.has(position.pool)) {
           // Stake of untracked holders, at a share price of exactly one.
           const outside = random.bigint(10_000n, 1_000_000n) * RAO;
@@ -163,6 +177,19 @@ export class Stakers {
       }
       shares.push(own);
       free.push(random.bigint(50n, 5_000n) * RAO + random.bigint(0n, RAO));
+    }
+    const extra = rng(this.#params.seed, 'stakers/demo-extra');
+    for (const position of this.#extraPositions) {
+      if (!pools.has(position.pool)) {
+        const outside = extra.bigint(10_000n, 1_000_000n) * RAO;
+        pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
+      }
+      const pool = pools.get(position.pool)!;
+      const alpha = extra.bigint(1n, 2_000n) * RAO + extra.bigint(0n, RAO);
+      const added = pool.alpha === 0n ? alpha * SHARE_ONE : (alpha * pool.shares) / pool.alpha;
+      pool.alpha += alpha;
+      pool.shares += added;
+      shares[0]!.set(position.pool, added);
     }
     return { pools, shares, free };
   }
@@ -218,12 +245,21 @@ export class Stakers {
     const random = rng(this.#params.seed, `staking/${day}`);
     const first = Math.max(1, this.#timeline.firstBlockOfDay(day));
     const last = this.#timeline.lastBlockOfDay(day);
-    const drafts: Array<{ block: number; staker: Staker; roll: number; size: number; pick: number }> = [];
+    const drafts: Array<{
+      block: number;
+      staker: Staker;
+      roll: number;
+      size: number;
+      pick: number;
+      force?: 'hotkey-move' | 'subnet-move';
+    }> = [];
+    // Stake grows at the day's first block (emissions, below): no staking action lands on that block.
+    const firstAction = Math.max(first, this.#timeline.firstBlockOfDay(day) + 1);
     for (const staker of this.stakers) {
       const count = staker.demo ? (random.chance(0.7) ? random.int(1, 3) : 0) : random.chance(0.15) ? 1 : 0;
       for (let i = 0; i < count; i++) {
         drafts.push({
-          block: random.int(first, last),
+          block: Math.max(firstAction, random.int(first, last)),
           staker,
           roll: random.float(),
           size: random.int(5, 40),
@@ -231,17 +267,25 @@ export class Stakers {
         });
       }
     }
+    // Every few days the demo coldkey moves stake between hotkeys on one subnet, or to another subnet
+    // (from their own stream, so the other draws are as before).
+    if (day >= 1 && day % 3 === 1) {
+      const scripted = rng(this.#params.seed, `staking/demo-move/${day}`);
+      drafts.push({
+        block: scripted.int(firstAction, last),
+        staker: this.demo,
+        roll: 0.85,
+        size: scripted.int(10, 30),
+        pick: scripted.next(),
+        force: day % 2 === 0 ? 'subnet-move' : 'hotkey-move',
+      });
+    }
     drafts.sort((a, b) => a.block - b.block || a.staker.index - b.staker.index);
     const actions: StakingAction[] = [];
     for (const draft of drafts) {
-      const action = this.#draft(
-        state,
-        draft.block,
-        draft.staker,
-        draft.roll,
-        BigInt(draft.size),
-        draft.pick,
-      );
+      const action = draft.force
+        ? this.#scriptedMove(state, draft.block, draft.staker, BigInt(draft.size), draft.pick, draft.force)
+        : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
       if (action) {
         this.#apply(state, action);
         actions.push(action);
@@ -336,6 +380,49 @@ export class Stakers {
     const amount = (free * percent) / 200n;
     if (amount === 0n) return null;
     return { ...base, kind: 'Transfer', hotkey: null, netuid: null, tao: amount, destColdkey: to.coldkey };
+  }
+
+  /** A StakeMoved of the demo coldkey to a position on the same subnet (another hotkey) or on another subnet. */
+  #scriptedMove(
+    state: StakeState,
+    block: number,
+    staker: Staker,
+    percent: bigint,
+    pick: number,
+    force: 'hotkey-move' | 'subnet-move',
+  ): StakingAction | null {
+    const held = (p: Position) =>
+      alphaOf(state.pools.get(p.pool), state.shares[staker.index]!.get(p.pool) ?? 0n);
+    const pairs = staker.positions.flatMap((from) =>
+      staker.positions
+        .filter(
+          (to) =>
+            to !== from &&
+            (force === 'hotkey-move'
+              ? to.netuid === from.netuid
+              : to.netuid !== from.netuid && to.netuid !== 0) &&
+            from.netuid !== 0 &&
+            held(from) > 0n,
+        )
+        .map((to) => [from, to] as const),
+    );
+    if (pairs.length === 0) return null;
+    const [from, to] = pairs[pick % pairs.length]!;
+    const alpha = (held(from) * percent) / 100n;
+    if (alpha === 0n) return null;
+    return {
+      block,
+      kind: 'StakeMoved',
+      coldkey: staker.coldkey,
+      hotkey: from.hotkey,
+      netuid: from.netuid,
+      tao: this.#toTao(from.netuid, block, alpha),
+      alpha,
+      fee: 0n,
+      destColdkey: null,
+      destHotkey: to.hotkey,
+      destNetuid: to.netuid,
+    };
   }
 
   #toAlpha(netuid: number, block: number, tao: bigint): bigint {

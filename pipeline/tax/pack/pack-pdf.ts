@@ -202,10 +202,10 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
   });
   w.table(
     [
-      { header: 'Subnet', width: 200 },
-      { header: 'TAO', width: 120, align: 'right' },
-      { header: 'GBP', width: 120, align: 'right' },
-      { header: 'Negative days', width: 55, align: 'right' },
+      { header: 'Subnet', width: 185 },
+      { header: 'TAO', width: 110, align: 'right' },
+      { header: 'GBP', width: 110, align: 'right' },
+      { header: 'Negative days', width: 90, align: 'right' },
     ],
     summary.bySubnet.map((s) => [
       s.label,

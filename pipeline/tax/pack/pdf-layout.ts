@@ -78,7 +78,8 @@ export class PdfWriter {
   }
 
   heading(text: string, size = 12.5): void {
-    this.need(size + 40);
+    // A heading keeps at least a few lines of what follows it on its page.
+    this.need(size + 90);
     this.y -= 6;
     this.text(text, MARGIN, { font: this.bold, size });
     this.y -= 5;
@@ -209,7 +210,7 @@ export class PdfWriter {
         color: INK,
       });
     });
-    this.y = top - height - labelRoom - 6;
+    this.y = top - height - labelRoom - 14;
   }
 
   /** "Page n of N" and a footer line on every page; called once, after the last page. */

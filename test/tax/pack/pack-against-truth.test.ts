@@ -1,0 +1,186 @@
+/**
+ * The pack of the sandbox's demo coldkey against the world's own truth: a winter world (UK days are UTC
+ * days, so the truth's days are the pack's), published by the real pipeline, the pack built over the real
+ * WebSocket. Income per day and position must equal the truth's exactly in RAO; disposals must equal a
+ * simple computation from the truth's events and the published GBP prices, written here from scratch.
+ */
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
+import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { type PackWorld, publishPackWorld } from './pack-world.js';
+import { readCsv } from './read-pack-csv.js';
+
+const GENESIS = new Date('2026-01-01T00:00:00Z');
+const HISTORY_DAYS = 30;
+const PAID_AT = new Date('2026-02-01T09:30:00Z');
+
+let world: PackWorld;
+let chain: PackChain;
+let truth: Truth;
+let files: Map<string, string>;
+let zipBytes: Uint8Array;
+let demo: string;
+
+const order = () => ({
+  id: 'ord_truth',
+  sku: 'tax-pack',
+  packName: 'UK staking tax pack',
+  taxYear: '2025/26',
+  coldkeys: [demo],
+  paidAt: PAID_AT,
+});
+
+beforeAll(async () => {
+  world = await publishPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS });
+  chain = openPackChain(world.devnet.url);
+  demo = world.devnet.demoColdkey;
+  const finalizedNow = world.nowMs - world.options.finalityLag * world.options.blockTimeMs;
+  truth = buildTruth(
+    { ...world.options, now: () => finalizedNow },
+    GENESIS.toISOString().slice(0, 10),
+    new Date(world.nowMs).toISOString().slice(0, 10),
+  );
+  zipBytes = await buildPack(order(), { store: world.store, chain: chain.reader });
+  const zip = await JSZip.loadAsync(zipBytes);
+  files = new Map();
+  for (const name of Object.keys(zip.files)) files.set(name, await zip.file(name)!.async('string'));
+}, 300_000);
+
+afterAll(async () => {
+  await chain?.close();
+  await world?.close();
+});
+
+describe('the demo coldkey pack', () => {
+  it('has income per UK day and position equal to the truth, exactly in RAO', () => {
+    const income = readCsv(files.get('income.csv')!);
+    const days = [...new Set(income.map((row) => row['date']!))].sort();
+    expect(days.length).toBeGreaterThan(20);
+    const packed = new Map(
+      income.map((row) => [`${row['date']}|${row['hotkey']}|${row['netuid']}`, raoOf(row['alpha']!)]),
+    );
+    const coldkey = truth.coldkeys.find((c) => c.coldkey === demo)!;
+    const expected = new Map<string, bigint>();
+    for (const day of coldkey.days) {
+      if (day.date < days[0]! || day.date > days[days.length - 1]!) continue;
+      for (const position of day.income)
+        expected.set(`${day.date}|${position.hotkey}|${position.netuid}`, BigInt(position.alpha_rao));
+    }
+    expect(packed.size).toBe(expected.size);
+    expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
+    // Ten positions, on root and on subnets.
+    expect(new Set(income.map((row) => `${row['hotkey']}|${row['netuid']}`)).size).toBe(10);
+  });
+
+  it('holds stakes, unstakes, a move between subnets and a move between hotkeys on one subnet', () => {
+    const events = readCsv(files.get('events.csv')!);
+    const kinds = new Set(events.map((e) => e['kind']));
+    expect(kinds).toContain('StakeAdded');
+    expect(kinds).toContain('StakeRemoved');
+    const moves = events.filter((e) => e['kind'] === 'StakeMoved' && e['coldkey'] === demo);
+    expect(
+      moves.some((e) => e['netuid'] === e['counterpart_netuid'] && e['hotkey'] !== e['counterpart_hotkey']),
+    ).toBe(true);
+    expect(moves.some((e) => e['netuid'] !== e['counterpart_netuid'])).toBe(true);
+    for (const move of moves.filter((e) => e['netuid'] === e['counterpart_netuid'])) {
+      expect(move['treatment']).toBe('moved between hotkeys on one subnet: not a disposal');
+    }
+  });
+
+  it('has the disposals an independent computation from the truth events gives', async () => {
+    const prices = await publishedGbp(world);
+    const events = readCsv(files.get('events.csv')!);
+    const first = Number(events[0]!['block']);
+    const last = Math.max(...events.map((e) => Number(e['block'])));
+    const details = new Map(truth.staking_details.map((d) => [`${d.block}/${d.event_index}`, d]));
+    // Expected: per (UK day, asset), the proceeds; TAO quantities too (alpha ones are measured on the chain).
+    const expected = new Map<string, { proceeds: number; taoRao: bigint }>();
+    const add = (time: string, asset: string, taoValueRao: bigint, taoRao: bigint) => {
+      const date = time.slice(0, 10); // winter: the UK day is the UTC day
+      const key = `${date}|${asset}`;
+      const entry = expected.get(key) ?? { proceeds: 0, taoRao: 0n };
+      entry.proceeds += (Number(taoValueRao) / 1e9) * prices.get(date)!;
+      entry.taoRao += taoRao;
+      expected.set(key, entry);
+    };
+    for (const event of truth.staking_events) {
+      if (event.coldkey !== demo || event.block < first || event.block > last) continue;
+      const detail = details.get(`${event.block}/${event.event_index}`)!;
+      const tao = BigInt(event.tao_rao ?? '0');
+      const alpha = (netuid: number | null) => (netuid === 0 ? 'TAO' : `alpha:${netuid}:0`);
+      if (event.kind === 'StakeAdded' && event.netuid !== 0)
+        add(event.time, 'TAO', tao - BigInt(detail.fee_rao ?? '0'), tao);
+      if (event.kind === 'StakeRemoved' && event.netuid !== 0) add(event.time, alpha(event.netuid), tao, 0n);
+      if (
+        (event.kind === 'StakeMoved' || event.kind === 'StakeSwapped') &&
+        event.netuid !== detail.destination_netuid
+      ) {
+        add(event.time, alpha(event.netuid), tao, event.netuid === 0 ? tao : 0n);
+      }
+      if (event.kind === 'StakeTransferred' && detail.destination_coldkey !== demo)
+        add(event.time, alpha(event.netuid), tao, 0n);
+      if (event.kind === 'Transfer' && detail.destination_coldkey !== demo) add(event.time, 'TAO', tao, tao);
+    }
+    const disposals = new Map<string, { proceeds: number; quantity: string }>();
+    for (const row of readCsv(files.get('disposals.csv')!)) {
+      disposals.set(`${row['date']}|${row['asset']}`, {
+        proceeds: Number(row['proceeds_gbp']),
+        quantity: row['quantity']!,
+      });
+    }
+    expect([...disposals.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [key, want] of expected) {
+      const got = disposals.get(key)!;
+      expect(got.proceeds, key).toBeCloseTo(want.proceeds, 4);
+      if (key.endsWith('|TAO')) expect(raoOf(got.quantity), key).toBe(want.taoRao);
+    }
+  });
+
+  it('is the same bytes when built again', async () => {
+    const again = await buildPack(order(), { store: world.store, chain: chain.reader });
+    expect(Buffer.from(again).equals(Buffer.from(zipBytes))).toBe(true);
+  });
+
+  it('gives sbm tax cgt exactly its disposals from cgt-input.csv', async () => {
+    const { computeGains } = await import('../../../pipeline/tax/cgt/compute-gains.js');
+    const { Decimal } = await import('decimal.js');
+    const rows = readCsv(files.get('cgt-input.csv')!);
+    expect(Object.keys(rows[0]!)).toEqual(['datetime', 'asset', 'action', 'quantity', 'gbp']);
+    const report = computeGains(
+      rows.map((row) => ({
+        at: new Date(row['datetime']!),
+        asset: row['asset']!,
+        action: row['action'] as 'acquire' | 'dispose',
+        quantity: new Decimal(row['quantity']!),
+        gbp: new Decimal(row['gbp']!),
+      })),
+    );
+    const fromPack = readCsv(files.get('disposals.csv')!).map(
+      (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
+    );
+    const rerun = report.disposals.flatMap((d) =>
+      d.matched.map(() => `${d.date}|${d.asset}|${d.gain.toFixed()}`),
+    );
+    expect(rerun).toEqual(fromPack);
+  });
+});
+
+function raoOf(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+  const rao = BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'));
+  return negative ? -rao : rao;
+}
+
+async function publishedGbp(w: PackWorld): Promise<Map<string, number>> {
+  const manifest = JSON.parse(new TextDecoder().decode((await w.store.get('manifest.json'))!)) as {
+    objects: Array<{ path: string; key: string }>;
+  };
+  const entry = manifest.objects.find((o) => o.path === 'tax/fiat-prices.json')!;
+  const prices = JSON.parse(new TextDecoder().decode((await w.store.get(entry.key))!)) as {
+    days: Array<{ date: string; gbp: string | null }>;
+  };
+  return new Map(prices.days.filter((d) => d.gbp !== null).map((d) => [d.date, Number(d.gbp)]));
+}
