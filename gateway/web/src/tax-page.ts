@@ -46,7 +46,7 @@ export function renderTaxPage(app: HTMLElement): void {
       const answer = await getJson<TaxCheck>(`/tax/check.json?coldkey=${encodeURIComponent(coldkey)}`);
       replaceChildren(result, ...figures(answer));
     } catch (error) {
-      replaceChildren(result, errorLine(error));
+      replaceChildren(result, errorLine(error, 'check'));
     } finally {
       submit.disabled = false;
     }
@@ -108,7 +108,7 @@ function buyBox(answer: TaxCheck): HTMLElement {
       const session = await postJson<CheckoutSession>('/tax/checkout', { sku, coldkeys: [answer.coldkey] });
       window.location.assign(session.checkout_url);
     } catch (error) {
-      replaceChildren(message, errorLine(error));
+      replaceChildren(message, errorLine(error, 'checkout'));
       button.disabled = false;
     }
   });
@@ -125,15 +125,19 @@ function buyBox(answer: TaxCheck): HTMLElement {
   );
 }
 
-function errorLine(error: unknown): HTMLElement {
+function errorLine(error: unknown, what: 'check' | 'checkout'): HTMLElement {
   if (error instanceof ApiError) {
     const prefix =
       error.status === 400
-        ? 'That address cannot be checked: '
+        ? what === 'check'
+          ? 'That address cannot be checked: '
+          : 'The checkout was refused: '
         : error.status === 429
           ? 'Too many requests from this network: '
           : error.status >= 500
-            ? 'The check is unavailable right now: '
+            ? what === 'check'
+              ? 'The check is unavailable right now: '
+              : 'Buying is unavailable right now: '
             : '';
     return h('p', { class: 'error', role: 'alert', 'data-status': error.status }, prefix, error.detail);
   }
