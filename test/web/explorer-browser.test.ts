@@ -216,6 +216,8 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     expect(metrics.bytes).toBeGreaterThan(0);
     expect(metrics.bytes).toBeLessThan(WEIGHT_BUDGET_BYTES);
     await shot(fresh.page, 'subnets-desktop');
+    // The README's picture: the first screen of `/` as a person opens it.
+    await fresh.page.screenshot({ path: join(SHOTS, 'readme-explorer.png') });
     await fresh.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
     await shot(fresh.page, 'subnets-desktop-dark');
     await closeClean(fresh);

@@ -49,6 +49,13 @@ const COLUMNS: Column[] = [
     cell: (row) =>
       h('td', { class: 'name' }, h('a', { href: `/subnets/${row.netuid}` }, row.name || '(unnamed)')),
   },
+  {
+    key: 'emissions',
+    label: 'Emissions',
+    numeric: false,
+    sortValue: (_row, status) => status,
+    cell: (_row, status) => h('td', {}, h('span', { class: `status ${status}` }, status)),
+  },
   ...(['24h', '7d', '30d'] as const).map(
     (window): Column => ({
       key: `alpha_${window}`,
@@ -89,13 +96,6 @@ const COLUMNS: Column[] = [
         { class: 'spark-cell' },
         sparkLine(row.spark7 ?? [], `Alpha burned per day, last 7 days, subnet ${row.netuid}`),
       ),
-  },
-  {
-    key: 'emissions',
-    label: 'Emissions',
-    numeric: false,
-    sortValue: (_row, status) => status,
-    cell: (_row, status) => h('td', {}, h('span', { class: `status ${status}` }, status)),
   },
   {
     key: 'claim',
