@@ -10,10 +10,14 @@
  * where HMRC rounded, it asserts both the exact value of HMRC's own formula and that it is HMRC's figure to
  * within the pound (`expectHmrcPounds`).
  *
- * Reading the pages: the manual was read through the search tool's stored copies of gov.uk, which give the
- * first ~2,000 characters of a page. CRYPTO22251, 22252, 22254 and 22255 were read whole. CRYPTO22253, 22256
- * and 22257 were cut short; for each, the comment says which figures come from the page and which follow from
- * the page's own stated matching where its tables could not be read.
+ * Where the figures were read: the gov.uk manual pages through the search
+ * tool's stored copies, which hold each page's first ~2,000 characters. CRYPTO22251, 22252, 22254 and 22255
+ * were read whole, and every figure of theirs below is HMRC's printed one. CRYPTO22253, 22256 and 22257 are
+ * cut short; no stored copy of their ends was found (gov.uk, its mirrors, vLex, the BittyTax wiki page
+ * "HMRC Example Test Cases", whose stored copy also stops after example 1). For those, each comment says
+ * which figures are gov.uk text, and which are HMRC's figures as other public projects transcribe them
+ * (named as third-party transcriptions, read through the search tool's code index) or as HMRC's own stated
+ * matching gives them.
  */
 import { describe, expect, it } from 'vitest';
 import type { CgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
@@ -121,8 +125,12 @@ describe('HMRC Cryptoassets Manual pooling examples through sbm tax cgt', () => 
         { rule: '30-day', date: '2025-05-01', quantity: '300', cost: '90' },
       ],
     });
-    // "Rachel is unable to match the remaining 200 token C ... Instead those 200 token C and their associated
-    // cost o[f £60]" go into the pool (the page's copy ends there): 2,000 + 200 tokens, £1,000 + £150 × 200/500.
+    // gov.uk text: "Rachel is unable to match the remaining 200 token C to acquisitions within 30 days of the
+    // disposal on 20 April 20XX. Instead those 200 token C and their associated cost o" (the stored copy ends
+    // there). The pool that follows is not gov.uk text: it is the page's own matching (the 200 left of 1 May,
+    // £150 × 200/500 = £60, join the 2,000 for £1,000), worded as CRYPTO22252 words its unmatched tokens; an
+    // independent public UK calculator's test of this example (Python, test_hmrc_example_crypto22253) asserts
+    // the same 2,200 token C for £1,060. No rounding is involved.
     expect(report.pools).toEqual([{ asset: 'C', quantity: '2200', cost: '1060' }]);
     // The two disposals fall in two tax years (31 March 2025 in 2024/25, 20 April 2025 in 2025/26).
     expect(report.tax_years.map((y) => [y.tax_year, y.disposals, y.gains])).toEqual([
@@ -185,14 +193,15 @@ describe('HMRC Cryptoassets Manual pooling examples through sbm tax cgt', () => 
   });
 
   it('CRYPTO22256 example 6: same day, 30 days and the section 104 pool together', async () => {
-    const report = await cgtReport([
+    const rows22256 = [
       '2020-01-01,F,acquire,100000,300000', // "Gulferaz holds 100,000 token F ... £300,000"
       '2024-07-31T10:00,F,acquire,10000,45000', // "31 July 20XX – acquisition of 10,000 token F for £45,000."
       '2024-07-31T15:00,F,dispose,30000,150000', // "31 July 20XX – disposal of 30,000 token F for £150,000"
       '2024-08-05,F,dispose,20000,100000', // "5 August 20XX – disposal of 20,000 token F for £100,000"
       '2024-08-06,F,acquire,50000,225000', // "6 August 20XX – acquisition of 50,000 token F for £225,000"
       '2024-08-07,F,dispose,100000,150000', // "7 August 20XX – disposal of 100,000 token F for £150,000"
-    ]);
+    ];
+    const report = await cgtReport(rows22256);
     // 31 July: "same day (10,000 token F) £45,000 (£45,000); 30 day (06/08 - 20,000 token F) £225,000 x
     // (20,000 / 50,000) (£90,000); Gain £15,000"; "No token F go into or come out of the section 104 pool".
     expect(disposal(report, '2024-07-31', 'F')).toEqual({
@@ -207,36 +216,49 @@ describe('HMRC Cryptoassets Manual pooling examples through sbm tax cgt', () => 
         { rule: '30-day', date: '2024-08-06', quantity: '20000', cost: '90000' },
       ],
     });
-    // 5 August: "Consideration £100,000; 30 day (06/08 - 20,000 token F) £225,000 x (20,000 / 50,000)" (the
-    // page's copy ends inside this table: the cost is HMRC's formula, the gain £100,000 − £90,000).
-    expect(disposal(report, '2024-08-05', 'F')).toMatchObject({
+    // 5 August, gov.uk text: "Consideration £100,000; Less allowable costs – 30 day (06/08 - 20,000 token F)
+    // £225,000 x (20,000 / 50,000)" (the stored copy ends inside this table). The cost is HMRC's formula
+    // (£90,000) and the gain £100,000 − £90,000 = £10,000, as the transcriptions below also record.
+    expect(disposal(report, '2024-08-05', 'F')).toEqual({
+      date: '2024-08-05',
+      asset: 'F',
+      quantity: '20000',
       proceeds: '100000',
       cost: '90000',
       gain: '10000',
       matched: [{ rule: '30-day', date: '2024-08-06', quantity: '20000', cost: '90000' }],
     });
-    // 7 August: not in the readable part of the page. By its stated matching, "The remaining 10,000 token F
-    // acquired on 6 August 20XX go into the section 104 pool as normal": the pool is 110,000 tokens for
-    // £345,000 (£300,000 + £225,000 × 10,000 / 50,000), and 100,000 leave it at £345,000 × 100/110.
+    // 7 August is past the stored copy. gov.uk text gives its matching: "The remaining 10,000 token F acquired
+    // on 6 August 20XX go into the section 104 pool as normal." HMRC's figures, as a third-party transcription
+    // records them (a TypeScript cost-basis test of this example, "HMRC CRYPTO22256, Gulferaz"): the pool
+    // 110,000 token F for £345,000 before the disposal; allowable cost £345,000 × 100,000/110,000, printed
+    // £313,637; a loss of £163,637 (£150,000 − £313,637). A second transcription (a Python catalogue of these
+    // examples) records HMRC's net for the three disposals as −£138,637 (£15,000 + £10,000 − £163,637).
+    const beforeSeventh = await cgtReport(rows22256.slice(0, -1));
+    expect(beforeSeventh.pools).toEqual([{ asset: 'F', quantity: '110000', cost: '345000' }]);
     const seventh = disposal(report, '2024-08-07', 'F');
+    expect([seventh.quantity, seventh.proceeds]).toEqual(['100000', '150000']);
     expect(seventh.matched).toHaveLength(1);
     expect(seventh.matched[0]).toMatchObject({ rule: 's104', quantity: '100000' });
-    expectHmrcPounds(seventh.cost, 313_636);
-    expectHmrcPounds(seventh.gain, -163_636);
+    expect(seventh.cost.startsWith('313636.3636')).toBe(true); // exactly £345,000 × 100/110
+    expectHmrcPounds(seventh.cost, 313_637);
+    expectHmrcPounds(seventh.gain, -163_637);
+    // The closing pool is 10,000 token F and what the disposal left of £345,000: exactly £31,363.64
+    // (HMRC's printed figures would give £345,000 − £313,637 = £31,363; not read on the page).
     expect(report.pools[0]?.quantity).toBe('10000');
-    expectHmrcPounds(report.pools[0]?.cost ?? '', 31_364);
-    // The year's net (−£138,636.36) is what two independent implementations record for this example (the Dime
-    // calculator's test suite: cost 538,636.36…, proceeds 400,000).
+    expectHmrcPounds(report.pools[0]?.cost ?? '', 31_363);
     const year = report.tax_years[0];
     expect([year?.disposals, year?.proceeds, year?.gains]).toEqual([3, '400000', '25000']);
-    expectHmrcPounds(year?.costs ?? '', 538_636);
-    expectHmrcPounds(year?.losses ?? '', 163_636);
+    expectHmrcPounds(year?.losses ?? '', 163_637);
+    expectHmrcPounds(String(Number(year?.gains) - Number(year?.losses)), -138_637);
   });
 
   it('CRYPTO22257 example 7: token-for-token exchanges move two pools at once', async () => {
-    // Each exchange is a disposal of what is given up, at the value of what is received, and an acquisition
-    // of what is received, at the value of what is given up (the project's rule, issue 16 part 3;
-    // CRYPTO22100: exchanging tokens for a different type of token is a disposal). The page gives both values.
+    // Each exchange is a disposal of what is given up and an acquisition of what is received. The page gives
+    // both sides' values; the CSV puts the value of what is received as the disposal's proceeds and the value
+    // of what is given up as the acquisition's cost (the consideration each side gave, TCGA 1992 s38 and
+    // CRYPTO22100). That reading is the one that gives HMRC's figures below; the other (each token at its own
+    // value) would make the G disposal on 31 August a gain of £172, not £280.
     const report = await cgtReport([
       '2020-01-01,G,acquire,100000,300000', // "Elina holds 100,000 token G ... £300,000"
       // "31 August 20XX – acquisition of 10,000 token H (with a value of £3,200) for 1,000 token G (with a value
@@ -264,41 +286,61 @@ describe('HMRC Cryptoassets Manual pooling examples through sbm tax cgt', () => 
       '2024-10-27,H,dispose,12000,2430',
       '2024-10-27,G,acquire,900,2400',
     ]);
-    // From the page's text (its figures' tables are past the readable part):
+    // The matching is gov.uk text (the computations' tables are past the stored copy):
     // "two acquisitions of token H on 31 August 20XX ... treated as a single acquisition of 15,000 token H ...
     // matched as far as possible with the disposal of 5,000 token H on the same date. The remaining token H
     // that were acquired go into a section 104 pool of token H."
     const h31 = disposal(report, '2024-08-31', 'H');
-    expect(h31.matched.map((m) => [m.rule, m.quantity])).toEqual([['same-day', '5000']]);
+    expect(h31.matched.map((m) => [m.rule, m.date, m.quantity])).toEqual([
+      ['same-day', '2024-08-31', '5000'],
+    ]);
     // "two disposals of token G on 31 August 20XX ... treated as a single disposal of 1,550 token G ...
-    // matched as far as possible with the acquisition of 600 token G on the same date ... then matched to the
-    // acquisition of 180 token G on 4 September 20XX. The remaining part" (from the pool: 27 October is more
-    // than 30 days later).
+    // matched as far as possible with the acquisition of 600 token G on the same date. The disposal is then
+    // matched to the acquisition of 180 token G on 4 September 20XX. The remaining part" (the copy ends; the
+    // rest can only come from the pool: 27 October is more than 30 days later).
     const g31 = disposal(report, '2024-08-31', 'G');
     expect(g31.quantity).toBe('1550');
-    expect(g31.matched.map((m) => [m.rule, m.date, m.quantity])).toEqual([
-      ['same-day', '2024-08-31', '600'],
-      ['30-day', '2024-09-04', '180'],
-      ['s104', undefined, '770'],
+    expect(g31.matched).toEqual([
+      { rule: 'same-day', date: '2024-08-31', quantity: '600', cost: '1700' },
+      { rule: '30-day', date: '2024-09-04', quantity: '180', cost: '560' },
+      { rule: 's104', quantity: '770', cost: '2310' }, // £300,000 × 770/100,000
     ]);
-    // Figures that follow from those matches and the values above (G pool £300,000 for 100,000):
-    // G 31 Aug: £3,200 + £1,650 − (£1,700 + £560 + £300,000 × 770/100,000 = £2,310) = £280.
+    // HMRC's gains and losses, as a third-party transcription records them (a Python catalogue of these
+    // examples and its test: "HMRC published: gains 280+267+18=565, losses 120+1417=1537, net −972"), with
+    // each disposal's exact figure from the page's values:
+    // G 31 August: £3,200 + £1,650 − (£1,700 + £560 + £2,310) = £280.
     expect([g31.proceeds, g31.cost, g31.gain]).toEqual(['4850', '4570', '280']);
-    // H 31 Aug: £1,920 − £4,960 × 5,000/15,000; the other 10,000 H (£3,306.67) go into the H pool.
+    // H 31 August: £1,920 − (£3,200 + £1,760) × 5,000/15,000 = £266.67, HMRC £267.
+    expect(h31.proceeds).toBe('1920');
     expectHmrcPounds(h31.gain, 267);
-    // H 4 Sep: matched (30 days) with 2,000 of the 4,000 H acquired on 16 September: £558 − £540 = £18.
+    // H 4 September: 30 days, with 2,000 of the 4,000 H acquired on 16 September: £558 − £540 = £18.
     expect(disposal(report, '2024-09-04', 'H')).toMatchObject({
+      proceeds: '558',
       cost: '540',
       gain: '18',
       matched: [{ rule: '30-day', date: '2024-09-16', quantity: '2000', cost: '540' }],
     });
-    // G 16 Sep: 400 from the pool of 99,230 G (£297,690): £1,080 − £1,200 = −£120.
-    expect(disposal(report, '2024-09-16', 'G')).toMatchObject({ cost: '1200', gain: '-120' });
-    // H 27 Oct: all 12,000 H of the pool (10,000 + 2,000 for £3,306.67 + £540): £2,430 − £3,846.67.
-    expectHmrcPounds(disposal(report, '2024-10-27', 'H').gain, -1417);
-    // Net for the year −£972, as a third-party catalogue of these examples records HMRC's result; both pools.
+    // G 16 September: no G acquired in the next 30 days; 400 of the pool of 99,230 G (£297,690), £3 each:
+    // £1,080 − £1,200 = −£120.
+    expect(disposal(report, '2024-09-16', 'G')).toMatchObject({
+      proceeds: '1080',
+      cost: '1200',
+      gain: '-120',
+      matched: [{ rule: 's104', quantity: '400', cost: '1200' }],
+    });
+    // H 27 October: the whole H pool, 10,000 left of 31 August (£3,306.67) and the 2,000 of 16 September
+    // that 4 September did not take (£540): £2,430 − £3,846.67 = −£1,416.67, HMRC −£1,417.
+    const h27 = disposal(report, '2024-10-27', 'H');
+    expect(h27.matched.map((m) => [m.rule, m.quantity])).toEqual([['s104', '12000']]);
+    expectHmrcPounds(h27.gain, -1417);
+    // HMRC's totals: gains £565, losses £1,537, net −£972 (exactly £564.67, £1,536.67 and −£972).
     const year = report.tax_years[0];
-    expectHmrcPounds(String(Number(year?.gains) - Number(year?.losses)), -972);
+    expect(year?.disposals).toBe(5);
+    expectHmrcPounds(year?.gains ?? '', 565);
+    expectHmrcPounds(year?.losses ?? '', 1537);
+    expect(Number(year?.gains) - Number(year?.losses)).toBeCloseTo(-972, 9);
+    // The pools at the end, as the same transcription records them: G 99,730 for £298,890 (the 900 G of
+    // 27 October at £2,400 join it), H empty.
     expect(report.pools).toEqual([
       { asset: 'G', quantity: '99730', cost: '298890' },
       { asset: 'H', quantity: '0', cost: '0' },
