@@ -31,6 +31,7 @@ beforeAll(async () => {
     ...orders.env,
     SBM_STATE_URL: stateStore.url,
     SBM_STORE_URL: `file:${world.storeDir}`,
+    SBM_CHAIN_URL: world.chainUrl,
     SBM_OUTBOX_DIR: world.outboxDir,
   };
   const started = await startChild(
@@ -46,7 +47,7 @@ afterAll(async () => {
   await gateway?.stop();
   await orders?.close();
   await stateStore?.stop();
-  await rm(world.dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 const cli = (...args: string[]) =>

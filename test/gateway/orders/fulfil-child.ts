@@ -17,6 +17,7 @@ import { orderTokens } from '../../../gateway/orders/order-token.js';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
 import { FolderObjectStore } from '../../../pipeline/store/index.js';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
+import { openPackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -27,6 +28,7 @@ const env = (name: string): string => {
 const worker = `child-${process.pid}`;
 const state = await openGatewayState(env('SBM_STATE_URL'));
 const store = new FolderObjectStore(env('FULFIL_STORE_DIR'));
+const packChain = openPackChain(env('SBM_CHAIN_URL'));
 const buildLog = process.env['FULFIL_BUILD_LOG'];
 const delayMs = Number(process.env['FULFIL_BUILD_DELAY_MS'] ?? '0');
 const stopAfterStore = process.env['FULFIL_STOP_AFTER_STORE'] === '1';
@@ -41,7 +43,7 @@ const report = await runFulfilment({
   buildPack: async (order) => {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (buildLog) appendFileSync(buildLog, `${order.id} ${worker}\n`);
-    return buildPack(order, { store });
+    return buildPack(order, { store, chain: packChain.reader });
   },
   maxAttempts: 5,
   leaseMs: Number(process.env['FULFIL_LEASE_MS'] ?? '600000'),
@@ -56,3 +58,4 @@ const report = await runFulfilment({
 });
 process.stdout.write(`${JSON.stringify({ worker, report })}\n`);
 await state.close();
+await packChain.close();

@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stateStore?.stop();
-  await rm(world.dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -34,6 +34,7 @@ it('finishes an order whose worker died between the upload and the status change
       ...process.env,
       SBM_STATE_URL: stateStore.url,
       SBM_STORE_URL: `file:${world.storeDir}`,
+      SBM_CHAIN_URL: world.chainUrl,
       SBM_ORDER_SECRET: ORDER_SECRET,
       SBM_OUTBOX_DIR: world.outboxDir,
       SBM_BASE_URL: 'https://sbm.example',

@@ -13,11 +13,13 @@ import { orderTokens } from '../../../gateway/orders/order-token.js';
 import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 import { NOW_MS, ORDER_SECRET, type OrderWorld, orderWorld, paidOrders } from './order-world.js';
 import { runOrderCommand } from './run-order-command.js';
 
 let world: OrderWorld;
+let packChain: PackChain;
 let stateStore: TestStateStore;
 let state: GatewayState;
 const clock = { ms: NOW_MS };
@@ -26,6 +28,7 @@ const MINUTE = 60_000;
 
 beforeAll(async () => {
   world = await orderWorld();
+  packChain = openPackChain(world.chainUrl);
   stateStore = await STATE_ENGINES[0]!.start();
   state = await openGatewayState(stateStore.url);
 });
@@ -33,7 +36,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await state?.close();
   await stateStore?.stop();
-  await rm(world.dir, { recursive: true, force: true });
+  await packChain?.close();
+  await world?.close();
 });
 
 function job(options: {
@@ -62,7 +66,7 @@ function job(options: {
         mailer,
         buildPack:
           options.build === 'works'
-            ? (order) => buildPack(order, { store: world.store })
+            ? (order) => buildPack(order, { store: world.store, chain: packChain.reader })
             : async () => {
                 throw new Error('the published run cannot be read');
               },
@@ -102,6 +106,7 @@ it('retries a failing build after 1, then 2 minutes, and reports it stuck after 
   const config = loadGatewayConfig({
     SBM_STATE_URL: stateStore.url,
     SBM_STORE_URL: `file:${world.storeDir}`,
+    SBM_CHAIN_URL: world.chainUrl,
     SBM_FULFIL_MAX_ATTEMPTS: '3',
   });
   const stuck = await runOrderCommand(config, now, 'orders', 'list', '--status', 'paid', '--stuck');

@@ -3,8 +3,6 @@
  * pack reads (network yields, one coldkey shard), real coldkey addresses, and Stripe events signed the
  * way Stripe signs them. Small and fixed, so the pack's figures can be checked by hand.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
@@ -12,13 +10,8 @@ import { checkOrderRequest, createOrder } from '../../../gateway/orders/create-o
 import { handleStripeWebhook } from '../../../gateway/orders/stripe-webhook.js';
 import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import type { PaymentOutcome } from '../../../gateway/state/order-state.js';
-import {
-  type ColdkeyShard,
-  coldkeyShardOf,
-  type TaxYields,
-  taxPaths,
-} from '../../../pipeline/contract/tax-published.js';
-import { FolderObjectStore, publishRun } from '../../../pipeline/store/index.js';
+import type { FolderObjectStore } from '../../../pipeline/store/index.js';
+import { publishPackWorld } from '../../tax/pack/pack-world.js';
 
 /** Alice, Bob and Charlie of the Substrate dev keyring: valid prefix-42 addresses. */
 export const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
@@ -30,75 +23,39 @@ export const NOW_MS = Date.parse('2026-01-10T12:00:00Z');
 export const WEBHOOK_SECRET = 'whsec_test_orders_world';
 export const ORDER_SECRET = 'a1'.repeat(32);
 
-const YIELDS: TaxYields = {
-  computed_at: '2026-01-10T00:30:00Z',
-  window: { from: '2026-01-02', to: '2026-01-09', days: 7 },
-  source: 'chain:share-price:2026-01-02..2026-01-09',
-  root: { yield: 0.0425, stake_rao: '1000000000000' },
-  alpha: { yield: 0.1375, stake_tao_rao: '2000000000000' },
-  subnets: [],
-};
-
-const event = (overrides: Partial<ColdkeyShard['coldkeys'][string][number]>) => ({
-  block: 100,
-  event_index: 1,
-  time: '2025-06-01T10:00:00Z',
-  kind: 'StakeAdded' as const,
-  role: 'origin' as const,
-  hotkey: BOB,
-  netuid: 1,
-  tao_rao: '1500000000',
-  alpha_rao: '1400000000',
-  fee_rao: '50000',
-  counterpart_coldkey: null,
-  counterpart_hotkey: null,
-  counterpart_netuid: null,
-  ...overrides,
-});
-
-/** Alice staked 1.5 and 2 TAO and unstaked 0.25 TAO in 2025/26; one event before the year is left out. */
-export const ALICE_EVENTS = [
-  event({ block: 10, time: '2025-04-05T22:59:59Z', tao_rao: '9000000000' }),
-  event({ block: 100, time: '2025-06-01T10:00:00Z' }),
-  event({
-    block: 200,
-    event_index: 3,
-    time: '2025-09-01T10:00:00Z',
-    tao_rao: '2000000000',
-    fee_rao: '60000',
-  }),
-  event({
-    block: 300,
-    time: '2025-12-24T18:00:00Z',
-    kind: 'StakeRemoved',
-    tao_rao: '250000000',
-    alpha_rao: '240000000',
-    fee_rao: '10000',
-  }),
-];
-
 export interface OrderWorld {
   dir: string;
   storeDir: string;
   store: FolderObjectStore;
   outboxDir: string;
+  /** The sandbox chain the packs read stake from (SBM_CHAIN_URL). */
+  chainUrl: string;
+  /** The sandbox's demo coldkey: stakes, unstakes and moves in tax year 2025/26. */
+  demoColdkey: string;
+  close(): Promise<void>;
 }
 
+/**
+ * A sandbox world of three weeks up to NOW_MS (tax year 2025/26), collected and published by the real
+ * pipeline, its chain kept running: the fulfilment job builds the real pack from it.
+ */
 export async function orderWorld(): Promise<OrderWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'sbm-orders-'));
-  const storeDir = join(dir, 'store');
-  const store = new FolderObjectStore(storeDir);
-  const shard: ColdkeyShard = { shard: coldkeyShardOf(ALICE), coldkeys: { [ALICE]: ALICE_EVENTS } };
-  const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
-  await publishRun(store, {
-    prefix: '',
-    now: new Date(NOW_MS - 3_600_000),
-    objects: [
-      { path: taxPaths.yields(), body: json(YIELDS), contentType: 'application/json' },
-      { path: taxPaths.coldkeyShard(shard.shard), body: json(shard), contentType: 'application/json' },
-    ],
+  const days = 21;
+  const world = await publishPackWorld({
+    seed: 'orders',
+    genesis: new Date(NOW_MS - days * 86_400_000 - 12 * 3_600_000),
+    historyDays: days,
+    hoursIntoToday: 12,
   });
-  return { dir, storeDir, store, outboxDir: join(dir, 'outbox') };
+  return {
+    dir: world.dir,
+    storeDir: join(world.dir, 'store'),
+    store: world.store,
+    outboxDir: join(world.dir, 'outbox'),
+    chainUrl: world.devnet.url,
+    demoColdkey: world.devnet.demoColdkey,
+    close: () => world.close(),
+  };
 }
 
 /** A Checkout Session event body as Stripe sends it, and its `Stripe-Signature` under `secret`. */

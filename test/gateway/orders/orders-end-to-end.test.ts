@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
 import JSZip from 'jszip';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,10 @@ import type { OrderAlert } from '../../../gateway/orders/order-alerts.js';
 import { orderServicesFrom } from '../../../gateway/orders/order-services.js';
 import { orderTokens } from '../../../gateway/orders/order-token.js';
 import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
+import { pounds } from '../../../pipeline/tax/cgt/cgt-decimal.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
+import { pdfToText } from '../../tax/pack/pdf-text.js';
+import { readCsv } from '../../tax/pack/read-pack-csv.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 import {
   ALICE,
@@ -36,6 +40,8 @@ const DAY_MS = 86_400_000;
 const tokens = orderTokens(ORDER_SECRET);
 
 let world: OrderWorld;
+/** The sandbox's demo coldkey: the order's first coldkey, with stakes, unstakes and moves in 2025/26. */
+let DEMO: string;
 let stateStore: TestStateStore;
 let fake: StripeFake;
 let gw: GatewayUnderTest;
@@ -48,6 +54,7 @@ function env(extra: Record<string, string> = {}) {
   return {
     SBM_STATE_URL: stateStore.url,
     SBM_STORE_URL: `file:${world.storeDir}`,
+    SBM_CHAIN_URL: world.chainUrl,
     SBM_BASE_URL: BASE,
     SBM_ORDER_SECRET: ORDER_SECRET,
     STRIPE_SECRET_KEY: 'sk_test_orders_e2e',
@@ -61,6 +68,7 @@ function env(extra: Record<string, string> = {}) {
 
 beforeAll(async () => {
   world = await orderWorld();
+  DEMO = world.demoColdkey;
   stateStore = await STATE_ENGINES[0]!.start();
   fake = new StripeFake({ now: () => gw?.clock.nowMs ?? NOW_MS });
   await fake.listen();
@@ -78,7 +86,7 @@ afterAll(async () => {
   await gw?.close();
   await fake?.close();
   await stateStore?.stop();
-  await rm(world.dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 const now = () => new Date(gw.clock.nowMs);
@@ -134,7 +142,7 @@ describe('tax orders end to end', () => {
 
   it('checkout makes a created order and one Checkout Session in payment mode at the SKU price', async () => {
     const calls = fake.calls.length;
-    const response = await checkout({ sku: 'uk-2025-26', coldkeys: [` ${ALICE}\n`, BOB] });
+    const response = await checkout({ sku: 'uk-2025-26', coldkeys: [` ${DEMO}\n`, BOB] });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-ratelimit-limit')).toBe('20');
     const body = (await response.json()) as { order_id: string; checkout_url: string };
@@ -178,7 +186,7 @@ describe('tax orders end to end', () => {
     const stored = await gw.state.orders.getOrder(orderId);
     expect(stored).toMatchObject({
       status: 'created',
-      coldkeys: [ALICE, BOB],
+      coldkeys: [DEMO, BOB],
       amountMinor: 3900,
       currency: 'gbp',
       stripeSessionId: session.id,
@@ -219,7 +227,7 @@ describe('tax orders end to end', () => {
       id: orderId,
       status: 'created',
       pack: { sku: 'uk-2025-26', name: 'UK tax pack 2025/26', kind: 'uk-tax-year' },
-      coldkeys: [ALICE, BOB],
+      coldkeys: [DEMO, BOB],
       created_at: new Date(NOW_MS).toISOString(),
       retention_days: 30,
     });
@@ -316,7 +324,7 @@ describe('tax orders end to end', () => {
       id: orderId,
       status: 'fulfilled',
       pack: { sku: 'uk-2025-26', name: 'UK tax pack 2025/26', kind: 'uk-tax-year' },
-      coldkeys: [ALICE, BOB],
+      coldkeys: [DEMO, BOB],
       created_at: new Date(NOW_MS).toISOString(),
       paid_at: new Date(NOW_MS + 120_000).toISOString(),
       fulfilled_at: fulfilledAt.toISOString(),
@@ -348,22 +356,51 @@ describe('tax orders end to end', () => {
     );
     expect(response.headers.get('cache-control')).toBe('private, no-store');
     const zip = await JSZip.loadAsync(await response.arrayBuffer());
-    expect(Object.keys(zip.files).sort()).toEqual(['events.csv', 'figures.csv', 'summary.pdf']);
-    const pdf = await zip.file('summary.pdf')!.async('uint8array');
-    expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
-    const figures = (await zip.file('figures.csv')!.async('string')).split('\r\n');
-    expect(figures[0]).toBe(
-      'coldkey,tax_year,events,tao_staked,tao_unstaked,fees_tao,yield_root,yield_alpha,yield_source',
+    expect(Object.keys(zip.files).sort()).toEqual([
+      'README.txt',
+      'cgt-input.csv',
+      'disposals.csv',
+      'events.csv',
+      'income.csv',
+      'pools.csv',
+      'positions.csv',
+      'summary.pdf',
+    ]);
+    const text = async (name: string) => zip.file(name)!.async('string');
+    const income = readCsv(await text('income.csv'));
+    const disposals = readCsv(await text('disposals.csv'));
+    expect(income.length).toBeGreaterThan(0);
+    expect(disposals.length).toBeGreaterThan(0);
+    expect(new Set(income.map((row) => row['coldkey']))).toEqual(new Set([DEMO]));
+    expect((await text('cgt-input.csv')).split('\r\n')[0]).toBe('datetime,asset,action,quantity,gbp');
+    for (const name of ['events.csv', 'pools.csv', 'positions.csv'])
+      expect(readCsv(await text(name)).length).toBeGreaterThan(0);
+    expect(await text('README.txt')).toContain('income.csv');
+
+    // The PDF's text, as pdftotext extracts it, holds the income total and the SA108 figures of the CSVs.
+    const pdfText = pdfToText(await zip.file('summary.pdf')!.async('uint8array'), world.dir);
+    const sum = (values: string[]) => values.reduce((total, v) => total.add(v), new Decimal(0));
+    expect(pdfText).toContain(`£${pounds(sum(income.map((row) => row['gbp']!)))}`);
+    const year = new Map<string, Record<string, string>>();
+    for (const row of disposals)
+      if (row['tax_year'] === '2025/26') year.set(`${row['date']}|${row['asset']}`, row);
+    const gains = [...year.values()].map((row) => new Decimal(row['gain_gbp']!));
+    const sa108 = {
+      disposals: String(year.size),
+      proceeds: pounds(sum([...year.values()].map((row) => row['proceeds_gbp']!))),
+      costs: pounds(sum([...year.values()].map((row) => row['cost_gbp']!))),
+      gains: pounds(gains.filter((g) => g.gt(0)).reduce((a, g) => a.add(g), new Decimal(0))),
+      losses: pounds(gains.filter((g) => g.lt(0)).reduce((a, g) => a.sub(g), new Decimal(0))),
+    };
+    expect(pdfText).toMatch(new RegExp(`Number of disposals\\s+${sa108.disposals}\\b`));
+    expect(pdfText).toMatch(new RegExp(`Disposal proceeds\\s+£${sa108.proceeds.replace(/[.,]/g, '\\$&')}`));
+    expect(pdfText).toMatch(new RegExp(`Allowable costs[^\\n]*\\s+£${sa108.costs.replace(/[.,]/g, '\\$&')}`));
+    expect(pdfText).toMatch(
+      new RegExp(`Gains in the year, before losses\\s+£${sa108.gains.replace(/[.,]/g, '\\$&')}`),
     );
-    expect(figures[1]).toBe(
-      `${ALICE},2025/26,3,3.5,0.25,0.00012,0.0425,0.1375,chain:share-price:2026-01-02..2026-01-09`,
-    );
-    expect(figures[2]).toBe(`${BOB},2025/26,0,0,0,0,0.0425,0.1375,chain:share-price:2026-01-02..2026-01-09`);
-    const events = (await zip.file('events.csv')!.async('string')).trim().split('\r\n');
-    expect(events).toHaveLength(4);
-    expect(events[1]).toMatch(
-      new RegExp(`^${ALICE},2025-06-01T10:00:00Z,100,1,StakeAdded,origin,1,${BOB},1\\.5,1\\.4,0\\.00005$`),
-    );
+    expect(pdfText).toMatch(new RegExp(`Losses in the year\\s+£${sa108.losses.replace(/[.,]/g, '\\$&')}`));
+    expect(pdfText).toContain('not tax advice');
+    for (const coldkey of [DEMO, BOB]) expect(pdfText).toContain(`Coldkey ${coldkey}`);
   });
 
   it('delivers through SMTP when SBM_SMTP_URL is set', async () => {
@@ -386,7 +423,10 @@ describe('tax orders end to end', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
     const port = (smtp.server.address() as { port: number }).port;
     try {
-      const second = await newCheckout([CHARLIE], 'uk-2024-25');
+      const second = await newCheckout(
+        [CHARLIE],
+        'uk-2025-26' /* a tax year the sandbox has collected: its pack can be built */,
+      );
       const event = signedEvent(
         paidSession(second.order_id, { customer_details: { email: 'second@example.com', name: null } }),
         { timestampMs: gw.clock.nowMs },

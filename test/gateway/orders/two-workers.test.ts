@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await postgres?.stop();
-  await rm(world.dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 it('builds each of 20 paid orders exactly once with two workers racing on one database', async () => {
@@ -34,6 +34,7 @@ it('builds each of 20 paid orders exactly once with two workers racing on one da
       SBM_ORDER_SECRET: ORDER_SECRET,
       SBM_OUTBOX_DIR: world.outboxDir,
       FULFIL_STORE_DIR: world.storeDir,
+      SBM_CHAIN_URL: world.chainUrl,
       FULFIL_BUILD_LOG: buildLog,
       FULFIL_BUILD_DELAY_MS: '40',
     };
