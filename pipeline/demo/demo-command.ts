@@ -123,6 +123,24 @@ async function runDemo(
   });
   children.push(gateway.child);
 
+  // The explorer first: the page a person opens; then a sign-in link for a demo subscriber, so the
+  // subscriber-only windows and the CSV download can be tried in the browser too.
+  say(`\nThe explorer: ${base}/   (subnets, charts, the tax check; open it in a browser)`);
+  const subscriber = JSON.parse(
+    await runToEnd(
+      process.execPath,
+      [...gatewayCli, 'accounts', 'create', '--plan', 'subscriber', '--json'],
+      env,
+    ),
+  ) as { id: string };
+  const signIn = JSON.parse(
+    await runToEnd(
+      process.execPath,
+      [...gatewayCli, 'sessions', 'create', '--account', subscriber.id, '--link', '--json'],
+      { ...env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base },
+    ),
+  ) as { url: string };
+  say(`Sign in as a demo subscriber (one use, 15 minutes): ${signIn.url}`);
   say(`\nThe gateway is serving at ${base}. Try:`);
   say(`  curl -s ${base}/api/v1/subnets | head -c 600; echo`);
   say(`  curl -s ${base}/api/v1/subnets/1/history?days=7`);

@@ -70,7 +70,9 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') watched.consoleErrors.push(message.text());
     });
-    page.on('pageerror', (error) => watched.consoleErrors.push(`uncaught: ${error.message}`));
+    page.on('pageerror', (error) =>
+      watched.consoleErrors.push(`uncaught: ${error instanceof Error ? error.message : String(error)}`),
+    );
     page.on('request', (request) => {
       const url = request.url();
       watched.requests.push(url);
@@ -95,7 +97,8 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
 
   /** At a phone's width the page itself never scrolls sideways: wide tables scroll inside their box. */
   async function expectNoSidewaysScroll(page: Page): Promise<void> {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    // Expressions run in the page are strings: this file's program has Node's types, not the DOM's.
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     expect(width).toBeLessThanOrEqual(PHONE.width);
   }
 
@@ -181,7 +184,7 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
       .name.slice(0, 4)
       .toLowerCase();
     await page.$eval('#filter', (input) => {
-      (input as HTMLInputElement).value = '';
+      (input as unknown as { value: string }).value = '';
     });
     await page.type('#filter', fragment);
     const filtered = await page.$$eval('table.subnets tbody tr', (trs) =>
@@ -199,16 +202,16 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     const fresh = await open();
     await fresh.page.goto(`${world.origin}/`, { waitUntil: 'networkidle0' });
     await fresh.page.waitForSelector('table.subnets tbody tr');
-    const metrics = await fresh.page.evaluate(() => {
+    const metrics = (await fresh.page.evaluate(`(() => {
       const paint = performance.getEntriesByType('paint').find((entry) => entry.name === 'first-paint');
-      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const navigation = performance.getEntriesByType('navigation')[0];
+      const resources = performance.getEntriesByType('resource');
       return {
-        firstPaint: paint?.startTime ?? Number.POSITIVE_INFINITY,
+        firstPaint: paint ? paint.startTime : Infinity,
         bytes: navigation.transferSize + resources.reduce((sum, entry) => sum + entry.transferSize, 0),
         resources: resources.map((entry) => entry.name),
       };
-    });
+    })()`)) as { firstPaint: number; bytes: number; resources: string[] };
     process.stderr.write(
       `[explorer] first paint of / ${metrics.firstPaint.toFixed(0)} ms, ${metrics.bytes} bytes transferred (${metrics.resources.length} requests)\n`,
     );
@@ -243,7 +246,7 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     // Hover each day's bar, as a reader would, and read what the chart's legend says.
     const charts = await page.$$('figure.chart');
     expect(charts).toHaveLength(2);
-    for (const [index, unit, valueOf] of [
+    for (const [index, unit, figureOf] of [
       [0, 'α', (day: SubnetHistory['rows'][number]) => day.alpha],
       [1, 'TAO', (day: SubnetHistory['rows'][number]) => day.tao],
     ] as const) {
@@ -254,7 +257,7 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
         const legend = await charts[index]!.$$eval('.u-legend .u-series .u-value', (cells) =>
           cells.map((cell) => cell.textContent ?? ''),
         );
-        const value = valueOf(day);
+        const value = figureOf(day);
         const shown = value === null ? '–' : `${plain(value)} ${unit}`;
         expect(legend[0], `day ${i}`).toBe(day.date);
         expect(legend[day.partial_day ? 2 : 1], `${day.date}`).toBe(shown);
@@ -287,9 +290,9 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     expect(await page.$eval('.csv', (p) => p.textContent)).toContain('for subscribers');
     // 7 days is public and redraws.
     await page.click('button[data-days="7"]');
-    await page.waitForFunction(() => document.querySelectorAll('table.days tbody tr').length === 7);
+    await page.waitForFunction("document.querySelectorAll('table.days tbody tr').length === 7");
     await page.click('button[data-days="30"]');
-    await page.waitForFunction(() => document.querySelectorAll('table.days tbody tr').length === 30);
+    await page.waitForFunction("document.querySelectorAll('table.days tbody tr').length === 30");
     await shot(page, 'subnet-desktop');
     await closeClean(watched);
 
@@ -319,7 +322,7 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false });
     // The page knows the reader is a subscriber; the cookie itself stays out of reach of scripts.
     expect(await page.$eval('header .badge', (b) => b.textContent)).toBe('Subscriber');
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate('document.cookie')).toBe('');
 
     await page.goto(`${world.origin}/subnets/${netuid}`, { waitUntil: 'networkidle0' });
     expect(await page.$eval('button[data-days="365"]', (b) => b.getAttribute('aria-disabled'))).toBeNull();
@@ -333,9 +336,7 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
       })
     ).json()) as SubnetHistory;
     await page.waitForFunction(
-      (n) => document.querySelectorAll('table.days tbody tr').length === n,
-      {},
-      history365.rows.length,
+      `document.querySelectorAll('table.days tbody tr').length === ${history365.rows.length}`,
     );
     expect(await page.$eval('figure.chart figcaption', (c) => c.textContent)).toContain('last 365 days');
     await shot(page, 'subnet-signed-in-desktop');
@@ -458,7 +459,7 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
       await fetch(`${world.origin}/tax/check.json?coldkey=${encodeURIComponent(bad)}`)
     ).json()) as { detail: string };
     await page.$eval('#coldkey', (input) => {
-      (input as HTMLInputElement).value = '';
+      (input as unknown as { value: string }).value = '';
     });
     await page.type('#coldkey', bad);
     await page.click('.tax-form button');
