@@ -96,7 +96,16 @@ it('checkout → simulate-payment → success URL → fulfil → download, as th
   const pack = await fetch(order.pack_url);
   expect(pack.status).toBe(200);
   const zip = await JSZip.loadAsync(await pack.arrayBuffer());
-  expect(Object.keys(zip.files).sort()).toEqual(['events.csv', 'figures.csv', 'summary.pdf']);
+  expect(Object.keys(zip.files).sort()).toEqual([
+    'README.txt',
+    'cgt-input.csv',
+    'disposals.csv',
+    'events.csv',
+    'income.csv',
+    'pools.csv',
+    'positions.csv',
+    'summary.pdf',
+  ]);
   const eml = await readFile(join(world.outboxDir, `${orderId}.eml`), 'utf8');
   expect(eml).toMatch(/^To: demo@example\.com$/m);
 
