@@ -133,7 +133,7 @@ export class PdfWriter {
       this.need(rowHeight);
       let x = MARGIN;
       columns.forEach((column, i) => {
-        const cell = fit(winAnsi(cells[i] ?? ''), font, size, column.width - 4);
+        const cell = fitToWidth(winAnsi(cells[i] ?? ''), font, size, column.width - 4);
         const cellWidth = font.widthOfTextAtSize(cell, size);
         const at = column.align === 'right' ? x + column.width - 4 - cellWidth : x;
         this.page.drawText(cell, { x: at, y: this.y, size, font, color: INK });
@@ -231,7 +231,7 @@ export class PdfWriter {
   }
 }
 
-function fit(text: string, font: PDFFont, size: number, width: number): string {
+function fitToWidth(text: string, font: PDFFont, size: number, width: number): string {
   if (font.widthOfTextAtSize(text, size) <= width) return text;
   let cut = text;
   while (cut.length > 1 && font.widthOfTextAtSize(`${cut}...`, size) > width) cut = cut.slice(0, -1);

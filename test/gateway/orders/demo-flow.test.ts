@@ -4,7 +4,7 @@
  * simulate-payment`, the success URL, `sbm-gateway orders fulfil`, the download. And the refusal of
  * simulate-payment when STRIPE_API_BASE is not a loopback stand-in.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';

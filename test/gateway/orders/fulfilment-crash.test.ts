@@ -4,7 +4,7 @@
  * killed run's bytes, kept, not rebuilt) and one fulfilled order, emailed once.
  */
 import { createHash } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
 import { runToEnd, startChild } from '../../../pipeline/demo/child-process.js';

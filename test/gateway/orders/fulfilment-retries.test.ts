@@ -1,9 +1,3 @@
-/**
- * A pack that fails to build: retried with growing delays, then reported stuck in
- * `orders list --status paid --stuck` after SBM_FULFIL_MAX_ATTEMPTS tries; raising the limit lets the
- * next run try again. A failed delivery is retried later and never blocks fulfilment.
- */
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../../gateway/config.js';
 import { runFulfilment } from '../../../gateway/orders/fulfilment-job.js';

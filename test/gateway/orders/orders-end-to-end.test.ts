@@ -6,7 +6,7 @@
  * over real HTTP, spoken to by the official client.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import JSZip from 'jszip';

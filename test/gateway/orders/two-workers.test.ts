@@ -2,7 +2,7 @@
  * Two fulfilment workers, each its own process, on one PostgreSQL database over 20 paid orders: every
  * pack is built exactly once, every order fulfilled once, one pack object each.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
