@@ -3,7 +3,7 @@
 # `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
 # serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
 # cannot list the other platforms and `npm ci` refuses it as "out of sync".
-.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots
+.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview
 
 STAMP := node_modules/.installed
 
@@ -57,3 +57,7 @@ bench: $(STAMP)
 screenshots: $(STAMP) web
 	npx vitest run test/web/explorer-browser.test.ts
 	@ls test-results/explorer/*.png
+
+# The tax pack of the sandbox's demo coldkey, its PDF rendered to PNG pages (poppler-utils installed when absent).
+pack-preview: $(STAMP)
+	npx tsx test/tools/pack-preview.ts --out data/pack-preview

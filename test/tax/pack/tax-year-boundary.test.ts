@@ -16,13 +16,15 @@ const START = Date.parse('2026-04-03T00:00:00Z');
 const STEP = 30 * 60_000;
 const timeOf = async (block: number) => START + block * STEP;
 const blockAt = (iso: string) => (Date.parse(iso) - START) / STEP;
-const collected: CollectedUtcDay[] = ['2026-04-03', '2026-04-04', '2026-04-05', '2026-04-06'].map((day, i) => ({
-  day,
-  firstBlock: i * 48,
-  lastBlock: i * 48 + 47,
-  lastBlockTimeMs: START + (i * 48 + 47) * STEP,
-  complete: true,
-}));
+const collected: CollectedUtcDay[] = ['2026-04-03', '2026-04-04', '2026-04-05', '2026-04-06'].map(
+  (day, i) => ({
+    day,
+    firstBlock: i * 48,
+    lastBlock: i * 48 + 47,
+    lastBlockTimeMs: START + (i * 48 + 47) * STEP,
+    complete: true,
+  }),
+);
 const POSITION = { coldkey: '5Cold', hotkey: '5Hot', netuid: 0 };
 
 describe('UK tax year boundary', () => {
