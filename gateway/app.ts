@@ -1,4 +1,5 @@
 import { Router, type RouterType } from 'itty-router';
+import { taxPaths } from '../pipeline/contract/tax-published.js';
 import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
 import { createAllowanceMeter } from './auth/allowance.js';
@@ -10,6 +11,7 @@ import { HttpError, ValidationFailure } from './http/http-errors.js';
 import { errorBody } from './http/responses.js';
 import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
 import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
+import { publishedTaxYearCoverage } from './orders/tax-year-coverage.js';
 import type { ConnectionInfo, GatewayRequest } from './request-context.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
@@ -125,7 +127,10 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     onError: deps.onError,
   });
   const common = { state: deps.state, now: deps.now };
-  orderRoutes(router, { ...common, ...orders, baseUrl: deps.baseUrl, onError: deps.onError });
+  const coverage = publishedTaxYearCoverage(
+    () => deps.burns.get(taxPaths.calendar(), deps.now().getTime())?.body ?? null,
+  );
+  orderRoutes(router, { ...common, ...orders, baseUrl: deps.baseUrl, onError: deps.onError, coverage });
   stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
   // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
   const explorer = deps.explorer ?? explorerFromDist({ onError: deps.onError });

@@ -5,6 +5,7 @@ import { checkOrderRequest, createOrder } from './create-order.js';
 import type { OrderTokens } from './order-token.js';
 import { statusUrl } from './order-urls.js';
 import type { CheckoutSessions } from './stripe-checkout.js';
+import type { TaxYearCoverage } from './tax-year-coverage.js';
 
 export interface CheckoutDeps {
   state: GatewayState;
@@ -13,6 +14,13 @@ export interface CheckoutDeps {
   tokens: OrderTokens;
   sessions: CheckoutSessions;
   baseUrl: string;
+  /** Refuses a tax year the published chain record does not reach (see tax-year-coverage.ts). */
+  coverage: TaxYearCoverage;
+}
+
+/** A valid request for a pack that cannot be made from the published record: 409, no order, no session. */
+export class TaxYearNotCoveredError extends Error {
+  override name = 'TaxYearNotCoveredError';
 }
 
 /**
@@ -25,6 +33,8 @@ export async function startCheckout(
   body: { sku?: unknown; coldkeys?: unknown },
 ): Promise<CheckoutSession> {
   const request = checkOrderRequest(deps.catalogue, body.sku, body.coldkeys);
+  const uncovered = deps.coverage(request.sku.tax_year);
+  if (uncovered) throw new TaxYearNotCoveredError(uncovered);
   const order = await createOrder(deps, request, 'checkout');
   const token = deps.tokens.tokenFor(order.id);
   // `ot` is the spec's name for the token in the success URL; `t` makes the same link work as the

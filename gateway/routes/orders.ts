@@ -3,13 +3,14 @@ import { limitHeaders } from '../auth/limit-headers.js';
 import { createTaxLimiter } from '../auth/tax-limiter.js';
 import { HttpError } from '../http/http-errors.js';
 import { jsonResponse } from '../http/responses.js';
-import { type CheckoutDeps, startCheckout } from '../orders/checkout.js';
+import { type CheckoutDeps, startCheckout, TaxYearNotCoveredError } from '../orders/checkout.js';
 import { OrderRequestError } from '../orders/create-order.js';
 import type { OrderServices } from '../orders/order-services.js';
 import type { OrderTokens } from '../orders/order-token.js';
 import { orderView } from '../orders/order-view.js';
 import { packFileName } from '../orders/pack-key.js';
 import { PaymentRefusedError, PaymentUnavailableError } from '../orders/stripe-checkout.js';
+import type { TaxYearCoverage } from '../orders/tax-year-coverage.js';
 import type { GatewayRequest } from '../request-context.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord } from '../state/order-state.js';
@@ -20,6 +21,8 @@ export interface OrderRouteDeps extends OrderServices {
   now: () => Date;
   baseUrl: string;
   onError: (error: unknown) => void;
+  /** Whether the published record reaches an SKU's tax year (checkout refuses one it does not). */
+  coverage: TaxYearCoverage;
 }
 
 /** The one 404 of spec 5 rule 7: an unknown order, a wrong token and a missing token read alike. */
@@ -79,6 +82,7 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
         tokens: deps.tokens,
         sessions: deps.checkoutSessions,
         baseUrl: deps.baseUrl,
+        coverage: deps.coverage,
       };
       const body = await readCheckoutBody(request);
       try {
@@ -86,6 +90,7 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
         return jsonResponse(session, 201, { ...headers, 'cache-control': 'no-store' });
       } catch (error) {
         if (error instanceof OrderRequestError) throw new HttpError(400, error.message);
+        if (error instanceof TaxYearNotCoveredError) throw new HttpError(409, error.message);
         if (error instanceof PaymentUnavailableError) {
           deps.onError(error);
           throw new HttpError(503, 'The payment processor cannot be reached; please try again in a minute.', {

@@ -1,7 +1,7 @@
 /**
- * A small world for the order tests: a folder store holding one published run with the tax objects a
- * pack reads (network yields, one coldkey shard), real coldkey addresses, and Stripe events signed the
- * way Stripe signs them. Small and fixed, so the pack's figures can be checked by hand.
+ * The world of the order tests: a sandbox published by the real pipeline (the tax objects a pack reads,
+ * its chain kept running for the pack's stake reads), real coldkey addresses, and Stripe events signed
+ * the way Stripe signs them.
  */
 import { join } from 'node:path';
 import Stripe from 'stripe';

@@ -494,6 +494,22 @@ describe('tax orders end to end', () => {
 });
 
 describe('checkout edges', () => {
+  it('refuses with 409 a tax year the published chain record does not reach: no order, no session', async () => {
+    // The world's record runs through three weeks of 2025/26: a 2024/25 or 2026/27 pack has nothing to read.
+    const ordersBefore = (await gw.state.orders.listOrders()).length;
+    const sessionsBefore = fake.sessions().length;
+    for (const sku of ['uk-2024-25', 'uk-2026-27']) {
+      const label = `${sku.slice(3, 7)}/${sku.slice(8)}`;
+      const response = await checkout({ sku, coldkeys: [ALICE] });
+      expect(response.status).toBe(409);
+      const { detail } = (await response.json()) as { detail: string };
+      expect(detail).toContain(`does not reach UK tax year ${label}`);
+      expect(detail).toMatch(/it covers UK days 2025-12-\d\d to 2026-01-\d\d/);
+    }
+    expect((await gw.state.orders.listOrders()).length).toBe(ordersBefore);
+    expect(fake.sessions().length).toBe(sessionsBefore);
+    expect((await checkout({ sku: 'uk-2025-26', coldkeys: [ALICE] })).status).toBe(201);
+  });
   it('refuses bad requests with 400 and a message that says what to change', async () => {
     const cases: [unknown, RegExp][] = [
       ['{not json', /must be JSON/],
