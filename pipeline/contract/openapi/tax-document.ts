@@ -158,6 +158,10 @@ export function buildTaxDocument(serverUrl = '/', skus: readonly Sku[] = DEFAULT
               'The body is not JSON, the SKU is not on sale, or a coldkey is missing, repeated or not a Bittensor ' +
                 'address; `detail` says which (a pasted secret gets a warning and is never echoed).',
             ),
+            '409': errorResponse(
+              "The chain record the packs are built from (the published `tax/calendar.json`) does not reach the SKU's " +
+                'tax year, so its pack cannot be made; no order is created and nothing is charged.',
+            ),
             '413': errorResponse('The body is larger than 16 KiB.'),
             '429': limited,
             '502': errorResponse('The payment processor refused to open a checkout.'),
