@@ -279,12 +279,13 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     });
   }
 
-  // Income: one acquisition per asset and UK day; a negative day a disposal for nothing.
+  // Income: one acquisition per asset and UK day of what was received; what positions lost that day (negative
+  // rows) one disposal for nothing, kept apart: a slash on one position never nets against another's income.
   const dayTime = new Map(input.days.map((day) => [day.date, day.timeMs]));
   const incomeByDay = new Map<string, { date: string; asset: string; rao: bigint; gbp: Decimal }>();
   for (const row of input.income) {
     const asset = alphaAsset(row.position.netuid, row.registeredAt);
-    const key = `${row.date}|${asset}`;
+    const key = `${row.date}|${asset}|${row.alphaRao < 0n ? 'lost' : 'received'}`;
     const entry = incomeByDay.get(key) ?? { date: row.date, asset, rao: 0n, gbp: new CgtDecimal(0) };
     entry.rao += row.alphaRao;
     entry.gbp = entry.gbp.add(row.gbp ?? 0);
@@ -293,7 +294,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       flags.push({
         date: row.date,
         kind: 'negative-income',
-        text: `${row.date}: the stake of ${row.position.hotkey} on subnet ${row.position.netuid} fell by ${units(-row.alphaRao).toFixed()} with no event to explain it (a deregistration or a slash?); listed as a negative day, not netted.`,
+        text: `${row.date}: the stake of ${row.position.hotkey} on subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} fell by ${units(-row.alphaRao).toFixed()} with no event to explain it (a deregistration or a slash?); listed as a negative day, not netted, and taken as a disposal for nothing.`,
       });
     } else if (row.gbp === null) {
       flags.push({
@@ -312,17 +313,17 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
         asset: entry.asset,
         action: 'acquire',
         rao: entry.rao,
-        gbp: gbp8(entry.gbp.abs()),
+        gbp: gbp8(entry.gbp),
         ref,
       });
-    } else if (entry.rao < 0n) {
+    } else {
       add(transactions, {
         at,
         asset: entry.asset,
         action: 'dispose',
         rao: -entry.rao,
         gbp: new CgtDecimal(0),
-        ref,
+        ref: `stake lost ${entry.date}`,
       });
     }
   }

@@ -5,7 +5,9 @@
  *   received = stake at the day's last block − stake at the previous day's last block
  *              − Σ over the blocks of that day with an event touching the position (stake after − before)
  *
- * in alpha RAO (TAO on root), exact. The event blocks are measured on the chain (stake at the block and at
+ * in alpha RAO (TAO on root), exact. When the subnet's registration changes during the day (deregistered,
+ * perhaps registered again), each registration gets its own row: the old one loses its stake (a negative
+ * row, valued at its last pool price), the new one receives what it holds at the end less its events. The event blocks are measured on the chain (stake at the block and at
  * the block before), so a stake, unstake, move or transfer, whatever its amounts and rounding, never counts
  * as income. A day can be negative (a deregistration, a slash): it is kept as such, never netted away.
  * Valued at receipt (HMRC CRYPTO21200): alpha × the subnet pool's price at the day's last block
@@ -26,7 +28,7 @@ export interface LedgerDay {
 export interface IncomeRow {
   date: string;
   position: PositionRef;
-  /** The registration of the subnet at the day's last block (0 on root). */
+  /** The registration of the subnet whose stake this is (0 on root): the day's last block's, or an earlier one lost that day. */
   registeredAt: number;
   /** Received that day: alpha RAO (TAO RAO on root); negative for a loss. */
   alphaRao: bigint;
@@ -48,6 +50,11 @@ export function gbpOfTaoRao(taoRao: bigint, price: GbpPrice): Decimal {
     .div(RAO_PER_UNIT)
     .mul(price.gbp)
     .toDecimalPlaces(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+}
+
+/** The registration of a position's subnet at a block (0 on root, and when the chain records none). */
+function registrationAt(stakes: StakesAtBlock, netuid: number): number {
+  return netuid === 0 ? 0 : (stakes.subnets.get(netuid)?.registeredAt ?? 0);
 }
 
 /** Alpha RAO in TAO RAO at a block's pool price (root: the same amount); null without a price. */
@@ -79,26 +86,41 @@ export function incomeLedger(
   for (const day of days) {
     const end = at(day.block);
     const start = at(previous.block);
+    const gbpPrice = prices.on(day.date);
     for (const position of positions) {
       const id = positionId(position);
-      let received = (end.stake.get(id) ?? 0n) - (start.stake.get(id) ?? 0n);
+      // Per registration of the subnet: a netuid deregistered (and perhaps registered again) during the
+      // day holds two assets, and the old one's stake is lost on the old one, never on its successor.
+      const received = new Map<number, { rao: bigint; priceAt: StakesAtBlock }>();
+      const add = (stakes: StakesAtBlock, rao: bigint) => {
+        const registeredAt = registrationAt(stakes, position.netuid);
+        const entry = received.get(registeredAt) ?? { rao: 0n, priceAt: stakes };
+        entry.rao += rao;
+        // Valued at the last block that still shows this registration (the day's end when it survives).
+        if (stakes.block >= entry.priceAt.block) entry.priceAt = stakes;
+        received.set(registeredAt, entry);
+      };
+      add(start, -(start.stake.get(id) ?? 0n));
       for (const block of eventBlocks.get(id) ?? []) {
         if (block <= previous.block || block > day.block) continue;
-        received -= (at(block).stake.get(id) ?? 0n) - (at(block - 1).stake.get(id) ?? 0n);
+        const after = at(block);
+        add(after, -((after.stake.get(id) ?? 0n) - (at(block - 1).stake.get(id) ?? 0n)));
       }
-      if (received === 0n) continue;
-      const taoRao = taoRaoAt(end, position.netuid, received);
-      const gbpPrice = prices.on(day.date);
-      rows.push({
-        date: day.date,
-        position,
-        registeredAt: position.netuid === 0 ? 0 : (end.subnets.get(position.netuid)?.registeredAt ?? 0),
-        alphaRao: received,
-        taoRao,
-        gbp: taoRao === null || gbpPrice === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
-        priceBlock: day.block,
-        gbpPrice,
-      });
+      add(end, end.stake.get(id) ?? 0n);
+      for (const [registeredAt, { rao, priceAt }] of received) {
+        if (rao === 0n) continue;
+        const taoRao = taoRaoAt(priceAt, position.netuid, rao);
+        rows.push({
+          date: day.date,
+          position,
+          registeredAt,
+          alphaRao: rao,
+          taoRao,
+          gbp: taoRao === null || gbpPrice === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
+          priceBlock: priceAt.block,
+          gbpPrice,
+        });
+      }
     }
     previous = day;
   }

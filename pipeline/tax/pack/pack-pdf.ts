@@ -175,8 +175,8 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
     size: 10.5,
   });
   if (summary.total.negativeDays > 0) {
-    w.line(
-      `Includes ${summary.total.negativeDays} negative position-day(s): listed in income.csv, not netted away (see Points to check).`,
+    w.paragraph(
+      `Not deducted: ${summary.total.negativeDays} negative position-day(s) lost ${tao4(summary.total.lostTaoRao)} TAO (${money(summary.total.lostGbp)} at those days' prices): listed in income.csv and taken as disposals for nothing in the capital gains (see Points to check).`,
       {
         size: 8.5,
       },

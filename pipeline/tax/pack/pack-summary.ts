@@ -10,11 +10,15 @@ import type { IncomeRow } from '../income-ledger.js';
 import type { PackLedger } from './pack-ledger.js';
 
 export interface IncomeTotal {
-  /** TAO RAO (valued rows only). */
+  /** Received: TAO RAO of the days with income above zero (valued rows only). */
   taoRao: bigint;
+  /** Received: pounds of the days with income above zero. This is the income; losses are not netted. */
   gbp: Decimal;
   /** Days × positions with income below zero. */
   negativeDays: number;
+  /** What those days lost, as a positive figure: TAO RAO and pounds at their prices (shown, not deducted). */
+  lostTaoRao: bigint;
+  lostGbp: Decimal;
 }
 
 export interface IncomeGroup extends IncomeTotal {
@@ -31,13 +35,22 @@ export interface IncomeSummary {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 function emptyTotal(): IncomeTotal {
-  return { taoRao: 0n, gbp: new CgtDecimal(0), negativeDays: 0 };
+  return { taoRao: 0n, gbp: new CgtDecimal(0), negativeDays: 0, lostTaoRao: 0n, lostGbp: new CgtDecimal(0) };
 }
 
+/**
+ * Income is what was received (HMRC CRYPTO21200); stake lost on a negative day (a slash, a deregistration)
+ * is no negative income but a disposal for nothing in the capital gains, so it is counted apart.
+ */
 function addRow(total: IncomeTotal, row: IncomeRow): void {
+  if (row.alphaRao < 0n) {
+    total.negativeDays += 1;
+    total.lostTaoRao -= row.taoRao ?? 0n;
+    total.lostGbp = total.lostGbp.sub(row.gbp ?? 0);
+    return;
+  }
   total.taoRao += row.taoRao ?? 0n;
   total.gbp = total.gbp.add(row.gbp ?? 0);
-  if (row.alphaRao < 0n) total.negativeDays += 1;
 }
 
 /** The twelve months of the tax year (April to March), each present even with no income. */

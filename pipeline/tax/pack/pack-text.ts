@@ -46,7 +46,9 @@ export const LIMITS: readonly string[] = [
   'Assumption: transfers to or from coldkeys outside the order are disposals or acquisitions at market value ' +
     '(a gift, a sale or your own other wallet would each be treated differently).',
   'A negative day (stake that fell with no event: a deregistration or a slash) is listed and flagged, and ' +
-    'counted as a disposal for nothing; it is never netted silently against other days.',
+    'counted as a disposal for nothing; it is never netted against other days or other positions: the ' +
+    'income total is what was received. Stake of a deregistered subnet is lost on that registration; TAO ' +
+    'the chain may have paid out for it is not in the collected events (check your balance).',
   'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
   'Subnet names are the names in the published run, which may be newer than the tax year.',
 ];
