@@ -153,6 +153,20 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     // Default order: most alpha burned over 7 days first.
     const alpha7 = rows.map((r) => Number(r.values[2]));
     expect(alpha7).toEqual([...alpha7].sort((a, b) => b - a));
+    // Cells are short (189.5M); the exact figure, with its unit, is the cell's tooltip.
+    const top = list.rows.find((r) => r.netuid === rows[0]!.netuid)!;
+    // Columns: netuid, name, emissions, alpha 24 h / 7 d / 30 d, TAO 24 h / 7 d / 30 d, …
+    const topCells = await page.$eval('table.subnets tbody tr', (tr) =>
+      [4, 8].map((index) => {
+        const cell = tr.querySelectorAll('td')[index]!;
+        return { title: cell.getAttribute('title'), text: cell.textContent ?? '' };
+      }),
+    );
+    expect(topCells[0]!.title).toBe(`${plain(top.alpha_7d)} α`);
+    expect(topCells[1]!.title).toBe(
+      top.tao_30d === null ? 'No price for this subnet' : `${plain(top.tao_30d)} TAO`,
+    );
+    expect(topCells[0]!.text).toMatch(/^\d{1,3}(\.\d)?[KMB]?$/);
 
     // The freshness line says what the API says.
     const freshness = await page.$eval('.freshness', (p) => p.textContent ?? '');
@@ -219,11 +233,36 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     expect(metrics.bytes).toBeGreaterThan(0);
     expect(metrics.bytes).toBeLessThan(WEIGHT_BUDGET_BYTES);
     await shot(fresh.page, 'subnets-desktop');
-    // The README's picture: the first screen of `/` as a person opens it.
-    await fresh.page.screenshot({ path: join(SHOTS, 'readme-explorer.png') });
+    // The README's picture: the first screen of `/` as a person opens it (test/web/readme-picture.sh
+    // makes docs/explorer.png of it).
+    await fresh.page.screenshot({
+      path: join(SHOTS, 'readme-explorer.png'),
+      clip: { x: 0, y: 0, width: DESKTOP.width, height: 800 },
+    });
     await fresh.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
     await shot(fresh.page, 'subnets-desktop-dark');
     await closeClean(fresh);
+
+    // Every column fits a laptop's width without scrolling sideways: at 1280 px and at 1024 px.
+    for (const width of [DESKTOP.width, 1024]) {
+      const laptop = await open({ width, height: 800 });
+      await laptop.page.goto(`${world.origin}/`, { waitUntil: 'networkidle0' });
+      await laptop.page.waitForSelector('table.subnets tbody tr');
+      const box = (await laptop.page.evaluate(`(() => {
+        const wrap = document.querySelector('.table-wrap');
+        const right = wrap.getBoundingClientRect().right;
+        return {
+          scroll: wrap.scrollWidth,
+          client: wrap.clientWidth,
+          cut: [...document.querySelectorAll('table.subnets th[data-key]')]
+            .filter((th) => th.getBoundingClientRect().right > right + 0.5)
+            .map((th) => th.dataset.key),
+        };
+      })()`)) as { scroll: number; client: number; cut: string[] };
+      expect(box.cut, `${width} px`).toEqual([]);
+      expect(box.scroll, `${width} px`).toBeLessThanOrEqual(box.client);
+      await closeClean(laptop);
+    }
 
     const phone = await open(PHONE);
     await phone.page.goto(`${world.origin}/`, { waitUntil: 'networkidle0' });
@@ -246,10 +285,24 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     // Hover each day's bar, as a reader would, and read what the chart's legend says.
     const charts = await page.$$('figure.chart');
     expect(charts).toHaveLength(2);
+    const latestFull = history.rows.findLast((day) => !day.partial_day)!;
+    const today = history.rows.at(-1)!;
+    expect(today.partial_day).toBe(true);
     for (const [index, unit, figureOf] of [
       [0, 'α', (day: SubnetHistory['rows'][number]) => day.alpha],
       [1, 'TAO', (day: SubnetHistory['rows'][number]) => day.tao],
     ] as const) {
+      const legendNow = () =>
+        charts[index]!.$$eval('.u-legend .u-series .u-value', (cells) =>
+          cells.map((cell) => cell.textContent ?? ''),
+        );
+      const shownOf = (value: number | null) => (value === null ? '–' : `${plain(value)} ${unit}`);
+      // Nothing under the pointer: the latest full day, named as such, and today so far.
+      await page.mouse.move(0, 0);
+      const idle = await legendNow();
+      expect(idle[0]).toBe(`${latestFull.date} (latest full day)`);
+      expect(idle[1]).toBe(shownOf(figureOf(latestFull)));
+      expect(idle[2]).toBe(shownOf(figureOf(today)));
       const over = await charts[index]!.$('.u-over');
       const box = (await over!.boundingBox())!;
       for (const [i, day] of history.rows.entries()) {
@@ -264,6 +317,9 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
         expect(legend[day.partial_day ? 1 : 2], `${day.date}`).toBe('–');
         if (index === 1) expect(legend[3]).toBe(day.unpriced_burns > 0 ? 'not priced' : '–');
       }
+      // The pointer leaves: back to the latest full day.
+      await page.mouse.move(0, 0);
+      expect(await legendNow()).toEqual(idle);
     }
     // The table under the charts holds the same days.
     const tableDays = await page.$$eval('table.days tbody tr', (trs) =>
@@ -335,10 +391,25 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
         headers: { cookie: cookieHeader },
       })
     ).json()) as SubnetHistory;
+    // The window reaches back before collection began: charts and table start on that day instead of
+    // drawing months of days with no data, and the captions say so.
+    const began = list.trend['collection_began'] as string;
+    expect(began).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(history365.rows[0]!.date < began).toBe(true);
+    const collected = history365.rows.filter((day) => day.date >= began);
     await page.waitForFunction(
-      `document.querySelectorAll('table.days tbody tr').length === ${history365.rows.length}`,
+      `document.querySelectorAll('table.days tbody tr').length === ${collected.length}`,
     );
-    expect(await page.$eval('figure.chart figcaption', (c) => c.textContent)).toContain('last 365 days');
+    expect(
+      await page.$$eval('table.days tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-date'))),
+    ).toEqual(collected.map((day) => day.date).reverse());
+    const caption = await page.$eval('figure.chart figcaption', (c) => c.textContent);
+    expect(caption).toContain('last 365 days');
+    expect(caption).toContain(`From ${began} (UTC), when collection began`);
+    expect(await page.$eval('.charts .note', (p) => p.textContent)).toContain(
+      `Collection began ${began} (UTC): the ${history365.rows.length - collected.length} days`,
+    );
+    expect(await page.$eval('button[data-days="365"]', (b) => b.getAttribute('aria-pressed'))).toBe('true');
     await shot(page, 'subnet-signed-in-desktop');
 
     // The CSV download arrives, with the bytes the API serves the subscriber.

@@ -1,7 +1,8 @@
 /**
  * A daily bar chart drawn by uPlot (bundled; no CDN): one bar per UTC day, the partial current day in
  * its own colour, and optionally a marker on days without a price. The x axis is the day's index, so
- * bars sit at whole numbers and the legend, which follows the pointer, names the day and its values.
+ * bars sit at whole numbers and the legend, which follows the pointer, names the day and its values
+ * (the latest full day's when the pointer is elsewhere).
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -10,6 +11,8 @@ import { compact } from './format.js';
 
 export interface BarChartInput {
   title: string;
+  /** A second, quieter caption line (e.g. where the drawn days begin). */
+  subtitle?: string;
   /** The y axis label, with its unit. */
   unit: string;
   days: string[];
@@ -22,7 +25,12 @@ export interface BarChartInput {
 
 export function barChart(input: BarChartInput): { element: HTMLElement; destroy(): void } {
   const figure = h('figure', { class: 'chart', 'data-chart': input.title });
-  const caption = h('figcaption', {}, input.title);
+  const caption = h(
+    'figcaption',
+    {},
+    input.title,
+    input.subtitle ? h('span', { class: 'subtitle' }, input.subtitle) : null,
+  );
   const plot = h('div', { class: 'plot' });
   figure.append(caption, plot);
 
@@ -34,12 +42,23 @@ export function barChart(input: BarChartInput): { element: HTMLElement; destroy(
   const css = getComputedStyle(document.documentElement);
   const colour = (name: string) => css.getPropertyValue(name).trim() || '#888';
   const bars = uPlot.paths.bars!({ size: [0.7, 48], align: 0 });
-  const legendValue = (_u: uPlot, value: number | null) => (value === null ? '–' : input.format(value));
+  // With no day under the pointer (idx null) the legend shows the latest complete day, named as such,
+  // and today's partial figure: a reader sees numbers at once instead of a row of dashes.
+  const latest = input.partial.lastIndexOf(false);
+  const today = input.partial.lastIndexOf(true);
+  const shown = (value: number | null | undefined) =>
+    value === null || value === undefined ? '–' : input.format(value);
+  const legendValue =
+    (fallback: number) => (_u: uPlot, value: number | null, _series: number, idx: number | null) =>
+      idx === null ? shown(fallback < 0 ? null : input.values[fallback]) : shown(value);
 
   const series: uPlot.Series[] = [
     {
       label: 'Day (UTC)',
-      value: (_u, value) => (value === null ? '–' : (input.days[Math.round(value)] ?? '–')),
+      value: (_u, value, _series, idx) => {
+        if (idx === null) return latest < 0 ? '–' : `${input.days[latest]} (latest full day)`;
+        return value === null ? '–' : (input.days[Math.round(value)] ?? '–');
+      },
     },
     {
       label: input.unit,
@@ -48,7 +67,7 @@ export function barChart(input: BarChartInput): { element: HTMLElement; destroy(
       width: 0,
       paths: bars,
       points: { show: false },
-      value: legendValue,
+      value: legendValue(latest),
     },
     {
       label: 'Today so far (partial)',
@@ -57,7 +76,7 @@ export function barChart(input: BarChartInput): { element: HTMLElement; destroy(
       width: 0,
       paths: bars,
       points: { show: false },
-      value: legendValue,
+      value: legendValue(today),
     },
   ];
   const data: uPlot.AlignedData = [x, complete, partial];
@@ -68,7 +87,10 @@ export function barChart(input: BarChartInput): { element: HTMLElement; destroy(
       width: 0,
       paths: () => null,
       points: { show: true, size: 9, fill: colour('--warn'), stroke: colour('--warn') },
-      value: (_u, value) => (value === null ? '–' : 'not priced'),
+      value: (_u, value, _series, idx) => {
+        const flagged = idx === null ? latest >= 0 && unpriced[latest] === 0 : value !== null;
+        return flagged ? 'not priced' : '–';
+      },
     });
     data.push(unpriced);
   }

@@ -15,6 +15,17 @@ const percentFormat = new Intl.NumberFormat(locale, {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
 });
+const percentOne = new Intl.NumberFormat(locale, {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+const percentWhole = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+const percentCompact = new Intl.NumberFormat(locale, {
+  style: 'percent',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
 const gbpFormat = new Intl.NumberFormat(locale, { style: 'currency', currency: 'GBP' });
 
 export const ALPHA = 'α';
@@ -25,10 +36,51 @@ export function number(value: number): string {
   return value !== 0 && Math.abs(value) < 1 ? four.format(value) : two.format(value);
 }
 
-/** A table cell: whole numbers from 1,000 up, 2 decimals from 1, 4 below; null is "not priced". */
-export function tableNumber(value: number | null): string {
-  if (value === null) return 'not priced';
-  return Math.abs(value) >= 1000 ? whole.format(value) : number(value);
+const compactOne = new Intl.NumberFormat(locale, {
+  notation: 'compact',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+const oneDecimal = fixed(1);
+const twoSignificant = new Intl.NumberFormat(locale, { maximumSignificantDigits: 2 });
+
+/**
+ * A table amount in a few characters, so the subnet table fits a laptop's width: `505.0M`, `941.9K`,
+ * `688.1`, `0.42`, `0`. The digits and the locale's suffix (K, M, …) come apart so the page can give the
+ * suffix a fixed box and keep the decimal points of a column aligned; the exact figure goes in a title.
+ */
+export function shortNumber(value: number): { digits: string; suffix: string } {
+  if (value === 0) return { digits: '0', suffix: '' };
+  const size = Math.abs(value);
+  if (size < 1) return { digits: twoSignificant.format(value), suffix: '' };
+  if (size < 1000) return { digits: oneDecimal.format(value), suffix: '' };
+  const parts = compactOne.formatToParts(value);
+  const at = parts.findIndex((part) => part.type === 'compact');
+  if (at < 0) return { digits: parts.map((part) => part.value).join(''), suffix: '' };
+  // A literal (a space in some locales) before the suffix belongs to the suffix.
+  const start = at > 0 && parts[at - 1]!.type === 'literal' ? at - 1 : at;
+  return {
+    digits: parts
+      .slice(0, start)
+      .map((part) => part.value)
+      .join(''),
+    suffix: parts
+      .slice(start)
+      .map((part) => part.value)
+      .join(''),
+  };
+}
+
+/**
+ * A table's change in percent, short: one decimal below 1,000 %, whole percent below 100,000 %, and
+ * compact above (a week after a near-silent one can read +50,430,348 %: `+50.4M%` says as much).
+ */
+export function shortChangePercent(value: number | null): string {
+  if (value === null) return 'n/a';
+  const size = Math.abs(value);
+  const format = size < 1000 ? percentOne : size < 100_000 ? percentWhole : percentCompact;
+  const text = format.format(value / 100);
+  return value > 0 ? `+${text}` : text;
 }
 
 export function amount(value: number | null, unit: string): string {

@@ -2,7 +2,7 @@ import { svg } from './dom.js';
 
 /** The 7-day spark line of a row: an inline SVG polyline (no canvas per row, no chart library). */
 export function sparkLine(values: readonly number[], label: string): SVGElement {
-  const width = 80;
+  const width = 72;
   const height = 22;
   const chart = svg('svg', {
     class: 'spark',

@@ -7,6 +7,7 @@
 import type { EmissionEvents, EmissionsSnapshot } from '../../../pipeline/contract/emissions.js';
 import type { SubnetDetail } from '../../../pipeline/contract/subnet-detail.js';
 import type { SubnetHistory } from '../../../pipeline/contract/subnet-history.js';
+import type { SubnetList } from '../../../pipeline/contract/subnet-list.js';
 import { ApiError, getJson } from './api.js';
 import { barChart } from './bar-chart.js';
 import { h, replaceChildren } from './dom.js';
@@ -77,24 +78,33 @@ export async function renderSubnetPage(app: HTMLElement, netuid: number, subscri
     for (const button of buttons)
       button.setAttribute('aria-pressed', String(button.dataset['days'] === String(days)));
     const history = await getJson<SubnetHistory>(`/api/v1/subnets/${netuid}/history?days=${days}`);
+    // A window reaching back before collection began would draw months of empty days and squash the
+    // real ones into a corner: the charts and the table start at the first collected day instead.
+    const began = history.coverage === 'partial' ? await collectionBegan() : null;
+    const since = history.rows.filter((day) => began !== null && day.date >= began);
+    const trimmed = began !== null && since.length > 0 && since.length < history.rows.length ? began : null;
+    const shown = trimmed ? since : history.rows;
+    const subtitle = trimmed ? `From ${trimmed} (UTC), when collection began` : undefined;
     for (const destroy of destroyCharts) destroy();
-    const dates = history.rows.map((day) => day.date);
-    const partial = history.rows.map((day) => day.partial_day);
+    const dates = shown.map((day) => day.date);
+    const partial = shown.map((day) => day.partial_day);
     const alpha = barChart({
       title: `Alpha burned per UTC day, last ${days} days`,
+      subtitle,
       unit: `alpha burned (${ALPHA})`,
       days: dates,
-      values: history.rows.map((day) => day.alpha),
+      values: shown.map((day) => day.alpha),
       partial,
       format: (value) => `${number(value)} ${ALPHA}`,
     });
     const tao = barChart({
       title: `TAO value of the alpha burned, at each day's price, last ${days} days`,
+      subtitle,
       unit: `TAO value (${TAO})`,
       days: dates,
-      values: history.rows.map((day) => day.tao),
+      values: shown.map((day) => day.tao),
       partial,
-      unpriced: history.rows.map((day) => day.unpriced_burns > 0),
+      unpriced: shown.map((day) => day.unpriced_burns > 0),
       format: (value) => `${number(value)} ${TAO}`,
     });
     destroyCharts = [alpha.destroy, tao.destroy];
@@ -105,10 +115,13 @@ export async function renderSubnetPage(app: HTMLElement, netuid: number, subscri
       h(
         'p',
         { class: 'note' },
+        trimmed
+          ? `Collection began ${trimmed} (UTC): the ${count(history.rows.length - shown.length)} days of the ${days}-day window before it have no data and are not drawn. `
+          : '',
         `Coverage: ${history.coverage}. The last bar is today (UTC), still partial. A zero means no burn in the index.`,
       ),
     );
-    replaceChildren(tableBox, historyTable(history));
+    replaceChildren(tableBox, historyTable(shown));
     replaceChildren(
       csvBox,
       subscriber
@@ -178,7 +191,23 @@ function figure(label: string, value: string, detail: string): HTMLElement {
   );
 }
 
-function historyTable(history: SubnetHistory): HTMLElement {
+/** The first day the collection holds (`trend.collection_began` of the list), asked once; null if unknown. */
+let collectionBeganAnswer: Promise<string | null> | null = null;
+function collectionBegan(): Promise<string | null> {
+  collectionBeganAnswer ??= getJson<SubnetList>('/api/v1/subnets').then(
+    (list) => {
+      const day = list.trend['collection_began'];
+      return typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null;
+    },
+    (error: unknown) => {
+      if (error instanceof ApiError) return null;
+      throw error;
+    },
+  );
+  return collectionBeganAnswer;
+}
+
+function historyTable(days: SubnetHistory['rows']): HTMLElement {
   return h(
     'div',
     { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Daily burns table' },
@@ -199,7 +228,7 @@ function historyTable(history: SubnetHistory): HTMLElement {
       h(
         'tbody',
         {},
-        ...history.rows
+        ...days
           .slice()
           .reverse()
           .map((day) =>

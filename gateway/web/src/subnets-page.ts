@@ -7,7 +7,16 @@ import type { SubnetList } from '../../../pipeline/contract/subnet-list.js';
 import type { SubnetRow } from '../../../pipeline/contract/subnet-row.js';
 import { ApiError, getJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { ALPHA, amount, changePercent, count, TAO, tableNumber } from './format.js';
+import {
+  ALPHA,
+  amount,
+  changePercent,
+  count,
+  number,
+  shortChangePercent,
+  shortNumber,
+  TAO,
+} from './format.js';
 import { freshnessLine } from './freshness.js';
 import { sparkLine } from './spark-line.js';
 
@@ -15,23 +24,49 @@ type Status = 'emitting' | 'suspended' | 'unknown';
 
 interface Column {
   key: string;
+  /** The heading on the page: short, since the table must fit a laptop's width. */
   label: string;
+  /** The heading in full, for screen readers and the tooltip, when the short one leans on its group. */
+  fullLabel?: string;
+  /** Columns with a group share a heading above theirs (alpha or TAO over 24 h / 7 d / 30 d). */
+  group?: string;
   /** The value the column sorts by; null sorts last in either direction. */
   sortValue: (row: SubnetRow, status: Status) => number | string | null;
   numeric: boolean;
   cell: (row: SubnetRow, status: Status) => HTMLTableCellElement;
 }
 
-const numberCell = (value: number | null, text: string) =>
-  h(
+/**
+ * An amount cell: the short figure (suffix in its own box, so a column's decimal points line up), the
+ * exact figure in `title` and `data-value`; zero is muted, a missing price says so in words.
+ */
+const amountCell = (value: number | null, unit: string) => {
+  if (value === null) {
+    return h('td', { class: 'num none', 'data-value': '', title: 'No price for this subnet' }, 'not priced');
+  }
+  const { digits, suffix } = shortNumber(value);
+  return h(
     'td',
     {
-      class: 'num',
-      'data-value': value === null ? '' : String(value),
-      title: value === null ? null : String(value),
+      class: value === 0 ? 'num zero' : 'num',
+      'data-value': String(value),
+      title: `${number(value)} ${unit}`,
     },
-    text,
+    digits,
+    h('span', { class: 'suffix' }, suffix),
   );
+};
+
+const WINDOWS = [
+  ['24h', '24 h'],
+  ['7d', '7 d'],
+  ['30d', '30 d'],
+] as const;
+
+const GROUPS = {
+  alpha: `Alpha burned (${ALPHA})`,
+  tao: `TAO value (${TAO})`,
+};
 
 const COLUMNS: Column[] = [
   {
@@ -56,38 +91,54 @@ const COLUMNS: Column[] = [
     sortValue: (_row, status) => status,
     cell: (_row, status) => h('td', {}, h('span', { class: `status ${status}` }, status)),
   },
-  ...(['24h', '7d', '30d'] as const).map(
-    (window): Column => ({
+  ...WINDOWS.map(
+    ([window, label]): Column => ({
       key: `alpha_${window}`,
-      label: `${window.replace('h', ' h').replace('d', ' d')} burned (${ALPHA})`,
+      label,
+      fullLabel: `Alpha burned, ${label} (${ALPHA})`,
+      group: GROUPS.alpha,
       numeric: true,
       sortValue: (row) => row[`alpha_${window}`],
-      cell: (row) => numberCell(row[`alpha_${window}`], tableNumber(row[`alpha_${window}`])),
+      cell: (row) => amountCell(row[`alpha_${window}`], ALPHA),
     }),
   ),
-  ...(['24h', '7d', '30d'] as const).map(
-    (window): Column => ({
+  ...WINDOWS.map(
+    ([window, label]): Column => ({
       key: `tao_${window}`,
-      label: `${window.replace('h', ' h').replace('d', ' d')} (${TAO})`,
+      label,
+      fullLabel: `TAO value, ${label} (${TAO})`,
+      group: GROUPS.tao,
       numeric: true,
       sortValue: (row) => row[`tao_${window}`],
-      cell: (row) => numberCell(row[`tao_${window}`], tableNumber(row[`tao_${window}`])),
+      cell: (row) => amountCell(row[`tao_${window}`], TAO),
     }),
   ),
   {
     key: 'change_7d_pct',
-    label: 'Change 7 d',
+    label: 'Change 7\u00a0d',
+    fullLabel: 'Change 7 d, against the 7 days before',
     numeric: true,
     sortValue: (row) => row.change_7d_pct,
     cell: (row) => {
-      const cell = numberCell(row.change_7d_pct, changePercent(row.change_7d_pct));
-      if (row.change_7d_pct !== null) cell.classList.add(row.change_7d_pct >= 0 ? 'up' : 'down');
-      return cell;
+      const change = row.change_7d_pct;
+      return h(
+        'td',
+        {
+          class: change === null ? 'num none' : `num ${change >= 0 ? 'up' : 'down'}`,
+          'data-value': change === null ? '' : String(change),
+          title:
+            change === null
+              ? 'No burn in the 7 days before: no change to measure'
+              : `${changePercent(change)} against the 7 days before`,
+        },
+        shortChangePercent(change),
+      );
     },
   },
   {
     key: 'spark7',
-    label: 'Last 7 days',
+    label: 'Last 7\u00a0days',
+    fullLabel: 'Last 7 days, alpha burned per day',
     numeric: true,
     sortValue: (row) => (row.spark7 ?? []).reduce((sum, value) => sum + value, 0),
     cell: (row) =>
@@ -127,9 +178,20 @@ export async function renderSubnetsPage(app: HTMLElement): Promise<void> {
 
   const tbody = h('tbody');
   const headers = new Map<string, HTMLTableCellElement>();
-  const headRow = h('tr');
-  for (const column of COLUMNS) {
-    const button = h('button', { type: 'button', class: 'sort' }, column.label);
+  // Two heading rows: a group's name above its 24 h / 7 d / 30 d columns; the others span both rows.
+  const groupRow = h('tr');
+  const columnRow = h('tr');
+  for (const [index, column] of COLUMNS.entries()) {
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'sort',
+        'aria-label': column.fullLabel ?? null,
+        title: column.fullLabel ?? null,
+      },
+      column.label,
+    );
     button.addEventListener('click', () => {
       if (sortKey === column.key) descending = !descending;
       else {
@@ -138,9 +200,26 @@ export async function renderSubnetsPage(app: HTMLElement): Promise<void> {
       }
       draw();
     });
-    const th = h('th', { scope: 'col', class: column.numeric ? 'num' : '', 'data-key': column.key }, button);
+    const th = h(
+      'th',
+      {
+        scope: 'col',
+        class: column.numeric ? 'num' : '',
+        'data-key': column.key,
+        rowspan: column.group ? null : 2,
+      },
+      button,
+    );
     headers.set(column.key, th);
-    headRow.appendChild(th);
+    if (!column.group) {
+      groupRow.appendChild(th);
+      continue;
+    }
+    columnRow.appendChild(th);
+    if (COLUMNS[index - 1]?.group !== column.group) {
+      const span = COLUMNS.filter((c) => c.group === column.group).length;
+      groupRow.appendChild(h('th', { scope: 'colgroup', colspan: span, class: 'group' }, column.group));
+    }
   }
   const shown = h('p', { class: 'count', 'aria-live': 'polite' });
   const search = h('input', {
@@ -198,12 +277,12 @@ export async function renderSubnetsPage(app: HTMLElement): Promise<void> {
     h(
       'div',
       { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Subnets (scrolls sideways)' },
-      h('table', { class: 'subnets' }, h('thead', {}, headRow), tbody),
+      h('table', { class: 'subnets' }, h('thead', {}, groupRow, columnRow), tbody),
     ),
     h(
       'p',
       { class: 'note' },
-      'Amounts in the table are rounded for reading (hover for the exact figure). TAO values use each subnet’s latest pool price; "not priced" means no price, never 0. ',
+      'Amounts in the table are short for reading (K thousand, M million; hover for the exact figure). TAO values use each subnet’s latest pool price; "not priced" means no price, never 0. ',
       'Sort by any column heading. ',
       h('a', { href: list.method_url }, 'How the figures are made'),
       '.',
