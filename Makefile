@@ -3,7 +3,7 @@
 # `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
 # serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
 # cannot list the other platforms and `npm ci` refuses it as "out of sync".
-.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview
+.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture
 
 STAMP := node_modules/.installed
 
@@ -61,3 +61,7 @@ screenshots: $(STAMP) web
 # The tax pack of the sandbox's demo coldkey, its PDF rendered to PNG pages (poppler-utils installed when absent).
 pack-preview: $(STAMP)
 	npx tsx test/tools/pack-preview.ts --out data/pack-preview
+
+# The README's explorer picture (docs/explorer.png) from the latest screenshots, reduced with pngquant.
+readme-picture: screenshots
+	bash test/web/readme-picture.sh
