@@ -46,7 +46,14 @@ export interface LedgerEvent extends ColdkeyEvent {
 /** Something the reader should know about a figure: shown in the PDF and kept in the CSVs. */
 export interface PackFlag {
   date: string;
-  kind: 'transfer-out' | 'transfer-in' | 'negative-income' | 'unpriced' | 'unexplained' | 'opening';
+  kind:
+    | 'transfer-out'
+    | 'transfer-in'
+    | 'negative-income'
+    | 'unpriced'
+    | 'unexplained'
+    | 'opening'
+    | 'provisional';
   text: string;
 }
 

@@ -131,11 +131,11 @@ export const DISPOSAL_COLUMNS = [
   'refs',
 ] as const;
 
-/** One row per matched part of each disposal; the disposal's own figures repeat on each of its rows. */
+/** One row per matched part of each disposal of the tax year; the disposal's own figures repeat on each of its rows. */
 export function disposalsCsv(ledger: PackLedger): string {
   return csv(
     DISPOSAL_COLUMNS,
-    ledger.gains.disposals.flatMap((d) =>
+    ledger.disposals.flatMap((d) =>
       d.matched.map((part) => [
         d.date,
         d.taxYear,
@@ -157,7 +157,7 @@ export function disposalsCsv(ledger: PackLedger): string {
 export function poolsCsv(ledger: PackLedger, asAt: string): string {
   return csv(
     ['asset', 'quantity', 'cost_gbp', 'as_at'],
-    ledger.gains.pools.map((pool) => [
+    ledger.closingPools.map((pool) => [
       pool.asset,
       plainDecimal(pool.quantity),
       plainDecimal(pool.cost),
@@ -190,7 +190,10 @@ export function positionsCsv(ledger: PackLedger, names: ReadonlyMap<number, stri
 
 export const CGT_INPUT_COLUMNS = ['datetime', 'asset', 'action', 'quantity', 'gbp'] as const;
 
-/** Exactly what `sbm tax cgt` reads: rerunning it on this file gives the pack's disposals and pools. */
+/**
+ * Exactly what `sbm tax cgt` reads: rerunning it on this file gives the pack's disposals (those of the tax
+ * year) and its closing pools (the year's). It runs on up to 30 days past the year for the 30-day rule.
+ */
 export function cgtInputCsv(transactions: readonly CgtTransaction[]): string {
   return csv(
     CGT_INPUT_COLUMNS,

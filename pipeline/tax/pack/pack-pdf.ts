@@ -58,6 +58,11 @@ export async function packPdf(
   w.line(
     `Chain record: published run ${inputs.runVersion}; record opens at the end of ${ledger.opening.date} (block ${ledger.opening.block})`,
   );
+  if (ledger.following.length > 0) {
+    w.line(
+      `Read on to ${ledger.following[ledger.following.length - 1]!.date} for the 30-day rule only (acquisitions after the year matched with its disposals)`,
+    );
+  }
   const last = ledger.days[ledger.days.length - 1];
   w.line(
     last
@@ -101,7 +106,7 @@ export async function packPdf(
       { header: 'Pooled cost', width: 110, align: 'right' },
       { header: 'Average cost per unit', width: 125, align: 'right' },
     ],
-    ledger.gains.pools.map((pool) => [
+    ledger.closingPools.map((pool) => [
       pool.asset,
       plainDecimal(pool.quantity.toDecimalPlaces(9)),
       money(pool.cost),

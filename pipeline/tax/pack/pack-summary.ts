@@ -100,7 +100,7 @@ export function sa108Of(ledger: PackLedger, label: string): CgtTaxYear {
       costs: new CgtDecimal(0),
       gains: new CgtDecimal(0),
       losses: new CgtDecimal(0),
-      closingPools: ledger.gains.pools,
+      closingPools: ledger.closingPools,
     }
   );
 }

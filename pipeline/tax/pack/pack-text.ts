@@ -27,7 +27,8 @@ export const HMRC_METHOD: readonly string[] = [
     'and what is received from outside as acquired at market value; both are flagged for you to check.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
-    "days (earliest first), then with the section 104 pool at its average cost. HMRC's worked examples " +
+    'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +
+    "reads them when they are collected), then with the section 104 pool at its average cost. HMRC's worked examples " +
     "(CRYPTO22251 to CRYPTO22257) are reproduced in this software's tests.",
   'Arithmetic. Amounts are decimals with at least 28 significant digits; pounds are kept to 8 decimal places ' +
     'in the CSV files and rounded to pence only in this PDF. The SA108 figures are the number of disposals, ' +
@@ -73,15 +74,20 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'gain_gbp (negative for a loss), rule (same-day, 30-day or s104), matched_date, matched_quantity, ' +
       'matched_cost_gbp, refs (the events and income days grouped in the disposal).',
   ],
-  ['pools.csv', 'the section 104 pools after the last day: asset, quantity, cost_gbp, as_at.'],
+  [
+    'pools.csv',
+    'the section 104 pools at the end of the last day of the tax year covered: asset, quantity, cost_gbp, as_at.',
+  ],
   [
     'positions.csv',
     'the stake of every position at the end of every UK day: date, block, coldkey, hotkey, netuid, subnet, alpha.',
   ],
   [
     'cgt-input.csv',
-    'every acquisition and disposal given to the gains engine (datetime, asset, action, quantity, gbp): ' +
-      '`sbm tax cgt cgt-input.csv` recomputes disposals.csv and pools.csv from it.',
+    'every acquisition and disposal given to the gains engine (datetime, asset, action, quantity, gbp), from ' +
+      'the opening to up to 30 days after the tax year (those later days only for the 30-day rule): ' +
+      '`sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax year) and pools.csv ' +
+      '(the closing pools it gives for the tax year).',
   ],
   ['README.txt', 'what each file and column means.'],
 ];
