@@ -6,8 +6,8 @@
  */
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
 import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
+import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
