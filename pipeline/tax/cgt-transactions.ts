@@ -150,22 +150,40 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     const after = stakesAt(block);
     const before = stakesAt(block - 1);
     const remaining = new Map<string, bigint>();
-    const delta = (position: PositionRef, own: bigint | null, last: boolean): bigint => {
+    const touches = (event: LedgerEvent) => positionsOf(event, input.coldkeys);
+    // The change an event states for its own position: a stake's alpha in, an unstake's alpha out; null for
+    // moves, swaps and transfers, whose alpha only the chain's before and after show.
+    const stated = (event: LedgerEvent): bigint | null => {
+      if (event.alpha_rao === null) return null;
+      if (event.kind === 'StakeAdded') return BigInt(event.alpha_rao);
+      if (event.kind === 'StakeRemoved') return -BigInt(event.alpha_rao);
+      return null;
+    };
+    /**
+     * Several events on one position in one block share its measured change: each takes the amount it
+     * states; one that states none takes what is left after the later events' stated amounts; the last
+     * takes what is left (so the rounding of stated amounts never leaves stake unaccounted for).
+     */
+    const delta = (position: PositionRef, index: number): bigint => {
       const id = positionId(position);
       if (!remaining.has(id)) {
         remaining.set(id, (after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n));
       }
       const left = remaining.get(id)!;
-      // Two events on one position in one block: each takes its own amount, the last what is left.
-      const take = last || own === null ? left : own;
+      const later = blockEvents
+        .slice(index + 1)
+        .filter((next) => touches(next).some((p) => positionId(p) === id));
+      const own = stated(blockEvents[index]!);
+      const take =
+        later.length === 0
+          ? left
+          : own !== null
+            ? own
+            : later.reduce((rest, next) => rest - (stated(next) ?? 0n), left);
       remaining.set(id, left - take);
       return take;
     };
-    const touches = (event: LedgerEvent) => positionsOf(event, input.coldkeys);
     blockEvents.forEach((event, i) => {
-      const later = blockEvents.slice(i + 1);
-      const lastFor = (position: PositionRef) =>
-        !later.some((next) => touches(next).some((p) => positionId(p) === positionId(position)));
       const date = ukDay(Date.parse(event.time));
       const at = new Date(event.time);
       const ref = `event ${event.block}/${event.event_index}`;
@@ -180,11 +198,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       let treatment = 'not a disposal';
       switch (event.kind) {
         case 'StakeAdded': {
-          const gained = delta(
-            from!,
-            event.alpha_rao === null ? null : BigInt(event.alpha_rao),
-            lastFor(from!),
-          );
+          const gained = delta(from!, i);
           if (event.netuid === 0) {
             treatment = 'stake on root: TAO stays TAO, not a disposal';
             break;
@@ -196,11 +210,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
           break;
         }
         case 'StakeRemoved': {
-          const lost = -delta(
-            from!,
-            event.alpha_rao === null ? null : -BigInt(event.alpha_rao),
-            lastFor(from!),
-          );
+          const lost = -delta(from!, i);
           if (event.netuid === 0) {
             treatment = 'unstake from root: TAO stays TAO, not a disposal';
             break;
@@ -217,7 +227,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
           const value = gbpOf(date, tao);
           if (event.role === 'destination') {
             // From a coldkey outside the order (one inside would have its origin record kept instead).
-            const gained = delta(from!, null, lastFor(from!));
+            const gained = delta(from!, i);
             add(own, { at, asset: assetOf(event.netuid!), action: 'acquire', rao: gained, gbp: value, ref });
             treatment = 'stake received from a coldkey outside the order: acquisition at market value';
             flags.push({
@@ -227,7 +237,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
             });
             break;
           }
-          const lost = -delta(from!, null, lastFor(from!));
+          const lost = -delta(from!, i);
           if (!mine) break;
           if (event.kind === 'StakeTransferred' && !otherInOrder) {
             add(own, { at, asset: assetOf(event.netuid!), action: 'dispose', rao: lost, gbp: value, ref });
@@ -239,7 +249,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
             });
             break;
           }
-          const gained = to ? delta(to, null, lastFor(to)) : 0n;
+          const gained = to ? delta(to, i) : 0n;
           const source = assetOf(event.netuid!);
           const target = assetOf(event.counterpart_netuid!);
           if (source === target) {
