@@ -14,11 +14,12 @@ export function findChromium(): string | null {
   try {
     const path = execFileSync('bash', [INSTALL_SCRIPT], {
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The script's own lines (installing, why not) go straight to the run's output, so a first run
+      // shows why it pauses for a minute.
+      stdio: ['ignore', 'pipe', 'inherit'],
     }).trim();
     return path || null;
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+  } catch {
     process.stderr.write(
       [
         '',
@@ -26,7 +27,6 @@ export function findChromium(): string | null {
         '#  BROWSER TESTS SKIPPED: no chromium, and it cannot be installed here  #',
         '#  (needs root and apt-get; or set SBM_CHROMIUM to a Chromium binary)   #',
         '########################################################################',
-        stderr,
         '',
       ].join('\n'),
     );
