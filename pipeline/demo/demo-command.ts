@@ -112,11 +112,16 @@ async function runDemo(
   const port = wanted === 0 || !(await portIsFree(wanted)) ? await freePort() : wanted;
   const base = `http://127.0.0.1:${port}`;
   // Checkout against the Stripe stand-in, with demo-only order and webhook secrets.
-  const orders = await startDemoOrders(dirname(config.warehousePath), env['SBM_BASE_URL'] ?? base, env);
+  const orders = await startDemoOrders(
+    dirname(config.warehousePath),
+    env['SBM_BASE_URL'] ?? base,
+    chainUrl,
+    env,
+  );
   children.push({ stop: orders.close });
   const gateway = await startChild(process.execPath, [...gatewayCli, 'serve', '--port', String(port)], {
     // The tax check reads the sandbox chain.
-    env: { ...env, ...orders.env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base, SBM_CHAIN_URL: chainUrl },
+    env: { ...env, ...orders.env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base },
     ready: /listening on (\S+)/,
     label: 'the gateway',
     timeoutMs: 60_000,

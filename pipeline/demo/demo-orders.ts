@@ -27,6 +27,8 @@ export interface DemoOrders {
 export async function startDemoOrders(
   dataDir: string,
   baseUrl: string,
+  /** The sandbox chain: `orders fulfil` reads the pack's stake from it, in the shell that sources the file. */
+  chainUrl: string,
   environment: NodeJS.ProcessEnv,
 ): Promise<DemoOrders> {
   const envFile = join(dataDir, ENV_FILE);
@@ -35,6 +37,7 @@ export async function startDemoOrders(
   const standInUrl = await fake.listen('127.0.0.1', (await portIsFree(STAND_IN_PORT)) ? STAND_IN_PORT : 0);
   const env = {
     SBM_BASE_URL: baseUrl,
+    SBM_CHAIN_URL: chainUrl,
     SBM_ORDER_SECRET:
       environment['SBM_ORDER_SECRET'] || kept['SBM_ORDER_SECRET'] || randomBytes(32).toString('hex'),
     STRIPE_SECRET_KEY: 'sk_test_sbm_demo_stand_in',

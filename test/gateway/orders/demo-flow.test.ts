@@ -25,13 +25,12 @@ beforeAll(async () => {
   stateStore = await STATE_ENGINES[0]!.start();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  orders = await startDemoOrders(world.dir, base, {});
+  orders = await startDemoOrders(world.dir, base, world.chainUrl, {});
   env = {
     ...process.env,
     ...orders.env,
     SBM_STATE_URL: stateStore.url,
     SBM_STORE_URL: `file:${world.storeDir}`,
-    SBM_CHAIN_URL: world.chainUrl,
     SBM_OUTBOX_DIR: world.outboxDir,
   };
   const started = await startChild(
@@ -57,8 +56,10 @@ it('keeps the demo secrets in an env file the shell can source, reused by the ne
   const text = await readFile(orders.envFile, 'utf8');
   expect(text).toContain(`SBM_ORDER_SECRET=${orders.env['SBM_ORDER_SECRET']}`);
   expect(text).toContain(`STRIPE_API_BASE=${orders.standInUrl}`);
+  // `orders fulfil`, run in a shell that sourced the file, reads the pack's stake from the sandbox chain.
+  expect(text).toContain(`SBM_CHAIN_URL=${world.chainUrl}`);
   expect(orders.env['SBM_ORDER_SECRET']).toMatch(/^[0-9a-f]{64}$/);
-  const next = await startDemoOrders(world.dir, base, {});
+  const next = await startDemoOrders(world.dir, base, world.chainUrl, {});
   try {
     expect(next.env['SBM_ORDER_SECRET']).toBe(orders.env['SBM_ORDER_SECRET']);
     expect(next.env['STRIPE_WEBHOOK_SECRET']).toBe(orders.env['STRIPE_WEBHOOK_SECRET']);
