@@ -51,6 +51,9 @@ export const LIMITS: readonly string[] = [
     'income total is what was received. Stake of a deregistered subnet is lost on that registration; TAO ' +
     'the chain may have paid out for it is not in the collected events (check your balance).',
   'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
+  'A reward paid in the very block of one of your staking events (a subnet pays its stakers once per tempo, ' +
+    'about every 72 minutes) is measured together with that event and counted as part of it, not as income: ' +
+    'rare, and small when it happens (one payout of that one position).',
   'Subnet names are the names in the published run, which may be newer than the tax year.',
 ];
 
