@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -11,6 +11,8 @@ let dir: string;
 let path: string;
 // 2^64 - 1: beyond a JS number and beyond BIGINT.
 const BIG = 18_446_744_073_709_551_615n;
+// 2^128 - 1: the largest U64F64 share count, beyond HUGEINT and DECIMAL(38,0).
+const SHARE_BITS = 2n ** 128n - 1n;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sbm-q-'));
@@ -20,6 +22,10 @@ beforeEach(async () => {
     `INSERT INTO burns VALUES (10, 1, 1, '2025-03-01 00:00:12+00', '2025-03-01', 3, 0, 'burn', 'c, "quoted"', 'h',
        $big::HUGEINT, NULL)`,
     { big: BIG.toString() },
+  );
+  await wh.run(
+    `INSERT INTO share_pools VALUES ('2025-03-01', 7199, 3, 0, 'h', $big::HUGEINT, $bits::UHUGEINT)`,
+    { big: BIG.toString(), bits: SHARE_BITS.toString() },
   );
   wh.close();
 });
@@ -48,16 +54,25 @@ describe('sbm sql', () => {
 });
 
 describe('sbm export parquet', () => {
-  it('writes every table and keeps HUGEINT amounts exact as DECIMAL(38,0)', async () => {
+  it('writes every table, HUGEINT amounts exact as DECIMAL(38,0) and the U64F64 share bits as exact text', async () => {
     const out = join(dir, 'parquet');
     const written = await exportParquet({ warehousePath: path, outDir: out });
-    expect(written.map((w) => w.table)).toContain('burns');
+    // Every table the schema creates (read from schema.sql, not from the database), the share pools included.
+    const schema = await readFile(new URL('../../pipeline/warehouse/schema.sql', import.meta.url), 'utf8');
+    const created = [...schema.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
+    expect(created).toEqual(expect.arrayContaining(['burns', 'share_pools', 'share_pool_days']));
+    expect(written.map((w) => w.table).sort()).toEqual(created.sort());
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     const reader = await connection.runAndReadAll(
       `SELECT CAST(alpha_rao AS HUGEINT) AS a, typeof(alpha_rao) AS t FROM '${join(out, 'burns.parquet')}'`,
     );
     expect(reader.getRowObjectsJS()).toEqual([{ a: BIG, t: 'DECIMAL(38,0)' }]);
+    const pools = await connection.runAndReadAll(
+      `SELECT CAST(total_shares_bits AS UHUGEINT) AS bits, CAST(total_alpha_rao AS HUGEINT) AS alpha
+         FROM '${join(out, 'share_pools.parquet')}'`,
+    );
+    expect(pools.getRowObjectsJS()).toEqual([{ bits: SHARE_BITS, alpha: BIG }]);
     connection.closeSync();
     instance.closeSync();
   });
