@@ -3,7 +3,7 @@
  * ISO dates, plain decimals (never an exponent). Alpha and TAO are exact to the RAO (9 decimals at most);
  * pounds carry 8 decimal places, the figures the gains were computed from (the PDF rounds them to pence).
  */
-import type { Decimal } from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { fixedToText } from '../../amounts/rao.js';
 import { csvField } from '../../csv/csv-field.js';
 import { plainDecimal } from '../cgt/cgt-decimal.js';
@@ -21,7 +21,9 @@ export function csv(header: readonly string[], rows: readonly (readonly Field[])
 }
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
-const gbp = (value: Decimal | null) => (value === null ? null : value.toFixed(GBP_PLACES));
+// Every pound figure of the CSVs: 8 decimal places, half to even, as the ledger rounds its values.
+const gbp = (value: Decimal | null) =>
+  value === null ? null : value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
 
 export function subnetName(names: ReadonlyMap<number, string>, netuid: number): string {
   return netuid === 0 ? 'root' : (names.get(netuid) ?? '');
@@ -141,13 +143,13 @@ export function disposalsCsv(ledger: PackLedger): string {
         d.taxYear,
         d.asset,
         plainDecimal(d.quantity),
-        plainDecimal(d.proceeds),
-        plainDecimal(d.cost),
-        plainDecimal(d.gain),
+        gbp(d.proceeds),
+        gbp(d.cost),
+        gbp(d.gain),
         part.rule,
         part.date ?? null,
         plainDecimal(part.quantity),
-        plainDecimal(part.cost),
+        gbp(part.cost),
         d.refs.join('; '),
       ]),
     ),
@@ -157,12 +159,7 @@ export function disposalsCsv(ledger: PackLedger): string {
 export function poolsCsv(ledger: PackLedger, asAt: string): string {
   return csv(
     ['asset', 'quantity', 'cost_gbp', 'as_at'],
-    ledger.closingPools.map((pool) => [
-      pool.asset,
-      plainDecimal(pool.quantity),
-      plainDecimal(pool.cost),
-      asAt,
-    ]),
+    ledger.closingPools.map((pool) => [pool.asset, plainDecimal(pool.quantity), gbp(pool.cost), asAt]),
   );
 }
 

@@ -161,7 +161,8 @@ describe('the demo coldkey pack', () => {
       (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
     );
     const rerun = report.disposals.flatMap((d) =>
-      d.matched.map(() => `${d.date}|${d.asset}|${d.gain.toFixed()}`),
+      // The CSVs give pounds to 8 decimal places (half to even), as every pound figure of the pack.
+      d.matched.map(() => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`),
     );
     expect(rerun).toEqual(fromPack);
   });

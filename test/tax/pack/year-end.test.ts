@@ -85,7 +85,11 @@ describe('the 2025/26 pack built after the year', () => {
     );
     const year = report.disposals.filter((d) => d.taxYear === '2025/26');
     expect(
-      year.flatMap((d) => d.matched.map((m) => `${d.date}|${d.asset}|${d.gain.toFixed()}|${m.rule}`)),
+      year.flatMap((d) =>
+        d.matched.map(
+          (m) => `${d.date}|${d.asset}|${d.gain.toFixed(8, CgtDecimal.ROUND_HALF_EVEN)}|${m.rule}`,
+        ),
+      ),
     ).toEqual(
       readCsv(files.get('disposals.csv')!).map(
         (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}|${row['rule']}`,
@@ -97,7 +101,10 @@ describe('the 2025/26 pack built after the year', () => {
         (row) => `${row['asset']}|${row['quantity']}|${row['cost_gbp']}|${row['as_at']}`,
       ),
     ).toEqual(
-      closing.map((pool) => `${pool.asset}|${pool.quantity.toFixed()}|${pool.cost.toFixed()}|${YEAR_END}`),
+      closing.map(
+        (pool) =>
+          `${pool.asset}|${pool.quantity.toFixed()}|${pool.cost.toFixed(8, CgtDecimal.ROUND_HALF_EVEN)}|${YEAR_END}`,
+      ),
     );
   });
 });
