@@ -163,8 +163,17 @@ function newWorkerId(): string {
   return `fulfil-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-/** An error for `last_error` and the alert line: one line, bounded. */
+/**
+ * An error for `last_error` and the alert line: one line, bounded, and with no personal data. An SMTP
+ * server's refusal quotes the recipient (`550 <buyer@example.com>: mailbox unavailable`) and a connection
+ * error may quote a URL with its password; the column outlives the purge and the line goes to the logs,
+ * so both are masked.
+ */
 function describe(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.split('\n')[0]!.slice(0, 500);
+  return text
+    .split('\n')[0]!
+    .replace(/[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g, '<email>')
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1<credentials>@')
+    .slice(0, 500);
 }

@@ -1,7 +1,8 @@
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../../gateway/config.js';
 import { runFulfilment } from '../../../gateway/orders/fulfilment-job.js';
-import type { Mailer } from '../../../gateway/orders/mailer.js';
+import { type Mailer, smtpMailer } from '../../../gateway/orders/mailer.js';
 import type { OrderAlert } from '../../../gateway/orders/order-alerts.js';
 import { orderTokens } from '../../../gateway/orders/order-token.js';
 import type { GatewayState } from '../../../gateway/state/gateway-state.js';
@@ -151,4 +152,36 @@ it('retries a failed delivery ten minutes later without touching the fulfilled o
   expect((await flaky.run()).emailed).toEqual([id]);
   expect(sent).toEqual([id]);
   expect((await state.orders.getOrder(id!))?.emailedAt).toEqual(now());
+});
+
+it("keeps the buyer's email out of the alert line and last_error when the SMTP server refuses it", async () => {
+  clock.ms = NOW_MS + 4 * 60 * MINUTE;
+  const [id] = await paidOrders(state, 1, now());
+  // A real SMTP server that refuses the recipient, quoting the address as servers do.
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(Object.assign(new Error(`<${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as { port: number }).port;
+  const alerts: OrderAlert[] = [];
+  const mailer = smtpMailer(`smtp://user:s3cret@127.0.0.1:${port}`, 'Packs <packs@sbm.example>');
+  try {
+    const result = await job({ build: 'works', maxAttempts: 5, mailer, alerts }).run();
+    expect(result.mailFailed.map((f) => f.id)).toEqual([id]);
+    const logged = JSON.stringify({ alerts, result, order: await state.orders.getOrder(id!) });
+    expect(logged).toContain('mailbox unavailable');
+    // The buyer's address is in the order until the purge, and nowhere else.
+    const lastError = (await state.orders.getOrder(id!))?.lastError ?? '';
+    expect(lastError).toContain('<email>');
+    expect(lastError).not.toContain('buyer@example.com');
+    expect(JSON.stringify({ alerts, result })).not.toMatch(/buyer@example\.com|s3cret/);
+  } finally {
+    mailer.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
 });
