@@ -53,6 +53,7 @@ export interface PackFlag {
     | 'unpriced'
     | 'unexplained'
     | 'opening'
+    | 'calendar'
     | 'provisional';
   text: string;
 }
@@ -135,10 +136,17 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     });
   }
   if (openingByAsset.size > 0) {
+    const openingList = [...openingByAsset]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(
+        ([asset, { rao, taoRao }]) =>
+          `${asset} ${units(rao).toFixed()} at £${gbpOf(input.opening.date, taoRao).toFixed(2)}`,
+      )
+      .join('; ');
     flags.push({
       date: input.opening.date,
       kind: 'opening',
-      text: `Holdings at the end of ${input.opening.date} (block ${input.opening.block}) enter the pools at their market value that day: their real cost is not in the chain record this pack reads.`,
+      text: `The record opens at the end of ${input.opening.date} (block ${input.opening.block}), the earliest day the service collected: the holdings then (${openingList}) enter the pools at their market value that day, since their real cost is not in the chain record. Every later pool, across tax years, follows from them.`,
     });
   }
 

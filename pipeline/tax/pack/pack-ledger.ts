@@ -28,14 +28,17 @@ import {
   readStakesAtBlocks,
   type StakesAtBlock,
 } from '../stake-at-blocks.js';
-import { type PackInputs, PackInputsMissingError } from './pack-inputs.js';
+import type { PackInputs } from './pack-inputs.js';
+import { recordDays } from './record-days.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
 
 export interface PackLedger {
   coldkeys: string[];
-  /** The day whose end the record opens at (the day before the tax year, or its first collected day). */
+  /** The earliest collected UK day: the record opens at its end, holdings entering the pools at market value. */
+  recordOpening: LedgerDay;
+  /** The end of the day before the tax year (or the record's opening when it starts inside the year). */
   opening: LedgerDay;
   /** The UK days of the tax year with income computed (each after its day before). */
   days: LedgerDay[];
@@ -64,13 +67,15 @@ export async function computePackLedger(
   reader: ChainReader,
   concurrency = PACK_READ_CONCURRENCY,
 ): Promise<PackLedger> {
-  const { opening, days, following } = yearDays(inputs);
+  const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
+  const { recordOpening, before, yearOpening: opening, days, following } = record;
   const order = new Set(coldkeys);
   const yearEnd = days.length > 0 ? days[days.length - 1]! : opening;
   const recordEnd = following.length > 0 ? following[following.length - 1]! : yearEnd;
   const events: LedgerEvent[] = inputs.events.filter(
-    (e) => e.block > opening.block && e.block <= recordEnd.block,
+    (e) => e.block > recordOpening.block && e.block <= recordEnd.block,
   );
+  const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
 
   const positions = new Map<string, PositionRef>();
   const yearPositions = new Set<string>();
@@ -79,12 +84,17 @@ export async function computePackLedger(
     if (inYear) yearPositions.add(positionId(position));
   };
   for (const coldkey of coldkeys) {
-    for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
+    for (const position of await positionsAtBlock(reader, coldkey, recordOpening.block)) {
+      note(position, recordOpening === opening);
+    }
+    if (recordOpening !== opening) {
+      for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
+    }
   }
   const eventBlocks = new Map<string, number[]>();
   for (const event of events) {
     for (const position of positionsOf(event, order)) {
-      note(position, event.block <= yearEnd.block);
+      note(position, inYear(event.block));
       const id = positionId(position);
       eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), event.block])]);
     }
@@ -92,21 +102,21 @@ export async function computePackLedger(
   const ordered = [...positions.values()].sort(
     (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
   );
-  const recordDays = [...days, ...following];
+  const readDays = [...before, ...days, ...following];
   const blocks = [
-    opening.block,
-    ...recordDays.map((day) => day.block),
+    recordOpening.block,
+    ...readDays.map((day) => day.block),
     ...events.flatMap((event) => [event.block - 1, event.block]),
   ];
   const stakes = await readStakesAtBlocks(reader, ordered, coldkeys, blocks, concurrency);
   const prices = new GbpPrices(inputs.fiat);
-  const income = incomeLedger(ordered, opening, recordDays, stakes, eventBlocks, prices);
+  const income = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices);
   const mapping = cgtTransactions({
     coldkeys: order,
-    opening,
+    opening: recordOpening,
     events,
     income,
-    days: recordDays,
+    days: readDays,
     positions: ordered,
     stakes,
     prices,
@@ -114,7 +124,17 @@ export async function computePackLedger(
   const gains = computeGains(mapping.transactions);
   const label = inputs.taxYear.label;
   const disposals = gains.disposals.filter((d) => d.taxYear === label);
-  const flags: PackFlag[] = mapping.flags.filter((flag) => flag.date <= yearEnd.date);
+  // The year's points to check, and the market-value opening wherever the record starts: it shapes the pools.
+  const flags: PackFlag[] = mapping.flags.filter(
+    (flag) => flag.kind === 'opening' || (flag.date > opening.date && flag.date <= yearEnd.date),
+  );
+  if (record.foundOnChain.length > 0) {
+    flags.push({
+      date: record.foundOnChain[0]!,
+      kind: 'calendar',
+      text: `The published calendar lacked ${record.foundOnChain.length} UK day(s) (${summariseDates(record.foundOnChain)}): their last blocks were found on the chain by block timestamps.`,
+    });
+  }
   const lastDisposal = disposals[disposals.length - 1];
   if (lastDisposal && recordEnd.date < addDays(lastDisposal.date, BED_AND_BREAKFAST_DAYS)) {
     flags.push({
@@ -125,15 +145,16 @@ export async function computePackLedger(
   }
   return {
     coldkeys: [...coldkeys],
+    recordOpening,
     opening,
     days,
     following,
     positions: ordered.filter((position) => yearPositions.has(positionId(position))),
     stakes,
-    income: income.filter((row) => row.date <= yearEnd.date),
+    income: income.filter((row) => row.date > opening.date && row.date <= yearEnd.date),
     mapping: {
       transactions: mapping.transactions,
-      events: mapping.events.filter((treated) => treated.event.block <= yearEnd.block),
+      events: mapping.events.filter((treated) => inYear(treated.event.block)),
       flags,
     },
     gains,
@@ -154,49 +175,9 @@ function closingPools(gains: CgtReport, label: string, mapping: CgtMapping, last
   return computeGains(mapping.transactions.filter((tx) => tx.at.getTime() < end)).pools;
 }
 
-/**
- * The opening day and the income days of the tax year from the calendar. The record opens at the end of
- * 5 April when that day is collected; otherwise at the end of the year's first collected day (the pack
- * says so). A day missing in the middle would hide a day's income: the pack refuses to be built.
- */
-export function yearDays(inputs: PackInputs): {
-  opening: LedgerDay;
-  days: LedgerDay[];
-  following: LedgerDay[];
-} {
-  const { taxYear } = inputs;
-  const toDay = (day: PackInputs['calendar'][number]): LedgerDay => ({
-    date: day.date,
-    block: day.last_block,
-    timeMs: Date.parse(day.last_block_time),
-  });
-  const eve = inputs.calendar.find((day) => day.date === addDays(taxYear.firstDay, -1));
-  const inYear = inputs.calendar
-    .filter((day) => day.date >= taxYear.firstDay && day.date <= taxYear.lastDay)
-    .map(toDay);
-  if (inYear.length === 0) {
-    throw new PackInputsMissingError(`no UK day of tax year ${taxYear.label} is collected yet`);
-  }
-  const opening = eve ? toDay(eve) : inYear[0]!;
-  const days = eve ? inYear : inYear.slice(1);
-  let previous = opening;
-  for (const day of days) {
-    if (day.date !== addDays(previous.date, 1)) {
-      throw new PackInputsMissingError(
-        `the published calendar has no day between ${previous.date} and ${day.date}: the pack waits until those days are collected`,
-      );
-    }
-    previous = day;
-  }
-  // The days after the year, as far as they run on without a gap.
-  const following: LedgerDay[] = [];
-  const byDate = new Map(inputs.calendar.map((day) => [day.date, day]));
-  for (let i = 1; previous.date === taxYear.lastDay && i <= BED_AND_BREAKFAST_DAYS; i++) {
-    const day = byDate.get(addDays(taxYear.lastDay, i));
-    if (!day) break;
-    following.push(toDay(day));
-  }
-  return { opening, days, following };
+/** A list of dates as its first and last and a count, short enough for one line. */
+function summariseDates(dates: readonly string[]): string {
+  return dates.length <= 3 ? dates.join(', ') : `${dates[0]} to ${dates[dates.length - 1]}`;
 }
 
 function cmp(a: string, b: string): number {

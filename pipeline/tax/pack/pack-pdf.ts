@@ -56,8 +56,13 @@ export async function packPdf(
   w.line(`Order: ${order.id}`);
   w.line(`Made: ${asOf.toISOString().slice(0, 10)} (as at the payment, ${asOf.toISOString()})`);
   w.line(
-    `Chain record: published run ${inputs.runVersion}; record opens at the end of ${ledger.opening.date} (block ${ledger.opening.block})`,
+    `Chain record: published run ${inputs.runVersion}; opens at the end of ${ledger.recordOpening.date} (block ${ledger.recordOpening.block})`,
   );
+  if (ledger.recordOpening !== ledger.opening) {
+    w.line(
+      `Section 104 pools carried from there, across tax years, to the year's start (${ledger.opening.date})`,
+    );
+  }
   if (ledger.following.length > 0) {
     w.line(
       `Read on to ${ledger.following[ledger.following.length - 1]!.date} for the 30-day rule only (acquisitions after the year matched with its disposals)`,

@@ -39,8 +39,9 @@ export const LIMITS: readonly string[] = [
   'What the chain shows: stake, pool prices and staking events of these coldkeys, read from a Bittensor ' +
     'archive node and from the events this service collected. What it does not show: what you paid for TAO ' +
     'on an exchange, transfers you made between your own wallets outside this order, or whether you trade.',
-  'Assumption: what the coldkeys held when the record opens (the end of 5 April, or the first collected day ' +
-    'of the year) enters the pools at its market value that day, because its real cost is not in the record. ' +
+  'Assumption: what the coldkeys held when the record opens (the end of the earliest UK day the service ' +
+    'collected, often in an earlier tax year) enters the pools at its market value that day, because its real ' +
+    'cost is not in the record. From there the section 104 pools carry across tax years as HMRC requires. ' +
     'If you know the real cost of earlier holdings, your adviser should use it.',
   'Assumption: TAO/GBP for a UK day is the daily price published for that date (the first quote at or after ' +
     '00:00 UTC); a day without one takes the latest earlier price, and income.csv says so.',
