@@ -1,7 +1,15 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../chain/chain-reader.js';
 import type { ObjectStore } from '../../store/object-store.js';
-import { cgtInputCsv, disposalsCsv, eventsCsv, incomeCsv, poolsCsv, positionsCsv } from './pack-csv.js';
+import {
+  cgtInputCsv,
+  disposalsCsv,
+  eventsCsv,
+  incomeCsv,
+  matchesCsv,
+  poolsCsv,
+  positionsCsv,
+} from './pack-csv.js';
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
 import { computePackLedger, PACK_READ_CONCURRENCY, type PackLedger } from './pack-ledger.js';
 import { packPdf } from './pack-pdf.js';
@@ -24,6 +32,7 @@ export const PACK_FILE_NAMES = [
   'income.csv',
   'events.csv',
   'disposals.csv',
+  'matches.csv',
   'pools.csv',
   'positions.csv',
   'cgt-input.csv',
@@ -66,6 +75,7 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
     ['income.csv', text(incomeCsv(ledger, inputs.subnetNames))],
     ['events.csv', text(eventsCsv(ledger))],
     ['disposals.csv', text(disposalsCsv(ledger))],
+    ['matches.csv', text(matchesCsv(ledger))],
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
     ['cgt-input.csv', text(cgtInputCsv(ledger.mapping.transactions))],

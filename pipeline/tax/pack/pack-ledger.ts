@@ -19,7 +19,7 @@ import {
   type PackFlag,
   positionsOf,
 } from '../cgt-transactions.js';
-import { GbpPrices } from '../gbp-prices.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
 import { type IncomeRow, incomeLedger, type LedgerDay } from '../income-ledger.js';
 import {
   type PositionRef,
@@ -133,6 +133,14 @@ export async function computePackLedger(
       date: record.foundOnChain[0]!,
       kind: 'calendar',
       text: `The published calendar lacked ${record.foundOnChain.length} UK day(s) (${summariseDates(record.foundOnChain)}): their last blocks were found on the chain by block timestamps.`,
+    });
+  }
+  const stale = prices.staleDays().filter(({ ukDate }) => ukDate > opening.date && ukDate <= recordEnd.date);
+  if (stale.length > 0) {
+    flags.push({
+      date: stale[0]!.ukDate,
+      kind: 'stale-rate',
+      text: `No TAO/GBP rate was published at the end of ${stale.length} UK day(s) (${stale.map(({ ukDate, price }) => `${ukDate}: rate of ${price.at.slice(0, 10)}`).join('; ')}): each is valued at the nearest earlier quote, at most ${MAX_RATE_AGE_DAYS} days older (income.csv, tao_gbp_at).`,
     });
   }
   const lastDisposal = disposals[disposals.length - 1];

@@ -12,7 +12,8 @@ export const HMRC_METHOD: readonly string[] = [
     "chain at each event's block. It is exact to the RAO (10^-9 of a token).",
   'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
     "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
-    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at that day's TAO/GBP price. " +
+    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at the TAO/GBP rate of the " +
+    "day's end. An event is valued from its own amounts at the rate of its UK day's end. " +
     "Root stake is TAO. That value is also the tokens' cost for capital gains: income is an acquisition.",
   "Assets. TAO and each subnet's alpha are different tokens, each with its own section 104 pool, pooled per " +
     'person across all the coldkeys of this order (CRYPTO22200). A subnet is its netuid and its registration ' +
@@ -43,8 +44,10 @@ export const LIMITS: readonly string[] = [
     'collected, often in an earlier tax year) enters the pools at its market value that day, because its real ' +
     'cost is not in the record. From there the section 104 pools carry across tax years as HMRC requires. ' +
     'If you know the real cost of earlier holdings, your adviser should use it.',
-  'Assumption: TAO/GBP for a UK day is the daily price published for that date (the first quote at or after ' +
-    '00:00 UTC); a day without one takes the latest earlier price, and income.csv says so.',
+  "Assumption: TAO/GBP at a UK day's end is the daily price published for the next UTC date (its first " +
+    "quote at or after 00:00 UTC, within the hour of the UK day's end, the moment of the day's last block). " +
+    'A day without one takes the nearest earlier quote up to 3 days older, and the pack flags it; with none ' +
+    'that near the pack is not made, rather than value anything at £0.',
   'Assumption: transfers to or from coldkeys outside the order are disposals or acquisitions at market value ' +
     '(a gift, a sale or your own other wallet would each be treated differently).',
   'A negative day (stake that fell with no event: a deregistration or a slash) is listed and flagged, and ' +
@@ -64,7 +67,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'income.csv',
     'one row per position and UK day with income: date, coldkey, hotkey, netuid, subnet, registered_at, alpha ' +
       '(received, exact; TAO on root), tao (its value at the pool price), gbp, price_block (the block of the ' +
-      'pool price), tao_gbp (pounds per TAO used), price_sources, note (negative or unpriced days).',
+      'pool price), tao_gbp (pounds per TAO used), tao_gbp_at (the time of that quote, UTC), price_sources, ' +
+      'note (negative or unpriced days, an older rate).',
   ],
   [
     'events.csv',
@@ -74,9 +78,16 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'disposals.csv',
-    'one row per matched part of each disposal: date, tax_year, asset, quantity, proceeds_gbp, cost_gbp, ' +
-      'gain_gbp (negative for a loss), rule (same-day, 30-day or s104), matched_date, matched_quantity, ' +
-      'matched_cost_gbp, refs (the events and income days grouped in the disposal).',
+    'one row per disposal of the tax year (all disposals of one token on one UK day are one disposal): date, ' +
+      'tax_year, asset, quantity, proceeds_gbp, cost_gbp, gain_gbp (negative for a loss), refs (the events and ' +
+      'income days grouped in it). Its column sums are the SA108 figures: proceeds, allowable costs, and gains ' +
+      'less losses.',
+  ],
+  [
+    'matches.csv',
+    'one row per matched part of each disposal: disposal_date, asset, rule (same-day, 30-day or s104), ' +
+      'acquisition_date (the day of the acquisitions matched; empty for the pool), quantity, cost_gbp. A ' +
+      "disposal's rows sum to its quantity and its cost.",
   ],
   [
     'pools.csv',
