@@ -1,6 +1,9 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../chain/chain-reader.js';
 import type { ObjectStore } from '../../store/object-store.js';
+import { bittytaxCsv } from './exports/bittytax-csv.js';
+import { exportRecords } from './exports/export-records.js';
+import { koinlyCsv } from './exports/koinly-csv.js';
 import {
   cgtInputCsv,
   disposalsCsv,
@@ -36,6 +39,8 @@ export const PACK_FILE_NAMES = [
   'pools.csv',
   'positions.csv',
   'cgt-input.csv',
+  'bittytax.csv',
+  'koinly.csv',
   'README.txt',
 ] as const;
 
@@ -69,6 +74,7 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
   );
   const asOf = order.paidAt;
   const text = (value: string) => new TextEncoder().encode(value);
+  const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
     ['summary.pdf', await packPdf(order, inputs, ledger, asOf)],
@@ -79,6 +85,8 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
     ['cgt-input.csv', text(cgtInputCsv(ledger.mapping.transactions))],
+    ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
+    ['koinly.csv', text(koinlyCsv(records))],
     ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
   ]);
   const zip = new JSZip();

@@ -52,6 +52,8 @@ export interface PackLedger {
   income: IncomeRow[];
   /** The transactions of the whole record (the following days too); the events and flags of the year. */
   mapping: CgtMapping;
+  /** What the pack did with every event of the whole record (the exports describe all its transactions). */
+  recordEvents: CgtMapping['events'];
   /** The engine's report on the whole record. */
   gains: CgtReport;
   /** The disposals of the tax year. */
@@ -165,6 +167,7 @@ export async function computePackLedger(
       events: mapping.events.filter((treated) => inYear(treated.event.block)),
       flags,
     },
+    recordEvents: mapping.events,
     gains,
     disposals,
     closingPools: closingPools(gains, label, mapping, yearEnd.date),

@@ -104,7 +104,34 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       '`sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax year) and pools.csv ' +
       '(the closing pools it gives for the tax year).',
   ],
+  [
+    'bittytax.csv',
+    "the same transactions as cgt-input.csv, as BittyTax transaction records (its README's columns: Type, " +
+      'Buy Quantity, Buy Asset, Buy Value in GBP, Sell Quantity, Sell Asset, Sell Value in GBP, Fee Quantity, ' +
+      'Fee Asset, Fee Value in GBP, Wallet, Timestamp, Note). A stake, unstake or move across subnets is one ' +
+      'Trade; staking income is Staking; TAO or stake from or to a coldkey outside this order is a Deposit or ' +
+      'Withdrawal; holdings taken at market value (the opening) are Gift-Received; stake gone for nothing and ' +
+      'other disposals are Spend. Alpha is SN<netuid>-ALPHA (-R<block> for a reused netuid).',
+  ],
+  [
+    'koinly.csv',
+    "the same records in Koinly's universal CSV template (Date in UTC, Sent and Received Amount and Currency, " +
+      'Net Worth in GBP, Label: staking, gift, lost or cost, Description).',
+  ],
   ['README.txt', 'what each file and column means.'],
+];
+
+/** README.txt's advice on the files, for the user and for an adviser. */
+export const WHICH_FILE: readonly string[] = [
+  'HMRC pools each token per person across every wallet and exchange (CRYPTO22200). This pack sees only ' +
+    'these coldkeys: it cannot see what you paid for TAO on an exchange, nor your other wallets.',
+  'If Bittensor is all you hold, or you want this pack to be the computation: file from summary.pdf, and ' +
+    'give your adviser disposals.csv, matches.csv and income.csv.',
+  'If you keep your other cryptoassets in BittyTax or Koinly: import bittytax.csv or koinly.csv beside your ' +
+    'exchange records instead, and let that tool compute the pools and gains. TAO that came from outside ' +
+    'this order is a deposit there, so the tool pairs it with your exchange withdrawal and its real cost; ' +
+    'remove the Gift-Received (Koinly: gift) rows of the opening if your records already hold that history.',
+  'cgt-input.csv is for checking the pack: `sbm tax cgt cgt-input.csv` recomputes its gains.',
 ];
 
 /** README.txt: the files and columns, the method and the limits, as plain text. */
@@ -123,6 +150,9 @@ export function packReadme(title: string, orderId: string, taxYear: string): str
     'exact to the RAO (9 decimal places at most); pounds have 8 decimal places (the PDF rounds to pence).',
     'Assets are TAO and alpha:<netuid>:<registration block>.',
     '',
+    'WHICH FILE TO USE',
+    '',
+    ...WHICH_FILE.flatMap((text) => [text, '']),
     'METHOD',
     '',
     ...HMRC_METHOD.flatMap((text) => [text, '']),
