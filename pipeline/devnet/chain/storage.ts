@@ -80,7 +80,7 @@ export class ChainStorage {
   }
 
   #runtimeOf(block: number) {
-    return this.#world.runsNewRuntime(block) ? this.#runtimes.after : this.#runtimes.before;
+    return this.#runtimes[this.#world.eraOf(block)];
   }
 
   #define(hashes: BlockHashes): StorageItem[] {

@@ -32,6 +32,8 @@ export interface BlockInputs {
   seed: string;
   block: number;
   upgradeBlock: number;
+  /** First block of spec 425 (null: none); its `set_code` is in the block before. */
+  currentRuntimeBlock: number | null;
   burns: BurnAction[];
   staking: StakingAction[];
   registered: SubnetRegistration[];
@@ -80,7 +82,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   };
 
   finish(true, 6_305_000); // timestamp.set
-  if (inputs.block === inputs.upgradeBlock - 1) {
+  if (inputs.block === inputs.upgradeBlock - 1 || inputs.block === (inputs.currentRuntimeBlock ?? 0) - 1) {
     emit({ pallet: 'System', name: 'CodeUpdated', args: [] });
     finish(false, 1_000_000_000);
   }
