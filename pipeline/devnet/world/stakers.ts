@@ -120,11 +120,14 @@ export interface StakeState {
   free: bigint[];
 }
 
+const NO_V2_SHARES: Map<string, SafeFloat> = new Map();
+
 function cloneState(state: StakeState): StakeState {
   return {
     pools: new Map([...state.pools].map(([key, pool]) => [key, { ...pool }])),
     shares: state.shares.map((m) => new Map(m)),
-    sharesV2: state.sharesV2.map((m) => new Map(m)),
+    // Copy on write: until the current runtime writes a V2 share every map is the shared empty one.
+    sharesV2: state.sharesV2.map((m) => (m.size === 0 ? NO_V2_SHARES : new Map(m))),
     free: [...state.free],
   };
 }
@@ -384,7 +387,7 @@ export class Stakers {
       pool.shares += added;
       shares[0]!.set(position.pool, added);
     }
-    return { pools, shares, sharesV2: shares.map(() => new Map()), free };
+    return { pools, shares, sharesV2: shares.map(() => NO_V2_SHARES), free };
   }
 
   /** State at the start of `day`, after that day's emission growth. */
@@ -1038,8 +1041,16 @@ export class Stakers {
 
 function setShare(state: StakeState, stakerIndex: number, key: string, share: SafeFloat): void {
   state.shares[stakerIndex]!.delete(key);
-  if (isZero(share)) state.sharesV2[stakerIndex]!.delete(key);
-  else state.sharesV2[stakerIndex]!.set(key, share);
+  let own = state.sharesV2[stakerIndex]!;
+  if (isZero(share)) {
+    own.delete(key);
+    return;
+  }
+  if (own === NO_V2_SHARES) {
+    own = new Map();
+    state.sharesV2[stakerIndex] = own;
+  }
+  own.set(key, share);
 }
 
 /** `increase_stake_for_hotkey_and_coldkey_on_subnet` in the current runtime. */
