@@ -111,6 +111,11 @@ const EXPECTED_ORDER: Record<string, string[]> = {
   recycle: ['SubtensorModule.AlphaRecycled'],
   'auto-stake': ['SubtensorModule.AutoStakeAdded'],
   'root-claim': ['SubtensorModule.RootClaimed'],
+  'lease-dividends': [
+    'SubtensorModule.StakeRemoved',
+    'SubtensorModule.StakeAdded',
+    'SubtensorModule.SubnetLeaseDividendsDistributed',
+  ],
 };
 
 const nameOf = (record: EventRecord) =>
@@ -140,6 +145,7 @@ describe('the current runtime', () => {
       'recycle',
       'auto-stake',
       'root-claim',
+      'lease-dividends',
     ] as const) {
       const found = lifeOf(kind);
       expect(found.length, kind).toBeGreaterThan(0);

@@ -40,7 +40,8 @@ export type TruthActionKind =
   | 'dissolution'
   | 'recycle'
   | 'auto-stake'
-  | 'root-claim';
+  | 'root-claim'
+  | 'lease-dividends';
 
 export interface TruthAction {
   block: number;

@@ -181,7 +181,12 @@ function incomeOfDay(
       }
       continue;
     }
-    if (action.kind === 'AutoStakeAdded' || action.kind === 'RootClaimed') continue;
+    if (
+      action.kind === 'AutoStakeAdded' ||
+      action.kind === 'RootClaimed' ||
+      action.kind === 'SubnetLeaseDividendsDistributed'
+    )
+      continue;
     const touched: Array<[Account | null, number | null]> = [];
     if (action.coldkey === staker.coldkey) touched.push([action.hotkey, action.netuid]);
     const destColdkey = action.destColdkey ?? (action.destHotkey ? action.coldkey : null);
@@ -323,6 +328,8 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'auto-stake';
     case 'RootClaimed':
       return 'root-claim';
+    case 'SubnetLeaseDividendsDistributed':
+      return 'lease-dividends';
   }
 }
 

@@ -107,10 +107,10 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   if (current) {
     // Epoch events come before the first extrinsic, in phase Initialization.
     for (const action of inputs.staking) {
-      if (action.kind !== 'AutoStakeAdded') continue;
+      if (action.kind !== 'AutoStakeAdded' && action.kind !== 'SubnetLeaseDividendsDistributed') continue;
       const saved = extrinsic;
       extrinsic = -1;
-      placeAll(action, currentRuntimeEvents(action), 'AutoStakeAdded');
+      placeAll(action, currentRuntimeEvents(action), action.kind);
       extrinsic = saved;
     }
   }
@@ -165,7 +165,12 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   }
   for (const action of inputs.staking) {
     if (current) {
-      if (action.kind === 'AutoStakeAdded' || action.kind === 'NetworkRemoved') continue;
+      if (
+        action.kind === 'AutoStakeAdded' ||
+        action.kind === 'SubnetLeaseDividendsDistributed' ||
+        action.kind === 'NetworkRemoved'
+      )
+        continue;
       placeAll(action, currentRuntimeEvents(action), action.kind);
     } else {
       const index = emit(stakingEvent(action));

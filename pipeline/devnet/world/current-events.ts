@@ -132,6 +132,20 @@ export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
       ];
     case 'RootClaimed':
       return [{ pallet: 'SubtensorModule', name: 'RootClaimed', args: [coldkey.publicKey] }];
+    case 'SubnetLeaseDividendsDistributed': {
+      // Epoch (phase Initialization), `subnets/leasing.rs` `distribute_leased_network_dividends`:
+      // `transfer_stake_within_subnet` from the lease coldkey, then the event, per contributor.
+      const lease = action.lease!;
+      return [
+        stakeEvent('StakeRemoved', lease.coldkey, hotkey!, action.tao, action.alpha!, netuid, 0n),
+        stakeEvent('StakeAdded', coldkey, hotkey!, action.tao, action.alpha!, netuid, 0n),
+        {
+          pallet: 'SubtensorModule',
+          name: 'SubnetLeaseDividendsDistributed',
+          args: [lease.id, coldkey.publicKey, action.alpha],
+        },
+      ];
+    }
   }
 }
 

@@ -15,6 +15,7 @@ export type LifeStep =
   | { kind: 'fee-in-alpha'; from: Position }
   | { kind: 'auto-stake'; to: Position; miner: Account }
   | { kind: 'root-claim'; to: Position }
+  | { kind: 'lease-dividends'; to: Position; leaseColdkey: Account; leaseId: number }
   | { kind: 'hotkey-swap'; from: number; to: number; owner: Account }
   | { kind: 'dissolution'; netuid: number }
   | { kind: 'coldkey-swap'; successor: number };
@@ -40,6 +41,8 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
       return 'AutoStakeAdded';
     case 'root-claim':
       return 'RootClaimed';
+    case 'lease-dividends':
+      return 'SubnetLeaseDividendsDistributed';
     case 'hotkey-swap':
       return 'HotkeySwapped';
     case 'dissolution':
@@ -58,6 +61,7 @@ const SCHEDULE: Array<[LifeStep['kind'], number, number]> = [
   ['fee-in-alpha', 3, 9],
   ['auto-stake', 3, 15],
   ['root-claim', 4, 9],
+  ['lease-dividends', 4, 15],
   ['hotkey-swap', 5, 9],
   ['dissolution', 6, 9],
   ['coldkey-swap', 7, 9],

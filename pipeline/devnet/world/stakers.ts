@@ -44,7 +44,8 @@ export type LifeKind =
   | 'NetworkRemoved'
   | 'AlphaRecycled'
   | 'AutoStakeAdded'
-  | 'RootClaimed';
+  | 'RootClaimed'
+  | 'SubnetLeaseDividendsDistributed';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
 export interface DissolutionPayout {
@@ -76,6 +77,8 @@ export interface StakingAction {
   feeTao?: bigint;
   /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
   payouts?: DissolutionPayout[];
+  /** SubnetLeaseDividendsDistributed: the lease and the coldkey the alpha came from. */
+  lease?: { id: number; coldkey: Account };
   /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
   hotkeySwap?: { from: number; to: number };
 }
@@ -268,6 +271,10 @@ export class Stakers {
     validators.push(deriveAccount(this.#params.seed, `validator/${newHotkey}`));
     const autoStaked = this.#position(5, free[0]!);
     const rootClaimed = this.#position(rootHotkey, free[1]!);
+    // A leased subnet's hotkey: the lease coldkey's stake on it is untracked; the demo is a contributor.
+    const leaseHotkey = validators.length;
+    validators.push(deriveAccount(this.#params.seed, 'lease-hotkey/1'));
+    const leased = this.#position(leaseHotkey, free[2]!);
     const late = (staker: Staker, position: Position) => {
       if (staker.positions.some((p) => p.pool === position.pool)) return;
       staker.positions.push(position);
@@ -275,7 +282,8 @@ export class Stakers {
     };
     late(demo, autoStaked);
     late(demo, rootClaimed);
-    this.#lifePools.push(autoStaked.pool, rootClaimed.pool);
+    late(demo, leased);
+    this.#lifePools.push(autoStaked.pool, rootClaimed.pool, leased.pool);
     const receiver = this.stakers[1]!;
     late(receiver, p2);
     // The hotkey swap moves every holder of the swapped hotkey to the new one.
@@ -307,6 +315,12 @@ export class Stakers {
         miner: deriveAccount(this.#params.seed, 'demo-miner'),
       },
       'root-claim': { kind: 'root-claim', to: rootClaimed },
+      'lease-dividends': {
+        kind: 'lease-dividends',
+        to: leased,
+        leaseColdkey: deriveAccount(this.#params.seed, 'lease-coldkey/1'),
+        leaseId: 1,
+      },
       'hotkey-swap': {
         kind: 'hotkey-swap',
         from: rootHotkey,
@@ -742,6 +756,17 @@ export class Stakers {
           netuid: step.to.netuid,
           alpha: random.bigint(1n, 6n) * RAO + random.bigint(0n, RAO),
         };
+      case 'lease-dividends': {
+        const alpha = random.bigint(1n, 4n) * RAO + random.bigint(0n, RAO);
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha,
+          tao: this.#toTao(step.to.netuid, block, alpha),
+          lease: { id: step.leaseId, coldkey: step.leaseColdkey },
+        };
+      }
       case 'hotkey-swap':
         return {
           ...base,
@@ -960,6 +985,17 @@ export class Stakers {
       case 'RootClaimed':
         add(from, origin!, action.alpha!);
         return;
+      case 'SubnetLeaseDividendsDistributed': {
+        // `subnets/leasing.rs`: transfer_stake_within_subnet from the lease coldkey (untracked) to the
+        // contributor: the pool's alpha is unchanged, the untracked holders' part falls by the dividend.
+        const pool = state.pools.get(origin!)!;
+        const update = updateValueForOne(pool.alpha, SAFE_FLOAT_ZERO, denominatorOf(pool), -action.alpha!);
+        pool.alpha -= action.alpha!;
+        pool.v2 = update.denominator;
+        pool.shares = 0n;
+        add(from, origin!, action.alpha!);
+        return;
+      }
       case 'StakeAdded':
         state.free[from.index]! -= action.tao;
         add(from, origin!, action.alpha!);
