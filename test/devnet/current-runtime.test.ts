@@ -393,3 +393,79 @@ describe('events of one extrinsic', () => {
     expect(BigInt(received.alpha_rao)).toBe(BigInt(autoStake.alpha_rao!));
   });
 });
+
+describe('stake and income against the truth', () => {
+  it("every day end, the runtime call gives the truth's positions of the demo coldkey and its successor to the rao", async () => {
+    const days = truth.days.filter((d) => d.last_block >= CURRENT_FROM);
+    expect(days.length).toBeGreaterThan(8);
+    for (const day of days) {
+      const state = await at(day.last_block);
+      const call = runtimeCall(state, 'stakeInfoRuntimeApi.getStakeInfoForColdkey');
+      for (const owner of [demo(), successor()]) {
+        const rows = [
+          ...((await call(owner.coldkey)) as unknown as Array<{
+            hotkey: Codec;
+            netuid: Codec;
+            stake: Codec;
+          }>),
+        ];
+        const want = owner.days.find((d) => d.date === day.date)!.positions;
+        expect(
+          rows.map((r) => [accountHex(r.hotkey), r.netuid.toString(), r.stake.toString()]).sort(),
+          `${owner.coldkey} ${day.date}`,
+        ).toEqual(want.map((p) => [hexOf(p.hotkey), String(p.netuid), p.alpha_rao]).sort());
+      }
+    }
+  });
+
+  it("the truth's income per position-day is the chain's stake growth that no action of the coldkey explains", async () => {
+    // Read from the chain only: stake at each day end, and before and after each block with an action that
+    // moves the coldkey's holdings other than by income (auto-stake, root claims, lease dividends are income).
+    const income = new Set(['auto-stake', 'root-claim', 'lease-dividends']);
+    const stakeAt = async (coldkey: string, block: number) => {
+      const state = await at(block);
+      const rows = [
+        ...((await runtimeCall(
+          state,
+          'stakeInfoRuntimeApi.getStakeInfoForColdkey',
+        )(coldkey)) as unknown as Array<{
+          hotkey: Codec;
+          netuid: Codec;
+          stake: Codec;
+        }>),
+      ];
+      return new Map(rows.map((r) => [`${accountHex(r.hotkey)}/${r.netuid.toString()}`, big(r.stake)]));
+    };
+    const days = truth.days.filter((d) => d.first_block > CURRENT_FROM);
+    for (const owner of [demo(), successor()]) {
+      for (const day of days) {
+        const previous = truth.days[truth.days.indexOf(day) - 1]!;
+        const growth = new Map<string, bigint>();
+        const addTo = (from: Map<string, bigint>, to: Map<string, bigint>, sign: bigint) => {
+          for (const key of new Set([...from.keys(), ...to.keys()])) {
+            growth.set(key, (growth.get(key) ?? 0n) + sign * ((to.get(key) ?? 0n) - (from.get(key) ?? 0n)));
+          }
+        };
+        addTo(
+          await stakeAt(owner.coldkey, previous.last_block),
+          await stakeAt(owner.coldkey, day.last_block),
+          1n,
+        );
+        const blocks = new Set(
+          truth.actions
+            .filter((a) => a.block >= day.first_block && a.block <= day.last_block && !income.has(a.action))
+            .map((a) => a.block),
+        );
+        for (const block of blocks) {
+          addTo(await stakeAt(owner.coldkey, block - 1), await stakeAt(owner.coldkey, block), -1n);
+        }
+        const got = [...growth].filter(([, v]) => v !== 0n).sort();
+        const want = owner.days
+          .find((d) => d.date === day.date)!
+          .income.map((i) => [`${hexOf(i.hotkey)}/${i.netuid}`, BigInt(i.alpha_rao)] as [string, bigint])
+          .sort();
+        expect(got, `${owner.coldkey} ${day.date}`).toEqual(want);
+      }
+    }
+  });
+});
