@@ -5,7 +5,6 @@
  * compared with the world's ground truth (`buildTruth`), computed from the world, never from the answers.
  */
 import { ApiPromise, WsProvider } from '@polkadot/api';
-import type { Vec } from '@polkadot/types';
 import type { AccountId32, EventRecord } from '@polkadot/types/interfaces';
 import type { Codec } from '@polkadot/types/types';
 import { u8aToHex } from '@polkadot/util';
@@ -21,7 +20,7 @@ import {
   type Truth,
 } from '../../pipeline/devnet/index.js';
 import type { TruthAction } from '../../pipeline/devnet/truth/truth-types.js';
-import { type Decorated, events, read, runtimeCall, unwrap } from './decorated.js';
+import { type Decorated, events, read, runtimeCall } from './decorated.js';
 
 // A world wholly inside the UK tax year 2026-27 (6 April 2026 to 5 April 2027, Europe/London).
 const GENESIS = new Date('2026-05-01T00:00:00Z');

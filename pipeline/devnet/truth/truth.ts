@@ -260,8 +260,7 @@ function collectBlock(world: World, block: number, truth: Truth): void {
     });
   }
   for (const placed of content.staking) {
-    if (world.runsCurrentRuntime(block))
-      truth.actions.push(truthAction(world, block, time, placed, content.events));
+    if (world.runsCurrentRuntime(block)) truth.actions.push(truthAction(block, time, placed, content.events));
     const { action, eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
     const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';
@@ -334,7 +333,6 @@ function actionKind(action: StakingAction): TruthActionKind {
 }
 
 function truthAction(
-  world: World,
   block: number,
   time: string,
   placed: { action: StakingAction; eventIndex: number; extrinsic: number; events: number[] },
