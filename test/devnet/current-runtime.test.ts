@@ -110,6 +110,7 @@ const EXPECTED_ORDER: Record<string, string[]> = {
   recycle: ['SubtensorModule.AlphaRecycled'],
   'auto-stake': ['SubtensorModule.AutoStakeAdded'],
   'root-claim': ['SubtensorModule.RootClaimed'],
+  'miner-incentive': ['SubtensorModule.IncentiveAlphaEmittedToMiners'],
   'lease-dividends': [
     'SubtensorModule.StakeRemoved',
     'SubtensorModule.StakeAdded',
@@ -145,6 +146,7 @@ describe('the current runtime', () => {
       'auto-stake',
       'root-claim',
       'lease-dividends',
+      'miner-incentive',
     ] as const) {
       const found = lifeOf(kind);
       expect(found.length, kind).toBeGreaterThan(0);
@@ -420,7 +422,7 @@ describe('stake and income against the truth', () => {
   it("the truth's income per position-day is the chain's stake growth that no action of the coldkey explains", async () => {
     // Read from the chain only: stake at each day end, and before and after each block with an action that
     // moves the coldkey's holdings other than by income (auto-stake, root claims, lease dividends are income).
-    const income = new Set(['auto-stake', 'root-claim', 'lease-dividends']);
+    const income = new Set(['auto-stake', 'root-claim', 'lease-dividends', 'miner-incentive']);
     const stakeAt = async (coldkey: string, block: number) => {
       const state = await at(block);
       const rows = [

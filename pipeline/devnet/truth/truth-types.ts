@@ -41,7 +41,8 @@ export type TruthActionKind =
   | 'recycle'
   | 'auto-stake'
   | 'root-claim'
-  | 'lease-dividends';
+  | 'lease-dividends'
+  | 'miner-incentive';
 
 export interface TruthAction {
   block: number;

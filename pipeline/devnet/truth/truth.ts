@@ -184,7 +184,8 @@ function incomeOfDay(
     if (
       action.kind === 'AutoStakeAdded' ||
       action.kind === 'RootClaimed' ||
-      action.kind === 'SubnetLeaseDividendsDistributed'
+      action.kind === 'SubnetLeaseDividendsDistributed' ||
+      action.kind === 'IncentiveAlphaEmittedToMiners'
     )
       continue;
     const touched: Array<[Account | null, number | null]> = [];
@@ -329,6 +330,8 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'root-claim';
     case 'SubnetLeaseDividendsDistributed':
       return 'lease-dividends';
+    case 'IncentiveAlphaEmittedToMiners':
+      return 'miner-incentive';
   }
 }
 

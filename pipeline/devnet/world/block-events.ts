@@ -107,7 +107,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   if (current) {
     // Epoch events come before the first extrinsic, in phase Initialization.
     for (const action of inputs.staking) {
-      if (action.kind !== 'AutoStakeAdded' && action.kind !== 'SubnetLeaseDividendsDistributed') continue;
+      if (!EPOCH_KINDS.has(action.kind)) continue;
       const saved = extrinsic;
       extrinsic = -1;
       placeAll(action, currentRuntimeEvents(action), action.kind);
@@ -165,12 +165,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   }
   for (const action of inputs.staking) {
     if (current) {
-      if (
-        action.kind === 'AutoStakeAdded' ||
-        action.kind === 'SubnetLeaseDividendsDistributed' ||
-        action.kind === 'NetworkRemoved'
-      )
-        continue;
+      if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') continue;
       placeAll(action, currentRuntimeEvents(action), action.kind);
     } else {
       const index = emit(stakingEvent(action));
@@ -191,6 +186,13 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   result.extrinsicCount = extrinsic;
   return result;
 }
+
+/** Actions of the epoch (block initialization), not of an extrinsic. */
+const EPOCH_KINDS = new Set<string>([
+  'AutoStakeAdded',
+  'SubnetLeaseDividendsDistributed',
+  'IncentiveAlphaEmittedToMiners',
+]);
 
 function transferEvent(from: Uint8Array, to: Uint8Array, amount: bigint): WorldEvent {
   return { pallet: 'Balances', name: 'Transfer', args: [from, to, amount] };

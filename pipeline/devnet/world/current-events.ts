@@ -132,6 +132,16 @@ export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
       ];
     case 'RootClaimed':
       return [{ pallet: 'SubtensorModule', name: 'RootClaimed', args: [coldkey.publicKey] }];
+    case 'IncentiveAlphaEmittedToMiners':
+      // Epoch (phase Initialization), `coinbase/run_coinbase.rs`: incentive by UID, no account named; the
+      // miner's alpha is staked to (miner hotkey, owner coldkey) without any staking event.
+      return [
+        {
+          pallet: 'SubtensorModule',
+          name: 'IncentiveAlphaEmittedToMiners',
+          args: [netuid, action.incentives!.emissions],
+        },
+      ];
     case 'SubnetLeaseDividendsDistributed': {
       // Epoch (phase Initialization), `subnets/leasing.rs` `distribute_leased_network_dividends`:
       // `transfer_stake_within_subnet` from the lease coldkey, then the event, per contributor.

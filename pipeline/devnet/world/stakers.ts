@@ -45,7 +45,8 @@ export type LifeKind =
   | 'AlphaRecycled'
   | 'AutoStakeAdded'
   | 'RootClaimed'
-  | 'SubnetLeaseDividendsDistributed';
+  | 'SubnetLeaseDividendsDistributed'
+  | 'IncentiveAlphaEmittedToMiners';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
 export interface DissolutionPayout {
@@ -77,6 +78,8 @@ export interface StakingAction {
   feeTao?: bigint;
   /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
   payouts?: DissolutionPayout[];
+  /** IncentiveAlphaEmittedToMiners: the subnet's incentive by UID (the coldkey's miner at `minerUid`). */
+  incentives?: { emissions: bigint[]; minerUid: number };
   /** SubnetLeaseDividendsDistributed: the lease and the coldkey the alpha came from. */
   lease?: { id: number; coldkey: Account };
   /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
@@ -275,6 +278,10 @@ export class Stakers {
     const leaseHotkey = validators.length;
     validators.push(deriveAccount(this.#params.seed, 'lease-hotkey/1'));
     const leased = this.#position(leaseHotkey, free[2]!);
+    // The demo's own miner hotkey, with no auto-stake destination on this subnet: its incentive stays on it.
+    const minerHotkey = validators.length;
+    validators.push(deriveAccount(this.#params.seed, 'demo-miner'));
+    const mined = this.#position(minerHotkey, free[3]!);
     const late = (staker: Staker, position: Position) => {
       if (staker.positions.some((p) => p.pool === position.pool)) return;
       staker.positions.push(position);
@@ -283,6 +290,7 @@ export class Stakers {
     late(demo, autoStaked);
     late(demo, rootClaimed);
     late(demo, leased);
+    late(demo, mined);
     this.#lifePools.push(autoStaked.pool, rootClaimed.pool, leased.pool);
     const receiver = this.stakers[1]!;
     late(receiver, p2);
@@ -312,8 +320,9 @@ export class Stakers {
       'auto-stake': {
         kind: 'auto-stake',
         to: autoStaked,
-        miner: deriveAccount(this.#params.seed, 'demo-miner'),
+        miner: validators[minerHotkey]!,
       },
+      'miner-incentive': { kind: 'miner-incentive', to: mined, uid: 3 },
       'root-claim': { kind: 'root-claim', to: rootClaimed },
       'lease-dividends': {
         kind: 'lease-dividends',
@@ -749,6 +758,19 @@ export class Stakers {
           alpha: random.bigint(2n, 9n) * RAO + random.bigint(0n, RAO),
           destHotkey: step.miner,
         };
+      case 'miner-incentive': {
+        const emissions = Array.from(
+          { length: 8 },
+          () => random.bigint(0n, 5n) * RAO + random.bigint(0n, RAO),
+        );
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha: emissions[step.uid]!,
+          incentives: { emissions, minerUid: step.uid },
+        };
+      }
       case 'root-claim':
         return {
           ...base,
@@ -983,6 +1005,7 @@ export class Stakers {
         return;
       case 'AutoStakeAdded':
       case 'RootClaimed':
+      case 'IncentiveAlphaEmittedToMiners':
         add(from, origin!, action.alpha!);
         return;
       case 'SubnetLeaseDividendsDistributed': {
