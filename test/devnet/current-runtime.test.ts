@@ -177,6 +177,8 @@ describe('shares in V2', () => {
     expect(big(v1.bits)).toBe(0n);
     const keysV1 = await state.query.subtensorModule!.alpha!.keys(hotkey, coldkey);
     expect(keysV1.some((k) => k.args[2]!.toString() === String(netuid))).toBe(false);
+    const keysV2 = await state.query.subtensorModule!.alphaV2!.keys(hotkey, coldkey);
+    expect(keysV2.some((k) => k.args[2]!.toString() === String(netuid))).toBe(true);
     const share = (await read(state, 'subtensorModule.alphaV2', hotkey, coldkey, netuid)) as unknown as {
       mantissa: Codec;
       exponent: Codec;
