@@ -15,9 +15,10 @@ import type {
 
 export type { Truth } from './truth-types.js';
 
-type TruthOptions = Pick<
+type TruthOptions = WorldOptions & Pick<DevnetOptions, 'currentRuntimeBlock'>;
+type WorldOptions = Pick<
   DevnetOptions,
-  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock' | 'now'
+  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now'
 >;
 
 /** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */
