@@ -183,13 +183,3 @@ function summary(action: StakingAction): WorldEvent {
       };
   }
 }
-
-/** The event that names the action (the summary of a move; the staking event of a stake). */
-export function mainEventName(action: StakingAction): string {
-  switch (action.kind) {
-    case 'Transfer':
-      return 'Transfer';
-    default:
-      return action.kind;
-  }
-}

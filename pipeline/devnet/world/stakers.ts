@@ -837,7 +837,7 @@ export class Stakers {
     const pot = pool?.tao ?? 0n;
     const all = (pool?.alphaIn ?? 0n) + (pool?.alphaOut ?? 0n) + tracked;
     for (const holder of holders) holder.tao = all === 0n ? 0n : (pot * holder.tao) / all;
-    return holders.filter((h) => h.tao > 0n || h.alpha.size > 0);
+    return holders;
   }
 
   #toAlpha(netuid: number, block: number, tao: bigint): bigint {
