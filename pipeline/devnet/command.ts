@@ -36,6 +36,7 @@ function date(raw: string): string {
 
 interface WorldFlags {
   seed: string;
+  currentRuntimeBlock?: number;
   historyDays: number;
   genesis?: Date;
   blockTimeMs: number;
@@ -70,6 +71,11 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       shown('milliseconds per block', 12_000),
       integer('--block-time-ms', 10, 600_000),
       fallback(12_000),
+    )
+    .option(
+      '--current-runtime-block <n>',
+      'first block run by spec 425, the stand-in for the current runtime (default: none)',
+      integer('--current-runtime-block', 3),
     )
     .option(
       '--upgrade-block <n>',

@@ -13,6 +13,12 @@ export interface DevnetOptions {
   finalityLag: number;
   /** First block run by spec 393; default: noon of the middle day of the history. */
   upgradeBlock?: number;
+  /**
+   * First block run by spec 425, the sandbox's stand-in for the current runtime (V2 share storage, several
+   * events per staking call, balance-transfer legs to subnet accounts, the current-tax-year life events of
+   * the demo coldkey). Absent: the history ends with spec 393, as before.
+   */
+  currentRuntimeBlock?: number;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -44,13 +50,18 @@ export const defaultDevnetOptions: DevnetOptions = {
 export interface WorldParams {
   seed: string;
   genesisMs: number;
+  /** First block run by spec 425; null: never. */
+  currentRuntimeBlock: number | null;
   blockTimeMs: number;
   historyDays: number;
   upgradeBlock: number;
 }
 
 export function resolveWorldParams(
-  options: Pick<DevnetOptions, 'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock'>,
+  options: Pick<
+    DevnetOptions,
+    'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock'
+  >,
   nowMs: number,
 ): WorldParams {
   const genesisMs =
@@ -61,6 +72,7 @@ export function resolveWorldParams(
   return {
     seed: options.seed,
     genesisMs,
+    currentRuntimeBlock: options.currentRuntimeBlock ?? null,
     blockTimeMs: options.blockTimeMs,
     historyDays: options.historyDays,
     upgradeBlock: options.upgradeBlock ?? defaultUpgrade,
