@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { GatewayConfig } from '../config.js';
+import { isStuck } from '../orders/stuck-order.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord } from '../state/order-state.js';
 import { type CommandIo, isoOrNull, printJson } from './command-io.js';
@@ -19,12 +20,6 @@ export function maskEmail(email: string): string {
   const host = dot > 0 ? domain.slice(0, dot) : domain;
   const tld = dot > 0 ? domain.slice(dot) : '';
   return `${local[0]}***@${host[0] ?? ''}***${tld}`;
-}
-
-/** Paid, out of tries, and nobody working on it: only an operator moves it on. */
-export function isStuck(order: OrderRecord, maxAttempts: number, now: Date): boolean {
-  const leased = order.leaseExpiresAt !== null && order.leaseExpiresAt > now;
-  return order.status === 'paid' && order.fulfilAttempts >= maxAttempts && !leased;
 }
 
 interface HistoryEntry {

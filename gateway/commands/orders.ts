@@ -13,11 +13,12 @@ import type { OrderConfig } from '../orders/order-config.js';
 import { type OrderTokens, orderTokens } from '../orders/order-token.js';
 import { statusUrl } from '../orders/order-urls.js';
 import { purgeExpiredPacks } from '../orders/purge.js';
+import { isStuck } from '../orders/stuck-order.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { openGatewayState } from '../state/open-gateway-state.js';
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../state/order-state.js';
 import { type CommandIo, isoOrNull, printJson, processIo } from './command-io.js';
-import { addOrderSupportCommands, isStuck } from './order-support.js';
+import { addOrderSupportCommands } from './order-support.js';
 
 /** What the order commands print to and read the clock from; alerts go to stderr; `stop` ends `--watch`. */
 export interface OrderCommandIo extends CommandIo {

@@ -120,7 +120,7 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
   // The success URL a buyer's browser lands on after paying: a status page for browsers, JSON for scripts.
   router.get('/tax/orders/:order_id', async (request) => {
     const headers = await admit(request);
-    const html = wantsHtml(request.ctx.requestHeaders.get('accept'));
+    const html = wantsHtml(request.ctx.requestHeaders.get('accept') ?? null);
     return withHeaders(headers, async () => {
       const order = await openOrderForPage(request, html, headers);
       if (order instanceof Response) return order;
