@@ -6,7 +6,7 @@
  * real command: a run that fails (no node) keeps the last success of the file it replaces.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +108,98 @@ it.skipIf('skip' in promtool)(
     expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
   },
 );
+
+it.skipIf('skip' in promtool)(
+  'promtool test rules: each alert fires at its threshold and not before',
+  async () => {
+    const path = (promtool as { path: string }).path;
+    // The shipped rules without their annotations (promtool compares annotations verbatim); the
+    // expressions, durations and labels are the file's own.
+    await writeFile(join(dir, 'rules.yml'), withoutAnnotations(await readFile(RULES, 'utf8')));
+    await writeFile(join(dir, 'rules.test.yml'), RULE_TESTS);
+    const result = await run(path, ['test', 'rules', join(dir, 'rules.test.yml')]).then(
+      ({ stdout }) => stdout,
+      (error: { stdout: string; stderr: string }) => `${error.stdout}\n${error.stderr}`,
+    );
+    expect(result).toContain('SUCCESS');
+  },
+);
+
+/** Each alert the issue asks for, just under and just over its threshold (one-minute samples). */
+const RULE_TESTS = `rule_files: [rules.yml]
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - series: sbm_daily_last_success_timestamp_seconds
+        values: 0x1700
+      - series: sbm_daily_last_run_timestamp_seconds
+        values: 0x1700
+      - series: sbm_daily_last_run_success
+        values: 1x60 0x60
+    alert_rule_test:
+      - { eval_time: 25h, alertname: SbmDailyRunOverdue, exp_alerts: [] }
+      - eval_time: 27h
+        alertname: SbmDailyRunOverdue
+        exp_alerts: [{ exp_labels: { severity: page } }]
+      - { eval_time: 30m, alertname: SbmPublishFailed, exp_alerts: [] }
+      - eval_time: 90m
+        alertname: SbmPublishFailed
+        exp_alerts: [{ exp_labels: { severity: page } }]
+  - interval: 1m
+    input_series:
+      - series: sbm_emissions_watch_last_sample_timestamp_seconds
+        values: 0x30
+      - series: sbm_orders_stuck
+        values: 0x10 1x10
+    alert_rule_test:
+      - { eval_time: 14m, alertname: SbmEmissionsWatchSilent, exp_alerts: [] }
+      - eval_time: 16m
+        alertname: SbmEmissionsWatchSilent
+        exp_alerts: [{ exp_labels: { severity: page } }]
+      - { eval_time: 5m, alertname: SbmOrderStuck, exp_alerts: [] }
+      - eval_time: 12m
+        alertname: SbmOrderStuck
+        exp_alerts: [{ exp_labels: { severity: page } }]
+  - interval: 1m
+    input_series:
+      - series: 'sbm_http_requests_total{route="/api/v1/subnets",method="GET",status="200"}'
+        values: 0+100x30
+      - series: 'sbm_http_requests_total{route="/api/v1/subnets",method="GET",status="503"}'
+        values: 0+0x10 0+2x20
+    alert_rule_test:
+      - { eval_time: 10m, alertname: SbmHigh5xxRate, exp_alerts: [] }
+      # 2 in 102 (2%) from minute 11; the rate window fills, then 5 minutes of "for".
+      - { eval_time: 14m, alertname: SbmHigh5xxRate, exp_alerts: [] }
+      - eval_time: 25m
+        alertname: SbmHigh5xxRate
+        exp_alerts: [{ exp_labels: { severity: page } }]
+  - interval: 1m
+    input_series:
+      - series: 'sbm_http_requests_total{route="/api/v1/subnets",method="GET",status="200"}'
+        values: 0+1000x30
+      - series: 'sbm_http_requests_total{route="/api/v1/subnets",method="GET",status="503"}'
+        values: 0+5x30
+    alert_rule_test:
+      # 5 in 1,005 (0.5%): under the threshold.
+      - { eval_time: 25m, alertname: SbmHigh5xxRate, exp_alerts: [] }
+`;
+
+function withoutAnnotations(yaml: string): string {
+  const out: string[] = [];
+  let skipDeeperThan: number | null = null;
+  for (const line of yaml.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    if (skipDeeperThan !== null && (line.trim() === '' || indent > skipDeeperThan)) continue;
+    skipDeeperThan = null;
+    if (line.trim() === 'annotations:') {
+      skipDeeperThan = indent;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
 
 it('names only metrics and labels that the gateway or the daily file export', async () => {
   const rules = await readFile(RULES, 'utf8');
