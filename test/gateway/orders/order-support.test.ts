@@ -3,6 +3,9 @@
  * whose pack build keeps failing gets stuck, support reads its history, fixes the cause, puts it back
  * once (a second retry changes nothing), and the next fulfilment run builds the real pack.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayConfig, loadGatewayConfig } from '../../../gateway/config.js';
 import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
@@ -19,6 +22,8 @@ import { ALICE, NOW_MS, ORDER_SECRET, type OrderWorld, orderWorld, paidOrders } 
 import { runOrderCommand } from './run-order-command.js';
 
 const MINUTE = 60_000;
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const execFileAsync = promisify(execFile);
 let world: OrderWorld;
 let packChain: PackChain;
 
@@ -139,9 +144,17 @@ describe.each(STATE_ENGINES)('orders show and retry on $name', (engine) => {
     clock.ms += 60 * MINUTE;
     const [trying] = await paidOrders(state, 1, now());
     expect((await fulfil('fails')).failed.map((f) => f.id)).toEqual([trying]);
-    await expect(cli('retry', trying!)).rejects.toThrow(
-      `order ${trying} is not stuck: it has had 1 of 3 tries and the fulfilment job will try it again by itself`,
+    const reason = `order ${trying} is not stuck: it has had 1 of 3 tries and the fulfilment job will try it again by itself`;
+    await expect(cli('retry', trying!)).rejects.toThrow(reason);
+    // The real command line: one clear line on stderr, a non-zero exit, nothing on stdout.
+    const refused = await execFileAsync('npx', ['tsx', 'gateway/cli.ts', 'orders', 'retry', trying!], {
+      cwd: ROOT,
+      env: { ...process.env, SBM_STATE_URL: stateStore.url, SBM_FULFIL_MAX_ATTEMPTS: '3' },
+    }).then(
+      () => null,
+      (error: { code: number; stdout: string; stderr: string }) => error,
     );
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: `error: ${reason}\n` });
     const unpaid = await createOrder(
       { state, now },
       checkOrderRequest(catalogueWithPrices(), 'uk-2025-26', [ALICE]),
