@@ -1,7 +1,8 @@
 /**
  * Our own reconnection of the node's WebSocket, instead of @polkadot/api's: the provider's built-in one
  * retries every `autoConnectMs` and prints a multi-line `API-WS` error on each failed try, so a node
- * that is down for ten minutes filled the logs. Here a drop is logged once, the tries back off (doubling
+ * that is down for ten minutes filled the logs. Here a drop that the first try heals (a recycled
+ * socket) is silent; a node that stays down is logged once, the tries back off (doubling
  * up to `maxDelayMs`), a line says the node is still down at most once a minute
  * (the tries themselves are silent),
  * and the recovery is logged once.
@@ -11,7 +12,7 @@ import type { WsProvider } from '@polkadot/api';
 export interface ReconnectOptions {
   url: string;
   /**
-   * First delay after a drop (default 250 ms); doubles per failed try up to `maxDelayMs` (default 8 s,
+   * First delay after a drop (default 100 ms, as the provider waited); doubles per failed try up to `maxDelayMs` (default 8 s,
    * well inside the 60 s a request waits for the connection to come back). Tries are silent.
    */
   baseDelayMs?: number;
@@ -33,7 +34,7 @@ export interface Reconnector {
  * made here too, so a node that is not up yet is tried on the same backoff.
  */
 export function keepConnected(provider: WsProvider, options: ReconnectOptions): Reconnector {
-  const base = options.baseDelayMs ?? 250;
+  const base = options.baseDelayMs ?? 100;
   const max = options.maxDelayMs ?? 8_000;
   const stillDownEveryMs = options.stillDownEveryMs ?? 60_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -43,6 +44,8 @@ export function keepConnected(provider: WsProvider, options: ReconnectOptions): 
   let timer: NodeJS.Timeout | undefined;
   /** When the connection was lost (null: connected, or never connected yet). */
   let lostAt: number | null = null;
+  /** Whether the loss was logged: a drop the first try heals (a recycled socket) is not worth a line. */
+  let lossLogged = false;
   let lastStillDownAt = 0;
   let everConnected = false;
 
@@ -62,17 +65,22 @@ export function keepConnected(provider: WsProvider, options: ReconnectOptions): 
 
   const offConnected = provider.on('connected', () => {
     failures = 0;
-    if (lostAt !== null) {
+    if (lostAt !== null && lossLogged) {
       log(`chain: reconnected to ${options.url} after ${Math.round((Date.now() - lostAt) / 1000)} s`);
     }
     lostAt = null;
+    lossLogged = false;
     everConnected = true;
   });
   const offDisconnected = provider.on('disconnected', () => {
     if (stopped) return;
     const now = Date.now();
     if (everConnected && lostAt === null) {
+      // The socket dropped: try again at once, silently.
       lostAt = now;
+    } else if (lostAt !== null && !lossLogged) {
+      // The first try failed too: the node is down.
+      lossLogged = true;
       lastStillDownAt = now;
       log(`chain: lost the connection to ${options.url}; retrying with backoff up to every ${duration(max)}`);
     } else if (lostAt !== null && now - lastStillDownAt >= stillDownEveryMs) {
