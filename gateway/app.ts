@@ -130,10 +130,17 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   const coverage = publishedTaxYearCoverage(
     () => deps.burns.get(taxPaths.calendar(), deps.now().getTime())?.body ?? null,
   );
-  orderRoutes(router, { ...common, ...orders, baseUrl: deps.baseUrl, onError: deps.onError, coverage });
+  const explorer = deps.explorer ?? explorerFromDist({ onError: deps.onError });
+  orderRoutes(router, {
+    ...common,
+    ...orders,
+    baseUrl: deps.baseUrl,
+    onError: deps.onError,
+    coverage,
+    explorer,
+  });
   stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
   // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
-  const explorer = deps.explorer ?? explorerFromDist({ onError: deps.onError });
   explorerRoutes(router, { explorer, auth });
   signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl });
   serveHeadLikeGet(router.routes);

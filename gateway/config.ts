@@ -13,6 +13,7 @@ import {
 import { DEFAULT_MONTHLY_ALLOWANCE } from './auth/allowance.js';
 import { DEFAULT_SESSION_DAYS } from './auth/sessions.js';
 import { DEFAULT_PUBLIC_LIMIT_PER_MIN } from './auth/window-limiter.js';
+import { type MetricsConfig, readMetricsConfig } from './metrics/metrics-config.js';
 import { type OrderConfig, readOrderConfig } from './orders/order-config.js';
 import { parseStateUrl } from './state/state-url.js';
 
@@ -45,6 +46,8 @@ export interface GatewayConfig {
   s3: S3Settings;
   /** Tax orders: the order secret, Stripe, SKU prices, mail (see orders/order-config.ts). */
   orders: OrderConfig;
+  /** The `/metrics` listener (SBM_METRICS_PORT, SBM_METRICS_HOST); port null: none. */
+  metrics: MetricsConfig;
 }
 
 export const GATEWAY_DEFAULTS = {
@@ -79,5 +82,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     sessionDays: readInteger(env, 'SBM_SESSION_DAYS', DEFAULT_SESSION_DAYS, 1),
     s3: readS3Settings(env),
     orders: readOrderConfig(env),
+    metrics: readMetricsConfig(env, port),
   };
 }

@@ -12,6 +12,8 @@ import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
+import { createGatewayMetrics } from './metrics/gateway-metrics.js';
+import { startMetricsServer } from './metrics/metrics-server.js';
 import { alertLine, type OrderAlert } from './orders/order-alerts.js';
 import { orderServicesFrom, orderStartupNotes } from './orders/order-services.js';
 import { type LogSink, requestLogTo } from './request-log.js';
@@ -21,6 +23,8 @@ import { openGatewayState } from './state/open-gateway-state.js';
 
 export interface RunningGateway {
   url: string;
+  /** The metrics listener's `/metrics` URL, when SBM_METRICS_PORT is set. */
+  metricsUrl: string | null;
   app: GatewayApp;
   close(): Promise<void>;
 }
@@ -60,29 +64,53 @@ export async function startGateway(
   const alert = options.alert ?? ((entry: OrderAlert) => process.stderr.write(alertLine(entry)));
   for (const note of orderStartupNotes(config.orders)) process.stderr.write(`note: ${note}\n`);
   const orders = orderServicesFrom(config.orders, store, alert);
+  const now = options.now ?? (() => new Date());
+  const metrics =
+    config.metrics.port === null
+      ? null
+      : createGatewayMetrics({
+          state,
+          burns,
+          emissions,
+          now,
+          fulfilMaxAttempts: config.orders.fulfilMaxAttempts,
+          onError,
+        });
 
   const app = buildApp({
     state,
     burns,
     emissions,
-    now: options.now ?? (() => new Date()),
+    now,
     baseUrl: config.baseUrl,
     monthlyAllowance: config.monthlyAllowance,
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
     taxChain,
     orders,
-    log,
+    // The one hook of the request metrics: each answered request's log entry is counted.
+    log: metrics
+      ? (entry) => {
+          metrics.observe(entry);
+          log(entry);
+        }
+      : log,
     onError,
   });
   const server = await listen(app, config.host, config.port);
   const address = server.address() as AddressInfo;
+  const metricsServer =
+    metrics && config.metrics.port !== null
+      ? await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port, onError)
+      : null;
   return {
     url: `http://${config.host}:${address.port}`,
+    metricsUrl: metricsServer?.url ?? null,
     app,
     async close() {
       burns.stop();
       emissions.stop();
+      await metricsServer?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await taxChain.close();
       requestLog.flush();

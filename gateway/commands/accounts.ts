@@ -7,6 +7,7 @@ import { billingPeriod } from '../auth/billing-period.js';
 import type { GatewayConfig } from '../config.js';
 import { type Account, PLANS, type Plan } from '../state/gateway-state.js';
 import { type CommandIo, isoOrNull, printJson, processIo, withState } from './command-io.js';
+import { recentKeyEvents } from './key-events.js';
 
 /** An account as the operator sees it: the stored fields plus the billing period that applies now. */
 function describeAccount(account: Account, now: Date) {
@@ -77,7 +78,7 @@ export function accountsCommand(config: GatewayConfig, io: CommandIo = processIo
 
   accounts
     .command('show')
-    .description("Show an account with this period's usage and its keys")
+    .description("Show an account with this period's usage, its keys and their recent events")
     .argument('<account-id>')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
@@ -93,13 +94,21 @@ export function accountsCommand(config: GatewayConfig, io: CommandIo = processIo
           limit: config.monthlyAllowance,
           remaining: Math.max(0, config.monthlyAllowance - used),
         };
+        const keyEvents = recentKeyEvents(keys, now);
         if (options.json) {
-          printJson(io, { ...describeAccount(account, now), usage, activeKeys });
+          printJson(io, {
+            ...describeAccount(account, now),
+            usage,
+            activeKeys,
+            keyEvents: keyEvents.map((e) => ({ at: e.at.toISOString(), prefix: e.prefix, event: e.event })),
+          });
         } else {
           io.out(accountLine(account, now));
           io.out(
             `usage this period: ${used} of ${usage.limit} (${usage.remaining} left); active keys: ${activeKeys}`,
           );
+          io.out(keyEvents.length === 0 ? 'recent key events: none' : 'recent key events:');
+          for (const e of keyEvents) io.out(`  ${e.at.toISOString()}  ${e.prefix}…  ${e.event}`);
         }
       });
     });

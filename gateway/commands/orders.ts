@@ -13,10 +13,12 @@ import type { OrderConfig } from '../orders/order-config.js';
 import { type OrderTokens, orderTokens } from '../orders/order-token.js';
 import { statusUrl } from '../orders/order-urls.js';
 import { purgeExpiredPacks } from '../orders/purge.js';
+import { isStuck } from '../orders/stuck-order.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { openGatewayState } from '../state/open-gateway-state.js';
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../state/order-state.js';
 import { type CommandIo, isoOrNull, printJson, processIo } from './command-io.js';
+import { addOrderSupportCommands } from './order-support.js';
 
 /** What the order commands print to and read the clock from; alerts go to stderr; `stop` ends `--watch`. */
 export interface OrderCommandIo extends CommandIo {
@@ -92,12 +94,6 @@ function describeOrder(order: OrderRecord, maxAttempts: number, now: Date) {
   };
 }
 
-/** Paid, out of tries, and nobody working on it: only an operator moves it on. */
-function isStuck(order: OrderRecord, maxAttempts: number, now: Date): boolean {
-  const leased = order.leaseExpiresAt !== null && order.leaseExpiresAt > now;
-  return order.status === 'paid' && order.fulfilAttempts >= maxAttempts && !leased;
-}
-
 function orderLine(order: OrderRecord, maxAttempts: number, now: Date): string {
   const d = describeOrder(order, maxAttempts, now);
   const parts = [
@@ -153,7 +149,9 @@ function reportLines(report: FulfilmentReport): string[] {
 
 /** `orders create|list|fulfil|purge`: support and the jobs that move paid orders on. */
 export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = processOrderIo): Command {
-  const orders = new Command('orders').description('Tax orders: create (support), list, fulfil, purge');
+  const orders = new Command('orders').description(
+    'Tax orders: create (support), list, show, retry, fulfil, purge',
+  );
   const maxAttempts = config.orders.fulfilMaxAttempts;
 
   orders
@@ -287,5 +285,6 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
       });
     });
 
+  addOrderSupportCommands(orders, config, io, (run) => withOrderDeps(config, ({ state }) => run(state)));
   return orders;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
+import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord } from '../state/order-state.js';
 import { deliveryEmail } from './delivery-email.js';
@@ -9,7 +10,6 @@ import type { OrderAlert } from './order-alerts.js';
 import type { OrderTokens } from './order-token.js';
 import { packKeyFor } from './pack-key.js';
 
-const DAY_MS = 86_400_000;
 /** Long enough for any pack build and upload; a worker that dies holding a lease frees it this late. */
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 /** Retry delays after a failed build: 1, 2, 4, 8 … minutes, at most an hour. */

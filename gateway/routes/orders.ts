@@ -14,6 +14,8 @@ import type { TaxYearCoverage } from '../orders/tax-year-coverage.js';
 import type { GatewayRequest } from '../request-context.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord } from '../state/order-state.js';
+import type { ExplorerSource } from '../web/explorer-loader.js';
+import { orderStatusPage, unknownOrderPage, wantsHtml } from './order-status-page.js';
 
 /** What the order routes need: the gateway's common parts and the order services (node.ts builds them). */
 export interface OrderRouteDeps extends OrderServices {
@@ -23,6 +25,12 @@ export interface OrderRouteDeps extends OrderServices {
   onError: (error: unknown) => void;
   /** Whether the published record reaches an SKU's tax year (checkout refuses one it does not). */
   coverage: TaxYearCoverage;
+  /** The explorer's bundle, for the status page's stylesheet; absent or null: a plain page. */
+  explorer?: ExplorerSource;
+}
+
+async function manifestOf(deps: OrderRouteDeps) {
+  return deps.explorer ? ((await deps.explorer().catch(() => null))?.manifest ?? null) : null;
 }
 
 /** The one 404 of spec 5 rule 7: an unknown order, a wrong token and a missing token read alike. */
@@ -109,14 +117,32 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
     });
   });
 
+  // The success URL a buyer's browser lands on after paying: a status page for browsers, JSON for scripts.
   router.get('/tax/orders/:order_id', async (request) => {
     const headers = await admit(request);
+    const html = wantsHtml(request.ctx.requestHeaders.get('accept') ?? null);
     return withHeaders(headers, async () => {
-      const order = await openOrder(request, deps.tokens);
+      const order = await openOrderForPage(request, html, headers);
+      if (order instanceof Response) return order;
       const view = orderView(order, deps.baseUrl, deps.tokens!.tokenFor(order.id));
-      return jsonResponse(view, 200, { ...headers, 'cache-control': 'private, no-store' });
+      if (html) return orderStatusPage(view, deps.now(), await manifestOf(deps), headers);
+      return jsonResponse(view, 200, { ...headers, 'cache-control': 'private, no-store', vary: 'Accept' });
     });
   });
+
+  /** As `openOrder`; a browser gets the one 404 as a page. */
+  const openOrderForPage = async (
+    request: GatewayRequest,
+    html: boolean,
+    headers: Record<string, string>,
+  ): Promise<OrderRecord | Response> => {
+    try {
+      return await openOrder(request, deps.tokens);
+    } catch (error) {
+      if (!html || !(error instanceof HttpError) || error.status !== 404) throw error;
+      return unknownOrderPage(await manifestOf(deps), headers);
+    }
+  };
 
   router.get('/tax/orders/:order_id/pack', async (request) => {
     const headers = await admit(request);

@@ -266,6 +266,30 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX sign_in_links_expires ON sign_in_links (expires_at)',
     ],
   },
+  {
+    version: 7,
+    name: 'operator retries of stuck orders',
+    // One row per `orders retry` that put a stuck order back into the queue: who reads `orders show`
+    // sees how many tries it had and what failed before the retry reset its count.
+    sqlite: [
+      `CREATE TABLE order_retries (
+        order_id TEXT NOT NULL REFERENCES orders (id),
+        retried_at TEXT NOT NULL,
+        attempts_before INTEGER NOT NULL,
+        error_before TEXT
+      )`,
+      'CREATE INDEX order_retries_order ON order_retries (order_id, retried_at)',
+    ],
+    postgres: [
+      `CREATE TABLE order_retries (
+        order_id text NOT NULL REFERENCES orders (id),
+        retried_at timestamptz NOT NULL,
+        attempts_before integer NOT NULL,
+        error_before text
+      )`,
+      'CREATE INDEX order_retries_order ON order_retries (order_id, retried_at)',
+    ],
+  },
 ];
 
 export const MIGRATIONS_TABLE = 'gateway_schema_migrations';

@@ -1,4 +1,4 @@
-import type { OrderOrigin, OrderRecord, OrderStatus } from './order-state.js';
+import type { OrderOrigin, OrderPaymentEvent, OrderRecord, OrderRetry, OrderStatus } from './order-state.js';
 import { type Row, toDate, toDateOrNull } from './state-rows.js';
 
 /** An `orders` row → its record, for both engines (SQLite keeps `coldkeys` as JSON text, PostgreSQL as text[]). */
@@ -42,4 +42,23 @@ export function unpaidOutcome(
 ): 'unknown-order' | 'not-awaiting-payment' | 'amount-mismatch' {
   if (!order) return 'unknown-order';
   return order['status'] === 'created' ? 'amount-mismatch' : 'not-awaiting-payment';
+}
+
+/** A `payment_events` row, for `orders show`. */
+export function toPaymentEvent(row: Row): OrderPaymentEvent {
+  return {
+    eventId: String(row['event_id']),
+    eventType: String(row['event_type']),
+    outcome: String(row['outcome']),
+    receivedAt: toDate(row['received_at']),
+  };
+}
+
+/** An `order_retries` row, for `orders show`. */
+export function toOrderRetry(row: Row): OrderRetry {
+  return {
+    retriedAt: toDate(row['retried_at']),
+    attemptsBefore: Number(row['attempts_before']),
+    errorBefore: row['error_before'] === null ? null : String(row['error_before']),
+  };
 }

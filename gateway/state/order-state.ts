@@ -106,6 +106,27 @@ export interface CompletedFulfilment {
   packExpiresAt: Date;
 }
 
+/** A payment event recorded for an order, with what `markPaid` made of it (support's history). */
+export interface OrderPaymentEvent {
+  eventId: string;
+  eventType: string;
+  outcome: string;
+  receivedAt: Date;
+}
+
+/** One `orders retry` that put a stuck order back into the queue. */
+export interface OrderRetry {
+  retriedAt: Date;
+  attemptsBefore: number;
+  errorBefore: string | null;
+}
+
+/** What `requeueStuck` did: `requeued` changed the order; the others say why it did not. */
+export type RequeueOutcome =
+  | { outcome: 'requeued'; order: OrderRecord }
+  | { outcome: 'unknown-order' }
+  | { outcome: 'not-stuck'; order: OrderRecord };
+
 export interface OrderState {
   /** Inserts a `created` order; a duplicate id is refused (throws). */
   insertOrder(order: NewOrder): Promise<OrderRecord>;
@@ -147,4 +168,13 @@ export interface OrderState {
   listExpiredPacks(asOf: Date): Promise<OrderRecord[]>;
   /** Sets `purged_at` (once) and erases the buyer's email; false when already purged or unknown. */
   markPurged(id: string, at: Date): Promise<boolean>;
+
+  /**
+   * Puts a stuck order (`paid`, at least `maxAttempts` claims, no live lease) back into the queue: its
+   * claim count to 0 and due at once, with a retry row keeping the count and error it had. One
+   * transaction with the condition in the UPDATE, so two operators retrying together requeue it once.
+   */
+  requeueStuck(id: string, now: Date, maxAttempts: number): Promise<RequeueOutcome>;
+  /** The payment events recorded for the order and its retries, oldest first (support's history). */
+  orderHistory(id: string): Promise<{ payments: OrderPaymentEvent[]; retries: OrderRetry[] }>;
 }

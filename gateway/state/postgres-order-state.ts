@@ -1,15 +1,18 @@
 import type pg from 'pg';
-import { toOrder, unpaidOutcome } from './order-rows.js';
+import { toOrder, toOrderRetry, toPaymentEvent, unpaidOutcome } from './order-rows.js';
 import type {
   CompletedFulfilment,
   FulfilmentClaim,
   LeaseClaim,
   NewOrder,
+  OrderPaymentEvent,
   OrderRecord,
+  OrderRetry,
   OrderState,
   OrderStatus,
   PaymentEvent,
   PaymentOutcome,
+  RequeueOutcome,
 } from './order-state.js';
 import type { Row } from './state-rows.js';
 
@@ -203,5 +206,54 @@ export class PostgresOrderState implements OrderState {
         [id, at],
       )) === 1
     );
+  }
+
+  async requeueStuck(id: string, now: Date, maxAttempts: number): Promise<RequeueOutcome> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The row lock makes a concurrent retry wait, then find the order no longer stuck.
+      const before = (await client.query<Row>('SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id])).rows[0];
+      if (!before) {
+        await client.query('ROLLBACK');
+        return { outcome: 'unknown-order' };
+      }
+      const row = (
+        await client.query<Row>(
+          `UPDATE orders SET fulfil_attempts = 0, next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = $1 AND status = 'paid' AND fulfil_attempts >= $2
+             AND (lease_expires_at IS NULL OR lease_expires_at <= $3)
+           RETURNING *`,
+          [id, maxAttempts, now],
+        )
+      ).rows[0];
+      if (!row) {
+        await client.query('ROLLBACK');
+        return { outcome: 'not-stuck', order: toOrder(before) };
+      }
+      await client.query(
+        'INSERT INTO order_retries (order_id, retried_at, attempts_before, error_before) VALUES ($1, $2, $3, $4)',
+        [id, now, Number(before['fulfil_attempts']), before['last_error'] ?? null],
+      );
+      await client.query('COMMIT');
+      return { outcome: 'requeued', order: toOrder(row) };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async orderHistory(id: string): Promise<{ payments: OrderPaymentEvent[]; retries: OrderRetry[] }> {
+    const payments = await this.pool.query<Row>(
+      'SELECT * FROM payment_events WHERE order_id = $1 ORDER BY received_at, event_id',
+      [id],
+    );
+    const retries = await this.pool.query<Row>(
+      'SELECT * FROM order_retries WHERE order_id = $1 ORDER BY retried_at',
+      [id],
+    );
+    return { payments: payments.rows.map(toPaymentEvent), retries: retries.rows.map(toOrderRetry) };
   }
 }

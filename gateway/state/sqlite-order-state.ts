@@ -1,15 +1,18 @@
 import type Database from 'better-sqlite3';
-import { toOrder, unpaidOutcome } from './order-rows.js';
+import { toOrder, toOrderRetry, toPaymentEvent, unpaidOutcome } from './order-rows.js';
 import type {
   CompletedFulfilment,
   FulfilmentClaim,
   LeaseClaim,
   NewOrder,
+  OrderPaymentEvent,
   OrderRecord,
+  OrderRetry,
   OrderState,
   OrderStatus,
   PaymentEvent,
   PaymentOutcome,
+  RequeueOutcome,
 } from './order-state.js';
 import type { Row } from './state-rows.js';
 
@@ -224,5 +227,41 @@ export class SqliteOrderState implements OrderState {
         id,
       ) === 1
     );
+  }
+
+  async requeueStuck(id: string, now: Date, maxAttempts: number): Promise<RequeueOutcome> {
+    const requeue = this.db.transaction((): RequeueOutcome => {
+      const before = this.one('SELECT * FROM orders WHERE id = ?', id);
+      if (!before) return { outcome: 'unknown-order' };
+      const row = this.one(
+        `UPDATE orders SET fulfil_attempts = 0, next_attempt_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = ? AND status = 'paid' AND fulfil_attempts >= ?
+           AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+         RETURNING *`,
+        id,
+        maxAttempts,
+        iso(now),
+      );
+      if (!row) return { outcome: 'not-stuck', order: toOrder(before) };
+      this.changes(
+        'INSERT INTO order_retries (order_id, retried_at, attempts_before, error_before) VALUES (?, ?, ?, ?)',
+        id,
+        iso(now),
+        Number(before['fulfil_attempts']),
+        before['last_error'] ?? null,
+      );
+      return { outcome: 'requeued', order: toOrder(row) };
+    });
+    return requeue.immediate();
+  }
+
+  async orderHistory(id: string): Promise<{ payments: OrderPaymentEvent[]; retries: OrderRetry[] }> {
+    const payments = this.statement(
+      'SELECT * FROM payment_events WHERE order_id = ? ORDER BY received_at, event_id',
+    ).all(id) as Row[];
+    const retries = this.statement('SELECT * FROM order_retries WHERE order_id = ? ORDER BY retried_at').all(
+      id,
+    ) as Row[];
+    return { payments: payments.map(toPaymentEvent), retries: retries.map(toOrderRetry) };
   }
 }

@@ -6,6 +6,7 @@
 import { WsProvider } from '@polkadot/api';
 import { ChainUnavailableError, RpcError } from './chain-errors.js';
 import { Limiter } from './limiter.js';
+import { keepConnected, type ReconnectOptions, type Reconnector } from './reconnect.js';
 
 export interface RpcClientOptions {
   url: string;
@@ -22,26 +23,22 @@ export interface RpcClientOptions {
   connectTimeoutMs?: number;
   /** Per-request timeout (default 30 s). */
   requestTimeoutMs?: number;
-  /** Delay between reconnection attempts after a drop (default 100 ms); each failed one logs a line. */
-  autoConnectMs?: number;
+  /** Reconnection after a drop (see reconnect.ts): backoff and where its few lines go. */
+  reconnect?: Omit<ReconnectOptions, 'url'>;
 }
 
 export interface RpcClient {
   send<T>(method: string, params: unknown[]): Promise<T>;
-  /** Requests sent, including retries (for benchmarks and progress). */
-  readonly stats: { requests: number; retries: number };
+  /** Requests sent, including retries (for benchmarks and progress), and connection tries. */
+  readonly stats: { requests: number; retries: number; readonly reconnectTries: number };
   close(): Promise<void>;
 }
 
 export async function connectRpc(options: RpcClientOptions): Promise<RpcClient> {
-  const provider = new WsProvider(
-    options.url,
-    options.autoConnectMs ?? 100,
-    undefined,
-    options.requestTimeoutMs ?? 30_000,
-  );
-  // The provider logs and emits connection errors on its own; it keeps reconnecting, we keep retrying.
+  // Auto-connect off: the provider's own retries log every failed try; keepConnected logs a drop once.
+  const provider = new WsProvider(options.url, false, undefined, options.requestTimeoutMs ?? 30_000);
   provider.on('error', () => undefined);
+  const reconnector = keepConnected(provider, { ...options.reconnect, url: options.url });
   const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -58,16 +55,17 @@ export async function connectRpc(options: RpcClientOptions): Promise<RpcClient> 
       }),
     ]);
   } catch (error) {
+    reconnector.stop();
     await provider.disconnect().catch(() => undefined);
     throw error;
   } finally {
     clearTimeout(timer);
   }
-  return new RetryingClient(provider, options);
+  return new RetryingClient(provider, reconnector, options);
 }
 
 class RetryingClient implements RpcClient {
-  readonly stats = { requests: 0, retries: 0 };
+  readonly stats: RpcClient['stats'];
   readonly #provider: WsProvider;
   readonly #limiter: Limiter;
   readonly #maxAttempts: number;
@@ -75,8 +73,18 @@ class RetryingClient implements RpcClient {
   readonly #maxDelayMs: number;
   readonly #reconnectTimeoutMs: number;
 
-  constructor(provider: WsProvider, options: RpcClientOptions) {
+  readonly #reconnector: Reconnector;
+
+  constructor(provider: WsProvider, reconnector: Reconnector, options: RpcClientOptions) {
     this.#provider = provider;
+    this.#reconnector = reconnector;
+    this.stats = {
+      requests: 0,
+      retries: 0,
+      get reconnectTries() {
+        return reconnector.tries;
+      },
+    };
     this.#limiter = new Limiter(options.concurrency ?? 16);
     this.#maxAttempts = options.maxAttempts ?? 12;
     this.#baseDelayMs = options.baseDelayMs ?? 50;
@@ -130,6 +138,7 @@ class RetryingClient implements RpcClient {
   }
 
   async close(): Promise<void> {
+    this.#reconnector.stop();
     await this.#provider.disconnect().catch(() => undefined);
   }
 }

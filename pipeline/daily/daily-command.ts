@@ -3,7 +3,8 @@ import { progressFor } from '../collect/progress.js';
 import type { PipelineConfig } from '../config.js';
 import { openObjectStore } from '../store/index.js';
 import { describeDay } from '../yields/describe.js';
-import { DailyFailedError, runDaily } from './run-daily.js';
+import { writeDailyMetricsFile } from './daily-metrics.js';
+import { DailyFailedError, type DailySummary, runDaily } from './run-daily.js';
 
 /** `sbm daily`: collect → share pools → fiat prices → publish. Meant for cron; see the README for a crontab line. */
 export function dailyCommand(config: PipelineConfig): Command {
@@ -21,6 +22,10 @@ export function dailyCommand(config: PipelineConfig): Command {
       String(config.concurrency),
     )
     .option('--json', 'print a summary object at the end')
+    .option(
+      '--metrics-file <path>',
+      "after the run, write its figures for node_exporter's textfile collector (a .prom file)",
+    )
     .action(
       async (options: {
         chainUrl: string;
@@ -29,23 +34,41 @@ export function dailyCommand(config: PipelineConfig): Command {
         store: string;
         concurrency: string;
         json?: boolean;
+        metricsFile?: string;
       }) => {
         const concurrency = Number(options.concurrency);
         if (!Number.isInteger(concurrency) || concurrency < 1)
           throw new Error('--concurrency must be an integer >= 1');
-        const { summary, warnings } = await runDaily({
-          chainUrl: options.chainUrl,
-          priceUrl: options.priceUrl,
-          warehousePath: options.warehouse,
-          store: openObjectStore(options.store, config.s3),
-          baseUrl: config.baseUrl,
-          keepRuns: config.keepRuns,
-          concurrency,
-          progress: progressFor(process.stderr),
-          notice: (line) => process.stderr.write(`${line}\n`),
-          onPoolDay: (report) => process.stderr.write(`${describeDay(report)}\n`),
-          warn: (message) => process.stderr.write(`warning: ${message}\n`),
+        const started = performance.now();
+        const figures = (summary: DailySummary | null, success: boolean) => ({
+          finishedAt: new Date(),
+          durationSeconds: (performance.now() - started) / 1000,
+          success,
+          blocksBehindHead: summary?.collected.blocksBehindHead ?? null,
+          daysPublished: summary?.published.tax.calendar_days ?? null,
         });
+        let ran: Awaited<ReturnType<typeof runDaily>>;
+        try {
+          ran = await runDaily({
+            chainUrl: options.chainUrl,
+            priceUrl: options.priceUrl,
+            warehousePath: options.warehouse,
+            store: openObjectStore(options.store, config.s3),
+            baseUrl: config.baseUrl,
+            keepRuns: config.keepRuns,
+            concurrency,
+            progress: progressFor(process.stderr),
+            notice: (line) => process.stderr.write(`${line}\n`),
+            onPoolDay: (report) => process.stderr.write(`${describeDay(report)}\n`),
+            warn: (message) => process.stderr.write(`warning: ${message}\n`),
+          });
+        } catch (error) {
+          if (options.metricsFile) await writeDailyMetricsFile(options.metricsFile, figures(null, false));
+          throw error;
+        }
+        const { summary, warnings } = ran;
+        // A run with warnings (a price feed down) published and counts as a success for the alerts.
+        if (options.metricsFile) await writeDailyMetricsFile(options.metricsFile, figures(summary, true));
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           process.stdout.write(

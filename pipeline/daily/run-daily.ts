@@ -23,7 +23,15 @@ export interface DailyOptions {
 }
 
 export interface DailySummary {
-  collected: { from: string | null; to: string | null; blocks: number; burns: number; seconds: number };
+  collected: {
+    from: string | null;
+    to: string | null;
+    blocks: number;
+    burns: number;
+    seconds: number;
+    /** Finalized head minus the last collected block, when the collection ended. */
+    blocksBehindHead: number | null;
+  };
   sharePools: { days: number; pools: number; seconds: number };
   prices: { rows: number } | { error: string };
   published: PublishSummary;
@@ -102,6 +110,7 @@ export async function runDaily(
         blocks: collected.blocks,
         burns: collected.burns,
         seconds: collected.seconds,
+        blocksBehindHead: collected.toBlock === null ? null : collected.finalizedHead - collected.toBlock,
       },
       sharePools,
       prices,

@@ -40,8 +40,8 @@ export function createColdkeyChain(options: ColdkeyChainOptions): ColdkeyChain {
         maxAttempts: 2,
         baseDelayMs: 50,
         maxDelayMs: 200,
-        // Each failed reconnection logs a line; between checks, one every two seconds is plenty.
-        autoConnectMs: 2_000,
+        // Between checks a down node is tried on a backoff up to every 30 s; the drop is logged once.
+        reconnect: { baseDelayMs: 1_000, maxDelayMs: 30_000 },
       }).then((rpc) => ({ rpc, holdings: new ColdkeyHoldingsReader(new ChainReader(rpc)) }));
       // A failed connection is not kept: the next check connects again.
       opening.catch(() => {
