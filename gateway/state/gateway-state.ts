@@ -9,6 +9,7 @@
  * so every rule that depends on "now" is decided above it and tests can move time freely.
  */
 
+import type { BillingState } from './billing-state.js';
 import type { OrderState } from './order-state.js';
 
 export type Plan = 'api' | 'subscriber';
@@ -26,7 +27,19 @@ export interface Account {
   cancelledAt: Date | null;
   /** Set on cancellation: the end of the paid period in which it happened. Access ends here. */
   accessEndsAt: Date | null;
+  /** The sign-in email of a self-serve account (lower case); null for operator-made accounts. */
+  email: string | null;
+  /**
+   * `operator`: made by `accounts create`, periods from `periodAnchor` (comped and test accounts);
+   * `stripe`: made by a confirmed email sign-in, access and the allowance's period follow the last
+   * paid period (`paidPeriodStart`..`paidPeriodEnd`), which only a paid invoice moves.
+   */
+  billing: AccountBilling;
+  paidPeriodStart: Date | null;
+  paidPeriodEnd: Date | null;
 }
+
+export type AccountBilling = 'operator' | 'stripe';
 
 export interface NewAccount {
   id: string;
@@ -126,6 +139,8 @@ export interface GatewayState {
   readonly engine: 'sqlite' | 'postgres';
   /** Tax orders and processed payment events (spec 2.10, 3.1). */
   readonly orders: OrderState;
+  /** The self-serve API plan: email sign-in, account sessions, key details and events, Stripe billing. */
+  readonly billing: BillingState;
 
   createAccount(account: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
