@@ -9,12 +9,15 @@ import { type ServerType, serve } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
 import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
+import { billingStripeClient } from './account/stripe-billing.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
+import { outboxMailer, smtpMailer } from './orders/mailer.js';
 import { alertLine, type OrderAlert } from './orders/order-alerts.js';
 import { orderServicesFrom, orderStartupNotes } from './orders/order-services.js';
 import { type LogSink, requestLogTo } from './request-log.js';
+import type { AccountServices } from './routes/account.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from './snapshots/freshness-rules.js';
 import { SnapshotCache } from './snapshots/snapshot-cache.js';
 import { openGatewayState } from './state/open-gateway-state.js';
@@ -60,6 +63,7 @@ export async function startGateway(
   const alert = options.alert ?? ((entry: OrderAlert) => process.stderr.write(alertLine(entry)));
   for (const note of orderStartupNotes(config.orders)) process.stderr.write(`note: ${note}\n`);
   const orders = orderServicesFrom(config.orders, store, alert);
+  const account = accountServicesFrom(config);
 
   const app = buildApp({
     state,
@@ -72,6 +76,7 @@ export async function startGateway(
     trustProxy: config.trustProxy,
     taxChain,
     orders,
+    account,
     log,
     onError,
   });
@@ -87,6 +92,7 @@ export async function startGateway(
       await taxChain.close();
       requestLog.flush();
       await state.close();
+      account.mailer?.close();
     },
   };
 }
@@ -176,4 +182,17 @@ function incomingHeaders(incoming: ParsedRequest): HeaderSource {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The API plan's services from the configuration: mail as the orders send it, Stripe pinned. */
+function accountServicesFrom(config: GatewayConfig): AccountServices {
+  const { orders, apiPlan } = config;
+  return {
+    mailer: orders.smtpUrl
+      ? smtpMailer(orders.smtpUrl, orders.mailFrom)
+      : outboxMailer(orders.outboxDir, orders.mailFrom),
+    stripe: orders.stripeSecretKey ? billingStripeClient(orders.stripeSecretKey, orders.stripeApiBase) : null,
+    priceId: apiPlan.priceId,
+    webhookSecret: apiPlan.webhookSecret,
+  };
 }
