@@ -76,14 +76,14 @@ export class StripeFake {
   readonly #portals = new Map<string, Stripe.BillingPortal.Session>();
   readonly #idempotent = new Map<string, StoredResult>();
   readonly #now: () => number;
-  #webhook: { url: string; secret: string } | null = null;
+  #webhooks: { url: string; secret: string }[] = [];
   #server: Server | undefined;
   #url = '';
   #drop = 0;
 
   constructor(options: { now?: () => number; webhook?: { url: string; secret: string } } = {}) {
     this.#now = options.now ?? Date.now;
-    this.#webhook = options.webhook ?? null;
+    if (options.webhook) this.#webhooks.push(options.webhook);
   }
 
   /** The base URL to give the client (`STRIPE_API_BASE`). */
@@ -93,7 +93,12 @@ export class StripeFake {
 
   /** Where events go (the gateway's `/account/webhooks/stripe`) and the endpoint's signing secret. */
   setWebhook(url: string, secret: string): void {
-    this.#webhook = { url, secret };
+    this.#webhooks = [{ url, secret }];
+  }
+
+  /** One more endpoint: every event goes to each (each ignores what it does not handle), as Stripe's do. */
+  addWebhook(url: string, secret: string): void {
+    this.#webhooks.push({ url, secret });
   }
 
   async listen(host = '127.0.0.1', port = 0): Promise<string> {
@@ -327,26 +332,32 @@ export class StripeFake {
     entry.delivered = await this.#deliver(event);
   }
 
+  /** Posts the event to every endpoint; the answer is the worst status (0: unreachable), null: none set. */
   async #deliver(event: Stripe.Event): Promise<number | null> {
-    const webhook = this.#webhook;
-    if (!webhook) return null;
+    if (this.#webhooks.length === 0) return null;
     const payload = JSON.stringify(event);
-    const signature = Stripe.webhooks.generateTestHeaderString({
-      payload,
-      secret: webhook.secret,
-      timestamp: this.#seconds(),
-    });
-    try {
-      const response = await fetch(webhook.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-        body: payload,
+    let worst: number | null = null;
+    for (const webhook of this.#webhooks) {
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: webhook.secret,
+        timestamp: this.#seconds(),
       });
-      await response.arrayBuffer();
-      return response.status;
-    } catch {
-      return 0;
+      let status = 0;
+      try {
+        const response = await fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        status = 0;
+      }
+      if (worst === null || status === 0 || (status !== 200 && worst === 200)) worst = status;
     }
+    return worst;
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -5,7 +5,7 @@
  * One account walks the whole path: email → link → confirm → subscribe → pay on the stand-in's page
  * → keys → requests → usage → roll → revoke → cancel → renewals.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,6 @@ import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 const BASE = 'http://127.0.0.1';
 const SECRET = 'whsec_account_flow_test';
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 let stateStore: TestStateStore;
 let outbox: string;
@@ -142,14 +141,21 @@ class Browser {
   }
 }
 
+/** The newest sign-in link mailed to `email`, read from the outbox's .eml files (quoted-printable). */
 async function linkFor(email: string): Promise<string> {
   const files = (await readdir(outbox)).filter((f) => f.startsWith('sign-in-'));
-  const texts = await Promise.all(files.map((f) => readFile(join(outbox, f), 'utf8')));
-  const mine = texts.filter((t) => t.includes(`To: ${email}`));
-  const last = mine.at(-1)!;
-  return /(http:\/\/\S+\/account\/sign-in\?token=[1-9A-HJ-NP-Za-km-z]+)/.exec(
-    last.replace(/=\r?\n/g, ''),
-  )![1]!;
+  const mails = await Promise.all(
+    files.map(async (f) => ({
+      text: await readFile(join(outbox, f), 'utf8'),
+      at: (await stat(join(outbox, f))).mtimeMs,
+    })),
+  );
+  const mine = mails.filter((m) => m.text.includes(`To: ${email}`)).sort((a, b) => a.at - b.at);
+  const text = mine
+    .at(-1)!
+    .text.replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return /(http:\/\/\S+\/account\/sign-in\?token=[1-9A-HJ-NP-Za-km-z]+)/.exec(text)![1]!;
 }
 
 async function signIn(browser: Browser, email: string): Promise<void> {
