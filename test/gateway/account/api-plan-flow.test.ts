@@ -439,6 +439,8 @@ describe('the plan, from subscribe to renewal', () => {
 
     clock.nowMs = subscription.items.data[0]!.current_period_end * 1000;
     await fake.renewSubscription(subscription.id, 'failed');
+    // Two months on, the 30-day account session has ended: sign in again.
+    await signIn(browser, 'dev@example.com');
     expect(await (await browser.request('/account')).text()).toContain('The last payment failed');
     const refused = await gw.get('/api/v1/usage', bearer(key));
     expect(refused.status).toBe(402);
