@@ -4,7 +4,7 @@
  * us (customers, subscriptions, processed event ids). Like the rest of the state it never reads the
  * clock: times come from the caller.
  */
-import type { Account } from './gateway-state.js';
+import type { Account } from './account-record.js';
 
 /** A one-time email sign-in token (`/account/sign-in`): for an email, whether or not it has an account. */
 export interface EmailTokenRecord {
