@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { billingStripeClient } from '../../../gateway/account/stripe-billing.js';
 import { outboxMailer } from '../../../gateway/orders/mailer.js';
 import type { AccountServices } from '../../../gateway/routes/account.js';
+import { ApiUsage } from '../../../pipeline/contract/usage.js';
 import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
 import { NOW_MS, publishedSandbox } from '../../support/published-sandbox.js';
@@ -335,6 +336,7 @@ describe('the plan, from subscribe to renewal', () => {
     await new Promise((resolve) => setTimeout(resolve, 20)); // the per-key record is written after the response
     for (let i = 0; i < 2; i++) {
       const body = await usage(key);
+      expect(ApiUsage.parse(body)).toEqual(body);
       expect(body).toMatchObject({ limit: 10_000, used: 1, remaining: 9_999 });
       expect((body['keys'] as { id: string; used: number }[]).find((k) => k.id === keyId)).toMatchObject({
         used: 1,
