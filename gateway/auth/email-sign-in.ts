@@ -54,6 +54,8 @@ export async function requestSignInLink(
   const bucket = (kind: string, subject: string) =>
     `signin-${kind}:${createHmac('sha256', salt).update(subject).digest('hex')}`;
   await deps.state.pruneRollingWindows('signin-', since);
+  // Spent and expired tokens are kept a day (so a late click says "expired", not "unknown"), then go.
+  await deps.state.billing.pruneEmailTokens(new Date(now.getTime() - 24 * HOUR_MS));
   for (const [kind, subject, what] of [
     ['ip', rateLimitSubject(clientIp), 'from this address'],
     ['email', email, 'for this email address'],
