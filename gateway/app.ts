@@ -2,7 +2,7 @@ import { Router, type RouterType } from 'itty-router';
 import { taxPaths } from '../pipeline/contract/tax-published.js';
 import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
-import { createAllowanceMeter } from './auth/allowance.js';
+import { countsAgainstAllowance, createAllowanceMeter } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
 import { limitHeaders } from './auth/limit-headers.js';
@@ -13,6 +13,7 @@ import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-meth
 import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
 import { publishedTaxYearCoverage } from './orders/tax-year-coverage.js';
 import type { ConnectionInfo, GatewayRequest } from './request-context.js';
+import { type AccountServices, accountRoutes, NO_ACCOUNT_SERVICES } from './routes/account.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
 import { explorerRoutes } from './routes/explorer.js';
@@ -48,6 +49,8 @@ export interface GatewayDeps {
   taxChain?: ColdkeyChain | null;
   /** Tax orders (checkout, status, pack, Stripe webhook); absent: nothing is sold and no order opens. */
   orders?: OrderServices;
+  /** The self-serve API plan (sign-in mail, Stripe subscriptions); absent: those routes answer 503. */
+  account?: AccountServices;
   /**
    * The explorer's bundle (README "The explorer"); by default read from gateway/web/dist on the first
    * page request (built first when stale). When it yields null the pages answer 503 saying so; every
@@ -79,6 +82,19 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     }),
   });
 
+  /**
+   * The account page's per-key, per-day use (issue 27): one upsert for each counted request, after
+   * the response is settled and without holding it up; a failure is logged, never answered.
+   */
+  const recordKeyUse = (request: GatewayRequest, granted: boolean, status: number): void => {
+    const credential = request.ctx.credential;
+    if (!granted || credential?.kind !== 'key' || !countsAgainstAllowance(status)) return;
+    const at = deps.now();
+    deps.state.billing
+      .recordKeyUse(credential.keyId, credential.accountId, at.toISOString().slice(0, 10), at)
+      .catch(deps.onError);
+  };
+
   // The request context is set up in `fetch` below rather than in a `before` stage, and `finally` is
   // one stage: itty awaits every stage, and each await is a turn of the microtask queue per request.
   const router = Router<GatewayRequest, [ConnectionInfo | undefined]>({
@@ -90,6 +106,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
         if (ticket) {
           request.ctx.ticket = null;
           const decision = await ticket.settle(response.status);
+          recordKeyUse(request, ticket.decision.allowed, response.status);
           // A success keeps the reservation's headers, already built into the response.
           if (decision !== ticket.decision || !request.ctx.headersApplied) {
             for (const [name, value] of Object.entries(limitHeaders(decision, deps.now()))) {
@@ -143,6 +160,13 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
   explorerRoutes(router, { explorer, auth });
   signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl });
+  accountRoutes(router, {
+    auth,
+    explorer,
+    baseUrl: deps.baseUrl,
+    monthlyAllowance: deps.monthlyAllowance,
+    services: deps.account ?? NO_ACCOUNT_SERVICES,
+  });
   serveHeadLikeGet(router.routes);
   // No answer: a 405 naming what the path serves when no route matched the method, else a 404.
   const unrouted = (request: GatewayRequest): Response => {

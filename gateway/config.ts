@@ -48,6 +48,29 @@ export interface GatewayConfig {
   orders: OrderConfig;
   /** The `/metrics` listener (SBM_METRICS_PORT, SBM_METRICS_HOST); port null: none. */
   metrics: MetricsConfig;
+  /** The self-serve API plan (issue 27); Stripe's key, API base and mail settings are the orders'. */
+  apiPlan: ApiPlanConfig;
+}
+
+export interface ApiPlanConfig {
+  /** `SBM_API_PLAN_PRICE`: the Stripe Price id of the plan (`price_…`); null: subscribe answers 503. */
+  priceId: string | null;
+  /**
+   * `STRIPE_BILLING_WEBHOOK_SECRET`, the signing secret of the `/account/webhooks/stripe` endpoint;
+   * defaults to `STRIPE_WEBHOOK_SECRET` (one endpoint secret for both, as the stand-in uses).
+   */
+  webhookSecret: string | null;
+}
+
+export function readApiPlanConfig(env: Env): ApiPlanConfig {
+  const priceId = env['SBM_API_PLAN_PRICE'] || null;
+  if (priceId !== null && !/^price_[A-Za-z0-9_]+$/.test(priceId)) {
+    throw new ConfigError(`SBM_API_PLAN_PRICE must be a Stripe Price id (price_…), got "${priceId}"`);
+  }
+  return {
+    priceId,
+    webhookSecret: env['STRIPE_BILLING_WEBHOOK_SECRET'] || env['STRIPE_WEBHOOK_SECRET'] || null,
+  };
 }
 
 export const GATEWAY_DEFAULTS = {
@@ -83,5 +106,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     s3: readS3Settings(env),
     orders: readOrderConfig(env),
     metrics: readMetricsConfig(env, port),
+    apiPlan: readApiPlanConfig(env),
   };
 }

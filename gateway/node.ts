@@ -9,14 +9,17 @@ import { type ServerType, serve } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
 import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
+import { billingStripeClient } from './account/stripe-billing.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayMetrics } from './metrics/gateway-metrics.js';
 import { startMetricsServer } from './metrics/metrics-server.js';
+import { outboxMailer, smtpMailer } from './orders/mailer.js';
 import { alertLine, type OrderAlert } from './orders/order-alerts.js';
 import { orderServicesFrom, orderStartupNotes } from './orders/order-services.js';
 import { type LogSink, requestLogTo } from './request-log.js';
+import type { AccountServices } from './routes/account.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from './snapshots/freshness-rules.js';
 import { SnapshotCache } from './snapshots/snapshot-cache.js';
 import { openGatewayState } from './state/open-gateway-state.js';
@@ -76,6 +79,7 @@ export async function startGateway(
           fulfilMaxAttempts: config.orders.fulfilMaxAttempts,
           onError,
         });
+  const account = accountServicesFrom(config);
 
   const app = buildApp({
     state,
@@ -95,6 +99,7 @@ export async function startGateway(
           log(entry);
         }
       : log,
+    account,
     onError,
   });
   const server = await listen(app, config.host, config.port);
@@ -115,6 +120,7 @@ export async function startGateway(
       await taxChain.close();
       requestLog.flush();
       await state.close();
+      account.mailer?.close();
     },
   };
 }
@@ -204,4 +210,17 @@ function incomingHeaders(incoming: ParsedRequest): HeaderSource {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The API plan's services from the configuration: mail as the orders send it, Stripe pinned. */
+function accountServicesFrom(config: GatewayConfig): AccountServices {
+  const { orders, apiPlan } = config;
+  return {
+    mailer: orders.smtpUrl
+      ? smtpMailer(orders.smtpUrl, orders.mailFrom)
+      : outboxMailer(orders.outboxDir, orders.mailFrom),
+    stripe: orders.stripeSecretKey ? billingStripeClient(orders.stripeSecretKey, orders.stripeApiBase) : null,
+    priceId: apiPlan.priceId,
+    webhookSecret: apiPlan.webhookSecret,
+  };
 }

@@ -6,7 +6,8 @@ import { SESSION_COOKIE } from './sessions.js';
 export type AccessNeed = 'public' | 'paid';
 
 export interface AccessDenied {
-  status: 401;
+  /** 401; 402 for a key whose plan's paid period has ended unpaid (issue 27). */
+  status: 401 | 402;
   detail: string;
   headers: Record<string, string>;
 }
@@ -19,6 +20,9 @@ const REALM = 'realm="sbm"';
  * names the resource in the message, e.g. "CSV export" or "A history window of 90 or 365 days".
  */
 export function checkAccess(credential: Credential, need: AccessNeed, what: string): AccessDenied | null {
+  if (credential.kind === 'invalid' && credential.reason === 'unpaid') {
+    return { status: 402, detail: `Payment required: ${credential.detail}.`, headers: {} };
+  }
   if (credential.kind === 'invalid') {
     return {
       status: 401,

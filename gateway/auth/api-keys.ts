@@ -1,6 +1,6 @@
 import type { Account, ApiKeyRecord, KeyCandidate } from '../state/gateway-state.js';
-import { accountHasAccess } from './accounts.js';
-import { generateApiKey, isApiKeyShaped, visiblePrefix } from './api-key-format.js';
+import { accountHasAccess, paidPeriodCovers } from './accounts.js';
+import { apiKeyShape, generateApiKey, visiblePrefix } from './api-key-format.js';
 import type { AuthDeps } from './auth-deps.js';
 import {
   AccountInactiveError,
@@ -67,7 +67,14 @@ export function keyStatus(key: ApiKeyRecord, now: Date): KeyStatus {
   return 'active';
 }
 
-export type KeyRejection = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'account-inactive';
+export type KeyRejection =
+  | 'malformed'
+  | 'bad-checksum'
+  | 'unknown'
+  | 'revoked'
+  | 'expired'
+  | 'account-inactive'
+  | 'unpaid';
 
 export type KeyVerification =
   | { ok: true; key: ApiKeyRecord; account: Account }
@@ -75,10 +82,13 @@ export type KeyVerification =
 
 const DETAILS: Record<KeyRejection, string> = {
   malformed: 'the API key is malformed',
+  'bad-checksum': "the API key's checksum does not match: it was mistyped or cut short; copy the whole key",
   unknown: 'the API key is not valid',
   revoked: 'the API key has been revoked',
   expired: 'the API key has expired',
   'account-inactive': "the API key's account is cancelled and its paid period has ended",
+  unpaid:
+    "the API plan's paid period has ended and no payment has come in since: renew or update the card at /account",
 };
 
 function reject(reason: KeyRejection): KeyVerification {
@@ -92,7 +102,8 @@ function reject(reason: KeyRejection): KeyVerification {
  * the visible prefix; the digest comparison itself is constant-time.
  */
 export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<KeyVerification> {
-  if (!isApiKeyShaped(presented)) return reject('malformed');
+  const shape = apiKeyShape(presented);
+  if (shape === 'malformed' || shape === 'bad-checksum') return reject(shape);
   const digest = sha256Hex(presented);
   let match: KeyCandidate | undefined;
   for (const candidate of await deps.state.findKeyCandidates(visiblePrefix(presented))) {
@@ -105,5 +116,6 @@ export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<K
   const status = keyStatus(match.key, now);
   if (status !== 'active') return reject(status);
   if (!accountHasAccess(match.account, now)) return reject('account-inactive');
+  if (!paidPeriodCovers(match.account, now)) return reject('unpaid');
   return { ok: true, key: match.key, account: match.account };
 }

@@ -1,7 +1,8 @@
 import type { Plan } from '../state/gateway-state.js';
+import { accountPeriod } from './accounts.js';
 import { type KeyRejection, verifyApiKey } from './api-keys.js';
 import type { AuthDeps } from './auth-deps.js';
-import { type BillingPeriod, billingPeriod } from './billing-period.js';
+import type { BillingPeriod } from './billing-period.js';
 import { readCookie } from './cookie-header.js';
 import { SESSION_COOKIE, verifySession } from './sessions.js';
 
@@ -40,7 +41,7 @@ export async function resolveCredential(deps: AuthDeps, headers: HeaderSource): 
       accountId: verified.account.id,
       keyId: verified.key.id,
       plan: verified.account.plan,
-      period: billingPeriod(verified.account.periodAnchor, deps.now()),
+      period: accountPeriod(verified.account, deps.now()),
     };
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);

@@ -59,6 +59,8 @@ export async function handleStripeWebhook(
   }
   if (!PAYMENT_EVENTS.has(event.type)) return { handled: 'ignored', reason: `event type ${event.type}` };
   const session = event.data.object as Stripe.Checkout.Session;
+  // The API plan's subscription checkouts are handled by /account/webhooks/stripe (issue 27).
+  if (session.mode === 'subscription') return { handled: 'ignored', reason: 'a subscription checkout' };
   if (event.type === 'checkout.session.completed' && session.payment_status !== 'paid') {
     // A delayed payment method: `async_payment_succeeded` follows when the money arrives.
     return { handled: 'ignored', reason: `payment_status ${session.payment_status}` };

@@ -1,4 +1,5 @@
 import type { RouterType } from 'itty-router';
+import { ACCOUNT_COOKIE } from '../auth/account-sessions.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { readCookie } from '../auth/cookie-header.js';
 import { SESSION_COOKIE, verifySession } from '../auth/sessions.js';
@@ -28,7 +29,10 @@ export function explorerRoutes(router: RouterType<GatewayRequest>, deps: Explore
     const manifest = (await deps.explorer())?.manifest;
     if (!manifest) return notBuilt(access);
     const body = `<h1>${escapeHtml(what.heading)}</h1>\n<div id="app" aria-live="polite"><p class="loading">Loading…</p></div>\n<noscript><p>This page needs JavaScript to draw its tables and charts. The same data is at <a href="/api/v1/subnets">/api/v1/subnets</a>.</p></noscript>`;
-    const html = renderShell({ ...what, manifest, access, body });
+    const account = readCookie(request.ctx.requestHeaders.get('cookie'), ACCOUNT_COOKIE)
+      ? 'signed-in'
+      : 'signed-out';
+    const html = renderShell({ ...what, manifest, access, body, account });
     return new Response(html, { headers: htmlHeaders() });
   };
 

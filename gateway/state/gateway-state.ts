@@ -9,24 +9,13 @@
  * so every rule that depends on "now" is decided above it and tests can move time freely.
  */
 
+import type { BillingState } from './billing-state.js';
 import type { OrderState } from './order-state.js';
 
-export type Plan = 'api' | 'subscriber';
-export const PLANS: readonly Plan[] = ['api', 'subscriber'];
+export type { Account, AccountBilling, AccountStatus, Plan } from './account-record.js';
+export { PLANS } from './account-record.js';
 
-export type AccountStatus = 'active' | 'cancelled';
-
-export interface Account {
-  id: string;
-  plan: Plan;
-  status: AccountStatus;
-  createdAt: Date;
-  /** Start of the first paid period; billing periods roll over by calendar month from here. */
-  periodAnchor: Date;
-  cancelledAt: Date | null;
-  /** Set on cancellation: the end of the paid period in which it happened. Access ends here. */
-  accessEndsAt: Date | null;
-}
+import type { Account, Plan } from './account-record.js';
 
 export interface NewAccount {
   id: string;
@@ -126,6 +115,8 @@ export interface GatewayState {
   readonly engine: 'sqlite' | 'postgres';
   /** Tax orders and processed payment events (spec 2.10, 3.1). */
   readonly orders: OrderState;
+  /** The self-serve API plan: email sign-in, account sessions, key details and events, Stripe billing. */
+  readonly billing: BillingState;
 
   createAccount(account: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;

@@ -267,6 +267,172 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    version: 5,
+    name: 'self-serve API plan: account emails and paid periods, email sign-in tokens, account sessions, key details, events and daily use, Stripe customers, checkouts, subscriptions and events',
+    // `accounts.billing`: 'operator' (made by `accounts create`: periods from `period_anchor`, as before)
+    // or 'stripe' (made by a confirmed email sign-in: access and the allowance's period follow
+    // `paid_period_start`/`paid_period_end`, which only a paid invoice moves, see billing-events.ts).
+    // `subscription_checkouts` is the one-checkout-at-a-time claim per account (insert-if-absent).
+    sqlite: [
+      'ALTER TABLE accounts ADD COLUMN email TEXT',
+      `ALTER TABLE accounts ADD COLUMN billing TEXT NOT NULL DEFAULT 'operator' CHECK (billing IN ('operator', 'stripe'))`,
+      'ALTER TABLE accounts ADD COLUMN paid_period_start TEXT',
+      'ALTER TABLE accounts ADD COLUMN paid_period_end TEXT',
+      'CREATE UNIQUE INDEX accounts_email ON accounts (email)',
+      `CREATE TABLE email_sign_in_tokens (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      )`,
+      'CREATE INDEX email_sign_in_tokens_expires ON email_sign_in_tokens (expires_at)',
+      `CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        revoked_at TEXT
+      )`,
+      'CREATE INDEX account_sessions_account ON account_sessions (account_id)',
+      `CREATE TABLE key_details (
+        key_id TEXT PRIMARY KEY REFERENCES api_keys (id),
+        name TEXT NOT NULL,
+        last_four TEXT NOT NULL,
+        grace_ends_at TEXT,
+        last_used_at TEXT
+      )`,
+      `CREATE TABLE key_events (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        key_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('created', 'rolled', 'revoked')),
+        key_prefix TEXT NOT NULL,
+        ip TEXT,
+        at TEXT NOT NULL
+      )`,
+      'CREATE INDEX key_events_account ON key_events (account_id, at)',
+      `CREATE TABLE key_usage_days (
+        key_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        used INTEGER NOT NULL CHECK (used >= 0),
+        PRIMARY KEY (key_id, day)
+      )`,
+      'CREATE INDEX key_usage_days_account ON key_usage_days (account_id, day)',
+      `CREATE TABLE stripe_customers (
+        account_id TEXT PRIMARY KEY REFERENCES accounts (id),
+        customer_id TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      )`,
+      `CREATE TABLE subscription_checkouts (
+        account_id TEXT PRIMARY KEY REFERENCES accounts (id),
+        claimed_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        session_id TEXT,
+        url TEXT
+      )`,
+      `CREATE TABLE subscriptions (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        customer_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        current_period_start TEXT,
+        current_period_end TEXT,
+        cancel_at_period_end INTEGER NOT NULL DEFAULT 0,
+        canceled_at TEXT,
+        updated_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX subscriptions_account ON subscriptions (account_id)',
+      `CREATE TABLE stripe_events (
+        event_id TEXT PRIMARY KEY,
+        event_type TEXT NOT NULL,
+        received_at TEXT NOT NULL
+      )`,
+    ],
+    postgres: [
+      'ALTER TABLE accounts ADD COLUMN email text',
+      `ALTER TABLE accounts ADD COLUMN billing text NOT NULL DEFAULT 'operator' CHECK (billing IN ('operator', 'stripe'))`,
+      'ALTER TABLE accounts ADD COLUMN paid_period_start timestamptz',
+      'ALTER TABLE accounts ADD COLUMN paid_period_end timestamptz',
+      'CREATE UNIQUE INDEX accounts_email ON accounts (email)',
+      `CREATE TABLE email_sign_in_tokens (
+        id text PRIMARY KEY,
+        email text NOT NULL,
+        hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      )`,
+      'CREATE INDEX email_sign_in_tokens_expires ON email_sign_in_tokens (expires_at)',
+      `CREATE TABLE account_sessions (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id),
+        hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      )`,
+      'CREATE INDEX account_sessions_account ON account_sessions (account_id)',
+      `CREATE TABLE key_details (
+        key_id text PRIMARY KEY REFERENCES api_keys (id),
+        name text NOT NULL,
+        last_four text NOT NULL,
+        grace_ends_at timestamptz,
+        last_used_at timestamptz
+      )`,
+      `CREATE TABLE key_events (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id),
+        key_id text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('created', 'rolled', 'revoked')),
+        key_prefix text NOT NULL,
+        ip text,
+        at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX key_events_account ON key_events (account_id, at)',
+      `CREATE TABLE key_usage_days (
+        key_id text NOT NULL,
+        account_id text NOT NULL,
+        day text NOT NULL,
+        used integer NOT NULL CHECK (used >= 0),
+        PRIMARY KEY (key_id, day)
+      )`,
+      'CREATE INDEX key_usage_days_account ON key_usage_days (account_id, day)',
+      `CREATE TABLE stripe_customers (
+        account_id text PRIMARY KEY REFERENCES accounts (id),
+        customer_id text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE subscription_checkouts (
+        account_id text PRIMARY KEY REFERENCES accounts (id),
+        claimed_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        session_id text,
+        url text
+      )`,
+      `CREATE TABLE subscriptions (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id),
+        customer_id text NOT NULL,
+        status text NOT NULL,
+        current_period_start timestamptz,
+        current_period_end timestamptz,
+        cancel_at_period_end boolean NOT NULL DEFAULT false,
+        canceled_at timestamptz,
+        updated_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX subscriptions_account ON subscriptions (account_id)',
+      `CREATE TABLE stripe_events (
+        event_id text PRIMARY KEY,
+        event_type text NOT NULL,
+        received_at timestamptz NOT NULL
+      )`,
+    ],
+  },
+  {
     version: 7,
     name: 'operator retries of stuck orders',
     // One row per `orders retry` that put a stuck order back into the queue: who reads `orders show`

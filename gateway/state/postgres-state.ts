@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { BillingState } from './billing-state.js';
 import {
   type Account,
   type ApiKeyRecord,
@@ -18,6 +19,8 @@ import {
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import type { OrderState } from './order-state.js';
 import { PostgresOrderState } from './postgres-order-state.js';
+import { SqlBillingState } from './sql-billing-state.js';
+import { postgresRunner } from './sql-runner.js';
 import { SchemaVersionError } from './state-errors.js';
 import {
   KEY_WITH_ACCOUNT_COLUMNS,
@@ -100,10 +103,12 @@ async function migrate(pool: pg.Pool): Promise<void> {
 class PostgresState implements GatewayState {
   readonly engine = 'postgres' as const;
   readonly orders: OrderState;
+  readonly billing: BillingState;
   private closed = false;
 
   constructor(private readonly pool: pg.Pool) {
     this.orders = new PostgresOrderState(pool);
+    this.billing = new SqlBillingState(postgresRunner(pool));
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { BillingState } from './billing-state.js';
 import {
   type Account,
   type ApiKeyRecord,
@@ -19,6 +20,8 @@ import {
 } from './gateway-state.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import type { OrderState } from './order-state.js';
+import { SqlBillingState } from './sql-billing-state.js';
+import { sqliteRunner } from './sql-runner.js';
 import { SqliteOrderState } from './sqlite-order-state.js';
 import { SqliteTurnBatch } from './sqlite-turn-batch.js';
 import { SchemaVersionError } from './state-errors.js';
@@ -86,6 +89,7 @@ const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString
 class SqliteState implements GatewayState {
   readonly engine = 'sqlite' as const;
   readonly orders: OrderState;
+  readonly billing: BillingState;
 
   /** Compiled statements by SQL text: every keyed request runs the same few, so compile each once. */
   private readonly statements = new Map<string, Database.Statement>();
@@ -107,6 +111,8 @@ class SqliteState implements GatewayState {
   constructor(private readonly db: Database.Database) {
     this.batch = new SqliteTurnBatch(db, () => this.dropCandidatesIfChangedElsewhere());
     this.orders = new SqliteOrderState(db);
+    // Billing writes to accounts (paid periods) and api_keys (a roll's expiry) drop the key cache.
+    this.billing = new SqlBillingState(sqliteRunner(db, () => this.candidates.clear()));
   }
 
   private dropCandidatesIfChangedElsewhere(): void {

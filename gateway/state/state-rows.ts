@@ -28,6 +28,10 @@ export function toAccount(row: Row): Account {
     periodAnchor: toDate(row['period_anchor']),
     cancelledAt: toDateOrNull(row['cancelled_at']),
     accessEndsAt: toDateOrNull(row['access_ends_at']),
+    email: row['email'] === null || row['email'] === undefined ? null : String(row['email']),
+    billing: row['billing'] === 'stripe' ? 'stripe' : 'operator',
+    paidPeriodStart: toDateOrNull(row['paid_period_start']),
+    paidPeriodEnd: toDateOrNull(row['paid_period_end']),
   };
 }
 
@@ -60,7 +64,9 @@ export function toSession(row: Row): SessionRecord {
  */
 export const KEY_WITH_ACCOUNT_COLUMNS = `k.*, a.plan AS account_plan, a.status AS account_status,
   a.created_at AS account_created_at, a.period_anchor AS account_period_anchor,
-  a.cancelled_at AS account_cancelled_at, a.access_ends_at AS account_access_ends_at`;
+  a.cancelled_at AS account_cancelled_at, a.access_ends_at AS account_access_ends_at,
+  a.email AS account_email, a.billing AS account_billing, a.paid_period_start AS account_paid_period_start,
+  a.paid_period_end AS account_paid_period_end`;
 
 export function toKeyCandidate(row: Row): KeyCandidate {
   return {
@@ -73,6 +79,10 @@ export function toKeyCandidate(row: Row): KeyCandidate {
       period_anchor: row['account_period_anchor'],
       cancelled_at: row['account_cancelled_at'],
       access_ends_at: row['account_access_ends_at'],
+      email: row['account_email'],
+      billing: row['account_billing'],
+      paid_period_start: row['account_paid_period_start'],
+      paid_period_end: row['account_paid_period_end'],
     }),
   };
 }

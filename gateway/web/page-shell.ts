@@ -20,6 +20,11 @@ export interface ShellOptions {
   netuid?: number;
   /** The page's content as served (a heading and a loading line, or a whole message). */
   body: string;
+  /**
+   * Whether the reader holds an account cookie (`svc_account`): the header then links to "Account",
+   * else to "Sign in". Decided by the cookie's presence only; the account page verifies it.
+   */
+  account?: 'signed-in' | 'signed-out';
 }
 
 export function renderShell(options: ShellOptions): string {
@@ -52,6 +57,8 @@ ${script}
 <a href="/tax">Tax check</a>
 <a href="/api/v1/openapi.json">API (OpenAPI)</a>
 <a href="/api/v1/method">Method</a>
+<a href="/api-plan">API plan</a>
+<a href="/account">${options.account === 'signed-in' ? 'Account' : 'Sign in'}</a>
 ${accessControl(options.access)}
 </nav>
 </header>

@@ -14,4 +14,5 @@ export * from './subnet-list.js';
 export * from './subnet-row.js';
 export * from './tax-check.js';
 export * from './tax-published.js';
+export * from './usage.js';
 export * from './windows.js';

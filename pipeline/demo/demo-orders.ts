@@ -15,6 +15,8 @@ export interface DemoOrders {
   env: Record<string, string>;
   envFile: string;
   standInUrl: string;
+  /** The stand-in itself: the demo prints its time controls. */
+  fake: StripeFake;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,13 @@ export async function startDemoOrders(
   const kept = await readEnvFile(envFile);
   const fake = new StripeFake();
   const standInUrl = await fake.listen('127.0.0.1', (await portIsFree(STAND_IN_PORT)) ? STAND_IN_PORT : 0);
+  // The API plan's Price, made in the stand-in as an operator makes it in Stripe's dashboard.
+  const planPrice = fake.createPrice({
+    unitAmount: 9900,
+    currency: 'usd',
+    interval: 'month',
+    name: 'API plan',
+  });
   const env = {
     SBM_BASE_URL: baseUrl,
     SBM_CHAIN_URL: chainUrl,
@@ -46,7 +55,12 @@ export async function startDemoOrders(
       kept['STRIPE_WEBHOOK_SECRET'] ||
       `whsec_demo_${randomBytes(24).toString('hex')}`,
     STRIPE_API_BASE: standInUrl,
+    SBM_API_PLAN_PRICE: planPrice.id,
   };
+  // The stand-in's hosted pages complete payments themselves and send the events to both endpoints,
+  // as Stripe does: the tax orders' and the API plan's (each ignores the other's sessions).
+  fake.addWebhook(`${baseUrl}/tax/webhooks/stripe`, env.STRIPE_WEBHOOK_SECRET);
+  fake.addWebhook(`${baseUrl}/account/webhooks/stripe`, env.STRIPE_WEBHOOK_SECRET);
   await mkdir(dataDir, { recursive: true });
   await writeFile(
     envFile,
@@ -57,7 +71,7 @@ export async function startDemoOrders(
         .join(''),
     { mode: 0o600 },
   );
-  return { env, envFile, standInUrl, close: () => fake.close() };
+  return { env, envFile, standInUrl, fake, close: () => fake.close() };
 }
 
 /** The lines `make demo` prints for the order flow, buying the current tax year (the sandbox's events are recent). */
@@ -84,6 +98,13 @@ export function demoOrderLines(
     `  ${gateway} orders fulfil                         # builds the pack, emails data/outbox/ORDER_ID.eml`,
     `  curl -s -o pack.zip '${base}/tax/orders/ORDER_ID/pack?t=TOKEN' && unzip -l pack.zip`,
     `  ${gateway} orders list`,
+    '',
+    'The API plan, self-serve (99 USD a month through the Stripe STAND-IN; nothing is charged):',
+    `  open ${base}/account          # email → the sign-in link lands in data/outbox/sign-in-*.eml`,
+    '  then Subscribe → "Pay" on the stand-in page → create a key → Manage billing (cancel at period end)',
+    `  curl -s -H 'Authorization: Bearer KEY' ${base}/api/v1/usage`,
+    `  Time passing for a subscription SUB_ID (from the stand-in page or Manage billing):`,
+    `  curl -s -X POST ${orders.standInUrl}/_stand-in/subscriptions/SUB_ID/renew-paid     # or renew-failed, end`,
   ];
 }
 

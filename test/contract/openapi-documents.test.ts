@@ -34,6 +34,8 @@ describe('generated OpenAPI documents', () => {
       '/api/v1/subnets/{netuid}',
       '/api/v1/subnets/{netuid}/history',
       '/api/v1/subnets/{netuid}/history.csv',
+      // An addition of issue 27 (the API plan): the calling key's usage, not counted.
+      '/api/v1/usage',
     ]);
   });
 

@@ -73,6 +73,10 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
         periodAnchor: T0,
         cancelledAt: null,
         accessEndsAt: null,
+        email: null,
+        billing: 'operator',
+        paidPeriodStart: null,
+        paidPeriodEnd: null,
       });
       expect(await state.getAccount(account.id)).toEqual(account);
       expect((await state.listAccounts()).map((a) => a.id)).toContain(account.id);

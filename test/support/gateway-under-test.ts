@@ -8,6 +8,7 @@ import { createApiKey } from '../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { createSession } from '../../gateway/auth/sessions.js';
 import type { OrderServices } from '../../gateway/orders/order-services.js';
+import type { AccountServices } from '../../gateway/routes/account.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';
 import { SnapshotCache } from '../../gateway/snapshots/snapshot-cache.js';
 import type { GatewayState } from '../../gateway/state/gateway-state.js';
@@ -40,8 +41,12 @@ export async function gatewayUnderTest(options: {
   taxChain?: ColdkeyChain;
   /** Tax orders (checkout, status, pack, webhook); none: no order opens and nothing is sold. */
   orders?: OrderServices;
+  /** The self-serve API plan's services (mail, Stripe); none: those routes answer 503. */
+  account?: AccountServices;
+  /** A clock shared with other parts of the test (another gateway, the Stripe stand-in). */
+  clock?: { nowMs: number };
 }): Promise<GatewayUnderTest> {
-  const clock = { nowMs: options.nowMs };
+  const clock = options.clock ?? { nowMs: options.nowMs };
   const now = () => new Date(clock.nowMs);
   const store = new FolderObjectStore(options.storeDir);
   const errors: unknown[] = [];
@@ -63,6 +68,7 @@ export async function gatewayUnderTest(options: {
     publicLimitPerMinute: options.publicLimitPerMinute ?? 0,
     taxChain: options.taxChain ?? null,
     ...(options.orders ? { orders: options.orders } : {}),
+    ...(options.account ? { account: options.account } : {}),
     log: (entry) => logs.push(entry),
     onError: (error) => errors.push(error),
   });

@@ -4,6 +4,7 @@ import { EmissionEvents, EmissionHistory, EmissionsSnapshot } from '../emissions
 import { SubnetDetail } from '../subnet-detail.js';
 import { SubnetHistory } from '../subnet-history.js';
 import { SubnetList } from '../subnet-list.js';
+import { ApiUsage } from '../usage.js';
 import {
   DEFAULT_EMISSION_DAYS,
   DEFAULT_HISTORY_CSV_DAYS,
@@ -194,6 +195,20 @@ export function buildDataDocument(serverUrl = '/') {
           '200': jsonOk('Samples; absent periods are gaps.', EmissionHistory, okHeaders),
           ...notFound,
           ...common,
+        },
+      }),
+      '/api/v1/usage': get("The calling key's usage in the billing period (not counted)", {
+        operationId: 'getUsage',
+        description:
+          'An addition to the interface (issue 27): read with the API key itself; never counts against ' +
+          'the allowance. The `X-RateLimit-*` headers report the same standing.',
+        security: [{ bearer: [] }],
+        responses: {
+          '200': jsonOk('The standing of the period.', ApiUsage, rateLimitHeaders),
+          '401': errorResponse('No API key, or an invalid, revoked or expired one.', authenticateHeader),
+          '402': errorResponse(
+            "The plan's paid period has ended unpaid (or after a cancellation); pay at /account.",
+          ),
         },
       }),
     },

@@ -1,38 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type Stripe from 'stripe';
 import type { FormValue } from './form-body.js';
 
 /**
- * A Checkout Session as Stripe's API documents it (https://docs.stripe.com/api/checkout/sessions/object),
- * with the members a hosted, one-off payment uses; the rest are present with Stripe's empty values.
+ * A Checkout Session as the pinned API version types it (`Stripe.Checkout.Session`): every field the
+ * type declares without `?` is sent, `null` where it is `X | null` and empty, as Stripe sends it.
  */
-export interface FakeCheckoutSession {
-  id: string;
-  object: 'checkout.session';
-  amount_subtotal: number;
-  amount_total: number;
-  automatic_tax: { enabled: false; liability: null; status: null };
-  cancel_url: string | null;
-  client_reference_id: string | null;
-  created: number;
-  currency: string;
-  customer: null;
-  customer_creation: 'if_required';
-  customer_details: { email: string | null; name: string | null } | null;
-  customer_email: string | null;
-  expires_at: number;
-  livemode: false;
-  locale: null;
-  metadata: Record<string, string>;
-  mode: 'payment';
-  payment_intent: string | null;
-  payment_method_types: string[];
-  payment_status: 'unpaid' | 'paid';
-  status: 'open' | 'complete' | 'expired';
-  success_url: string | null;
-  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
-  ui_mode: 'hosted';
-  url: string | null;
-}
+export type FakeCheckoutSession = Stripe.Checkout.Session;
 
 /** Stripe's error body: `{"error": {"type", "code", "message", "param"}}`. */
 export class StripeFakeError extends Error {
@@ -67,21 +41,57 @@ const missing = (param: string) =>
     param,
   );
 
+/** The parameters this stand-in understands on `POST /v1/checkout/sessions`; others are refused (400). */
+const SESSION_PARAMS = new Set([
+  'mode',
+  'success_url',
+  'cancel_url',
+  'line_items',
+  'client_reference_id',
+  'customer',
+  'customer_email',
+  'metadata',
+  'payment_intent_data',
+  'subscription_data',
+  'ui_mode',
+  'expand',
+]);
+
 /**
- * A new open, unpaid session from the create parameters. What a hosted payment-mode session needs is
- * checked as Stripe checks it: `mode`, `success_url`, line items with a currency and an amount.
+ * A new open, unpaid session from the create parameters, checked as Stripe checks them: `mode`
+ * (payment or subscription), `success_url`, line items with a Price id (`line_items[].price`, a
+ * recurring one in subscription mode) or inline `price_data`, and no parameter Stripe would not know.
  */
 export function createSession(
   params: Record<string, FormValue>,
-  options: { nowSeconds: number; payBaseUrl: string },
+  options: {
+    nowSeconds: number;
+    payBaseUrl: string;
+    /** Looks up a Price by id (the stand-in's Prices). */
+    price?: (id: string) => Stripe.Price | undefined;
+    /** Looks up a Customer by id. */
+    customerExists?: (id: string) => boolean;
+  },
 ): FakeCheckoutSession {
-  if (params['mode'] !== 'payment') {
-    if (params['mode'] === undefined) throw missing('mode');
+  for (const name of Object.keys(params)) {
+    if (!SESSION_PARAMS.has(name)) {
+      throw new StripeFakeError(
+        400,
+        'invalid_request_error',
+        `Received unknown parameter: ${name}`,
+        'parameter_unknown',
+        name,
+      );
+    }
+  }
+  const mode = params['mode'];
+  if (mode === undefined) throw missing('mode');
+  if (mode !== 'payment' && mode !== 'subscription') {
     throw new StripeFakeError(
       400,
       'invalid_request_error',
-      'This stand-in serves mode=payment only.',
-      undefined,
+      `Invalid mode: must be one of payment, setup or subscription (this stand-in serves payment and subscription).`,
+      'parameter_invalid_string',
       'mode',
     );
   }
@@ -93,14 +103,41 @@ export function createSession(
   let currency: string | null = null;
   for (const [i, item] of items.entries()) {
     const entry = objectOf(item);
-    const price = objectOf(entry['price_data']);
-    const unit = Number(text(price['unit_amount']));
     const quantity = Number(text(entry['quantity']) ?? '1');
-    const itemCurrency = text(price['currency']);
-    if (!itemCurrency) throw missing(`line_items[${i}][price_data][currency]`);
-    if (!Number.isInteger(unit) || unit < 0) throw missing(`line_items[${i}][price_data][unit_amount]`);
-    if (!text(objectOf(price['product_data'])['name'])) {
-      throw missing(`line_items[${i}][price_data][product_data][name]`);
+    let unit: number;
+    let itemCurrency: string | undefined;
+    const priceId = text(entry['price']);
+    if (priceId !== undefined) {
+      const price = options.price?.(priceId);
+      if (!price) {
+        throw new StripeFakeError(
+          400,
+          'invalid_request_error',
+          `No such price: '${priceId}'`,
+          'resource_missing',
+          `line_items[${i}][price]`,
+        );
+      }
+      if (mode === 'subscription' && !price.recurring) {
+        throw new StripeFakeError(
+          400,
+          'invalid_request_error',
+          'You must provide at least one recurring price in `subscription` mode when using prices.',
+          undefined,
+          `line_items[${i}][price]`,
+        );
+      }
+      unit = price.unit_amount ?? 0;
+      itemCurrency = price.currency;
+    } else {
+      const price = objectOf(entry['price_data']);
+      unit = Number(text(price['unit_amount']));
+      itemCurrency = text(price['currency']);
+      if (!itemCurrency) throw missing(`line_items[${i}][price_data][currency]`);
+      if (!Number.isInteger(unit) || unit < 0) throw missing(`line_items[${i}][price_data][unit_amount]`);
+      if (!text(objectOf(price['product_data'])['name'])) {
+        throw missing(`line_items[${i}][price_data][product_data][name]`);
+      }
     }
     if (currency !== null && currency !== itemCurrency) {
       throw new StripeFakeError(400, 'invalid_request_error', 'All line items must share one currency.');
@@ -108,35 +145,89 @@ export function createSession(
     currency = itemCurrency;
     total += unit * quantity;
   }
+  const customer = text(params['customer']) ?? null;
+  if (customer !== null && options.customerExists && !options.customerExists(customer)) {
+    throw new StripeFakeError(
+      400,
+      'invalid_request_error',
+      `No such customer: '${customer}'`,
+      'resource_missing',
+      'customer',
+    );
+  }
   const id = `cs_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'a')}`;
-  return {
+  const session: FakeCheckoutSession = {
     id,
     object: 'checkout.session',
+    adaptive_pricing: null,
+    after_expiration: null,
+    allow_promotion_codes: null,
+    allowed_payment_method_types: null,
     amount_subtotal: total,
     amount_total: total,
-    automatic_tax: { enabled: false, liability: null, status: null },
+    automatic_tax: { enabled: false, liability: null, provider: null, status: null },
+    billing_address_collection: null,
     cancel_url: text(params['cancel_url']) ?? null,
     client_reference_id: text(params['client_reference_id']) ?? null,
+    client_secret: null,
+    collected_information: null,
+    consent: null,
+    consent_collection: null,
     created: options.nowSeconds,
     currency: currency!,
-    customer: null,
-    customer_creation: 'if_required',
+    currency_conversion: null,
+    custom_fields: [],
+    custom_text: {
+      after_submit: null,
+      shipping_address: null,
+      submit: null,
+      terms_of_service_acceptance: null,
+    },
+    customer,
+    customer_account: null,
+    customer_creation: mode === 'payment' && customer === null ? 'if_required' : null,
     customer_details: null,
     customer_email: text(params['customer_email']) ?? null,
+    discounts: null,
     expires_at: options.nowSeconds + 24 * 3600,
+    integration_identifier: null,
+    invoice: null,
+    invoice_creation: null,
     livemode: false,
     locale: null,
+    managed_payments: null,
     metadata: stringRecord(params['metadata']),
-    mode: 'payment',
+    mode,
+    origin_context: null,
     payment_intent: null,
+    payment_link: null,
+    payment_method_collection: mode === 'subscription' ? 'always' : null,
+    payment_method_configuration_details: null,
+    payment_method_options: null,
     payment_method_types: ['card'],
     payment_status: 'unpaid',
+    permissions: null,
+    recovered_from: null,
+    saved_payment_method_options: null,
+    setup_intent: null,
+    shipping_address_collection: null,
+    shipping_cost: null,
+    shipping_options: [],
     status: 'open',
+    submit_type: null,
+    subscription: null,
     success_url: successUrl,
     total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-    ui_mode: 'hosted',
+    ui_mode: 'hosted_page',
     url: `${options.payBaseUrl}/c/pay/${id}`,
+    wallet_options: null,
   };
+  return session;
+}
+
+/** `subscription_data[metadata]` of the create parameters: copied onto the subscription Stripe makes. */
+export function subscriptionMetadataOf(params: Record<string, FormValue>): Record<string, string> {
+  return stringRecord(objectOf(params['subscription_data'])['metadata']);
 }
 
 function text(value: FormValue | undefined): string | undefined {

@@ -1,7 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSession, type FakeCheckoutSession, StripeFakeError } from './checkout-session.js';
+import Stripe from 'stripe';
+import {
+  addMonth,
+  customerObject,
+  eventObject,
+  invoiceObject,
+  portalSessionObject,
+  priceObject,
+  subscriptionObject,
+} from './billing-objects.js';
+import {
+  createSession,
+  type FakeCheckoutSession,
+  StripeFakeError,
+  subscriptionMetadataOf,
+} from './checkout-session.js';
 import { type FormValue, parseStripeForm } from './form-body.js';
 
 /** One request the stand-in received, for tests to inspect. */
@@ -16,23 +31,32 @@ export interface RecordedStripeCall {
 }
 
 interface StoredResult {
-  paramsHash: string;
+  /** Method, path and parameters: a replay matches all three (Stripe compares the whole request). */
+  requestHash: string;
   status: number;
   body: unknown;
 }
 
 /**
  * A stand-in for Stripe's API, for the sandbox, the demo and tests (we cannot run Stripe here). It
- * answers what the gateway calls, in Stripe's documented shapes, over real HTTP, so the official
- * `stripe` client talks to it unchanged (`host`, `port`, `protocol` options; `STRIPE_API_BASE`):
+ * answers what the gateway calls, in the shapes of the pinned API version's types (see
+ * billing-objects.ts), over real HTTP, so the official `stripe` client talks to it unchanged (`host`,
+ * `port`, `protocol` options; `STRIPE_API_BASE`):
  *
- * - `POST /v1/checkout/sessions`: a new open, unpaid Checkout Session (see checkout-session.ts);
- * - `GET /v1/checkout/sessions/{id}`: a session as stored;
- * - `GET /c/pay/{id}`: the "hosted checkout page": a short HTML note saying that this is the stand-in
- *   and how to simulate the payment;
- * - every request needs `Authorization: Bearer sk_test_…` (401 otherwise); a POST with an
- *   `Idempotency-Key` seen before gets the first answer again, with `Idempotent-Replayed: true`, or
- *   400 `idempotency_error` when its parameters differ, as Stripe does.
+ * - Customers and Prices (create, retrieve); Checkout Sessions in payment and subscription mode
+ *   (create, retrieve); Subscriptions (retrieve, update `cancel_at_period_end`); Invoices (retrieve);
+ *   Billing Portal sessions (create);
+ * - the hosted pages: `GET /c/pay/{id}` (checkout: its "Pay" button completes the payment as Stripe's
+ *   page does, sends the events and redirects to `success_url`) and `GET /p/session/{id}` (portal:
+ *   cancel at period end, then back to `return_url`);
+ * - time passing for a subscription (`renewSubscription` paid or failed, `endSubscription`,
+ *   `prorateSubscription`; also `POST /_stand-in/subscriptions/{id}/{renew-paid|renew-failed|end}`);
+ * - events signed as Stripe signs them, POSTed to the webhook set by `setWebhook(url, secret)`;
+ * - every API request needs `Authorization: Bearer sk_test_…` (401 otherwise); an unknown parameter
+ *   is a 400; a POST with an `Idempotency-Key` seen before gets the first answer again
+ *   (`Idempotent-Replayed: true`) when method, path and parameters match, else 400
+ *   `idempotency_error`; a request refused by validation stores nothing, as Stripe saves a result only
+ *   once the request starts executing.
  *
  * `dropNextResponses(n)` makes it do the work of the next n requests and then close the connection
  * without answering: the "request reached Stripe, the answer was lost" case that idempotency keys exist
@@ -41,20 +65,40 @@ interface StoredResult {
  */
 export class StripeFake {
   readonly calls: RecordedStripeCall[] = [];
+  /** Every event made, in order, with the answer of its delivery (null: no webhook set). */
+  readonly events: { event: Stripe.Event; delivered: number | null }[] = [];
   readonly #sessions = new Map<string, FakeCheckoutSession>();
+  readonly #sessionSubscriptionMetadata = new Map<string, Record<string, string>>();
+  readonly #customers = new Map<string, Stripe.Customer>();
+  readonly #prices = new Map<string, Stripe.Price>();
+  readonly #subscriptions = new Map<string, Stripe.Subscription>();
+  readonly #invoices = new Map<string, Stripe.Invoice>();
+  readonly #portals = new Map<string, Stripe.BillingPortal.Session>();
   readonly #idempotent = new Map<string, StoredResult>();
   readonly #now: () => number;
+  #webhooks: { url: string; secret: string }[] = [];
   #server: Server | undefined;
   #url = '';
   #drop = 0;
 
-  constructor(options: { now?: () => number } = {}) {
+  constructor(options: { now?: () => number; webhook?: { url: string; secret: string } } = {}) {
     this.#now = options.now ?? Date.now;
+    if (options.webhook) this.#webhooks.push(options.webhook);
   }
 
   /** The base URL to give the client (`STRIPE_API_BASE`). */
   get url(): string {
     return this.#url;
+  }
+
+  /** Where events go (the gateway's `/account/webhooks/stripe`) and the endpoint's signing secret. */
+  setWebhook(url: string, secret: string): void {
+    this.#webhooks = [{ url, secret }];
+  }
+
+  /** One more endpoint: every event goes to each (each ignores what it does not handle), as Stripe's do. */
+  addWebhook(url: string, secret: string): void {
+    this.#webhooks.push({ url, secret });
   }
 
   async listen(host = '127.0.0.1', port = 0): Promise<string> {
@@ -86,19 +130,234 @@ export class StripeFake {
     return this.#sessions.get(id);
   }
 
+  subscriptions(): Stripe.Subscription[] {
+    return [...this.#subscriptions.values()];
+  }
+
+  subscription(id: string): Stripe.Subscription | undefined {
+    return this.#subscriptions.get(id);
+  }
+
+  invoices(): Stripe.Invoice[] {
+    return [...this.#invoices.values()];
+  }
+
+  /** A Price as an operator makes one in the dashboard (the demo and tests: the plan's 99 USD a month). */
+  createPrice(options: {
+    unitAmount: number;
+    currency: string;
+    interval: 'month' | null;
+    name: string;
+  }): Stripe.Price {
+    const price = priceObject({
+      currency: options.currency,
+      unitAmount: options.unitAmount,
+      interval: options.interval,
+      productName: options.name,
+      created: this.#seconds(),
+    });
+    this.#prices.set(price.id, price);
+    return price;
+  }
+
   dropNextResponses(count: number): void {
     this.#drop = count;
   }
 
-  /** Marks a session paid by `email`, as Stripe does when the buyer completes the page. */
+  /** Marks a session paid by `email`, as Stripe does when the buyer completes the page (no event). */
   completeSession(id: string, email: string): FakeCheckoutSession {
     const session = this.#sessions.get(id);
     if (!session) throw new Error(`no session ${id}`);
     session.status = 'complete';
     session.payment_status = 'paid';
-    session.customer_details = { email, name: null };
-    session.payment_intent = `pi_test_${randomBytes(12).toString('hex')}`;
+    session.customer_details = {
+      address: null,
+      business_name: null,
+      email,
+      individual_name: null,
+      name: null,
+      phone: null,
+      tax_exempt: 'none',
+      tax_ids: [],
+    };
+    if (session.mode === 'payment') session.payment_intent = `pi_test_${randomBytes(12).toString('hex')}`;
     return session;
+  }
+
+  /**
+   * What Stripe's hosted page does when the buyer pays: completes the session, and in subscription
+   * mode makes the customer (if the session had none), the subscription and its first, paid invoice;
+   * then sends the events. Returns where the buyer is sent (`success_url`).
+   */
+  async paySession(id: string, email: string): Promise<string | null> {
+    const session = this.completeSession(id, email);
+    const now = this.#seconds();
+    if (session.mode === 'subscription') {
+      let customer = typeof session.customer === 'string' ? this.#customers.get(session.customer) : undefined;
+      if (!customer) {
+        customer = customerObject({ email, name: null, metadata: {}, created: now });
+        this.#customers.set(customer.id, customer);
+        session.customer = customer.id;
+      }
+      const priceId = this.#sessionPrice.get(id)!;
+      const subscription = subscriptionObject({
+        customer: customer.id,
+        price: this.#prices.get(priceId)!,
+        metadata: this.#sessionSubscriptionMetadata.get(id) ?? {},
+        start: now,
+      });
+      this.#subscriptions.set(subscription.id, subscription);
+      const item = subscription.items.data[0]!;
+      const invoice = invoiceObject({
+        subscription,
+        customer,
+        billingReason: 'subscription_create',
+        paid: true,
+        created: now,
+        periodStart: item.current_period_start,
+        periodEnd: item.current_period_end,
+      });
+      this.#invoices.set(invoice.id, invoice);
+      subscription.latest_invoice = invoice.id;
+      session.subscription = subscription.id;
+      session.invoice = invoice.id;
+      await this.#emit('customer.subscription.created', subscription);
+      await this.#emit('invoice.paid', invoice);
+    }
+    await this.#emit('checkout.session.completed', session);
+    return session.success_url;
+  }
+
+  /**
+   * A subscription's period comes to its end and Stripe bills the next one: the item's period moves on
+   * one month and a `subscription_cycle` invoice is made, paid (`invoice.paid`, status active) or not
+   * (`invoice.payment_failed`, status past_due). A subscription set to cancel at the period's end ends
+   * instead (`customer.subscription.deleted`).
+   */
+  async renewSubscription(id: string, outcome: 'paid' | 'failed'): Promise<Stripe.Subscription> {
+    const subscription = this.#mustSubscription(id);
+    if (subscription.cancel_at_period_end) return this.endSubscription(id);
+    const item = subscription.items.data[0]!;
+    const start = item.current_period_end;
+    item.current_period_start = start;
+    item.current_period_end = addMonth(start);
+    const invoice = this.#invoice(subscription, 'subscription_cycle', outcome === 'paid');
+    subscription.status = outcome === 'paid' ? 'active' : 'past_due';
+    await this.#emit('customer.subscription.updated', subscription);
+    await this.#emit(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoice);
+    return subscription;
+  }
+
+  /** A failed renewal's invoice is paid after all (the card was updated): `invoice.paid`, active. */
+  async payOpenInvoice(subscriptionId: string): Promise<Stripe.Invoice> {
+    const subscription = this.#mustSubscription(subscriptionId);
+    const invoice = [...this.#invoices.values()]
+      .reverse()
+      .find((i) => i.parent?.subscription_details?.subscription === subscriptionId && i.status === 'open');
+    if (!invoice) throw new Error(`no open invoice for ${subscriptionId}`);
+    invoice.status = 'paid';
+    invoice.amount_paid = invoice.amount_due;
+    invoice.amount_remaining = 0;
+    invoice.status_transitions.paid_at = this.#seconds();
+    subscription.status = 'active';
+    await this.#emit('invoice.paid', invoice);
+    await this.#emit('customer.subscription.updated', subscription);
+    return invoice;
+  }
+
+  /** The subscription ends now (at its period's end after a cancellation): `customer.subscription.deleted`. */
+  async endSubscription(id: string): Promise<Stripe.Subscription> {
+    const subscription = this.#mustSubscription(id);
+    const now = this.#seconds();
+    subscription.status = 'canceled';
+    subscription.ended_at = now;
+    subscription.canceled_at ??= now;
+    await this.#emit('customer.subscription.deleted', subscription);
+    return subscription;
+  }
+
+  /** A mid-period change billed at once: a paid `subscription_update` invoice (a proration). */
+  async prorateSubscription(id: string): Promise<Stripe.Invoice> {
+    const subscription = this.#mustSubscription(id);
+    const invoice = this.#invoice(subscription, 'subscription_update', true, this.#seconds());
+    await this.#emit('invoice.paid', invoice);
+    return invoice;
+  }
+
+  /** Sends an event made before once more (Stripe delivers at least once). */
+  async redeliver(eventId: string): Promise<number | null> {
+    const entry = this.events.find((e) => e.event.id === eventId);
+    if (!entry) throw new Error(`no event ${eventId}`);
+    return this.#deliver(entry.event);
+  }
+
+  #invoice(
+    subscription: Stripe.Subscription,
+    reason: 'subscription_cycle' | 'subscription_update',
+    paid: boolean,
+    periodStartOverride?: number,
+  ): Stripe.Invoice {
+    const item = subscription.items.data[0]!;
+    const customer = this.#customers.get(String(subscription.customer))!;
+    const invoice = invoiceObject({
+      subscription,
+      customer,
+      billingReason: reason,
+      paid,
+      created: this.#seconds(),
+      periodStart: periodStartOverride ?? item.current_period_start,
+      periodEnd: item.current_period_end,
+    });
+    this.#invoices.set(invoice.id, invoice);
+    subscription.latest_invoice = invoice.id;
+    return invoice;
+  }
+
+  #mustSubscription(id: string): Stripe.Subscription {
+    const subscription = this.#subscriptions.get(id);
+    if (!subscription) throw new Error(`no subscription ${id}`);
+    return subscription;
+  }
+
+  #seconds(): number {
+    return Math.floor(this.#now() / 1000);
+  }
+
+  readonly #sessionPrice = new Map<string, string>();
+
+  async #emit(type: string, object: unknown): Promise<void> {
+    const event = eventObject(type, object, this.#seconds());
+    const entry = { event, delivered: null as number | null };
+    this.events.push(entry);
+    entry.delivered = await this.#deliver(event);
+  }
+
+  /** Posts the event to every endpoint; the answer is the worst status (0: unreachable), null: none set. */
+  async #deliver(event: Stripe.Event): Promise<number | null> {
+    if (this.#webhooks.length === 0) return null;
+    const payload = JSON.stringify(event);
+    let worst: number | null = null;
+    for (const webhook of this.#webhooks) {
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: webhook.secret,
+        timestamp: this.#seconds(),
+      });
+      let status = 0;
+      try {
+        const response = await fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        status = 0;
+      }
+      if (worst === null || status === 0 || (status !== 200 && worst === 200)) worst = status;
+    }
+    return worst;
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -110,20 +369,21 @@ export class StripeFake {
     const call: RecordedStripeCall = { method, path, idempotencyKey, params, replayed: false, status: 0 };
     this.calls.push(call);
 
-    const page = /^\/c\/pay\/([A-Za-z0-9_]+)$/.exec(path);
-    if (method === 'GET' && page) {
-      call.status = this.#sessions.has(page[1]!) ? 200 : 404;
-      response.writeHead(call.status, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(payPage(page[1]!, this.#sessions.get(page[1]!)));
+    if (!path.startsWith('/v1/')) {
+      const [status, headers, html] = await this.#page(method, path, params);
+      call.status = status;
+      response.writeHead(status, headers);
+      response.end(html);
       return;
     }
 
     let status: number;
     let answer: unknown;
     let replayed = false;
+    const requestHash = hashOf({ method, path, params });
     const stored = idempotencyKey && method === 'POST' ? this.#idempotent.get(idempotencyKey) : undefined;
     if (stored) {
-      if (stored.paramsHash !== hashOf(params)) {
+      if (stored.requestHash !== requestHash) {
         [status, answer] = errorAnswer(
           new StripeFakeError(
             400,
@@ -135,10 +395,11 @@ export class StripeFake {
         [status, answer, replayed] = [stored.status, stored.body, true];
       }
     } else {
-      [status, answer] = this.#answer(request, method, path, params);
-      // Stripe stores a result once the endpoint ran (not for auth failures or unknown URLs).
-      if (idempotencyKey && method === 'POST' && status !== 401 && status !== 404) {
-        this.#idempotent.set(idempotencyKey, { paramsHash: hashOf(params), status, body: answer });
+      [status, answer] = await this.#answer(request, method, path, params);
+      // Stripe stores a result once the request executed: not for auth failures, unknown URLs or a
+      // request refused by validation before it ran.
+      if (idempotencyKey && method === 'POST' && status !== 401 && status !== 404 && status !== 400) {
+        this.#idempotent.set(idempotencyKey, { requestHash, status, body: answer });
       }
     }
     call.status = status;
@@ -157,12 +418,69 @@ export class StripeFake {
     response.end(JSON.stringify(answer));
   }
 
-  #answer(
+  /** The hosted pages (checkout, portal) and the time controls. */
+  async #page(
+    method: string,
+    path: string,
+    params: Record<string, FormValue>,
+  ): Promise<[number, Record<string, string>, string]> {
+    const htmlHeaders = { 'content-type': 'text/html; charset=utf-8' };
+    const see = (location: string): [number, Record<string, string>, string] => [303, { location }, ''];
+    const pay = /^\/c\/pay\/([A-Za-z0-9_]+)$/.exec(path);
+    if (pay) {
+      const session = this.#sessions.get(pay[1]!);
+      if (method === 'POST' && session && session.status === 'open') {
+        const email =
+          typeof params['email'] === 'string' && params['email'] ? params['email'] : 'buyer@example.com';
+        const next = await this.paySession(session.id, email);
+        return see(next ?? `${this.#url}/c/pay/${session.id}`);
+      }
+      return [session ? 200 : 404, htmlHeaders, payPage(pay[1]!, session)];
+    }
+    const portal = /^\/p\/session\/([A-Za-z0-9_]+)(\/cancel)?$/.exec(path);
+    if (portal) {
+      const session = this.#portals.get(portal[1]!);
+      if (!session)
+        return [404, htmlHeaders, '<!doctype html><title>Not found</title><p>No portal session.</p>'];
+      if (method === 'POST' && portal[2]) {
+        const subscription = this.#subscriptions.get(String(params['subscription'] ?? ''));
+        if (
+          subscription &&
+          subscription.customer === session.customer &&
+          !subscription.cancel_at_period_end
+        ) {
+          subscription.cancel_at_period_end = true;
+          subscription.cancel_at = subscription.items.data[0]!.current_period_end;
+          subscription.canceled_at = this.#seconds();
+          await this.#emit('customer.subscription.updated', subscription);
+        }
+        return see(`${this.#url}/p/session/${session.id}`);
+      }
+      const subscriptions = [...this.#subscriptions.values()].filter((s) => s.customer === session.customer);
+      return [200, htmlHeaders, portalPage(session, subscriptions)];
+    }
+    const control =
+      /^\/_stand-in\/subscriptions\/([A-Za-z0-9_]+)\/(renew-paid|renew-failed|end|pay-open-invoice)$/.exec(
+        path,
+      );
+    if (control && method === 'POST') {
+      const id = control[1]!;
+      if (!this.#subscriptions.has(id)) return [404, htmlHeaders, 'no such subscription'];
+      if (control[2] === 'renew-paid') await this.renewSubscription(id, 'paid');
+      else if (control[2] === 'renew-failed') await this.renewSubscription(id, 'failed');
+      else if (control[2] === 'pay-open-invoice') await this.payOpenInvoice(id);
+      else await this.endSubscription(id);
+      return [200, { 'content-type': 'application/json' }, JSON.stringify(this.#subscriptions.get(id))];
+    }
+    return [404, htmlHeaders, '<!doctype html><title>Not found</title><p>Not a stand-in page.</p>'];
+  }
+
+  async #answer(
     request: IncomingMessage,
     method: string,
     path: string,
     params: Record<string, FormValue>,
-  ): [number, unknown] {
+  ): Promise<[number, unknown]> {
     const auth = header(request, 'authorization') ?? '';
     if (!/^Bearer sk_test_\S+$/.test(auth)) {
       return errorAnswer(
@@ -174,46 +492,164 @@ export class StripeFake {
       );
     }
     try {
-      if (method === 'POST' && path === '/v1/checkout/sessions') {
-        const session = createSession(params, {
-          nowSeconds: Math.floor(this.#now() / 1000),
-          payBaseUrl: this.#url,
-        });
-        this.#sessions.set(session.id, session);
-        return [200, session];
-      }
-      const one = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)$/.exec(path);
-      if (method === 'GET' && one) {
-        const session = this.#sessions.get(one[1]!);
-        if (!session) {
-          throw new StripeFakeError(
-            404,
-            'invalid_request_error',
-            `No such checkout.session: '${one[1]}'`,
-            'resource_missing',
-            'session',
-          );
-        }
-        return [200, session];
-      }
-      throw new StripeFakeError(
-        404,
-        'invalid_request_error',
-        `Unrecognized request URL (${method}: ${path}). This stand-in serves checkout sessions only.`,
-      );
+      return [200, await this.#route(method, path, params)];
     } catch (error) {
       if (error instanceof StripeFakeError) return errorAnswer(error);
       throw error;
     }
   }
+
+  async #route(method: string, path: string, params: Record<string, FormValue>): Promise<unknown> {
+    const now = this.#seconds();
+    const one = <T>(map: Map<string, T>, kind: string, id: string): T => {
+      const found = map.get(id);
+      if (!found) {
+        throw new StripeFakeError(
+          404,
+          'invalid_request_error',
+          `No such ${kind}: '${id}'`,
+          'resource_missing',
+          'id',
+        );
+      }
+      return found;
+    };
+    const byId = (pattern: string) => new RegExp(`^/v1/${pattern}/([A-Za-z0-9_]+)$`).exec(path)?.[1];
+
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      const session = createSession(params, {
+        nowSeconds: now,
+        payBaseUrl: this.#url,
+        price: (id) => this.#prices.get(id),
+        customerExists: (id) => this.#customers.has(id),
+      });
+      this.#sessions.set(session.id, session);
+      if (session.mode === 'subscription') {
+        this.#sessionSubscriptionMetadata.set(session.id, subscriptionMetadataOf(params));
+        const items = params['line_items'] as Record<string, FormValue>[];
+        this.#sessionPrice.set(session.id, String(items[0]!['price']));
+      }
+      return session;
+    }
+    const sessionId = byId('checkout/sessions');
+    if (method === 'GET' && sessionId) return one(this.#sessions, 'checkout.session', sessionId);
+
+    if (method === 'POST' && path === '/v1/customers') {
+      allowOnly(params, ['email', 'name', 'metadata', 'description']);
+      const customer = customerObject({
+        email: typeof params['email'] === 'string' ? params['email'] : null,
+        name: typeof params['name'] === 'string' ? params['name'] : null,
+        metadata: stringRecord(params['metadata']),
+        created: now,
+      });
+      this.#customers.set(customer.id, customer);
+      return customer;
+    }
+    const customerId = byId('customers');
+    if (method === 'GET' && customerId) return one(this.#customers, 'customer', customerId);
+
+    if (method === 'POST' && path === '/v1/prices') {
+      allowOnly(params, ['currency', 'unit_amount', 'recurring', 'product_data', 'nickname']);
+      const recurring = params['recurring'];
+      const interval =
+        recurring && typeof recurring === 'object' && !Array.isArray(recurring)
+          ? recurring['interval']
+          : undefined;
+      const productData = params['product_data'];
+      const name =
+        productData && typeof productData === 'object' && !Array.isArray(productData)
+          ? String(productData['name'] ?? 'Product')
+          : 'Product';
+      if (typeof params['currency'] !== 'string') throw missingParam('currency');
+      return this.createPrice({
+        unitAmount: Number(params['unit_amount'] ?? 0),
+        currency: params['currency'],
+        interval: interval === 'month' ? 'month' : null,
+        name,
+      });
+    }
+    const priceId = byId('prices');
+    if (method === 'GET' && priceId) return one(this.#prices, 'price', priceId);
+
+    const subscriptionId = byId('subscriptions');
+    if (subscriptionId && method === 'GET') return one(this.#subscriptions, 'subscription', subscriptionId);
+    if (subscriptionId && method === 'POST') {
+      allowOnly(params, ['cancel_at_period_end', 'metadata']);
+      const subscription = one(this.#subscriptions, 'subscription', subscriptionId);
+      if (params['cancel_at_period_end'] !== undefined) {
+        const cancel = params['cancel_at_period_end'] === 'true';
+        subscription.cancel_at_period_end = cancel;
+        subscription.cancel_at = cancel ? subscription.items.data[0]!.current_period_end : null;
+        subscription.canceled_at = cancel ? now : null;
+      }
+      subscription.metadata = { ...subscription.metadata, ...stringRecord(params['metadata']) };
+      await this.#emit('customer.subscription.updated', subscription);
+      return subscription;
+    }
+
+    const invoiceId = byId('invoices');
+    if (invoiceId && method === 'GET') return one(this.#invoices, 'invoice', invoiceId);
+
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      allowOnly(params, ['customer', 'return_url', 'configuration', 'locale']);
+      const customer = typeof params['customer'] === 'string' ? params['customer'] : undefined;
+      if (!customer) throw missingParam('customer');
+      one(this.#customers, 'customer', customer);
+      const session = portalSessionObject({
+        customer,
+        returnUrl: typeof params['return_url'] === 'string' ? params['return_url'] : null,
+        created: now,
+        baseUrl: this.#url,
+      });
+      this.#portals.set(session.id, session);
+      return session;
+    }
+
+    throw new StripeFakeError(
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${method}: ${path}). This stand-in serves what the gateway calls only.`,
+    );
+  }
+}
+
+function allowOnly(params: Record<string, FormValue>, allowed: string[]): void {
+  for (const name of Object.keys(params)) {
+    if (!allowed.includes(name) && name !== 'expand') {
+      throw new StripeFakeError(
+        400,
+        'invalid_request_error',
+        `Received unknown parameter: ${name}`,
+        'parameter_unknown',
+        name,
+      );
+    }
+  }
+}
+
+function missingParam(param: string): StripeFakeError {
+  return new StripeFakeError(
+    400,
+    'invalid_request_error',
+    `Missing required param: ${param}.`,
+    'parameter_missing',
+    param,
+  );
+}
+
+function stringRecord(value: FormValue | undefined): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+  );
 }
 
 function errorAnswer(error: StripeFakeError): [number, unknown] {
   return [error.status, error.body()];
 }
 
-function hashOf(params: Record<string, FormValue>): string {
-  return createHash('sha256').update(JSON.stringify(params)).digest('hex');
+function hashOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 function header(request: IncomingMessage, name: string): string | null {
@@ -230,16 +666,46 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+const html = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 function payPage(id: string, session: FakeCheckoutSession | undefined): string {
-  const html = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   if (!session) return `<!doctype html><title>Not found</title><p>No checkout session ${html(id)}.</p>`;
-  const order = session.metadata['order_id'] ?? session.client_reference_id ?? '';
+  const amount = `${((session.amount_total ?? 0) / 100).toFixed(2)} ${html((session.currency ?? '').toUpperCase())}`;
+  const what = session.mode === 'subscription' ? `${amount} a month (subscription)` : amount;
+  const form =
+    session.status === 'open'
+      ? `<form method="post" action="/c/pay/${html(id)}">
+<label>Email <input type="email" name="email" value="${html(session.customer_email ?? 'buyer@example.com')}"></label>
+<button type="submit">Pay ${what}</button>
+</form>`
+      : `<p>This session is ${html(session.status ?? '')}.</p>`;
   return `<!doctype html>
 <meta charset="utf-8"><title>Stripe stand-in: checkout ${html(id)}</title>
 <h1>Stripe stand-in (not Stripe)</h1>
 <p>This is the local stand-in for Stripe's hosted checkout. Nothing is charged here.</p>
-<p>Session ${html(id)}: ${session.amount_total} ${html(session.currency)} (minor units), ${html(session.payment_status)}.</p>
-<p>To simulate the payment, run:</p>
-<pre>npm run -s sbm-gateway -- stripe simulate-payment ${html(order)}</pre>
+<p>Session ${html(id)}: ${what}, ${html(session.payment_status)}.</p>
+${form}
+`;
+}
+
+function portalPage(session: Stripe.BillingPortal.Session, subscriptions: Stripe.Subscription[]): string {
+  const rows = subscriptions
+    .map((s) => {
+      const item = s.items.data[0]!;
+      const end = new Date(item.current_period_end * 1000).toISOString();
+      const action =
+        s.status === 'canceled' || s.cancel_at_period_end
+          ? `<p>${s.status === 'canceled' ? 'Ended' : `Cancels at the period's end, ${html(end)}`}.</p>`
+          : `<form method="post" action="/p/session/${html(session.id)}/cancel"><input type="hidden" name="subscription" value="${html(s.id)}"><button type="submit">Cancel plan</button></form>`;
+      return `<li>Subscription ${html(s.id)}: ${html(s.status)}, current period to ${html(end)}.${action}</li>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<meta charset="utf-8"><title>Stripe stand-in: billing portal</title>
+<h1>Billing portal (Stripe stand-in)</h1>
+<ul>
+${rows}
+</ul>
+<p><a href="${html(session.return_url ?? '/')}">Return to the service</a></p>
 `;
 }

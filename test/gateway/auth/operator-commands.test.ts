@@ -91,7 +91,7 @@ describe('operator commands', () => {
     const account = await json<{ id: string }>('accounts', 'create', '--plan', 'api');
     const lines = (await run('keys', 'create', '--account', account.id)).trim().split('\n');
     expect(lines[0]).toMatch(/shown only this once/);
-    expect(lines[1]).toMatch(/^sbm_live_[1-9A-HJ-NP-Za-km-z]{44}$/);
+    expect(lines[1]).toMatch(/^sbm_live_[1-9A-HJ-NP-Za-km-z]{44}[0-9A-Za-z]{6}$/);
   });
 
   it('creates a subscriber session and prints the cookie value', async () => {
