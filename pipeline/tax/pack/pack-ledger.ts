@@ -99,16 +99,25 @@ export async function computePackLedger(
       eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), event.block])]);
     }
   }
-  const ordered = [...positions.values()].sort(
-    (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
-  );
   const readDays = [...before, ...days, ...following];
   const blocks = [
     recordOpening.block,
     ...readDays.map((day) => day.block),
     ...events.flatMap((event) => [event.block - 1, event.block]),
   ];
-  const stakes = await readStakesAtBlocks(reader, ordered, coldkeys, blocks, concurrency);
+  const stakes = await readStakesAtBlocks(reader, [...positions.values()], coldkeys, blocks, concurrency);
+  // Every position the chain reports at a read block is in the record, also one that appeared without an
+  // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
+  for (const read of stakes.values()) {
+    for (const position of read.held) {
+      if (!positions.has(positionId(position)))
+        note(position, inYear(read.block) || read.block === opening.block);
+      else if (inYear(read.block)) yearPositions.add(positionId(position));
+    }
+  }
+  const ordered = [...positions.values()].sort(
+    (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
+  );
   const prices = new GbpPrices(inputs.fiat);
   const income = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices);
   const mapping = cgtTransactions({
