@@ -9,7 +9,8 @@
  * perhaps registered again), each registration gets its own row: the old one loses its stake (a negative
  * row, valued at its last pool price), the new one receives what it holds at the end less its events. The event blocks are measured on the chain (stake at the block and at
  * the block before), so a stake, unstake, move or transfer, whatever its amounts and rounding, never counts
- * as income. A day can be negative (a deregistration, a slash): it is kept as such, never netted away.
+ * as income. A day can be negative (stake that left for another hotkey, a subnet that ended): `netAcrossHotkeys`
+ * nets it against the same coldkey's rises on that subnet and day; what is left stays negative, never booked.
  * Valued at receipt (HMRC CRYPTO21200): alpha × the subnet pool's price at the day's last block
  * (`SubnetTAO ÷ SubnetAlphaIn`, truncated to the RAO) × that day's TAO/GBP.
  */
@@ -125,4 +126,82 @@ export function incomeLedger(
     previous = day;
   }
   return rows;
+}
+
+/** A fall on one hotkey matched by a rise on another the same UK day: the stake moved, it was not earned. */
+export interface HoldingMove {
+  date: string;
+  coldkey: string;
+  netuid: number;
+  registeredAt: number;
+  /** The hotkeys whose stake fell and rose (each once). */
+  from: string[];
+  to: string[];
+  /** The part of the fall matched by the rise (alpha RAO; TAO on root). */
+  alphaRao: bigint;
+}
+
+/**
+ * Nets each coldkey's unexplained rises and falls per subnet (netuid and registration) and UK day across its
+ * hotkeys before anything is called income: a hotkey swap of a nominated validator moves the nominators'
+ * stake to the new hotkey with no event of theirs (`HotkeySwapped` names the validator's owner), and the old
+ * position's fall would otherwise be a loss and the new one's rise income. The matched part is a move: the
+ * rising rows keep only what exceeds the falls (largest rise reduced first), the falling rows only what
+ * exceeds the rises. Rows left at 0 are dropped.
+ */
+export function netAcrossHotkeys(rows: readonly IncomeRow[]): { rows: IncomeRow[]; moves: HoldingMove[] } {
+  const groups = new Map<string, IncomeRow[]>();
+  for (const row of rows) {
+    const key = `${row.date}|${row.position.coldkey}|${row.position.netuid}|${row.registeredAt}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const changed = new Map<IncomeRow, bigint>();
+  const moves: HoldingMove[] = [];
+  for (const group of groups.values()) {
+    const falls = group.filter((row) => row.alphaRao < 0n);
+    const rises = group.filter((row) => row.alphaRao > 0n);
+    if (falls.length === 0 || rises.length === 0) continue;
+    const fell = falls.reduce((sum, row) => sum - row.alphaRao, 0n);
+    const rose = rises.reduce((sum, row) => sum + row.alphaRao, 0n);
+    const matched = fell < rose ? fell : rose;
+    const reduce = (list: IncomeRow[], sign: bigint) => {
+      let left = matched;
+      for (const row of [...list].sort((a, b) => (sign * b.alphaRao > sign * a.alphaRao ? 1 : -1))) {
+        const size = sign * row.alphaRao;
+        const take = size < left ? size : left;
+        changed.set(row, sign * (size - take));
+        left -= take;
+      }
+    };
+    reduce(rises, 1n);
+    reduce(falls, -1n);
+    const first = group[0]!;
+    moves.push({
+      date: first.date,
+      coldkey: first.position.coldkey,
+      netuid: first.position.netuid,
+      registeredAt: first.registeredAt,
+      from: falls.map((row) => row.position.hotkey),
+      to: rises.map((row) => row.position.hotkey),
+      alphaRao: matched,
+    });
+  }
+  const out: IncomeRow[] = [];
+  for (const row of rows) {
+    const now = changed.get(row);
+    if (now === undefined) {
+      out.push(row);
+      continue;
+    }
+    if (now === 0n) continue;
+    // Revalued in proportion (the same day's pool price and TAO/GBP price).
+    const taoRao = row.taoRao === null ? null : (row.taoRao * now) / row.alphaRao;
+    out.push({
+      ...row,
+      alphaRao: now,
+      taoRao,
+      gbp: taoRao === null || row.gbpPrice === null ? null : gbpOfTaoRao(taoRao, row.gbpPrice),
+    });
+  }
+  return { rows: out, moves };
 }

@@ -10,6 +10,7 @@
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { ukDayEndMs } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
+import { economicAction, groupEvents } from '../actions/economic-action.js';
 import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import {
@@ -17,10 +18,10 @@ import {
   cgtTransactions,
   type LedgerEvent,
   type PackFlag,
-  positionsOf,
+  touchedPositions,
 } from '../cgt-transactions.js';
 import { GbpPrices } from '../gbp-prices.js';
-import { type IncomeRow, incomeLedger, type LedgerDay } from '../income-ledger.js';
+import { type IncomeRow, incomeLedger, type LedgerDay, netAcrossHotkeys } from '../income-ledger.js';
 import {
   type PositionRef,
   positionId,
@@ -91,12 +92,16 @@ export async function computePackLedger(
       for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
     }
   }
-  const eventBlocks = new Map<string, number[]>();
-  for (const event of events) {
-    for (const position of positionsOf(event, order)) {
-      note(position, inYear(event.block));
-      const id = positionId(position);
-      eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), event.block])]);
+  // One economic action per extrinsic of the order's events (a stake with its TAO leg, a move's four events).
+  const actions = groupEvents(events).map((group) => economicAction(group, order));
+  for (const action of actions) {
+    for (const holding of action.touches) {
+      if (holding.hotkey !== null && holding.netuid >= 0) {
+        note(
+          { coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid },
+          inYear(action.block),
+        );
+      }
     }
   }
   const readDays = [...before, ...days, ...following];
@@ -118,12 +123,33 @@ export async function computePackLedger(
   const ordered = [...positions.values()].sort(
     (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
   );
+  // The blocks whose change of a position an action explains (not income there).
+  const eventBlocks = new Map<string, number[]>();
+  for (const action of actions) {
+    const positionsTouched = touchedPositions(
+      action,
+      stakes.get(action.block - 1)!,
+      stakes.get(action.block)!,
+    );
+    for (const [id, position] of positionsTouched) {
+      if (!positions.has(id)) {
+        note(position, inYear(action.block));
+        ordered.push(position);
+      }
+      eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), action.block])]);
+    }
+  }
+  ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
   const prices = new GbpPrices(inputs.fiat);
-  const income = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices);
+  const netted = netAcrossHotkeys(
+    incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices),
+  );
+  const income = netted.rows;
   const mapping = cgtTransactions({
     coldkeys: order,
     opening: recordOpening,
-    events,
+    actions,
+    moves: netted.moves,
     income,
     days: readDays,
     positions: ordered,
