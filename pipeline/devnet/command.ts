@@ -40,6 +40,7 @@ interface WorldFlags {
   genesis?: Date;
   blockTimeMs: number;
   upgradeBlock?: number;
+  currentRuntimeBlock?: number;
 }
 
 /**
@@ -75,6 +76,11 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       '--upgrade-block <n>',
       'first block run by spec 393 (default: noon of the middle day of the history)',
       integer('--upgrade-block', 2),
+    )
+    .option(
+      '--current-runtime-block <n>',
+      'first block run by spec 425, the stand-in for the current runtime (default: none)',
+      integer('--current-runtime-block', 3),
     );
 }
 

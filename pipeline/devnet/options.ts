@@ -13,6 +13,12 @@ export interface DevnetOptions {
   finalityLag: number;
   /** First block run by spec 393; default: noon of the middle day of the history. */
   upgradeBlock?: number;
+  /**
+   * First block run by spec 425, the sandbox's stand-in for the current runtime (V2 share storage, several
+   * events per staking call, balance-transfer legs to subnet accounts, the current-tax-year life events of
+   * the demo coldkey). Absent: the history ends with spec 393, as before.
+   */
+  currentRuntimeBlock?: number;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -47,10 +53,15 @@ export interface WorldParams {
   blockTimeMs: number;
   historyDays: number;
   upgradeBlock: number;
+  /** First block run by spec 425; null: never. */
+  currentRuntimeBlock: number | null;
 }
 
 export function resolveWorldParams(
-  options: Pick<DevnetOptions, 'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock'>,
+  options: Pick<
+    DevnetOptions,
+    'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock'
+  >,
   nowMs: number,
 ): WorldParams {
   const genesisMs =
@@ -64,5 +75,6 @@ export function resolveWorldParams(
     blockTimeMs: options.blockTimeMs,
     historyDays: options.historyDays,
     upgradeBlock: options.upgradeBlock ?? defaultUpgrade,
+    currentRuntimeBlock: options.currentRuntimeBlock ?? null,
   };
 }

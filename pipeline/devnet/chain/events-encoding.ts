@@ -11,8 +11,9 @@ export function encodeEvents(runtime: Runtime, block: BlockEvents): string {
   const parts: Uint8Array[] = [compactToU8a(block.events.length)];
   for (const placed of block.events) {
     const shape = runtime.event(`${placed.event.pallet}.${placed.event.name}`);
-    const phase = new Uint8Array(5);
-    new DataView(phase.buffer).setUint32(1, placed.extrinsic, true); // variant 0 = ApplyExtrinsic
+    // Phase: variant 0 ApplyExtrinsic(u32), variant 2 Initialization (no payload).
+    const phase = placed.extrinsic < 0 ? new Uint8Array([2]) : new Uint8Array(5);
+    if (placed.extrinsic >= 0) new DataView(phase.buffer).setUint32(1, placed.extrinsic, true);
     parts.push(phase, new Uint8Array([shape.palletIndex, shape.variantIndex]));
     shape.fieldTypes.forEach((type, i) => {
       parts.push(runtime.encode(type, placed.event.args[i]));

@@ -2,10 +2,11 @@ import { compactToU8a, u8aToHex } from '@polkadot/util';
 import type { Runtimes } from '../runtime/runtimes.js';
 import { RAO } from '../world/amounts.js';
 import { rng } from '../world/random.js';
+import type { SafeFloat } from '../world/safe-float.js';
 import type { World } from '../world/world.js';
 import type { BlockHashes } from './blocks.js';
 import { encodeEvents } from './events-encoding.js';
-import { boolHex, bytesHex, u16Hex, u32Hex, u64Hex, u128Hex } from './scale.js';
+import { boolHex, bytesHex, u16Hex, u32Hex, u64Hex, u128Hex, uintLeHex } from './scale.js';
 import { decodeKeyArgs, encodeKey, type KeyArg, type KeyPart, storagePrefix } from './storage-keys.js';
 
 /** One storage item the sandbox serves: how its key is built and what it holds at a block. */
@@ -80,7 +81,7 @@ export class ChainStorage {
   }
 
   #runtimeOf(block: number) {
-    return this.#world.runsNewRuntime(block) ? this.#runtimes.after : this.#runtimes.before;
+    return this.#runtimes[this.#world.eraOf(block)];
   }
 
   #define(hashes: BlockHashes): StorageItem[] {
@@ -222,6 +223,30 @@ export class ChainStorage {
         list: () => world.stakers.stakers.map((s) => [s.coldkey.hex]),
       },
       {
+        // Current runtime: entries written since its upgrade (`staking/stake_utils.rs` `set_share`).
+        pallet: 'SubtensorModule',
+        item: 'AlphaV2',
+        parts: ['blake2-account', 'blake2-account', 'identity-u16'],
+        get: (block, args) => {
+          const staker = world.stakers.findStaker(String(args[1]));
+          const position = staker?.positions.find((p) => p.hotkey.hex === args[0] && p.netuid === args[2]);
+          if (!staker || !position) return null;
+          const share = world.stakers.stateAt(block).sharesV2[staker.index]!.get(position.pool);
+          return share ? safeFloatHex(share) : null;
+        },
+        list: (block) => {
+          const state = world.stakers.stateAt(block);
+          return world.stakers.stakers.flatMap((staker) =>
+            staker.positions
+              .filter((p) => state.sharesV2[staker.index]!.has(p.pool))
+              .map((p) => [p.hotkey.hex, staker.coldkey.hex, p.netuid]),
+          );
+        },
+      },
+      this.#hotkeyPoolItem('TotalHotkeySharesV2', (p) =>
+        p.v2 && p.v2.mantissa > 0n ? safeFloatHex(p.v2) : null,
+      ),
+      {
         pallet: 'SubtensorModule',
         item: 'Alpha',
         parts: ['blake2-account', 'blake2-account', 'identity-u16'],
@@ -242,11 +267,14 @@ export class ChainStorage {
         },
       },
       this.#hotkeyPoolItem('TotalHotkeyAlpha', (p) => u64Hex(p.alpha)),
-      this.#hotkeyPoolItem('TotalHotkeyShares', (p) => u128Hex(p.shares)),
+      this.#hotkeyPoolItem('TotalHotkeyShares', (p) => (p.v2 ? null : u128Hex(p.shares))),
     ];
   }
 
-  #hotkeyPoolItem(item: string, encode: (pool: { alpha: bigint; shares: bigint }) => string): StorageItem {
+  #hotkeyPoolItem(
+    item: string,
+    encode: (pool: { alpha: bigint; shares: bigint; v2?: SafeFloat }) => string | null,
+  ): StorageItem {
     const world = this.#world;
     const key = (hotkeyHex: string, netuid: number) => {
       const index = world.stakers.validators.findIndex((v) => v.hex === hotkeyHex);
@@ -262,12 +290,19 @@ export class ChainStorage {
         return pool ? encode(pool) : null;
       },
       list: (block) =>
-        [...world.stakers.stateAt(block).pools.keys()].map((poolKey) => {
-          const [index, netuid] = poolKey.split(':').map(Number);
-          return [world.stakers.validators[index!]!.hex, netuid!];
-        }),
+        [...world.stakers.stateAt(block).pools]
+          .filter(([, pool]) => encode(pool) !== null)
+          .map(([poolKey]) => {
+            const [index, netuid] = poolKey.split(':').map(Number);
+            return [world.stakers.validators[index!]!.hex, netuid!];
+          }),
     };
   }
+}
+
+/** SCALE of `SafeFloat { mantissa: u128, exponent: i64 }`. */
+function safeFloatHex(value: SafeFloat): string {
+  return u128Hex(value.mantissa) + uintLeHex(value.exponent, 8).slice(2);
 }
 
 function nullable(value: bigint | undefined): string | null {

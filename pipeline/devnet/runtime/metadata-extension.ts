@@ -1,5 +1,6 @@
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import { u8aConcat } from '@polkadot/util';
+import { extendToCurrentRuntime } from './current-runtime.js';
 
 /**
  * Storage items the sandbox needs that the real metadata files lack. They are added by decoding the
@@ -11,7 +12,7 @@ import { u8aConcat } from '@polkadot/util';
  */
 export const ADDED_STORAGE_ITEMS = ['SubnetEmissionEnabled'] as const;
 
-interface StorageEntryJson {
+export interface StorageEntryJson {
   name: string;
   modifier: string;
   type: { map?: { hashers: string[]; key: number; value: number } };
@@ -20,18 +21,35 @@ interface StorageEntryJson {
   [extra: string]: unknown;
 }
 
-interface PalletJson {
+export interface PalletJson {
   name: string;
   storage: { prefix: string; items: StorageEntryJson[] } | null;
 }
 
+export interface MetadataBodyJson {
+  pallets: PalletJson[];
+  [extra: string]: unknown;
+}
+
 const MAGIC = [0x6d, 0x65, 0x74, 0x61];
 
-export function extendMetadata(bytes: Uint8Array, metadataVersion: number): Uint8Array {
+/**
+ * How a metadata blob is extended beyond the sandbox's own storage item: `current` turns spec 393's
+ * metadata into the sandbox's stand-in for the current runtime (see `current-runtime.ts`).
+ */
+export interface MetadataExtensionOptions {
+  current?: { specVersion: number };
+}
+
+export function extendMetadata(
+  bytes: Uint8Array,
+  metadataVersion: number,
+  options: MetadataExtensionOptions = {},
+): Uint8Array {
   const registry = new TypeRegistry();
   const metadata = new Metadata(registry, bytes);
   const versioned = metadataVersion === 16 ? metadata.asV16 : metadata.asV15;
-  const body = versioned.toJSON() as unknown as { pallets: PalletJson[] };
+  const body = versioned.toJSON() as unknown as MetadataBodyJson;
   const pallet = body.pallets.find((p) => p.name === 'SubtensorModule');
   const items = pallet?.storage?.items;
   const template = items?.find((item) => item.name === 'NetworksAdded');
@@ -43,6 +61,7 @@ export function extendMetadata(bytes: Uint8Array, metadataVersion: number): Uint
     fallback: '0x00',
     docs: [' Sandbox addition (not in the real runtime): MAP ( netuid ) --> emission flowing'],
   });
+  if (options.current) extendToCurrentRuntime(registry, body, options.current.specVersion);
   const encoded = registry.createType(`MetadataV${metadataVersion}` as 'MetadataV15', body).toU8a();
   return u8aConcat(new Uint8Array([...MAGIC, metadataVersion]), encoded);
 }

@@ -8,6 +8,8 @@ export interface MetadataFile {
   metadataVersion: number;
   /** Bare metadata bytes, starting with the magic `6d657461` ("meta"). */
   bytes: Uint8Array;
+  /** Built from another blob: spec 393's metadata extended in memory to stand for the current runtime. */
+  standsForCurrent?: boolean;
 }
 
 const folder = new URL('../metadata/', import.meta.url);
@@ -24,4 +26,12 @@ export function readSpec343(): MetadataFile {
 export function readSpec393(): MetadataFile {
   const bytes = new Uint8Array(readFileSync(new URL('finney-spec393-v16.scale', folder)));
   return { specVersion: 393, metadataVersion: 16, bytes };
+}
+
+/**
+ * The sandbox's current runtime (spec 425): spec 393's blob, extended in memory by the Runtime
+ * (`current-runtime.ts`) with the V2 share storage, SafeFloat and the later events, and spec_version 425.
+ */
+export function readSpec425(): MetadataFile {
+  return { ...readSpec393(), specVersion: 425, standsForCurrent: true };
 }

@@ -43,7 +43,11 @@ export class Runtime {
   constructor(file: MetadataFile) {
     this.specVersion = file.specVersion;
     this.metadataVersion = file.metadataVersion;
-    const bytes = extendMetadata(file.bytes, file.metadataVersion);
+    const bytes = extendMetadata(
+      file.bytes,
+      file.metadataVersion,
+      file.standsForCurrent ? { current: { specVersion: file.specVersion } } : {},
+    );
     this.registry = new TypeRegistry();
     const metadata = new Metadata(this.registry, bytes);
     // Subtensor's own signed extensions, declared once for every registry the project builds.

@@ -18,6 +18,60 @@ export interface Truth {
   share_pools: TruthSharePool[];
   emission_changes: TruthEmissionChange[];
   coldkeys: TruthColdkey[];
+  /** First block of the current runtime (spec 425), or null when the world has none. */
+  current_runtime_block: number | null;
+  /**
+   * Every action of a tracked coldkey in the current runtime, one per extrinsic (or epoch event): the
+   * economic action, its amounts in RAO and the chain events it is made of, in `System.Events` order.
+   */
+  actions: TruthAction[];
+}
+
+/** The economic action of one extrinsic in the current runtime. */
+export type TruthActionKind =
+  | 'stake'
+  | 'unstake'
+  | 'move-across-subnets'
+  | 'move-within-subnet'
+  | 'stake-transfer'
+  | 'tao-transfer'
+  | 'hotkey-swap'
+  | 'coldkey-swap'
+  | 'dissolution'
+  | 'recycle'
+  | 'auto-stake'
+  | 'root-claim';
+
+export interface TruthAction {
+  block: number;
+  time: string;
+  /** ApplyExtrinsic index; null for an epoch event (phase Initialization). */
+  extrinsic_index: number | null;
+  action: TruthActionKind;
+  /** The event that names the action (the summary of a move), as in `staking_events`. */
+  event_index: number;
+  /** Every event of the extrinsic but `System.ExtrinsicSuccess`, in order. */
+  events: Array<{ event_index: number; pallet: string; name: string }>;
+  /** The coldkey that acted (for a hotkey swap: the hotkey's owner, not a tracked coldkey). */
+  coldkey: string;
+  hotkey: string | null;
+  netuid: number | null;
+  destination_coldkey: string | null;
+  /** Destination hotkey; for an auto-stake, the miner hotkey whose incentive was staked. */
+  destination_hotkey: string | null;
+  destination_netuid: number | null;
+  /** TAO of the action: staked, paid out, the TAO value of a move, the free balance a coldkey swap moved. */
+  tao_rao: string;
+  /** Alpha taken from (or, for auto-stake and root claims, added to) the origin position. */
+  alpha_rao: string | null;
+  /** Alpha added to the destination position (moves, swaps, stake transfers). */
+  destination_alpha_rao: string | null;
+  fee_rao: string;
+  /** A transaction fee paid in alpha from the origin position, and the TAO it was swapped for. */
+  alpha_fee_rao: string | null;
+  fee_tao_rao: string | null;
+  /** Dissolution: each tracked holder's destroyed alpha (all its hotkeys) and the TAO paid to it. */
+  payouts: Array<{ coldkey: string; alpha_rao: string; tao_rao: string }> | null;
 }
 
 export interface TruthDay {
@@ -109,6 +163,8 @@ export interface TruthEmissionChange {
 export interface TruthColdkey {
   coldkey: string;
   demo: boolean;
+  /** The coldkey this one took over by a coldkey swap (the demo coldkey's successor), else null. */
+  successor_of?: string | null;
   days: Array<{
     date: string;
     free_rao: string;

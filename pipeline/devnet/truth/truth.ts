@@ -1,16 +1,23 @@
 import { type DevnetOptions, resolveWorldParams } from '../options.js';
 import type { Account } from '../world/accounts.js';
-import { alphaOf, type Staker } from '../world/stakers.js';
+import type { Staker, StakingAction } from '../world/stakers.js';
 import { isAlive } from '../world/subnets.js';
 import { isDate } from '../world/timeline.js';
 import { World } from '../world/world.js';
-import type { Truth, TruthBurn, TruthStakingDetail, TruthStakingEvent } from './truth-types.js';
+import type {
+  Truth,
+  TruthAction,
+  TruthActionKind,
+  TruthBurn,
+  TruthStakingDetail,
+  TruthStakingEvent,
+} from './truth-types.js';
 
 export type { Truth } from './truth-types.js';
 
 type TruthOptions = Pick<
   DevnetOptions,
-  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now'
+  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock' | 'now'
 >;
 
 /** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */
@@ -46,7 +53,14 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
     staking_details: [],
     share_pools: [],
     emission_changes: [],
-    coldkeys: world.stakers.stakers.map((s) => ({ coldkey: s.coldkey.address, demo: s.demo, days: [] })),
+    coldkeys: world.stakers.stakers.map((s) => ({
+      coldkey: s.coldkey.address,
+      demo: s.demo,
+      ...(s === world.stakers.successor ? { successor_of: world.stakers.demo.coldkey.address } : {}),
+      days: [],
+    })),
+    current_runtime_block: params.currentRuntimeBlock,
+    actions: [],
   };
   if (firstDay > lastDay) return truth;
   const rangeFirst = timeline.firstBlockOfDay(firstDay);
@@ -149,13 +163,25 @@ function incomeOfDay(
 ): Array<{ hotkey: string; netuid: number; alpha_rao: string }> {
   const timeline = world.timeline;
   const previousLast = timeline.lastBlockOfDay(day - 1);
-  const alphaAt = (block: number, pool: string) => {
-    const state = world.stakers.stateAt(block);
-    return alphaOf(state.pools.get(pool), state.shares[staker.index]!.get(pool) ?? 0n);
-  };
+  const alphaAt = (block: number, pool: string) => world.stakers.alphaAt(staker, pool, block);
   const touching = new Map<string, Set<number>>();
   for (const action of world.stakers.actionsOfDay(day)) {
     if (action.block > last) continue;
+    // Swaps and a dissolution move or end holdings of many coldkeys at once: no income at their block.
+    // Auto-stake and root claims are income: their block is not set aside.
+    if (
+      action.kind === 'HotkeySwapped' ||
+      action.kind === 'ColdkeySwapped' ||
+      action.kind === 'NetworkRemoved'
+    ) {
+      for (const position of staker.positions) {
+        const blocks = touching.get(position.pool) ?? new Set<number>();
+        blocks.add(action.block);
+        touching.set(position.pool, blocks);
+      }
+      continue;
+    }
+    if (action.kind === 'AutoStakeAdded' || action.kind === 'RootClaimed') continue;
     const touched: Array<[Account | null, number | null]> = [];
     if (action.coldkey === staker.coldkey) touched.push([action.hotkey, action.netuid]);
     const destColdkey = action.destColdkey ?? (action.destHotkey ? action.coldkey : null);
@@ -228,7 +254,11 @@ function collectBlock(world: World, block: number, truth: Truth): void {
       alpha_rao: action.alpha.toString(),
     });
   }
-  for (const { action, eventIndex, extrinsic } of content.staking) {
+  for (const placed of content.staking) {
+    if (world.runsCurrentRuntime(block))
+      truth.actions.push(truthAction(world, block, time, placed, content.events));
+    const { action, eventIndex, extrinsic } = placed;
+    if (!isStakingKind(action.kind)) continue;
     const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';
     details.push({
       block,
@@ -243,7 +273,7 @@ function collectBlock(world: World, block: number, truth: Truth): void {
       event_index: eventIndex,
       extrinsic_index: extrinsic,
       time,
-      kind: action.kind,
+      kind: action.kind as TruthStakingEvent['kind'],
       coldkey: action.coldkey.address,
       hotkey: action.hotkey?.address ?? null,
       netuid: action.netuid,
@@ -253,4 +283,87 @@ function collectBlock(world: World, block: number, truth: Truth): void {
   }
   truth.staking_events.push(...entries.sort((a, b) => a.event_index - b.event_index));
   truth.staking_details.push(...details.sort((a, b) => a.event_index - b.event_index));
+}
+
+const STAKING_KINDS = new Set([
+  'StakeAdded',
+  'StakeRemoved',
+  'StakeMoved',
+  'StakeTransferred',
+  'StakeSwapped',
+  'Transfer',
+]);
+
+function isStakingKind(kind: string): boolean {
+  return STAKING_KINDS.has(kind);
+}
+
+function actionKind(action: StakingAction): TruthActionKind {
+  switch (action.kind) {
+    case 'StakeAdded':
+      return 'stake';
+    case 'StakeRemoved':
+      return 'unstake';
+    case 'StakeMoved':
+    case 'StakeSwapped':
+      return action.destNetuid === action.netuid ? 'move-within-subnet' : 'move-across-subnets';
+    case 'StakeTransferred':
+      return 'stake-transfer';
+    case 'Transfer':
+      return 'tao-transfer';
+    case 'HotkeySwapped':
+      return 'hotkey-swap';
+    case 'ColdkeySwapped':
+      return 'coldkey-swap';
+    case 'NetworkRemoved':
+      return 'dissolution';
+    case 'AlphaRecycled':
+      return 'recycle';
+    case 'AutoStakeAdded':
+      return 'auto-stake';
+    case 'RootClaimed':
+      return 'root-claim';
+  }
+}
+
+function truthAction(
+  world: World,
+  block: number,
+  time: string,
+  placed: { action: StakingAction; eventIndex: number; extrinsic: number; events: number[] },
+  events: ReturnType<World['blockEvents']>['events'],
+): TruthAction {
+  const { action } = placed;
+  const text = (value: bigint | null | undefined) =>
+    value === null || value === undefined ? null : value.toString();
+  return {
+    block,
+    time,
+    extrinsic_index: placed.extrinsic < 0 ? null : placed.extrinsic,
+    action: actionKind(action),
+    event_index: placed.eventIndex,
+    events: placed.events.map((index) => ({
+      event_index: index,
+      pallet: events[index]!.event.pallet,
+      name: events[index]!.event.name,
+    })),
+    coldkey: action.coldkey.address,
+    hotkey: action.hotkey?.address ?? null,
+    netuid: action.netuid,
+    destination_coldkey: action.destColdkey?.address ?? null,
+    destination_hotkey: action.destHotkey?.address ?? null,
+    destination_netuid: action.destNetuid,
+    tao_rao: action.tao.toString(),
+    alpha_rao: text(action.alpha),
+    destination_alpha_rao: text(action.destAlpha),
+    fee_rao: action.fee.toString(),
+    alpha_fee_rao: text(action.alphaFee),
+    fee_tao_rao: text(action.feeTao),
+    payouts:
+      action.payouts?.map((p) => ({
+        coldkey: p.staker.coldkey.address,
+        alpha_rao: [...p.alpha.values()].reduce((a, b) => a + b, 0n).toString(),
+        tao_rao: p.tao.toString(),
+      })) ?? null,
+  };
 }

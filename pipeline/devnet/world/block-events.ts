@@ -1,6 +1,8 @@
 import type { BurnAction } from './burns.js';
+import { currentRuntimeEvents } from './current-events.js';
 import { rng } from './random.js';
 import type { StakingAction } from './stakers.js';
+import { subnetAccount } from './subnet-account.js';
 import type { SubnetRegistration } from './subnets.js';
 
 /** An event by pallet and name with field values ready for SCALE encoding in either runtime. */
@@ -13,8 +15,18 @@ export interface WorldEvent {
 /** An event placed in a block: `System.Events` order, emitted by extrinsic `extrinsic`. */
 export interface PlacedEvent {
   index: number;
+  /** ApplyExtrinsic(extrinsic); -1 for an event of the block's initialization (phase Initialization). */
   extrinsic: number;
   event: WorldEvent;
+}
+
+/** Where one action's events landed: the event naming it, and every event of its extrinsic (in order). */
+export interface PlacedAction<A> {
+  action: A;
+  eventIndex: number;
+  extrinsic: number;
+  /** All the action's events (without `System.ExtrinsicSuccess`), in `System.Events` order. */
+  events: number[];
 }
 
 /** What happened in one block, with where each action's events landed (for the truth). */
@@ -22,16 +34,18 @@ export interface BlockEvents {
   block: number;
   events: PlacedEvent[];
   extrinsicCount: number;
-  burns: Array<{ action: BurnAction; eventIndex: number; extrinsic: number }>;
-  staking: Array<{ action: StakingAction; eventIndex: number; extrinsic: number }>;
+  burns: Array<PlacedAction<BurnAction>>;
+  staking: Array<PlacedAction<StakingAction>>;
   /** StakeAdded events of buybacks (they are staking events too). */
-  buybackStakes: Array<{ action: BurnAction; eventIndex: number; extrinsic: number }>;
+  buybackStakes: Array<PlacedAction<BurnAction>>;
 }
 
 export interface BlockInputs {
   seed: string;
   block: number;
   upgradeBlock: number;
+  /** First block of spec 425 (null: none); its `set_code` is in the block before. */
+  currentRuntimeBlock: number | null;
   burns: BurnAction[];
   staking: StakingAction[];
   registered: SubnetRegistration[];
@@ -79,13 +93,38 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     extrinsic += 1;
   };
 
+  const current = inputs.currentRuntimeBlock !== null && inputs.block >= inputs.currentRuntimeBlock;
+  const placeAll = (action: StakingAction, list: WorldEvent[], main: string) => {
+    const indexes = list.map((event) => emit(event));
+    const at = list.findIndex((e) => e.name === main);
+    result.staking.push({
+      action,
+      eventIndex: indexes[at < 0 ? indexes.length - 1 : at]!,
+      extrinsic,
+      events: indexes,
+    });
+  };
+  if (current) {
+    // Epoch events come before the first extrinsic, in phase Initialization.
+    for (const action of inputs.staking) {
+      if (action.kind !== 'AutoStakeAdded') continue;
+      const saved = extrinsic;
+      extrinsic = -1;
+      placeAll(action, currentRuntimeEvents(action), 'AutoStakeAdded');
+      extrinsic = saved;
+    }
+  }
   finish(true, 6_305_000); // timestamp.set
-  if (inputs.block === inputs.upgradeBlock - 1) {
+  if (inputs.block === inputs.upgradeBlock - 1 || inputs.block === (inputs.currentRuntimeBlock ?? 0) - 1) {
     emit({ pallet: 'System', name: 'CodeUpdated', args: [] });
     finish(false, 1_000_000_000);
   }
   for (const subnet of inputs.deregistered) {
-    emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
+    const dissolution = current
+      ? inputs.staking.find((a) => a.kind === 'NetworkRemoved' && a.netuid === subnet.netuid)
+      : undefined;
+    if (dissolution) placeAll(dissolution, currentRuntimeEvents(dissolution), 'NetworkRemoved');
+    else emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
     finish(false, 90_000_000);
   }
   for (const subnet of inputs.registered) {
@@ -98,29 +137,40 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     const netuid = action.subnet.netuid;
     if (action.kind === 'buyback') {
       const tao = action.tao ?? 0n;
+      const leg = current ? [emit(transferEvent(who, subnetAccount(netuid).publicKey, tao))] : [];
       const stakeIndex = emit({
         pallet: 'SubtensorModule',
         name: 'StakeAdded',
         args: [who, hotkey, tao, action.alpha, netuid, action.fee],
       });
-      result.buybackStakes.push({ action, eventIndex: stakeIndex, extrinsic });
       const burnIndex = emit({
         pallet: 'SubtensorModule',
         name: 'AlphaBurned',
         args: [who, hotkey, action.alpha, netuid],
       });
-      emit({ pallet: 'SubtensorModule', name: 'AddStakeBurn', args: [netuid, hotkey, tao, action.alpha] });
-      result.burns.push({ action, eventIndex: burnIndex, extrinsic });
+      const summaryIndex = emit({
+        pallet: 'SubtensorModule',
+        name: 'AddStakeBurn',
+        args: [netuid, hotkey, tao, action.alpha],
+      });
+      const events = [...leg, stakeIndex, burnIndex, summaryIndex];
+      result.buybackStakes.push({ action, eventIndex: stakeIndex, extrinsic, events });
+      result.burns.push({ action, eventIndex: burnIndex, extrinsic, events });
     } else {
       const name = action.kind === 'recycle' ? 'AlphaRecycled' : 'AlphaBurned';
       const index = emit({ pallet: 'SubtensorModule', name, args: [who, hotkey, action.alpha, netuid] });
-      result.burns.push({ action, eventIndex: index, extrinsic });
+      result.burns.push({ action, eventIndex: index, extrinsic, events: [index] });
     }
     finish(false, 180_000_000);
   }
   for (const action of inputs.staking) {
-    const index = emit(stakingEvent(action));
-    result.staking.push({ action, eventIndex: index, extrinsic });
+    if (current) {
+      if (action.kind === 'AutoStakeAdded' || action.kind === 'NetworkRemoved') continue;
+      placeAll(action, currentRuntimeEvents(action), action.kind);
+    } else {
+      const index = emit(stakingEvent(action));
+      result.staking.push({ action, eventIndex: index, extrinsic, events: [index] });
+    }
     finish(false, 220_000_000);
   }
   const random = rng(inputs.seed, `block/${inputs.block}`);
@@ -135,6 +185,10 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   }
   result.extrinsicCount = extrinsic;
   return result;
+}
+
+function transferEvent(from: Uint8Array, to: Uint8Array, amount: bigint): WorldEvent {
+  return { pallet: 'Balances', name: 'Transfer', args: [from, to, amount] };
 }
 
 function stakingEvent(action: StakingAction): WorldEvent {
@@ -172,5 +226,7 @@ function stakingEvent(action: StakingAction): WorldEvent {
         name: 'Transfer',
         args: [coldkey, action.destColdkey?.publicKey, action.tao],
       };
+    default:
+      throw new Error(`block events: ${action.kind} happens only in the current runtime`);
   }
 }

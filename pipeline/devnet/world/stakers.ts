@@ -1,8 +1,23 @@
 import type { WorldParams } from '../options.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { RAO } from './amounts.js';
+import {
+  type LifeStep,
+  lifeBlock,
+  lifeStepKind,
+  type PlannedLifeStep,
+  scheduleOrder,
+} from './current-life.js';
 import type { Pools } from './pools.js';
 import { type Rng, rng } from './random.js';
+import {
+  fromU64F64,
+  isZero,
+  SAFE_FLOAT_ZERO,
+  type SafeFloat,
+  shareValue,
+  updateValueForOne,
+} from './safe-float.js';
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
 import type { Timeline } from './timeline.js';
 
@@ -19,10 +34,30 @@ export type StakingKind =
   | 'StakeSwapped'
   | 'Transfer';
 
+/**
+ * What else changes a holding in the current runtime (spec 425), scripted for the demo coldkey once in
+ * the sandbox's history (`#lifeDrafts`): each is one extrinsic, or for `AutoStakeAdded` one epoch event.
+ */
+export type LifeKind =
+  | 'HotkeySwapped'
+  | 'ColdkeySwapped'
+  | 'NetworkRemoved'
+  | 'AlphaRecycled'
+  | 'AutoStakeAdded'
+  | 'RootClaimed';
+
+/** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
+export interface DissolutionPayout {
+  staker: Staker;
+  /** The holder's alpha destroyed, by pool key. */
+  alpha: Map<string, bigint>;
+  tao: bigint;
+}
+
 /** One staking extrinsic of a tracked coldkey (buyback stakes live in the burn schedule). */
 export interface StakingAction {
   block: number;
-  kind: StakingKind;
+  kind: StakingKind | LifeKind;
   coldkey: Account;
   hotkey: Account | null;
   netuid: number | null;
@@ -34,6 +69,15 @@ export interface StakingAction {
   destColdkey: Account | null;
   destHotkey: Account | null;
   destNetuid: number | null;
+  /** Current runtime: alpha bought on the destination subnet by a move, swap or transfer across subnets. */
+  destAlpha?: bigint;
+  /** Current runtime: the transaction fee taken in alpha from the call's position (with `feeTao`, its TAO). */
+  alphaFee?: bigint;
+  feeTao?: bigint;
+  /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
+  payouts?: DissolutionPayout[];
+  /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
+  hotkeySwap?: { from: number; to: number };
 }
 
 /** A position: a coldkey's stake through one hotkey on one subnet. */
@@ -48,15 +92,22 @@ export interface Staker {
   index: number;
   coldkey: Account;
   demo: boolean;
+  /** Every position the coldkey can hold (its drawn ones, then any the current runtime's life adds). */
   positions: Position[];
+  /** The positions random staking actions are drawn from (the world as before the current runtime). */
+  drawable: Position[];
   /** Distinct hotkeys in first-use order: `StakingHotkeys`. */
   hotkeys: Account[];
 }
 
-/** A hotkey's share pool on one subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (U64F64 bits). */
+/**
+ * A hotkey's share pool on one subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (U64F64 bits); once
+ * written in the current runtime the denominator lives in `TotalHotkeySharesV2` (`v2`) and `shares` is 0.
+ */
 export interface SharePool {
   alpha: bigint;
   shares: bigint;
+  v2?: SafeFloat;
 }
 
 /** Staking state at one block. */
@@ -64,6 +115,8 @@ export interface StakeState {
   pools: Map<string, SharePool>;
   /** Per staker: pool key → share bits (`Alpha`). */
   shares: Map<string, bigint>[];
+  /** Per staker: pool key → `AlphaV2` share, for entries written in the current runtime (no `Alpha` entry then). */
+  sharesV2: Map<string, SafeFloat>[];
   free: bigint[];
 }
 
@@ -71,8 +124,31 @@ function cloneState(state: StakeState): StakeState {
   return {
     pools: new Map([...state.pools].map(([key, pool]) => [key, { ...pool }])),
     shares: state.shares.map((m) => new Map(m)),
+    sharesV2: state.sharesV2.map((m) => new Map(m)),
     free: [...state.free],
   };
+}
+
+/**
+ * A holder's alpha as the current runtime reads it (`staking/stake_utils.rs` `get_share`/`get_denominator`,
+ * `primitives/share-pool` `get_value`): the `Alpha` (V1) entry if there is one, else `AlphaV2`; the
+ * `TotalHotkeyShares` denominator if there is one, else `TotalHotkeySharesV2`; then
+ * `TotalHotkeyAlpha × share ÷ denominator` in SafeFloat arithmetic, floored.
+ */
+export function currentAlphaOf(state: StakeState, stakerIndex: number, key: string): bigint {
+  const pool = state.pools.get(key);
+  if (!pool) return 0n;
+  return shareValue(pool.alpha, shareOf(state, stakerIndex, key), denominatorOf(pool));
+}
+
+function shareOf(state: StakeState, stakerIndex: number, key: string): SafeFloat {
+  const v1 = state.shares[stakerIndex]!.get(key) ?? 0n;
+  if (v1 > 0n) return fromU64F64(v1);
+  return state.sharesV2[stakerIndex]!.get(key) ?? SAFE_FLOAT_ZERO;
+}
+
+function denominatorOf(pool: SharePool): SafeFloat {
+  return pool.v2 ?? fromU64F64(pool.shares);
 }
 
 /** Alpha of a share holding: shares × TotalHotkeyAlpha / TotalHotkeyShares, floored (as the chain does). */
@@ -140,9 +216,119 @@ export class Stakers {
       }
       const hotkeys: Account[] = [];
       for (const p of positions) if (!hotkeys.includes(p.hotkey)) hotkeys.push(p.hotkey);
-      return { index, coldkey, demo: index === 0, positions, hotkeys };
+      return { index, coldkey, demo: index === 0, positions, drawable: [...positions], hotkeys };
     });
+    this.#currentFrom = params.currentRuntimeBlock;
+    if (this.#currentFrom !== null) this.#planLife(this.#currentFrom, subnets);
     this.#dayStarts.push(this.#genesisState(random));
+  }
+
+  /** First block of the current runtime (spec 425), or null. */
+  readonly #currentFrom: number | null;
+  /** The demo coldkey's scripted life in the current runtime (empty without it). */
+  readonly life: PlannedLifeStep[] = [];
+  /** Pools the life needs that no drawn position has: created at genesis with outside stake only. */
+  readonly #lifePools: string[] = [];
+  #retired: { hotkey: number; hotkeyFrom: number; coldkey: Staker | null; coldkeyFrom: number } | null = null;
+  #dissolved: { netuid: number; block: number } | null = null;
+
+  /** Whether `block` runs the current runtime (V2 shares, SafeFloat arithmetic). */
+  isCurrent(block: number): boolean {
+    return this.#currentFrom !== null && block >= this.#currentFrom;
+  }
+
+  /** The demo coldkey's successor after its coldkey swap (current runtime only). */
+  get successor(): Staker | undefined {
+    return this.stakers[TRACKED_COLDKEYS];
+  }
+
+  #planLife(upgrade: number, subnets: readonly SubnetRegistration[]): void {
+    const demo = this.demo;
+    const drawn = demo.drawable;
+    const [p1, p2, p3, p4, p5, p6] = drawn.slice(1, 7) as [
+      Position,
+      Position,
+      Position,
+      Position,
+      Position,
+      Position,
+    ];
+    const extras = drawn.slice(7);
+    const sameSubnet = extras.find((e) => e.netuid === p1.netuid)!;
+    const held = new Set(drawn.map((p) => p.netuid));
+    const free = [...this.#subnetsByNetuid.keys()].filter(
+      (n) => n >= 1 && n <= INITIAL_SUBNETS && !held.has(n),
+    );
+    const rootHotkey = Number(drawn[0]!.pool.split(':')[0]);
+    const validators = this.validators;
+    const newHotkey = validators.length;
+    validators.push(deriveAccount(this.#params.seed, `validator/${newHotkey}`));
+    const autoStaked = this.#position(5, free[0]!);
+    const rootClaimed = this.#position(rootHotkey, free[1]!);
+    const late = (staker: Staker, position: Position) => {
+      if (staker.positions.some((p) => p.pool === position.pool)) return;
+      staker.positions.push(position);
+      if (!staker.hotkeys.includes(position.hotkey)) staker.hotkeys.push(position.hotkey);
+    };
+    late(demo, autoStaked);
+    late(demo, rootClaimed);
+    this.#lifePools.push(autoStaked.pool, rootClaimed.pool);
+    const receiver = this.stakers[1]!;
+    late(receiver, p2);
+    // The hotkey swap moves every holder of the swapped hotkey to the new one.
+    for (const staker of this.stakers) {
+      for (const position of [...staker.positions]) {
+        if (position.hotkey === validators[rootHotkey])
+          late(staker, this.#position(newHotkey, position.netuid));
+      }
+    }
+    const successorIndex = TRACKED_COLDKEYS;
+    const successor: Staker = {
+      index: successorIndex,
+      coldkey: deriveAccount(this.#params.seed, 'coldkey/demo-successor'),
+      demo: false,
+      positions: [...demo.positions],
+      drawable: [],
+      hotkeys: [...demo.hotkeys],
+    };
+    this.stakers.push(successor);
+    const steps: Record<LifeStep['kind'], LifeStep> = {
+      'move-within-subnet': { kind: 'move-within-subnet', from: p1, to: sameSubnet },
+      'move-across-subnets': { kind: 'move-across-subnets', from: p3, to: p5 },
+      'stake-transfer': { kind: 'stake-transfer', from: p2, receiver: receiver.index },
+      recycle: { kind: 'recycle', from: p4 },
+      'fee-in-alpha': { kind: 'fee-in-alpha', from: p5 },
+      'auto-stake': {
+        kind: 'auto-stake',
+        to: autoStaked,
+        miner: deriveAccount(this.#params.seed, 'demo-miner'),
+      },
+      'root-claim': { kind: 'root-claim', to: rootClaimed },
+      'hotkey-swap': {
+        kind: 'hotkey-swap',
+        from: rootHotkey,
+        to: newHotkey,
+        owner: deriveAccount(this.#params.seed, `validator-owner/${rootHotkey}`),
+      },
+      dissolution: { kind: 'dissolution', netuid: p6.netuid },
+      'coldkey-swap': { kind: 'coldkey-swap', successor: successorIndex },
+    };
+    for (const kind of scheduleOrder()) {
+      this.life.push({ block: lifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
+    }
+    const at = (kind: LifeStep['kind']) => this.life.find((l) => l.step.kind === kind)!.block;
+    this.#retired = {
+      hotkey: rootHotkey,
+      hotkeyFrom: at('hotkey-swap'),
+      coldkey: demo,
+      coldkeyFrom: at('coldkey-swap'),
+    };
+    this.#dissolved = { netuid: p6.netuid, block: at('dissolution') };
+    // The dissolved subnet is gone from that block: its storage, pool and price with it.
+    const subnet = subnets.find(
+      (s) => s.netuid === p6.netuid && s.deregisteredAt === null && s.registeredAt === 0,
+    );
+    if (subnet) subnet.deregisteredAt = this.#dissolved.block;
   }
 
   /** The demo coldkey's second-hotkey positions: drawn from their own stream, so every other draw is as before. */
@@ -160,9 +346,9 @@ export class Stakers {
     const pools = new Map<string, SharePool>();
     const shares: Map<string, bigint>[] = [];
     const free: bigint[] = [];
-    for (const staker of this.stakers) {
+    for (const staker of this.stakers.slice(0, TRACKED_COLDKEYS)) {
       const own = new Map<string, bigint>();
-      for (const position of staker.positions) {
+      for (const position of staker.drawable) {
         if (this.#extraPositions.has(position)) continue;
         if (!pools.has(position.pool)) {
           // Stake of untracked holders, at a share price of exactly one.
@@ -178,6 +364,13 @@ export class Stakers {
       shares.push(own);
       free.push(random.bigint(50n, 5_000n) * RAO + random.bigint(0n, RAO));
     }
+    for (const key of this.#lifePools) {
+      if (pools.has(key)) continue;
+      const outside = rng(this.#params.seed, `stakers/life-pool/${key}`).bigint(10_000n, 1_000_000n) * RAO;
+      pools.set(key, { alpha: outside, shares: outside * SHARE_ONE });
+    }
+    while (shares.length < this.stakers.length) shares.push(new Map());
+    while (free.length < this.stakers.length) free.push(0n);
     const extra = rng(this.#params.seed, 'stakers/demo-extra');
     for (const position of this.#extraPositions) {
       if (!pools.has(position.pool)) {
@@ -191,7 +384,7 @@ export class Stakers {
       pool.shares += added;
       shares[0]!.set(position.pool, added);
     }
-    return { pools, shares, free };
+    return { pools, shares, sharesV2: shares.map(() => new Map()), free };
   }
 
   /** State at the start of `day`, after that day's emission growth. */
@@ -252,10 +445,11 @@ export class Stakers {
       size: number;
       pick: number;
       force?: 'hotkey-move' | 'subnet-move';
+      life?: LifeStep;
     }> = [];
     // Stake grows at the day's first block (emissions, below): no staking action lands on that block.
     const firstAction = Math.max(first, this.#timeline.firstBlockOfDay(day) + 1);
-    for (const staker of this.stakers) {
+    for (const staker of this.stakers.slice(0, TRACKED_COLDKEYS)) {
       const count = staker.demo ? (random.chance(0.7) ? random.int(1, 3) : 0) : random.chance(0.15) ? 1 : 0;
       for (let i = 0; i < count; i++) {
         drafts.push({
@@ -280,13 +474,20 @@ export class Stakers {
         force: day % 2 === 0 ? 'subnet-move' : 'hotkey-move',
       });
     }
+    for (const planned of this.life) {
+      if (planned.block < first || planned.block > last) continue;
+      drafts.push({ block: planned.block, staker: this.demo, roll: 0, size: 0, pick: 0, life: planned.step });
+    }
     drafts.sort((a, b) => a.block - b.block || a.staker.index - b.staker.index);
     const actions: StakingAction[] = [];
     for (const draft of drafts) {
-      const action = draft.force
-        ? this.#scriptedMove(state, draft.block, draft.staker, BigInt(draft.size), draft.pick, draft.force)
-        : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
-      if (action) {
+      const action = draft.life
+        ? this.#lifeAction(state, draft.block, draft.life)
+        : draft.force
+          ? this.#scriptedMove(state, draft.block, draft.staker, BigInt(draft.size), draft.pick, draft.force)
+          : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
+      if (action && (draft.life || this.#allowed(action))) {
+        if (this.isCurrent(action.block)) this.#fillCurrent(action);
         this.#apply(state, action);
         actions.push(action);
       }
@@ -302,7 +503,7 @@ export class Stakers {
     percent: bigint,
     pick: number,
   ): StakingAction | null {
-    const positions = staker.positions;
+    const positions = staker.drawable;
     const position = positions[pick % positions.length]!;
     const base = {
       block,
@@ -352,7 +553,7 @@ export class Stakers {
       };
     }
     const receiver = this.stakers.find(
-      (s) => s !== staker && s.positions.some((p) => p.pool === position.pool),
+      (s) => s !== staker && s.drawable.some((p) => p.pool === position.pool),
     );
     if (roll < 0.8 && receiver) {
       return {
@@ -376,7 +577,7 @@ export class Stakers {
         destNetuid: target.netuid,
       };
     }
-    const to = this.stakers[(staker.index + 1 + (pick % (this.stakers.length - 1))) % this.stakers.length]!;
+    const to = this.stakers[(staker.index + 1 + (pick % (TRACKED_COLDKEYS - 1))) % TRACKED_COLDKEYS]!;
     const amount = (free * percent) / 200n;
     if (amount === 0n) return null;
     return { ...base, kind: 'Transfer', hotkey: null, netuid: null, tao: amount, destColdkey: to.coldkey };
@@ -393,8 +594,8 @@ export class Stakers {
   ): StakingAction | null {
     const held = (p: Position) =>
       alphaOf(state.pools.get(p.pool), state.shares[staker.index]!.get(p.pool) ?? 0n);
-    const pairs = staker.positions.flatMap((from) =>
-      staker.positions
+    const pairs = staker.drawable.flatMap((from) =>
+      staker.drawable
         .filter(
           (to) =>
             to !== from &&
@@ -425,6 +626,170 @@ export class Stakers {
     };
   }
 
+  /**
+   * Whether a drawn action can happen in the current runtime: not by or to the demo coldkey after its
+   * swap (the old key holds nothing), not through the swapped-out hotkey, not on the dissolved subnet.
+   */
+  #allowed(action: StakingAction): boolean {
+    if (!this.isCurrent(action.block)) return true;
+    const retired = this.#retired;
+    if (retired) {
+      const oldHotkey = this.validators[retired.hotkey];
+      if (
+        action.block >= retired.hotkeyFrom &&
+        (action.hotkey === oldHotkey || action.destHotkey === oldHotkey)
+      )
+        return false;
+      if (
+        action.block >= retired.coldkeyFrom &&
+        (action.coldkey === retired.coldkey?.coldkey || action.destColdkey === retired.coldkey?.coldkey)
+      )
+        return false;
+    }
+    const dissolved = this.#dissolved;
+    if (dissolved && action.block >= dissolved.block) {
+      if (action.netuid === dissolved.netuid || action.destNetuid === dissolved.netuid) return false;
+    }
+    return true;
+  }
+
+  /** Current runtime: the alpha a move, swap or stake transfer puts on its destination, as its events carry. */
+  #fillCurrent(action: StakingAction): void {
+    if (action.destAlpha !== undefined || action.alpha === null || action.destNetuid === null) return;
+    if (action.kind !== 'StakeMoved' && action.kind !== 'StakeSwapped' && action.kind !== 'StakeTransferred')
+      return;
+    action.destAlpha =
+      action.destNetuid === action.netuid
+        ? action.alpha
+        : this.#toAlpha(action.destNetuid, action.block, action.tao);
+  }
+
+  /** Sizes one step of the demo coldkey's life from the state it meets. */
+  #lifeAction(state: StakeState, block: number, step: LifeStep): StakingAction | null {
+    const demo = this.demo;
+    const base = {
+      block,
+      kind: lifeStepKind(step),
+      coldkey: demo.coldkey,
+      hotkey: null as Account | null,
+      netuid: null as number | null,
+      tao: 0n,
+      alpha: null as bigint | null,
+      fee: 0n,
+      destColdkey: null as Account | null,
+      destHotkey: null as Account | null,
+      destNetuid: null as number | null,
+    };
+    const random = rng(this.#params.seed, `life/${step.kind}`);
+    const held = (p: Position) => currentAlphaOf(state, demo.index, p.pool);
+    const part = (p: Position, percent: bigint) => (held(p) * percent) / 100n;
+    switch (step.kind) {
+      case 'move-within-subnet':
+      case 'move-across-subnets':
+      case 'stake-transfer': {
+        const alpha = part(step.from, step.kind === 'stake-transfer' ? 30n : 25n);
+        if (alpha === 0n) return null;
+        const tao = this.#toTao(step.from.netuid, block, alpha);
+        const to = step.kind === 'stake-transfer' ? step.from : step.to;
+        return {
+          ...base,
+          hotkey: step.from.hotkey,
+          netuid: step.from.netuid,
+          tao,
+          alpha,
+          destColdkey: step.kind === 'stake-transfer' ? this.stakers[step.receiver]!.coldkey : null,
+          destHotkey: to.hotkey,
+          destNetuid: to.netuid,
+          destAlpha: to.netuid === step.from.netuid ? alpha : this.#toAlpha(to.netuid, block, tao),
+        };
+      }
+      case 'recycle': {
+        const alpha = part(step.from, 10n);
+        return alpha === 0n ? null : { ...base, hotkey: step.from.hotkey, netuid: step.from.netuid, alpha };
+      }
+      case 'fee-in-alpha': {
+        const alpha = part(step.from, 15n);
+        if (alpha === 0n) return null;
+        const gross = this.#toTao(step.from.netuid, block, alpha);
+        const fee = gross / 2_000n;
+        const feeTao = 1_000_000n + random.bigint(0n, 9_000_000n);
+        return {
+          ...base,
+          hotkey: step.from.hotkey,
+          netuid: step.from.netuid,
+          alpha,
+          tao: gross - fee,
+          fee,
+          feeTao,
+          alphaFee: this.#toAlpha(step.from.netuid, block, feeTao),
+        };
+      }
+      case 'auto-stake':
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha: random.bigint(2n, 9n) * RAO + random.bigint(0n, RAO),
+          destHotkey: step.miner,
+        };
+      case 'root-claim':
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha: random.bigint(1n, 6n) * RAO + random.bigint(0n, RAO),
+        };
+      case 'hotkey-swap':
+        return {
+          ...base,
+          coldkey: step.owner,
+          hotkey: this.validators[step.from]!,
+          destHotkey: this.validators[step.to]!,
+          hotkeySwap: { from: step.from, to: step.to },
+        };
+      case 'dissolution':
+        return { ...base, netuid: step.netuid, payouts: this.#payouts(state, step.netuid, block) };
+      case 'coldkey-swap':
+        return {
+          ...base,
+          destColdkey: this.stakers[step.successor]!.coldkey,
+          tao: state.free[demo.index]!,
+        };
+    }
+  }
+
+  /**
+   * What a dissolution pays each tracked holder (`staking/remove_stake.rs`, `destroy_alpha_in_out_stakes`):
+   * the subnet's TAO pot × the holder's alpha ÷ all alpha (the protocol's `SubnetAlphaIn`, the untracked
+   * holders' `SubnetAlphaOut`, the tracked holders'), floored. The chain's largest-remainder rao go to
+   * untracked holders here.
+   */
+  #payouts(state: StakeState, netuid: number, block: number): DissolutionPayout[] {
+    const pool = this.#poolOf(netuid, block - 1);
+    const holders: DissolutionPayout[] = [];
+    let tracked = 0n;
+    for (const staker of this.stakers) {
+      const alpha = new Map<string, bigint>();
+      let total = 0n;
+      for (const key of state.pools.keys()) {
+        if (!key.endsWith(`:${netuid}`)) continue;
+        const value = currentAlphaOf(state, staker.index, key);
+        if (value > 0n) {
+          alpha.set(key, value);
+          total += value;
+        }
+      }
+      if (total > 0n) {
+        holders.push({ staker, alpha, tao: total });
+        tracked += total;
+      }
+    }
+    const pot = pool?.tao ?? 0n;
+    const all = (pool?.alphaIn ?? 0n) + (pool?.alphaOut ?? 0n) + tracked;
+    for (const holder of holders) holder.tao = all === 0n ? 0n : (pot * holder.tao) / all;
+    return holders.filter((h) => h.tao > 0n || h.alpha.size > 0);
+  }
+
   #toAlpha(netuid: number, block: number, tao: bigint): bigint {
     const pool = this.#poolOf(netuid, block);
     return pool ? (tao * pool.alphaIn) / pool.tao : tao;
@@ -448,6 +813,10 @@ export class Stakers {
   }
 
   #apply(state: StakeState, action: StakingAction): void {
+    if (this.isCurrent(action.block)) {
+      this.#applyCurrent(state, action);
+      return;
+    }
     const from = this.#staker(action.coldkey);
     const position = from.positions.find((p) => p.hotkey === action.hotkey && p.netuid === action.netuid);
     const add = (staker: Staker, key: string, alpha: bigint) => {
@@ -508,6 +877,112 @@ export class Stakers {
     }
   }
 
+  /**
+   * An action in the current runtime: every change of a holding goes through the share pool's
+   * `update_value_for_one` in SafeFloat (`primitives/share-pool`), which writes the entry and the
+   * denominator to `AlphaV2`/`TotalHotkeySharesV2` and deletes their V1 entries (`staking/stake_utils.rs`,
+   * `set_share`/`set_denominator`: the lazy migration).
+   */
+  #applyCurrent(state: StakeState, action: StakingAction): void {
+    const add = (staker: Staker, key: string, alpha: bigint) => addShares(state, staker.index, key, alpha);
+    const remove = (staker: Staker, key: string, alpha: bigint) =>
+      removeShares(state, staker.index, key, alpha);
+    const poolOf = (staker: Staker, hotkey: Account | null, netuid: number | null) =>
+      staker.positions.find((p) => p.hotkey === hotkey && p.netuid === netuid)?.pool;
+    switch (action.kind) {
+      case 'HotkeySwapped': {
+        const swap = action.hotkeySwap!;
+        for (const key of [...state.pools.keys()]) {
+          const [index, netuid] = key.split(':').map(Number) as [number, number];
+          if (index !== swap.from) continue;
+          const target = `${swap.to}:${netuid}`;
+          const pool = state.pools.get(key)!;
+          const moved = this.stakers.map((s) => currentAlphaOf(state, s.index, key));
+          const outside = pool.alpha - moved.reduce((a, b) => a + b, 0n);
+          if (!state.pools.has(target))
+            state.pools.set(target, { alpha: 0n, shares: 0n, v2: SAFE_FLOAT_ZERO });
+          // The untracked holders move first, as one: the new pool's shares start from their alpha.
+          if (outside > 0n) {
+            const fresh = state.pools.get(target)!;
+            const update = updateValueForOne(fresh.alpha, SAFE_FLOAT_ZERO, denominatorOf(fresh), outside);
+            fresh.alpha += outside;
+            fresh.v2 = update.denominator;
+            fresh.shares = 0n;
+          }
+          for (const staker of this.stakers) {
+            const alpha = moved[staker.index]!;
+            state.shares[staker.index]!.delete(key);
+            state.sharesV2[staker.index]!.delete(key);
+            if (alpha > 0n) add(staker, target, alpha);
+          }
+          state.pools.delete(key);
+        }
+        return;
+      }
+      case 'ColdkeySwapped': {
+        const from = this.#staker(action.coldkey);
+        const to = this.#staker(action.destColdkey);
+        for (const key of [...state.pools.keys()]) {
+          const alpha = currentAlphaOf(state, from.index, key);
+          if (alpha === 0n) continue;
+          remove(from, key, alpha);
+          add(to, key, alpha);
+        }
+        state.free[to.index] = state.free[to.index]! + state.free[from.index]!;
+        state.free[from.index] = 0n;
+        return;
+      }
+      case 'NetworkRemoved': {
+        for (const payout of action.payouts ?? []) {
+          for (const key of payout.alpha.keys()) {
+            state.shares[payout.staker.index]!.delete(key);
+            state.sharesV2[payout.staker.index]!.delete(key);
+          }
+          state.free[payout.staker.index]! += payout.tao;
+        }
+        for (const key of [...state.pools.keys()])
+          if (key.endsWith(`:${action.netuid}`)) state.pools.delete(key);
+        return;
+      }
+      default:
+        break;
+    }
+    const from = this.#staker(action.coldkey);
+    const origin = poolOf(from, action.hotkey, action.netuid);
+    switch (action.kind) {
+      case 'AlphaRecycled':
+        remove(from, origin!, action.alpha!);
+        return;
+      case 'AutoStakeAdded':
+      case 'RootClaimed':
+        add(from, origin!, action.alpha!);
+        return;
+      case 'StakeAdded':
+        state.free[from.index]! -= action.tao;
+        add(from, origin!, action.alpha!);
+        return;
+      case 'StakeRemoved':
+        if (action.alphaFee) remove(from, origin!, action.alphaFee);
+        remove(from, origin!, action.alpha!);
+        state.free[from.index]! += action.tao;
+        return;
+      case 'StakeMoved':
+      case 'StakeSwapped':
+      case 'StakeTransferred': {
+        const to = action.destColdkey ? this.#staker(action.destColdkey) : from;
+        remove(from, origin!, action.alpha!);
+        add(to, poolOf(to, action.destHotkey, action.destNetuid)!, action.destAlpha!);
+        return;
+      }
+      case 'Transfer': {
+        const to = this.#staker(action.destColdkey);
+        state.free[from.index]! -= action.tao;
+        state.free[to.index]! += action.tao;
+        return;
+      }
+    }
+  }
+
   /** Staking actions of a day, in block order (nominal day). */
   actionsOfDay(day: number): StakingAction[] {
     if (day < 0) return [];
@@ -528,6 +1003,14 @@ export class Stakers {
     return found;
   }
 
+  /** A staker's alpha in one pool at `block`, read as the runtime running that block reads it. */
+  alphaAt(staker: Staker, pool: string, block: number): bigint {
+    const state = this.stateAt(block);
+    return this.isCurrent(block)
+      ? currentAlphaOf(state, staker.index, pool)
+      : alphaOf(state.pools.get(pool), state.shares[staker.index]!.get(pool) ?? 0n);
+  }
+
   findStaker(publicKeyHex: string): Staker | undefined {
     return this.stakers.find((s) => s.coldkey.hex === publicKeyHex);
   }
@@ -543,12 +1026,46 @@ export class Stakers {
         .sort((a, b) => a.netuid - b.netuid);
       for (const position of positions) {
         const shares = own.get(position.pool) ?? 0n;
-        const alpha = alphaOf(state.pools.get(position.pool), shares);
+        const alpha = this.isCurrent(block)
+          ? currentAlphaOf(state, staker.index, position.pool)
+          : alphaOf(state.pools.get(position.pool), shares);
         if (alpha > 0n) result.push({ position, alpha, shares });
       }
     }
     return result;
   }
+}
+
+function setShare(state: StakeState, stakerIndex: number, key: string, share: SafeFloat): void {
+  state.shares[stakerIndex]!.delete(key);
+  if (isZero(share)) state.sharesV2[stakerIndex]!.delete(key);
+  else state.sharesV2[stakerIndex]!.set(key, share);
+}
+
+/** `increase_stake_for_hotkey_and_coldkey_on_subnet` in the current runtime. */
+function addShares(state: StakeState, stakerIndex: number, key: string, alpha: bigint): void {
+  if (alpha === 0n) return;
+  let pool = state.pools.get(key);
+  if (!pool) {
+    pool = { alpha: 0n, shares: 0n, v2: SAFE_FLOAT_ZERO };
+    state.pools.set(key, pool);
+  }
+  const update = updateValueForOne(pool.alpha, shareOf(state, stakerIndex, key), denominatorOf(pool), alpha);
+  pool.alpha += alpha;
+  pool.v2 = update.denominator;
+  pool.shares = 0n;
+  setShare(state, stakerIndex, key, update.share);
+}
+
+/** `decrease_stake_for_hotkey_and_coldkey_on_subnet`: nothing when the holder has less than `alpha`. */
+function removeShares(state: StakeState, stakerIndex: number, key: string, alpha: bigint): void {
+  const pool = state.pools.get(key);
+  if (!pool || alpha === 0n || currentAlphaOf(state, stakerIndex, key) < alpha) return;
+  const update = updateValueForOne(pool.alpha, shareOf(state, stakerIndex, key), denominatorOf(pool), -alpha);
+  pool.alpha -= alpha;
+  pool.v2 = update.denominator;
+  pool.shares = 0n;
+  setShare(state, stakerIndex, key, update.share);
 }
 
 function min(a: bigint, b: bigint): bigint {

@@ -7,6 +7,9 @@ import { Stakers } from './stakers.js';
 import { buildSubnets, isAlive, type SubnetRegistration } from './subnets.js';
 import { Timeline } from './timeline.js';
 
+/** The sandbox's runtimes in history order: spec 343, spec 393, spec 425 (the current runtime). */
+export type RuntimeEra = 'before' | 'after' | 'current';
+
 /**
  * The simulated world: everything the chain holds at any block, computed from the seed and the block
  * number. The server encodes from it and the truth reads from it; neither reads the other.
@@ -47,6 +50,17 @@ export class World {
     return block >= this.params.upgradeBlock;
   }
 
+  /** Spec 425 (the current runtime) runs blocks from its upgrade block on, when the world has one. */
+  runsCurrentRuntime(block: number): boolean {
+    const from = this.params.currentRuntimeBlock;
+    return from !== null && block >= from;
+  }
+
+  /** Which runtime ran `block` (its events, and the state after it). */
+  eraOf(block: number): RuntimeEra {
+    return this.runsCurrentRuntime(block) ? 'current' : this.runsNewRuntime(block) ? 'after' : 'before';
+  }
+
   registrationAt(netuid: number, block: number): SubnetRegistration | undefined {
     return this.#byNetuid.get(netuid)?.find((s) => isAlive(s, block));
   }
@@ -67,6 +81,7 @@ export class World {
         seed: this.params.seed,
         block,
         upgradeBlock: this.params.upgradeBlock,
+        currentRuntimeBlock: this.params.currentRuntimeBlock,
         burns: this.burns.atBlock(block),
         staking: this.stakers.actionsAt(block),
         registered: block === 0 ? [] : this.subnets.filter((s) => s.registeredAt === block),

@@ -1,0 +1,171 @@
+import type { Account } from './accounts.js';
+import type { WorldEvent } from './block-events.js';
+import type { StakingAction } from './stakers.js';
+import { subnetAccount } from './subnet-account.js';
+
+function transfer(from: Account, to: Account, amount: bigint): WorldEvent {
+  return { pallet: 'Balances', name: 'Transfer', args: [from.publicKey, to.publicKey, amount] };
+}
+
+function stakeEvent(
+  name: 'StakeAdded' | 'StakeRemoved',
+  coldkey: Account,
+  hotkey: Account,
+  tao: bigint,
+  alpha: bigint,
+  netuid: number,
+  fee: bigint,
+): WorldEvent {
+  return {
+    pallet: 'SubtensorModule',
+    name,
+    args: [coldkey.publicKey, hotkey.publicKey, tao, alpha, netuid, fee],
+  };
+}
+
+/**
+ * The events one action's extrinsic emits in the current runtime (spec 425), in the order the runtime
+ * emits them; `System.ExtrinsicSuccess` is added by the caller. `AutoStakeAdded` is an epoch event
+ * (phase Initialization), also returned here. Sources (opentensor/subtensor, pallets/subtensor/src/):
+ * - staking: `staking/stake_utils.rs` `stake_into_subnet` (`coinbase/tao.rs` `transfer_tao_to_subnet`,
+ *   then `StakeAdded`) and `unstake_from_subnet` (`transfer_tao_from_subnet`, then `StakeRemoved`);
+ * - moves, swaps, stake transfers: `staking/move_stake.rs` `transition_stake_internal` (across subnets:
+ *   unstake, a TAO transfer between coldkeys, stake; within a subnet `transfer_stake_within_subnet`:
+ *   `StakeRemoved` then `StakeAdded` with the TAO equivalent and no fee), then the call's summary event;
+ * - `swap/swap_hotkey.rs` (`HotkeySwapped`), `swap/swap_coldkey.rs` (`transfer_all_tao_and_kill`, then
+ *   `ColdkeySwapped`), `coinbase/root.rs` `do_dissolve_network` (`destroy_alpha_in_out_stakes` pays each
+ *   holder from the subnet account, then `NetworkRemoved`), `staking/recycle_alpha.rs` (`AlphaRecycled`),
+ *   `pallets/transaction-fee` (`TransactionFeePaidWithAlpha` after the call's own events),
+ *   `coinbase/run_coinbase.rs` (`AutoStakeAdded`), `staking/claim_root.rs` (`RootClaimed`).
+ */
+export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
+  const coldkey = action.coldkey;
+  const hotkey = action.hotkey;
+  const netuid = action.netuid ?? 0;
+  switch (action.kind) {
+    case 'StakeAdded':
+      return [
+        transfer(coldkey, subnetAccount(netuid), action.tao),
+        stakeEvent('StakeAdded', coldkey, hotkey!, action.tao, action.alpha!, netuid, action.fee),
+      ];
+    case 'StakeRemoved': {
+      const events = [
+        transfer(subnetAccount(netuid), coldkey, action.tao),
+        stakeEvent('StakeRemoved', coldkey, hotkey!, action.tao, action.alpha!, netuid, action.fee),
+      ];
+      if (action.alphaFee !== undefined) {
+        events.push({
+          pallet: 'SubtensorModule',
+          name: 'TransactionFeePaidWithAlpha',
+          args: [coldkey.publicKey, netuid, action.alphaFee, action.feeTao ?? 0n],
+        });
+      }
+      return events;
+    }
+    case 'StakeMoved':
+    case 'StakeSwapped':
+    case 'StakeTransferred': {
+      const destColdkey = action.destColdkey ?? coldkey;
+      const destHotkey = action.destHotkey ?? hotkey!;
+      const destNetuid = action.destNetuid!;
+      const events: WorldEvent[] = [];
+      if (destNetuid === netuid) {
+        events.push(
+          stakeEvent('StakeRemoved', coldkey, hotkey!, action.tao, action.alpha!, netuid, 0n),
+          stakeEvent('StakeAdded', destColdkey, destHotkey, action.tao, action.destAlpha!, netuid, 0n),
+        );
+      } else {
+        events.push(
+          transfer(subnetAccount(netuid), coldkey, action.tao),
+          stakeEvent('StakeRemoved', coldkey, hotkey!, action.tao, action.alpha!, netuid, action.fee),
+        );
+        if (destColdkey !== coldkey) events.push(transfer(coldkey, destColdkey, action.tao));
+        events.push(
+          transfer(destColdkey, subnetAccount(destNetuid), action.tao),
+          stakeEvent('StakeAdded', destColdkey, destHotkey, action.tao, action.destAlpha!, destNetuid, 0n),
+        );
+      }
+      events.push(summary(action));
+      return events;
+    }
+    case 'Transfer':
+      return [transfer(coldkey, action.destColdkey!, action.tao)];
+    case 'HotkeySwapped':
+      return [
+        {
+          pallet: 'SubtensorModule',
+          name: 'HotkeySwapped',
+          args: [coldkey.publicKey, hotkey!.publicKey, action.destHotkey!.publicKey],
+        },
+      ];
+    case 'ColdkeySwapped':
+      return [
+        transfer(coldkey, action.destColdkey!, action.tao),
+        {
+          pallet: 'SubtensorModule',
+          name: 'ColdkeySwapped',
+          args: [coldkey.publicKey, action.destColdkey!.publicKey],
+        },
+      ];
+    case 'NetworkRemoved':
+      return [
+        ...(action.payouts ?? [])
+          .filter((p) => p.tao > 0n)
+          .map((p) => transfer(subnetAccount(netuid), p.staker.coldkey, p.tao)),
+        { pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [netuid] },
+      ];
+    case 'AlphaRecycled':
+      return [
+        {
+          pallet: 'SubtensorModule',
+          name: 'AlphaRecycled',
+          args: [coldkey.publicKey, hotkey!.publicKey, action.alpha, netuid],
+        },
+      ];
+    case 'AutoStakeAdded':
+      return [
+        {
+          pallet: 'SubtensorModule',
+          name: 'AutoStakeAdded',
+          args: [netuid, hotkey!.publicKey, action.destHotkey!.publicKey, coldkey.publicKey, action.alpha],
+        },
+      ];
+    case 'RootClaimed':
+      return [{ pallet: 'SubtensorModule', name: 'RootClaimed', args: [coldkey.publicKey] }];
+  }
+}
+
+function summary(action: StakingAction): WorldEvent {
+  const coldkey = action.coldkey.publicKey;
+  const hotkey = action.hotkey!.publicKey;
+  switch (action.kind) {
+    case 'StakeMoved':
+      return {
+        pallet: 'SubtensorModule',
+        name: 'StakeMoved',
+        args: [coldkey, hotkey, action.netuid, action.destHotkey!.publicKey, action.destNetuid, action.tao],
+      };
+    case 'StakeSwapped':
+      return {
+        pallet: 'SubtensorModule',
+        name: 'StakeSwapped',
+        args: [coldkey, hotkey, action.netuid, action.destNetuid, action.tao],
+      };
+    default:
+      return {
+        pallet: 'SubtensorModule',
+        name: 'StakeTransferred',
+        args: [coldkey, action.destColdkey!.publicKey, hotkey, action.netuid, action.destNetuid, action.tao],
+      };
+  }
+}
+
+/** The event that names the action (the summary of a move; the staking event of a stake). */
+export function mainEventName(action: StakingAction): string {
+  switch (action.kind) {
+    case 'Transfer':
+      return 'Transfer';
+    default:
+      return action.kind;
+  }
+}
