@@ -27,7 +27,7 @@
 import { Decimal } from 'decimal.js';
 import type { ColdkeyEvent } from '../contract/tax-published.js';
 import { ukDay } from '../time/uk-day.js';
-import { type AlphaHolding, type EconomicAction, TAO_SIDE } from './actions/economic-action.js';
+import { ALL_SUBNETS, type AlphaHolding, type EconomicAction, TAO_SIDE } from './actions/economic-action.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
 import type { CgtTransaction } from './cgt/cgt-types.js';
 import type { GbpPrices } from './gbp-prices.js';
@@ -358,13 +358,16 @@ export function touchedPositions(
 }
 
 export function resolveHolding(holding: AlphaHolding, reads: readonly StakesAtBlock[]): PositionRef[] {
-  if (holding.netuid < 0) return [];
+  if (holding.netuid < 0 && holding.netuid !== ALL_SUBNETS) return [];
   if (holding.hotkey !== null)
     return [{ coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid }];
   const found = new Map<string, PositionRef>();
   for (const read of reads) {
     for (const position of read.held) {
-      if (position.coldkey === holding.coldkey && position.netuid === holding.netuid) {
+      if (
+        position.coldkey === holding.coldkey &&
+        (position.netuid === holding.netuid || holding.netuid === ALL_SUBNETS)
+      ) {
         found.set(positionId(position), position);
       }
     }

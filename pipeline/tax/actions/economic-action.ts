@@ -36,7 +36,13 @@ import type { LedgerEvent } from '../cgt-transactions.js';
 
 export const TAO_SIDE = 'TAO' as const;
 
-/** Alpha of a coldkey on a subnet: one hotkey's position, or (hotkey null) every hotkey of it there. */
+/** A holding's netuid meaning every subnet the coldkey holds (a coldkey swap moves them all). */
+export const ALL_SUBNETS = -2;
+
+/**
+ * Alpha of a coldkey on a subnet: one hotkey's position, or (hotkey null) every hotkey of it there; netuid
+ * `ALL_SUBNETS` (touches only): everything the coldkey holds; a negative netuid otherwise: unknown, nothing.
+ */
 export interface AlphaHolding {
   coldkey: string;
   hotkey: string | null;
@@ -252,11 +258,22 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     }
   }
 
+  // A coldkey swap moves the old coldkey's whole free balance to the new one by a transfer
+  // (`swap/swap_coldkey.rs`): part of the swap, the same owner's TAO, never a payment.
+  const swaps = events.filter((e) => e.kind === 'ColdkeySwapped');
+  const swapLeg = (sender: string | null, receiver: string | null) =>
+    swaps.some((s) => {
+      const [old, fresh] =
+        s.role === 'origin' ? [s.coldkey, s.counterpart_coldkey] : [s.counterpart_coldkey, s.coldkey];
+      return old === sender && fresh === receiver;
+    });
+
   // TAO transfers.
   for (const e of events.filter(isTransfer)) {
     const sender = e.role === 'origin' ? e.coldkey : e.counterpart_coldkey;
     const receiver = e.role === 'origin' ? e.counterpart_coldkey : e.coldkey;
     const amount = big(e.tao_rao);
+    if (swapLeg(sender, receiver)) continue;
     if (e.dissolved_netuid != null) {
       if (!inOrder(receiver)) continue;
       tao('acquire', amount, amount);
@@ -326,6 +343,13 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       if (e.netuid !== null && inOrder(e.coldkey)) {
         touches.push({ coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid });
         touches.push({ coldkey: e.coldkey, hotkey: e.new_hotkey ?? null, netuid: e.netuid });
+      }
+    }
+    for (const e of swaps) {
+      const [old, fresh] =
+        e.role === 'origin' ? [e.coldkey, e.counterpart_coldkey] : [e.counterpart_coldkey, e.coldkey];
+      for (const coldkey of [old, fresh]) {
+        if (inOrder(coldkey)) touches.push({ coldkey: coldkey!, hotkey: null, netuid: ALL_SUBNETS });
       }
     }
     const what = has('ColdkeySwapped')

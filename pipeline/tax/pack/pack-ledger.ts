@@ -8,9 +8,10 @@
  * engine only; the pack shows the year's income, events, disposals and its closing pools (at 5 April).
  */
 import type { ChainReader } from '../../chain/chain-reader.js';
-import { ukDayEndMs } from '../../time/uk-day.js';
+import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
-import { economicAction, groupEvents } from '../actions/economic-action.js';
+import { type EconomicAction, economicAction, groupEvents } from '../actions/economic-action.js';
+import { locateMoves } from '../actions/locate-moves.js';
 import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import {
@@ -125,25 +126,43 @@ export async function computePackLedger(
   );
   // The blocks whose change of a position an action explains (not income there).
   const eventBlocks = new Map<string, number[]>();
-  for (const action of actions) {
-    const positionsTouched = touchedPositions(
-      action,
-      stakes.get(action.block - 1)!,
-      stakes.get(action.block)!,
-    );
-    for (const [id, position] of positionsTouched) {
-      if (!positions.has(id)) {
-        note(position, inYear(action.block));
-        ordered.push(position);
+  const explain = (list: readonly EconomicAction[]) => {
+    for (const action of list) {
+      const positionsTouched = touchedPositions(
+        action,
+        stakes.get(action.block - 1)!,
+        stakes.get(action.block)!,
+      );
+      for (const [id, position] of positionsTouched) {
+        if (!positions.has(id)) {
+          note(position, inYear(action.block));
+          ordered.push(position);
+        }
+        eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), action.block])]);
       }
-      eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), action.block])]);
     }
-  }
-  ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
+    ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
+  };
+  explain(actions);
   const prices = new GbpPrices(inputs.fiat);
-  const netted = netAcrossHotkeys(
-    incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices),
-  );
+  let netted = netAcrossHotkeys(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices));
+  // Moves with no event of the record (a hotkey swap of the validator): found on the chain, then measured
+  // at their block like any action, so each position's income stays its own.
+  const located = await locateMoves(reader, netted.moves, [recordOpening, ...readDays], stakes);
+  if (located.length > 0) {
+    const extra = await readStakesAtBlocks(
+      reader,
+      ordered,
+      coldkeys,
+      located.flatMap((action) => [action.block - 1, action.block]),
+      concurrency,
+    );
+    for (const [block, read] of extra) stakes.set(block, read);
+    actions.push(...located);
+    actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
+    explain(located);
+    netted = netAcrossHotkeys(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices));
+  }
   const income = netted.rows;
   const mapping = cgtTransactions({
     coldkeys: order,
@@ -163,6 +182,16 @@ export async function computePackLedger(
   const flags: PackFlag[] = mapping.flags.filter(
     (flag) => flag.kind === 'opening' || (flag.date > opening.date && flag.date <= yearEnd.date),
   );
+  for (const swap of inputs.followed ?? []) {
+    const at = actions.find((a) => a.block === swap.block);
+    const date = at ? ukDay(Date.parse(at.time)) : opening.date;
+    if (date <= opening.date || date > yearEnd.date) continue;
+    flags.push({
+      date,
+      kind: 'moved',
+      text: `${date}: coldkey ${swap.from} was swapped to ${swap.to} (ColdkeySwapped, block ${swap.block}): the same owner's holdings under a new key, neither a disposal nor income. This record follows them to ${swap.to}; its later events and income are part of it, whether or not the order names it.`,
+    });
+  }
   if (record.foundOnChain.length > 0) {
     flags.push({
       date: record.foundOnChain[0]!,
