@@ -232,19 +232,16 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
         const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
         entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
       }
-      for (const [asset, { rao, disposeValue, acquireValue, sides, netuid }] of [...assets].sort(
-        ([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1),
+      for (const [asset, { rao, disposeValue, acquireValue, sides }] of [...assets].sort(([a], [b]) =>
+        a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1,
       )) {
-        if (rao === 0n) continue;
-        // Given and got back in one action (a move within a subnet): what is left over is valued at market.
-        const both = sides.size === 2;
-        const market = () => taoRaoAt(after, netuid, rao < 0n ? -rao : rao) ?? 0n;
+        // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
+        // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
+        if (rao === 0n || sides.size === 2) continue;
         if (rao < 0n) {
-          const value = both ? market() : disposeValue;
-          add(own, { at, asset, action: 'dispose', rao: -rao, gbp: gbpOf(date, value), ref });
+          add(own, { at, asset, action: 'dispose', rao: -rao, gbp: gbpOf(date, disposeValue), ref });
         } else {
-          const value = both ? market() : acquireValue;
-          add(own, { at, asset, action: 'acquire', rao, gbp: gbpOf(date, value), ref });
+          add(own, { at, asset, action: 'acquire', rao, gbp: gbpOf(date, acquireValue), ref });
         }
       }
       // Disposals first in the events' own order (what was given, then what was got).
@@ -315,7 +312,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     flags.push({
       date: move.date,
       kind: 'moved',
-      text: `${move.date}: ${units(move.alphaRao).toFixed()} of ${move.coldkey}'s stake on subnet ${move.netuid} left hotkey ${move.from.join(', ')} and reached hotkey ${move.to.join(', ')} the same day: a move (the same holding), neither income nor a disposal${by ? `; explained by ${by}` : ' (no event of this record names it: a hotkey swap of the validator, HotkeySwapped, is emitted for its owner only)'}.`,
+      text: `${move.date}: ${units(move.alphaRao).toFixed()} of the stake on subnet ${move.netuid} left ${move.from.join(', ')} and reached ${move.to.join(', ')} (coldkey/hotkey) the same day: a move of the same holding, neither income nor a disposal; the day's income is shown on ${move.from[0]}${by ? `. Explained by ${by}` : '. No chain event explains it'}.`,
     });
   }
   for (const entry of incomeByDay.values()) {

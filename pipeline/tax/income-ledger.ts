@@ -128,13 +128,14 @@ export function incomeLedger(
   return rows;
 }
 
-/** A fall on one hotkey matched by a rise on another the same UK day: the stake moved, it was not earned. */
+/** A fall on one key matched by a rise on another the same UK day: the stake moved, it was not earned. */
 export interface HoldingMove {
   date: string;
+  /** The coldkey the holding was on when the day began (the largest fall's). */
   coldkey: string;
   netuid: number;
   registeredAt: number;
-  /** The hotkeys whose stake fell and rose (each once). */
+  /** The positions whose stake fell and rose (each once), as `coldkey/hotkey`. */
   from: string[];
   to: string[];
   /** The part of the fall matched by the rise (alpha RAO; TAO on root). */
@@ -142,66 +143,59 @@ export interface HoldingMove {
 }
 
 /**
- * Nets each coldkey's unexplained rises and falls per subnet (netuid and registration) and UK day across its
- * hotkeys before anything is called income: a hotkey swap of a nominated validator moves the nominators'
- * stake to the new hotkey with no event of theirs (`HotkeySwapped` names the validator's owner), and the old
- * position's fall would otherwise be a loss and the new one's rise income. The matched part is a move: the
- * rising rows keep only what exceeds the falls (largest rise reduced first), the falling rows only what
- * exceeds the rises. Rows left at 0 are dropped.
+ * Nets the order's unexplained rises and falls per subnet (netuid and registration) and UK day across its
+ * hotkeys and coldkeys before anything is called income. A hotkey swap of a nominated validator moves the
+ * nominators' stake to the new hotkey with no event of theirs (`HotkeySwapped` names the owner), and a coldkey
+ * swap moves everything to the new coldkey: the old position falls and the new one rises, which would
+ * otherwise be a loss and income. The matched part is a move; what is left is the holding's income of the
+ * day, kept on the position it was on when the day began (the largest fall), as one row. Groups with only
+ * rises or only falls are left as they are.
  */
 export function netAcrossHotkeys(rows: readonly IncomeRow[]): { rows: IncomeRow[]; moves: HoldingMove[] } {
   const groups = new Map<string, IncomeRow[]>();
   for (const row of rows) {
-    const key = `${row.date}|${row.position.coldkey}|${row.position.netuid}|${row.registeredAt}`;
+    const key = `${row.date}|${row.position.netuid}|${row.registeredAt}`;
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  const changed = new Map<IncomeRow, bigint>();
+  const replaced = new Map<IncomeRow, IncomeRow | null>();
   const moves: HoldingMove[] = [];
+  const label = (row: IncomeRow) => `${row.position.coldkey}/${row.position.hotkey}`;
   for (const group of groups.values()) {
     const falls = group.filter((row) => row.alphaRao < 0n);
     const rises = group.filter((row) => row.alphaRao > 0n);
     if (falls.length === 0 || rises.length === 0) continue;
     const fell = falls.reduce((sum, row) => sum - row.alphaRao, 0n);
     const rose = rises.reduce((sum, row) => sum + row.alphaRao, 0n);
-    const matched = fell < rose ? fell : rose;
-    const reduce = (list: IncomeRow[], sign: bigint) => {
-      let left = matched;
-      for (const row of [...list].sort((a, b) => (sign * b.alphaRao > sign * a.alphaRao ? 1 : -1))) {
-        const size = sign * row.alphaRao;
-        const take = size < left ? size : left;
-        changed.set(row, sign * (size - take));
-        left -= take;
-      }
-    };
-    reduce(rises, 1n);
-    reduce(falls, -1n);
-    const first = group[0]!;
+    const net = rose - fell;
+    const home = [...falls].sort((a, b) => (a.alphaRao < b.alphaRao ? -1 : 1))[0]!;
+    // Valued at the day's pool price of the subnet (the same for every row of the group).
+    const priced = rises[0]!;
+    for (const row of group) replaced.set(row, null);
+    if (net !== 0n) {
+      const taoRao = priced.taoRao === null ? null : (priced.taoRao * net) / priced.alphaRao;
+      replaced.set(home, {
+        ...home,
+        alphaRao: net,
+        taoRao,
+        gbp: taoRao === null || priced.gbpPrice === null ? null : gbpOfTaoRao(taoRao, priced.gbpPrice),
+        priceBlock: priced.priceBlock,
+        gbpPrice: priced.gbpPrice,
+      });
+    }
     moves.push({
-      date: first.date,
-      coldkey: first.position.coldkey,
-      netuid: first.position.netuid,
-      registeredAt: first.registeredAt,
-      from: falls.map((row) => row.position.hotkey),
-      to: rises.map((row) => row.position.hotkey),
-      alphaRao: matched,
+      date: home.date,
+      coldkey: home.position.coldkey,
+      netuid: home.position.netuid,
+      registeredAt: home.registeredAt,
+      from: falls.map(label),
+      to: rises.map(label),
+      alphaRao: fell < rose ? fell : rose,
     });
   }
   const out: IncomeRow[] = [];
   for (const row of rows) {
-    const now = changed.get(row);
-    if (now === undefined) {
-      out.push(row);
-      continue;
-    }
-    if (now === 0n) continue;
-    // Revalued in proportion (the same day's pool price and TAO/GBP price).
-    const taoRao = row.taoRao === null ? null : (row.taoRao * now) / row.alphaRao;
-    out.push({
-      ...row,
-      alphaRao: now,
-      taoRao,
-      gbp: taoRao === null || row.gbpPrice === null ? null : gbpOfTaoRao(taoRao, row.gbpPrice),
-    });
+    if (!replaced.has(row)) out.push(row);
+    else if (replaced.get(row)) out.push(replaced.get(row)!);
   }
   return { rows: out, moves };
 }

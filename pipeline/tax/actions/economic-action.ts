@@ -339,19 +339,8 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   const has = (kind: string) => events.some((e) => e.kind === kind);
   const kinds = new Set(events.map((e) => e.kind));
   if (has('ColdkeySwapped') || has('HotkeySwapped') || has('HotkeySwappedOnSubnet')) {
-    for (const e of events.filter((x) => x.kind === 'HotkeySwapped' || x.kind === 'HotkeySwappedOnSubnet')) {
-      if (e.netuid !== null && inOrder(e.coldkey)) {
-        touches.push({ coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid });
-        touches.push({ coldkey: e.coldkey, hotkey: e.new_hotkey ?? null, netuid: e.netuid });
-      }
-    }
-    for (const e of swaps) {
-      const [old, fresh] =
-        e.role === 'origin' ? [e.coldkey, e.counterpart_coldkey] : [e.counterpart_coldkey, e.coldkey];
-      for (const coldkey of [old, fresh]) {
-        if (inOrder(coldkey)) touches.push({ coldkey: coldkey!, hotkey: null, netuid: ALL_SUBNETS });
-      }
-    }
+    // No block is set aside: the day's fall on the old key and rise on the new one are netted
+    // (`netAcrossHotkeys`), the day's income staying with the key the holding had when the day began.
     const what = has('ColdkeySwapped')
       ? 'coldkey swapped: the same holdings under the new coldkey, not a disposal and not income'
       : 'hotkey swapped: the same stake under the new hotkey, not a disposal and not income';

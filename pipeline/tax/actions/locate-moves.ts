@@ -6,10 +6,12 @@
  * on the new one) the swap's block is found on the archive node: a binary search over the day's blocks for the
  * first block where the old position has lost most of what moved (a swap moves it at once), then that block's
  * own events, decoded by name through its own metadata, name the swap. A move no such event explains stays a
- * netted move of the day (named in Points to check).
+ * netted move of the day. Either way the day's fall and rise stay netted (`netAcrossHotkeys`): the action
+ * only names the move in events.csv. Days whose move an event of the record already names are not searched.
  */
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { account, smallInt } from '../../chain/codec-values.js';
+import { ukDay } from '../../time/uk-day.js';
 import type { LedgerEvent } from '../cgt-transactions.js';
 import type { HoldingMove, LedgerDay } from '../income-ledger.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
@@ -23,18 +25,22 @@ export async function locateMoves(
   /** The record's day ends, the opening first. */
   dayEnds: readonly LedgerDay[],
   stakes: ReadonlyMap<number, StakesAtBlock>,
+  named: readonly EconomicAction[] = [],
 ): Promise<EconomicAction[]> {
   const found = new Map<number, EconomicAction>();
+  const namedDays = new Set(named.filter((a) => a.kind === 'key-swap').map((a) => ukDay(Date.parse(a.time))));
   for (const move of moves) {
+    if (namedDays.has(move.date)) continue;
     const index = dayEnds.findIndex((day) => day.date === move.date);
     if (index <= 0) continue;
     const [start, end] = [dayEnds[index - 1]!, dayEnds[index]!];
-    const from = { coldkey: move.coldkey, hotkey: move.from[0]!, netuid: move.netuid };
+    const [coldkey, hotkey] = move.from[0]!.split('/') as [string, string];
+    const from = { coldkey, hotkey, netuid: move.netuid };
     const id = positionId(from);
     const before = stakes.get(start.block)?.stake.get(id) ?? 0n;
     const threshold = before - move.alphaRao / 2n;
     const fell = async (block: number) => {
-      const read = await readStakesAtBlocks(reader, [from], [move.coldkey], [block], 1);
+      const read = await readStakesAtBlocks(reader, [from], [coldkey], [block], 1);
       return (read.get(block)?.stake.get(id) ?? 0n) < threshold;
     };
     let [lo, hi] = [start.block, end.block];
@@ -51,19 +57,11 @@ export async function locateMoves(
     const swap = codec.decodeEvents(events).find((e) => e.pallet === 'SubtensorModule' && SWAPS.has(e.name));
     if (!swap) continue;
     const time = new Date(timeMs).toISOString();
-    const touches = [
-      ...move.from.map((hotkey) => ({ coldkey: move.coldkey, hotkey, netuid: move.netuid })),
-      ...move.to.map((hotkey) => ({ coldkey: move.coldkey, hotkey, netuid: move.netuid })),
-    ];
-    const known = found.get(block);
-    if (known) {
-      known.touches.push(...touches);
-      continue;
-    }
+    if (found.has(block)) continue;
     const f = swap.fields;
     const isColdkeySwap = swap.name === 'ColdkeySwapped';
     const event: LedgerEvent = {
-      coldkey: move.coldkey,
+      coldkey,
       block,
       event_index: swap.index,
       extrinsic_index: swap.extrinsicIndex,
@@ -89,7 +87,8 @@ export async function locateMoves(
       time,
       events: [event],
       legs: [],
-      touches,
+      // Named only: the day's rise and fall are netted, the income kept on the key the day began with.
+      touches: [],
       flags: [],
     });
   }

@@ -145,10 +145,11 @@ export async function computePackLedger(
   };
   explain(actions);
   const prices = new GbpPrices(inputs.fiat);
-  let netted = netAcrossHotkeys(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices));
-  // Moves with no event of the record (a hotkey swap of the validator): found on the chain, then measured
-  // at their block like any action, so each position's income stays its own.
-  const located = await locateMoves(reader, netted.moves, [recordOpening, ...readDays], stakes);
+  const netted = netAcrossHotkeys(
+    incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices),
+  );
+  // Moves no event of the record names (a hotkey swap of the validator): found on the chain and named.
+  const located = await locateMoves(reader, netted.moves, [recordOpening, ...readDays], stakes, actions);
   if (located.length > 0) {
     const extra = await readStakesAtBlocks(
       reader,
@@ -157,11 +158,9 @@ export async function computePackLedger(
       located.flatMap((action) => [action.block - 1, action.block]),
       concurrency,
     );
-    for (const [block, read] of extra) stakes.set(block, read);
+    for (const [block, read] of extra) if (!stakes.has(block)) stakes.set(block, read);
     actions.push(...located);
     actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
-    explain(located);
-    netted = netAcrossHotkeys(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices));
   }
   const income = netted.rows;
   const mapping = cgtTransactions({

@@ -37,13 +37,15 @@ describe('a fall on one hotkey beside a rise on another, same coldkey, subnet an
   const raw = incomeLedger(positions, opening, [day], stakes, new Map(), PRICES);
   const { rows: income, moves } = netAcrossHotkeys(raw);
 
-  it('measures +10 and -3 alpha, then nets them: 3 moved, 7 received', () => {
+  it('measures +10 and -3 alpha, then nets them: 3 moved, 7 received, shown on the key the day began with', () => {
     expect(raw.map((row) => [row.position.hotkey, row.alphaRao])).toEqual([
       ['5New', 10n * TAO],
       ['5Old', -3n * TAO],
     ]);
-    expect(income.map((row) => [row.position.hotkey, row.alphaRao])).toEqual([['5New', 7n * TAO]]);
-    expect(moves.map((m) => [m.from, m.to, m.alphaRao])).toEqual([[['5Old'], ['5New'], 3n * TAO]]);
+    expect(income.map((row) => [row.position.hotkey, row.alphaRao])).toEqual([['5Old', 7n * TAO]]);
+    expect(moves.map((m) => [m.from, m.to, m.alphaRao])).toEqual([
+      [[`${COLDKEY}/5Old`], [`${COLDKEY}/5New`], 3n * TAO],
+    ]);
   });
 
   it('counts 7 alpha as income', () => {
@@ -70,7 +72,9 @@ describe('a fall on one hotkey beside a rise on another, same coldkey, subnet an
     ]);
     expect(computeGains(mapping.transactions).disposals).toEqual([]);
     expect(mapping.flags.filter((f) => f.kind === 'moved').map((f) => f.text)).toEqual([
-      expect.stringContaining('left hotkey 5Old and reached hotkey 5New the same day: a move'),
+      expect.stringContaining(
+        `left ${COLDKEY}/5Old and reached ${COLDKEY}/5New (coldkey/hotkey) the same day: a move`,
+      ),
     ]);
   });
 });
