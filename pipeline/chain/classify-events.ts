@@ -181,17 +181,7 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           break;
         case 'AlphaBurned':
         case 'AlphaRecycled':
-          // (coldkey, hotkey, amount, netuid): the holder's own alpha, gone.
-          staking.push({
-            ...base(event),
-            kind: event.name,
-            coldkey: account(f[0]),
-            hotkey: account(f[1]),
-            netuid: smallInt(f[3]),
-            taoRao: null,
-            alphaRao: rao(f[2]),
-            detail: null,
-          });
+          // Kept in `burns` (the tax side reads a holder's recycles and burns from there).
           if (event.name === 'AlphaBurned' && consumed.has(event.index)) break;
           burns.push({
             ...base(event),

@@ -147,9 +147,9 @@ export interface HoldingMove {
  * hotkeys and coldkeys before anything is called income. A hotkey swap of a nominated validator moves the
  * nominators' stake to the new hotkey with no event of theirs (`HotkeySwapped` names the owner), and a coldkey
  * swap moves everything to the new coldkey: the old position falls and the new one rises, which would
- * otherwise be a loss and income. The matched part is a move; what is left is the holding's income of the
- * day, kept on the position it was on when the day began (the largest fall), as one row. Groups with only
- * rises or only falls are left as they are.
+ * otherwise be a loss and income. Each fall is matched with the rise on the same hotkey, else with the
+ * largest rises; the matched part is a move, and what is left is the holding's income of the day, kept on the
+ * position it was on when the day began. Other rows are left as they are.
  */
 export function netAcrossHotkeys(rows: readonly IncomeRow[]): { rows: IncomeRow[]; moves: HoldingMove[] } {
   const groups = new Map<string, IncomeRow[]>();
@@ -163,34 +163,47 @@ export function netAcrossHotkeys(rows: readonly IncomeRow[]): { rows: IncomeRow[
   for (const group of groups.values()) {
     const falls = group.filter((row) => row.alphaRao < 0n);
     const rises = group.filter((row) => row.alphaRao > 0n);
-    if (falls.length === 0 || rises.length === 0) continue;
-    const fell = falls.reduce((sum, row) => sum - row.alphaRao, 0n);
-    const rose = rises.reduce((sum, row) => sum + row.alphaRao, 0n);
-    const net = rose - fell;
-    const home = [...falls].sort((a, b) => (a.alphaRao < b.alphaRao ? -1 : 1))[0]!;
-    // Valued at the day's pool price of the subnet (the same for every row of the group).
-    const priced = rises[0]!;
-    for (const row of group) replaced.set(row, null);
-    if (net !== 0n) {
+    if (falls.length === 0 || rises.length === 0) continue; // Each fall is matched with the rise on the same hotkey (a coldkey swap), else with the largest rises
+    // left (a hotkey swap moves the whole stake at once); other rises stay the income they are.
+    const left = [...rises].sort((a, b) => (b.alphaRao > a.alphaRao ? 1 : -1));
+    for (const fall of [...falls].sort((a, b) => (a.alphaRao < b.alphaRao ? -1 : 1))) {
+      const matched: IncomeRow[] = [];
+      const same = left.findIndex((r) => r.position.hotkey === fall.position.hotkey);
+      if (same >= 0) matched.push(...left.splice(same, 1));
+      let covered = matched.reduce((sum, r) => sum + r.alphaRao, 0n);
+      while (covered < -fall.alphaRao && left.length > 0) {
+        const next = left.shift()!;
+        matched.push(next);
+        covered += next.alphaRao;
+      }
+      if (matched.length === 0) continue;
+      const net = covered + fall.alphaRao;
+      const priced = matched[0]!;
+      for (const row of matched) replaced.set(row, null);
       const taoRao = priced.taoRao === null ? null : (priced.taoRao * net) / priced.alphaRao;
-      replaced.set(home, {
-        ...home,
-        alphaRao: net,
-        taoRao,
-        gbp: taoRao === null || priced.gbpPrice === null ? null : gbpOfTaoRao(taoRao, priced.gbpPrice),
-        priceBlock: priced.priceBlock,
-        gbpPrice: priced.gbpPrice,
+      replaced.set(
+        fall,
+        net === 0n
+          ? null
+          : {
+              ...fall,
+              alphaRao: net,
+              taoRao,
+              gbp: taoRao === null || priced.gbpPrice === null ? null : gbpOfTaoRao(taoRao, priced.gbpPrice),
+              priceBlock: priced.priceBlock,
+              gbpPrice: priced.gbpPrice,
+            },
+      );
+      moves.push({
+        date: fall.date,
+        coldkey: fall.position.coldkey,
+        netuid: fall.position.netuid,
+        registeredAt: fall.registeredAt,
+        from: [label(fall)],
+        to: matched.map(label),
+        alphaRao: covered < -fall.alphaRao ? covered : -fall.alphaRao,
       });
     }
-    moves.push({
-      date: home.date,
-      coldkey: home.position.coldkey,
-      netuid: home.position.netuid,
-      registeredAt: home.registeredAt,
-      from: falls.map(label),
-      to: rises.map(label),
-      alphaRao: fell < rose ? fell : rose,
-    });
   }
   const out: IncomeRow[] = [];
   for (const row of rows) {
@@ -198,4 +211,48 @@ export function netAcrossHotkeys(rows: readonly IncomeRow[]): { rows: IncomeRow[
     else if (replaced.get(row)) out.push(replaced.get(row)!);
   }
   return { rows: out, moves };
+}
+
+/** A key swap's old and new position, and the UK day it happened. */
+export interface SwapPair {
+  date: string;
+  from: PositionRef;
+  to: PositionRef;
+}
+
+/**
+ * A key swap's day shows the holding's income on the position it began the day on: the new position's row of
+ * that day (what it received after the swap) is added to the old one's (what it received before), per
+ * registration. Later days are the new position's own.
+ */
+export function mergeSwapDays(rows: readonly IncomeRow[], pairs: readonly SwapPair[]): IncomeRow[] {
+  let out = [...rows];
+  for (const pair of pairs) {
+    const fromId = positionId(pair.from);
+    const toId = positionId(pair.to);
+    const moving = out.filter((row) => row.date === pair.date && positionId(row.position) === toId);
+    if (moving.length === 0) continue;
+    out = out.filter((row) => !moving.includes(row));
+    for (const row of moving) {
+      const index = out.findIndex(
+        (r) =>
+          r.date === pair.date && positionId(r.position) === fromId && r.registeredAt === row.registeredAt,
+      );
+      if (index < 0) {
+        out.push({ ...row, position: pair.from });
+        continue;
+      }
+      const home = out[index]!;
+      const alphaRao = home.alphaRao + row.alphaRao;
+      const taoRao = home.taoRao === null || row.taoRao === null ? null : home.taoRao + row.taoRao;
+      const gbpPrice = home.gbpPrice ?? row.gbpPrice;
+      out[index] = {
+        ...home,
+        alphaRao,
+        taoRao,
+        gbp: taoRao === null || gbpPrice === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
+      };
+    }
+  }
+  return out.filter((row) => row.alphaRao !== 0n);
 }

@@ -97,7 +97,14 @@ export interface EconomicAction {
   /** Alpha holdings whose change in this block the action explains (not income), also when it books nothing. */
   touches: AlphaHolding[];
   flags: ActionFlag[];
+  /** A key swap: the holdings keep their history under the new key (the pack pairs old and new positions). */
+  swap?: KeySwap;
 }
+
+/** A hotkey swap (every holder's stake on the old hotkey moves; netuid null: on every subnet) or a coldkey swap. */
+export type KeySwap =
+  | { kind: 'hotkey'; oldHotkey: string; newHotkey: string; netuid: number | null }
+  | { kind: 'coldkey'; oldColdkey: string; newColdkey: string };
 
 /** The key of an event's group: its block and extrinsic; an event outside an extrinsic is grouped with its kind. */
 export function groupKey(event: LedgerEvent): string {
@@ -339,12 +346,24 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   const has = (kind: string) => events.some((e) => e.kind === kind);
   const kinds = new Set(events.map((e) => e.kind));
   if (has('ColdkeySwapped') || has('HotkeySwapped') || has('HotkeySwappedOnSubnet')) {
-    // No block is set aside: the day's fall on the old key and rise on the new one are netted
-    // (`netAcrossHotkeys`), the day's income staying with the key the holding had when the day began.
+    // The pack pairs the old key's positions with the new key's at the swap's block (set aside, like any
+    // action's), and shows the swap day's income on the key the holding began the day with.
+    const keySwap = events.find((e) => e.kind === 'ColdkeySwapped' || e.kind.startsWith('HotkeySwapped'))!;
+    const swap: KeySwap =
+      keySwap.kind === 'ColdkeySwapped'
+        ? keySwap.role === 'origin'
+          ? { kind: 'coldkey', oldColdkey: keySwap.coldkey, newColdkey: keySwap.counterpart_coldkey ?? '' }
+          : { kind: 'coldkey', oldColdkey: keySwap.counterpart_coldkey ?? '', newColdkey: keySwap.coldkey }
+        : {
+            kind: 'hotkey',
+            oldHotkey: keySwap.hotkey ?? '',
+            newHotkey: keySwap.new_hotkey ?? '',
+            netuid: keySwap.kind === 'HotkeySwappedOnSubnet' ? keySwap.netuid : null,
+          };
     const what = has('ColdkeySwapped')
       ? 'coldkey swapped: the same holdings under the new coldkey, not a disposal and not income'
       : 'hotkey swapped: the same stake under the new hotkey, not a disposal and not income';
-    return done('key-swap', what);
+    return { ...done('key-swap', what), swap };
   }
   if (legs.length === 0 && [...kinds].every((k) => INCOME_KINDS.has(k))) {
     return done(

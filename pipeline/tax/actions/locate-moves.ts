@@ -6,8 +6,9 @@
  * on the new one) the swap's block is found on the archive node: a binary search over the day's blocks for the
  * first block where the old position has lost most of what moved (a swap moves it at once), then that block's
  * own events, decoded by name through its own metadata, name the swap. A move no such event explains stays a
- * netted move of the day. Either way the day's fall and rise stay netted (`netAcrossHotkeys`): the action
- * only names the move in events.csv. Days whose move an event of the record already names are not searched.
+ * netted move of the day. A found swap is then treated like one in the record: its block set aside on the old
+ * and new positions, the day's income shown on the old one. Days whose move an event of the record already
+ * names are not searched.
  */
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { account, smallInt } from '../../chain/codec-values.js';
@@ -87,9 +88,16 @@ export async function locateMoves(
       time,
       events: [event],
       legs: [],
-      // Named only: the day's rise and fall are netted, the income kept on the key the day began with.
       touches: [],
       flags: [],
+      swap: isColdkeySwap
+        ? { kind: 'coldkey', oldColdkey: account(f[0]), newColdkey: account(f[1]) }
+        : {
+            kind: 'hotkey',
+            oldHotkey: account(f[1]),
+            newHotkey: account(f[2]),
+            netuid: swap.name === 'HotkeySwappedOnSubnet' ? smallInt(f[3]) : null,
+          },
     });
   }
   return [...found.values()].sort((a, b) => a.block - b.block);

@@ -22,7 +22,14 @@ import {
   touchedPositions,
 } from '../cgt-transactions.js';
 import { GbpPrices } from '../gbp-prices.js';
-import { type IncomeRow, incomeLedger, type LedgerDay, netAcrossHotkeys } from '../income-ledger.js';
+import {
+  type IncomeRow,
+  incomeLedger,
+  type LedgerDay,
+  mergeSwapDays,
+  netAcrossHotkeys,
+  type SwapPair,
+} from '../income-ledger.js';
 import {
   type PositionRef,
   positionId,
@@ -143,11 +150,36 @@ export async function computePackLedger(
     }
     ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
   };
+  // Key swaps: the old key's positions paired with the new key's at the swap's block.
+  const pairs: SwapPair[] = [];
+  const pairSwaps = (list: readonly EconomicAction[]) => {
+    for (const action of list) {
+      const swap = action.swap;
+      const held = stakes.get(action.block - 1)?.held ?? [];
+      if (!swap) continue;
+      for (const p of held) {
+        const to =
+          swap.kind === 'hotkey'
+            ? p.hotkey === swap.oldHotkey &&
+              (swap.netuid === null || swap.netuid === p.netuid) &&
+              order.has(p.coldkey)
+              ? { ...p, hotkey: swap.newHotkey }
+              : null
+            : p.coldkey === swap.oldColdkey
+              ? { ...p, coldkey: swap.newColdkey }
+              : null;
+        if (!to) continue;
+        pairs.push({ date: ukDay(Date.parse(action.time)), from: p, to });
+        action.touches.push(p, to);
+      }
+    }
+  };
+  pairSwaps(actions);
   explain(actions);
   const prices = new GbpPrices(inputs.fiat);
-  const netted = netAcrossHotkeys(
-    incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices),
-  );
+  const ledgerRows = () =>
+    mergeSwapDays(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices), pairs);
+  let netted = netAcrossHotkeys(ledgerRows());
   // Moves no event of the record names (a hotkey swap of the validator): found on the chain and named.
   const located = await locateMoves(reader, netted.moves, [recordOpening, ...readDays], stakes, actions);
   if (located.length > 0) {
@@ -161,6 +193,9 @@ export async function computePackLedger(
     for (const [block, read] of extra) if (!stakes.has(block)) stakes.set(block, read);
     actions.push(...located);
     actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
+    pairSwaps(located);
+    explain(located);
+    netted = netAcrossHotkeys(ledgerRows());
   }
   const income = netted.rows;
   const mapping = cgtTransactions({
