@@ -109,10 +109,10 @@ export type KeySwap =
 /** The key of an event's group: its block and extrinsic; an event outside an extrinsic is grouped with its kind. */
 export function groupKey(event: LedgerEvent): string {
   if (typeof event.extrinsic_index === 'number') return `${event.block}/x${event.extrinsic_index}`;
-  // Older records carry no phase (undefined): each event was one call. Outside an extrinsic (null), a block's
-  // events of one kind belong together (a dissolution pays each holder by several transfers).
+  // Older records carry no phase (undefined): each event was one call. Outside an extrinsic (null, the block's
+  // initialization: epoch payouts, auto-stakes, lease dividends), a block's events belong together.
   if (event.extrinsic_index === undefined) return `${event.block}/e${event.event_index}`;
-  return `${event.block}/n/${event.kind}`;
+  return `${event.block}/n`;
 }
 
 /** The order's events in groups of one extrinsic each, in chain order. */
@@ -176,10 +176,18 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   const subnetLegs = events.some(
     (e) => isTransfer(e) && (fromSubnet(e) || toSubnet(e)) && e.dissolved_netuid == null,
   );
-  const removed = events.filter(
-    (e) => e.kind === 'StakeRemoved' && e.role === 'origin' && inOrder(e.coldkey),
+  // Lease dividends are paid at the epoch as a StakeRemoved from the lease's coldkey and a StakeAdded to the
+  // contributor (`subnets/leasing.rs`): income of the contributor, not a stake it made.
+  const leased = new Set(
+    events.filter((e) => e.kind === 'SubnetLeaseDividendsDistributed').map((e) => e.coldkey),
   );
-  const added = events.filter((e) => e.kind === 'StakeAdded' && e.role === 'origin' && inOrder(e.coldkey));
+  const byEpoch = (e: LedgerEvent) => e.extrinsic_index === null && leased.size > 0;
+  const removed = events.filter(
+    (e) => e.kind === 'StakeRemoved' && e.role === 'origin' && inOrder(e.coldkey) && !byEpoch(e),
+  );
+  const added = events.filter(
+    (e) => e.kind === 'StakeAdded' && e.role === 'origin' && inOrder(e.coldkey) && !byEpoch(e),
+  );
 
   // A stake transfer that crosses the order's boundary: one disposal (or acquisition) at market value.
   if (summary?.kind === 'StakeTransferred') {
@@ -365,7 +373,7 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       : 'hotkey swapped: the same stake under the new hotkey, not a disposal and not income';
     return { ...done('key-swap', what), swap };
   }
-  if (legs.length === 0 && [...kinds].every((k) => INCOME_KINDS.has(k))) {
+  if (legs.length === 0 && (leased.size > 0 || [...kinds].every((k) => INCOME_KINDS.has(k)))) {
     return done(
       'income',
       'income when received: counted in the day\u2019s income (income.csv), not a disposal',
