@@ -36,11 +36,11 @@ function date(raw: string): string {
 
 interface WorldFlags {
   seed: string;
+  currentRuntimeBlock?: number;
   historyDays: number;
   genesis?: Date;
   blockTimeMs: number;
   upgradeBlock?: number;
-  currentRuntimeBlock?: number;
 }
 
 /**
@@ -73,14 +73,14 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       fallback(12_000),
     )
     .option(
-      '--upgrade-block <n>',
-      'first block run by spec 393 (default: noon of the middle day of the history)',
-      integer('--upgrade-block', 2),
-    )
-    .option(
       '--current-runtime-block <n>',
       'first block run by spec 425, the stand-in for the current runtime (default: none)',
       integer('--current-runtime-block', 3),
+    )
+    .option(
+      '--upgrade-block <n>',
+      'first block run by spec 393 (default: noon of the middle day of the history)',
+      integer('--upgrade-block', 2),
     );
 }
 

@@ -50,11 +50,11 @@ export const defaultDevnetOptions: DevnetOptions = {
 export interface WorldParams {
   seed: string;
   genesisMs: number;
+  /** First block run by spec 425; null: never. */
+  currentRuntimeBlock: number | null;
   blockTimeMs: number;
   historyDays: number;
   upgradeBlock: number;
-  /** First block run by spec 425; null: never. */
-  currentRuntimeBlock: number | null;
 }
 
 export function resolveWorldParams(
@@ -72,9 +72,9 @@ export function resolveWorldParams(
   return {
     seed: options.seed,
     genesisMs,
+    currentRuntimeBlock: options.currentRuntimeBlock ?? null,
     blockTimeMs: options.blockTimeMs,
     historyDays: options.historyDays,
     upgradeBlock: options.upgradeBlock ?? defaultUpgrade,
-    currentRuntimeBlock: options.currentRuntimeBlock ?? null,
   };
 }

@@ -15,6 +15,8 @@ export interface RunningDevnet {
   priceUrl: string;
   /** SS58 address of the demo coldkey (rich staking history). */
   demoColdkey: string;
+  /** With the current runtime: the coldkey the demo coldkey swaps to (its positions move there). */
+  successorColdkey: string | null;
   world: World;
   /** Current best block. */
   head(): number;
@@ -64,6 +66,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     url: `ws://${options.host}:${port}`,
     priceUrl: `http://${options.host}:${pricePort}/api/v3`,
     demoColdkey: world.stakers.demo.coldkey.address,
+    successorColdkey: world.stakers.successor?.coldkey.address ?? null,
     world,
     head: () => node.head(),
     blockHash: (block) => hashes.hashOf(block),

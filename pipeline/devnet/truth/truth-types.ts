@@ -40,7 +40,9 @@ export type TruthActionKind =
   | 'dissolution'
   | 'recycle'
   | 'auto-stake'
-  | 'root-claim';
+  | 'root-claim'
+  | 'lease-dividends'
+  | 'miner-incentive';
 
 export interface TruthAction {
   block: number;

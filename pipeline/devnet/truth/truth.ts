@@ -15,9 +15,10 @@ import type {
 
 export type { Truth } from './truth-types.js';
 
-type TruthOptions = Pick<
+type TruthOptions = WorldOptions & Pick<DevnetOptions, 'currentRuntimeBlock'>;
+type WorldOptions = Pick<
   DevnetOptions,
-  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock' | 'now'
+  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now'
 >;
 
 /** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */
@@ -181,7 +182,13 @@ function incomeOfDay(
       }
       continue;
     }
-    if (action.kind === 'AutoStakeAdded' || action.kind === 'RootClaimed') continue;
+    if (
+      action.kind === 'AutoStakeAdded' ||
+      action.kind === 'RootClaimed' ||
+      action.kind === 'SubnetLeaseDividendsDistributed' ||
+      action.kind === 'IncentiveAlphaEmittedToMiners'
+    )
+      continue;
     const touched: Array<[Account | null, number | null]> = [];
     if (action.coldkey === staker.coldkey) touched.push([action.hotkey, action.netuid]);
     const destColdkey = action.destColdkey ?? (action.destHotkey ? action.coldkey : null);
@@ -255,8 +262,7 @@ function collectBlock(world: World, block: number, truth: Truth): void {
     });
   }
   for (const placed of content.staking) {
-    if (world.runsCurrentRuntime(block))
-      truth.actions.push(truthAction(world, block, time, placed, content.events));
+    if (world.runsCurrentRuntime(block)) truth.actions.push(truthAction(block, time, placed, content.events));
     const { action, eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
     const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';
@@ -323,11 +329,14 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'auto-stake';
     case 'RootClaimed':
       return 'root-claim';
+    case 'SubnetLeaseDividendsDistributed':
+      return 'lease-dividends';
+    case 'IncentiveAlphaEmittedToMiners':
+      return 'miner-incentive';
   }
 }
 
 function truthAction(
-  world: World,
   block: number,
   time: string,
   placed: { action: StakingAction; eventIndex: number; extrinsic: number; events: number[] },

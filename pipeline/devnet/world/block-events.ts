@@ -107,10 +107,10 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   if (current) {
     // Epoch events come before the first extrinsic, in phase Initialization.
     for (const action of inputs.staking) {
-      if (action.kind !== 'AutoStakeAdded') continue;
+      if (!EPOCH_KINDS.has(action.kind)) continue;
       const saved = extrinsic;
       extrinsic = -1;
-      placeAll(action, currentRuntimeEvents(action), 'AutoStakeAdded');
+      placeAll(action, currentRuntimeEvents(action), action.kind);
       extrinsic = saved;
     }
   }
@@ -165,7 +165,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   }
   for (const action of inputs.staking) {
     if (current) {
-      if (action.kind === 'AutoStakeAdded' || action.kind === 'NetworkRemoved') continue;
+      if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') continue;
       placeAll(action, currentRuntimeEvents(action), action.kind);
     } else {
       const index = emit(stakingEvent(action));
@@ -186,6 +186,13 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   result.extrinsicCount = extrinsic;
   return result;
 }
+
+/** Actions of the epoch (block initialization), not of an extrinsic. */
+const EPOCH_KINDS = new Set<string>([
+  'AutoStakeAdded',
+  'SubnetLeaseDividendsDistributed',
+  'IncentiveAlphaEmittedToMiners',
+]);
 
 function transferEvent(from: Uint8Array, to: Uint8Array, amount: bigint): WorldEvent {
   return { pallet: 'Balances', name: 'Transfer', args: [from, to, amount] };

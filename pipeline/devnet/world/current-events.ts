@@ -132,6 +132,30 @@ export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
       ];
     case 'RootClaimed':
       return [{ pallet: 'SubtensorModule', name: 'RootClaimed', args: [coldkey.publicKey] }];
+    case 'IncentiveAlphaEmittedToMiners':
+      // Epoch (phase Initialization), `coinbase/run_coinbase.rs`: incentive by UID, no account named; the
+      // miner's alpha is staked to (miner hotkey, owner coldkey) without any staking event.
+      return [
+        {
+          pallet: 'SubtensorModule',
+          name: 'IncentiveAlphaEmittedToMiners',
+          args: [netuid, action.incentives!.emissions],
+        },
+      ];
+    case 'SubnetLeaseDividendsDistributed': {
+      // Epoch (phase Initialization), `subnets/leasing.rs` `distribute_leased_network_dividends`:
+      // `transfer_stake_within_subnet` from the lease coldkey, then the event, per contributor.
+      const lease = action.lease!;
+      return [
+        stakeEvent('StakeRemoved', lease.coldkey, hotkey!, action.tao, action.alpha!, netuid, 0n),
+        stakeEvent('StakeAdded', coldkey, hotkey!, action.tao, action.alpha!, netuid, 0n),
+        {
+          pallet: 'SubtensorModule',
+          name: 'SubnetLeaseDividendsDistributed',
+          args: [lease.id, coldkey.publicKey, action.alpha],
+        },
+      ];
+    }
   }
 }
 
@@ -157,15 +181,5 @@ function summary(action: StakingAction): WorldEvent {
         name: 'StakeTransferred',
         args: [coldkey, action.destColdkey!.publicKey, hotkey, action.netuid, action.destNetuid, action.tao],
       };
-  }
-}
-
-/** The event that names the action (the summary of a move; the staking event of a stake). */
-export function mainEventName(action: StakingAction): string {
-  switch (action.kind) {
-    case 'Transfer':
-      return 'Transfer';
-    default:
-      return action.kind;
   }
 }

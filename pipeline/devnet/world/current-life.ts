@@ -14,7 +14,9 @@ export type LifeStep =
   | { kind: 'recycle'; from: Position }
   | { kind: 'fee-in-alpha'; from: Position }
   | { kind: 'auto-stake'; to: Position; miner: Account }
+  | { kind: 'miner-incentive'; to: Position; uid: number }
   | { kind: 'root-claim'; to: Position }
+  | { kind: 'lease-dividends'; to: Position; leaseColdkey: Account; leaseId: number }
   | { kind: 'hotkey-swap'; from: number; to: number; owner: Account }
   | { kind: 'dissolution'; netuid: number }
   | { kind: 'coldkey-swap'; successor: number };
@@ -38,8 +40,12 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
       return 'StakeRemoved';
     case 'auto-stake':
       return 'AutoStakeAdded';
+    case 'miner-incentive':
+      return 'IncentiveAlphaEmittedToMiners';
     case 'root-claim':
       return 'RootClaimed';
+    case 'lease-dividends':
+      return 'SubnetLeaseDividendsDistributed';
     case 'hotkey-swap':
       return 'HotkeySwapped';
     case 'dissolution':
@@ -57,7 +63,9 @@ const SCHEDULE: Array<[LifeStep['kind'], number, number]> = [
   ['recycle', 2, 15],
   ['fee-in-alpha', 3, 9],
   ['auto-stake', 3, 15],
+  ['miner-incentive', 3, 21],
   ['root-claim', 4, 9],
+  ['lease-dividends', 4, 15],
   ['hotkey-swap', 5, 9],
   ['dissolution', 6, 9],
   ['coldkey-swap', 7, 9],

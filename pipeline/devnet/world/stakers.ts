@@ -44,7 +44,9 @@ export type LifeKind =
   | 'NetworkRemoved'
   | 'AlphaRecycled'
   | 'AutoStakeAdded'
-  | 'RootClaimed';
+  | 'RootClaimed'
+  | 'SubnetLeaseDividendsDistributed'
+  | 'IncentiveAlphaEmittedToMiners';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
 export interface DissolutionPayout {
@@ -76,6 +78,10 @@ export interface StakingAction {
   feeTao?: bigint;
   /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
   payouts?: DissolutionPayout[];
+  /** IncentiveAlphaEmittedToMiners: the subnet's incentive by UID (the coldkey's miner at `minerUid`). */
+  incentives?: { emissions: bigint[]; minerUid: number };
+  /** SubnetLeaseDividendsDistributed: the lease and the coldkey the alpha came from. */
+  lease?: { id: number; coldkey: Account };
   /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
   hotkeySwap?: { from: number; to: number };
 }
@@ -120,11 +126,14 @@ export interface StakeState {
   free: bigint[];
 }
 
+const NO_V2_SHARES: Map<string, SafeFloat> = new Map();
+
 function cloneState(state: StakeState): StakeState {
   return {
     pools: new Map([...state.pools].map(([key, pool]) => [key, { ...pool }])),
     shares: state.shares.map((m) => new Map(m)),
-    sharesV2: state.sharesV2.map((m) => new Map(m)),
+    // Copy on write: until the current runtime writes a V2 share every map is the shared empty one.
+    sharesV2: state.sharesV2.map((m) => (m.size === 0 ? NO_V2_SHARES : new Map(m))),
     free: [...state.free],
   };
 }
@@ -265,6 +274,14 @@ export class Stakers {
     validators.push(deriveAccount(this.#params.seed, `validator/${newHotkey}`));
     const autoStaked = this.#position(5, free[0]!);
     const rootClaimed = this.#position(rootHotkey, free[1]!);
+    // A leased subnet's hotkey: the lease coldkey's stake on it is untracked; the demo is a contributor.
+    const leaseHotkey = validators.length;
+    validators.push(deriveAccount(this.#params.seed, 'lease-hotkey/1'));
+    const leased = this.#position(leaseHotkey, free[2]!);
+    // The demo's own miner hotkey, with no auto-stake destination on this subnet: its incentive stays on it.
+    const minerHotkey = validators.length;
+    validators.push(deriveAccount(this.#params.seed, 'demo-miner'));
+    const mined = this.#position(minerHotkey, free[3]!);
     const late = (staker: Staker, position: Position) => {
       if (staker.positions.some((p) => p.pool === position.pool)) return;
       staker.positions.push(position);
@@ -272,7 +289,9 @@ export class Stakers {
     };
     late(demo, autoStaked);
     late(demo, rootClaimed);
-    this.#lifePools.push(autoStaked.pool, rootClaimed.pool);
+    late(demo, leased);
+    late(demo, mined);
+    this.#lifePools.push(autoStaked.pool, rootClaimed.pool, leased.pool);
     const receiver = this.stakers[1]!;
     late(receiver, p2);
     // The hotkey swap moves every holder of the swapped hotkey to the new one.
@@ -301,9 +320,16 @@ export class Stakers {
       'auto-stake': {
         kind: 'auto-stake',
         to: autoStaked,
-        miner: deriveAccount(this.#params.seed, 'demo-miner'),
+        miner: validators[minerHotkey]!,
       },
+      'miner-incentive': { kind: 'miner-incentive', to: mined, uid: 3 },
       'root-claim': { kind: 'root-claim', to: rootClaimed },
+      'lease-dividends': {
+        kind: 'lease-dividends',
+        to: leased,
+        leaseColdkey: deriveAccount(this.#params.seed, 'lease-coldkey/1'),
+        leaseId: 1,
+      },
       'hotkey-swap': {
         kind: 'hotkey-swap',
         from: rootHotkey,
@@ -384,7 +410,7 @@ export class Stakers {
       pool.shares += added;
       shares[0]!.set(position.pool, added);
     }
-    return { pools, shares, sharesV2: shares.map(() => new Map()), free };
+    return { pools, shares, sharesV2: shares.map(() => NO_V2_SHARES), free };
   }
 
   /** State at the start of `day`, after that day's emission growth. */
@@ -732,6 +758,19 @@ export class Stakers {
           alpha: random.bigint(2n, 9n) * RAO + random.bigint(0n, RAO),
           destHotkey: step.miner,
         };
+      case 'miner-incentive': {
+        const emissions = Array.from(
+          { length: 8 },
+          () => random.bigint(0n, 5n) * RAO + random.bigint(0n, RAO),
+        );
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha: emissions[step.uid]!,
+          incentives: { emissions, minerUid: step.uid },
+        };
+      }
       case 'root-claim':
         return {
           ...base,
@@ -739,6 +778,17 @@ export class Stakers {
           netuid: step.to.netuid,
           alpha: random.bigint(1n, 6n) * RAO + random.bigint(0n, RAO),
         };
+      case 'lease-dividends': {
+        const alpha = random.bigint(1n, 4n) * RAO + random.bigint(0n, RAO);
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha,
+          tao: this.#toTao(step.to.netuid, block, alpha),
+          lease: { id: step.leaseId, coldkey: step.leaseColdkey },
+        };
+      }
       case 'hotkey-swap':
         return {
           ...base,
@@ -787,7 +837,7 @@ export class Stakers {
     const pot = pool?.tao ?? 0n;
     const all = (pool?.alphaIn ?? 0n) + (pool?.alphaOut ?? 0n) + tracked;
     for (const holder of holders) holder.tao = all === 0n ? 0n : (pot * holder.tao) / all;
-    return holders.filter((h) => h.tao > 0n || h.alpha.size > 0);
+    return holders;
   }
 
   #toAlpha(netuid: number, block: number, tao: bigint): bigint {
@@ -955,8 +1005,20 @@ export class Stakers {
         return;
       case 'AutoStakeAdded':
       case 'RootClaimed':
+      case 'IncentiveAlphaEmittedToMiners':
         add(from, origin!, action.alpha!);
         return;
+      case 'SubnetLeaseDividendsDistributed': {
+        // `subnets/leasing.rs`: transfer_stake_within_subnet from the lease coldkey (untracked) to the
+        // contributor: the pool's alpha is unchanged, the untracked holders' part falls by the dividend.
+        const pool = state.pools.get(origin!)!;
+        const update = updateValueForOne(pool.alpha, SAFE_FLOAT_ZERO, denominatorOf(pool), -action.alpha!);
+        pool.alpha -= action.alpha!;
+        pool.v2 = update.denominator;
+        pool.shares = 0n;
+        add(from, origin!, action.alpha!);
+        return;
+      }
       case 'StakeAdded':
         state.free[from.index]! -= action.tao;
         add(from, origin!, action.alpha!);
@@ -1038,8 +1100,16 @@ export class Stakers {
 
 function setShare(state: StakeState, stakerIndex: number, key: string, share: SafeFloat): void {
   state.shares[stakerIndex]!.delete(key);
-  if (isZero(share)) state.sharesV2[stakerIndex]!.delete(key);
-  else state.sharesV2[stakerIndex]!.set(key, share);
+  let own = state.sharesV2[stakerIndex]!;
+  if (isZero(share)) {
+    own.delete(key);
+    return;
+  }
+  if (own === NO_V2_SHARES) {
+    own = new Map();
+    state.sharesV2[stakerIndex] = own;
+  }
+  own.set(key, share);
 }
 
 /** `increase_stake_for_hotkey_and_coldkey_on_subnet` in the current runtime. */
