@@ -209,7 +209,6 @@ describe('latestTaoPrices', () => {
 
 describe('countTaxYearEvents', () => {
   it('counts the coldkey’s events from 6 April 00:00 London time, both roles', () => {
-    // Each its own extrinsic (one block per second of its time): the count is of actions.
     const event = (time: string, role: 'origin' | 'destination') => ({
       block: Date.parse(time) / 1000,
       event_index: 0,
@@ -243,7 +242,7 @@ describe('countTaxYearEvents', () => {
     expect(countTaxYearEvents(null, COLDKEY, ukTaxYear(2026))).toBe(0);
   });
 
-  it('counts one extrinsic of the current runtime once, and income events not at all', () => {
+  it('counts a current-runtime stake once (not its transfer to the subnet account), income events not at all', () => {
     const base = {
       block: 7,
       time: '2026-06-01T10:00:00.000Z',
@@ -262,7 +261,7 @@ describe('countTaxYearEvents', () => {
       coldkeys: {
         [COLDKEY]: [
           // A stake: its TAO transfer to the subnet account and its StakeAdded, one extrinsic.
-          { ...base, event_index: 3, extrinsic_index: 2, kind: 'Transfer' as const },
+          { ...base, event_index: 3, extrinsic_index: 2, kind: 'Transfer' as const, to_subnet: 1 },
           { ...base, event_index: 4, extrinsic_index: 2, kind: 'StakeAdded' as const },
           { ...base, event_index: 1, extrinsic_index: null, kind: 'AutoStakeAdded' as const },
         ],
