@@ -1,6 +1,8 @@
 /**
- * A staking event as the chain records it: one `SubtensorModule` Stake* event or a `Balances.Transfer`,
- * decoded by `classify-events.ts`. The one definition of it: the collector passes it to the warehouse
+ * A staking event as the chain records it: one `SubtensorModule` event that changes a coldkey's holdings
+ * (Stake*, the swaps, recycles and burns, auto-stake, root claims, lease dividends, a fee paid in alpha), a
+ * limit order executed for it, or a `Balances.Transfer` (the TAO legs of staking to and from a subnet's
+ * account among them), decoded by `classify-events.ts`. The one definition of it: the collector passes it to the warehouse
  * unchanged (`staking_events`), and the tax work reads the same shape.
  */
 export type StakingKind =
@@ -9,7 +11,37 @@ export type StakingKind =
   | 'StakeMoved'
   | 'StakeTransferred'
   | 'StakeSwapped'
-  | 'Transfer';
+  | 'Transfer'
+  | 'HotkeySwapped'
+  | 'HotkeySwappedOnSubnet'
+  | 'ColdkeySwapped'
+  | 'AlphaRecycled'
+  | 'AlphaBurned'
+  | 'AutoStakeAdded'
+  | 'RootClaimed'
+  | 'SubnetLeaseDividendsDistributed'
+  | 'TransactionFeePaidWithAlpha'
+  | 'LimitOrderExecuted';
+
+/** Every kind, in the order the contract lists them. */
+export const STAKING_KINDS = [
+  'StakeAdded',
+  'StakeRemoved',
+  'StakeMoved',
+  'StakeTransferred',
+  'StakeSwapped',
+  'Transfer',
+  'HotkeySwapped',
+  'HotkeySwappedOnSubnet',
+  'ColdkeySwapped',
+  'AlphaRecycled',
+  'AlphaBurned',
+  'AutoStakeAdded',
+  'RootClaimed',
+  'SubnetLeaseDividendsDistributed',
+  'TransactionFeePaidWithAlpha',
+  'LimitOrderExecuted',
+] as const satisfies readonly StakingKind[];
 
 export interface StakingEvent {
   block: number;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { STAKING_KINDS } from '../chain/staking-event.js';
 
 /**
  * The tax objects the pipeline publishes inside each run, beside the burn snapshots (so they switch with
@@ -94,7 +95,9 @@ export const ColdkeyEvent = z.object({
   event_index: z.number().int(),
   /** ISO 8601 UTC, the block's timestamp. */
   time: z.iso.datetime(),
-  kind: z.enum(['StakeAdded', 'StakeRemoved', 'StakeMoved', 'StakeTransferred', 'StakeSwapped', 'Transfer']),
+  /** The extrinsic (`ApplyExtrinsic(n)` phase) that emitted it: one extrinsic's events are one action; null outside one. */
+  extrinsic_index: z.number().int().nullable().optional(),
+  kind: z.enum(STAKING_KINDS),
   /** `origin`: this coldkey made the event; `destination`: it received the stake or the TAO. */
   role: z.enum(['origin', 'destination']),
   /**
@@ -111,6 +114,15 @@ export const ColdkeyEvent = z.object({
   counterpart_coldkey: z.string().nullable(),
   counterpart_hotkey: z.string().nullable(),
   counterpart_netuid: z.number().int().nullable(),
+  /** Transfer: the netuid whose subnet account paid (an unstake's or a dissolution's TAO) or was paid (a stake's). */
+  from_subnet: z.number().int().nullable().optional(),
+  to_subnet: z.number().int().nullable().optional(),
+  /** Transfer: a dissolved subnet's payout to a holder (its `NetworkRemoved` in the same block). */
+  dissolved_netuid: z.number().int().nullable().optional(),
+  /** HotkeySwapped, HotkeySwappedOnSubnet: the hotkey the stake moved to. */
+  new_hotkey: z.string().nullable().optional(),
+  /** LimitOrderExecuted: `LimitBuy` (TAO in, alpha out), `TakeProfit` or `StopLoss` (alpha in, TAO out). */
+  order_type: z.string().nullable().optional(),
 });
 export type ColdkeyEvent = z.infer<typeof ColdkeyEvent>;
 

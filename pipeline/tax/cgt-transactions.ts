@@ -4,32 +4,41 @@
  * TAO is one asset and each subnet's alpha another, named `alpha:<netuid>:<registered_at>` so that a netuid
  * reused by a new subnet is a new asset. What counts:
  *
- * - staking TAO into a subnet (`StakeAdded`, netuid ≠ 0): a disposal of TAO and an acquisition of alpha
- *   (token for token, CRYPTO22100): proceeds the value of the alpha received (the TAO staked less the
- *   fee: the fee is deducted once, here), the alpha's cost that same value; on root nothing (TAO stays TAO);
- * - unstaking (`StakeRemoved`, netuid ≠ 0): a disposal of alpha for the TAO received (after the fee) and an
- *   acquisition of that TAO at its value;
- * - a move or swap to another subnet: a disposal of one alpha and an acquisition of the other at the TAO
- *   value the event carries; between hotkeys on one subnet, or within root, nothing;
- * - a stake transfer or TAO transfer to a coldkey outside the order: a disposal at market value (flagged);
- *   from outside: an acquisition at market value (flagged); between the order's coldkeys nothing (one
- *   person), unless the subnet changes;
- * - income (per UK day and asset) is an acquisition at its value when received (CRYPTO21200); a negative day
- *   is a disposal for nothing (flagged);
+ * - the order's events are grouped per extrinsic into economic actions (`actions/economic-action.ts`), and
+ *   each action is booked once: a stake is a disposal of TAO and an acquisition of alpha (token for token,
+ *   CRYPTO22100; proceeds the value of the alpha received, the TAO staked less the fee); an unstake the
+ *   reverse; a move or swap to another subnet a disposal of one alpha and an acquisition of the other; a move
+ *   within a subnet, between coldkeys of the order on one subnet, a hotkey or coldkey swap: nothing; a stake
+ *   or TAO transfer outside the order a disposal (from outside an acquisition) at market value, flagged; a
+ *   TAO transfer to or from a subnet's own account never a payment to anyone; a dissolved subnet's payout a
+ *   disposal of its alpha for the TAO paid; a recycle or burn by the holder a disposal for nothing; a fee
+ *   paid in alpha a disposal at the TAO it was swapped for; per action at most one disposal per asset;
+ * - income (per UK day and asset) is an acquisition at its value when received (CRYPTO21200), after each
+ *   coldkey's rises and falls on one subnet and day are netted across hotkeys (`netAcrossHotkeys`); a fall no
+ *   action explains is listed, never booked as a disposal for nothing: a subnet ended without payment leaves
+ *   its pool for a negligible value claim (CRYPTO22500);
  * - what the coldkeys hold when the tax year's record opens enters the pools at its market value that day
  *   (an assumption, stated in the pack).
  *
- * Quantities moved by an event are measured on the chain (stake after its block − before), so the pools
+ * Quantities moved by an action are measured on the chain (stake after its block − before), so the pools
  * hold exactly what the chain shows. Pounds are rounded to 8 decimal places, the figures `cgt-input.csv`
  * carries, so that `sbm tax cgt` on that file gives the pack's gains exactly.
  */
 import { Decimal } from 'decimal.js';
 import type { ColdkeyEvent } from '../contract/tax-published.js';
 import { ukDay } from '../time/uk-day.js';
+import { ALL_SUBNETS, type AlphaHolding, type EconomicAction, TAO_SIDE } from './actions/economic-action.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
 import type { CgtTransaction } from './cgt/cgt-types.js';
 import type { GbpPrices } from './gbp-prices.js';
-import { GBP_PLACES, gbpOfTaoRao, type IncomeRow, type LedgerDay, taoRaoAt } from './income-ledger.js';
+import {
+  GBP_PLACES,
+  gbpOfTaoRao,
+  type HoldingMove,
+  type IncomeRow,
+  type LedgerDay,
+  taoRaoAt,
+} from './income-ledger.js';
 import { type PositionRef, positionId, type StakesAtBlock } from './stake-at-blocks.js';
 
 export const TAO_ASSET = 'TAO';
@@ -52,6 +61,8 @@ export interface PackFlag {
     | 'negative-income'
     | 'unpriced'
     | 'unexplained'
+    | 'ended'
+    | 'moved'
     | 'opening'
     | 'calendar'
     | 'stale-rate'
@@ -59,9 +70,11 @@ export interface PackFlag {
   text: string;
 }
 
-/** What the pack did with one event: the events.csv row's treatment. */
+/** What the pack did with one action (one extrinsic's events): the events.csv row. */
 export interface EventTreatment {
+  /** The event that names the action (a move's summary, a stake's StakeAdded, ...). */
   event: LedgerEvent;
+  action: EconomicAction;
   date: string;
   treatment: string;
   transactions: CgtTransaction[];
@@ -76,8 +89,11 @@ export interface CgtMapping {
 export interface CgtMappingInput {
   coldkeys: ReadonlySet<string>;
   opening: LedgerDay;
-  events: readonly LedgerEvent[];
+  /** The order's events as actions, one per extrinsic (`actions/economic-action.ts`). */
+  actions: readonly EconomicAction[];
   income: readonly IncomeRow[];
+  /** Falls matched by rises on another hotkey the same day (`netAcrossHotkeys`): named, not booked. */
+  moves?: readonly HoldingMove[];
   days: readonly LedgerDay[];
   positions: readonly PositionRef[];
   stakes: ReadonlyMap<number, StakesAtBlock>;
@@ -149,178 +165,134 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     });
   }
 
-  // Events, measured: per block, the change of every position an event of that block touches.
+  // Actions (one per extrinsic of the order's events), measured: per block, the change of every position an
+  // action of that block touches.
   const events: EventTreatment[] = [];
-  const byBlock = new Map<number, LedgerEvent[]>();
-  for (const event of input.events) byBlock.set(event.block, [...(byBlock.get(event.block) ?? []), event]);
-  for (const [block, blockEvents] of byBlock) {
+  const byBlock = new Map<number, EconomicAction[]>();
+  for (const action of input.actions)
+    byBlock.set(action.block, [...(byBlock.get(action.block) ?? []), action]);
+  for (const [block, blockActions] of byBlock) {
     const after = stakesAt(block);
     const before = stakesAt(block - 1);
+    const resolved = blockActions.map((action) => touchedPositions(action, before, after));
     const remaining = new Map<string, bigint>();
-    const touches = (event: LedgerEvent) => positionsOf(event, input.coldkeys);
-    // The change an event states for its own position: a stake's alpha in, an unstake's alpha out; null for
-    // moves, swaps and transfers, whose alpha only the chain's before and after show.
-    const stated = (event: LedgerEvent): bigint | null => {
-      if (event.alpha_rao === null) return null;
-      if (event.kind === 'StakeAdded') return BigInt(event.alpha_rao);
-      if (event.kind === 'StakeRemoved') return -BigInt(event.alpha_rao);
-      return null;
-    };
-    /**
-     * Several events on one position in one block share its measured change: each takes the amount it
-     * states; one that states none takes what is left after the later events' stated amounts; the last
-     * takes what is left (so the rounding of stated amounts never leaves stake unaccounted for).
-     */
-    const delta = (position: PositionRef, index: number): bigint => {
-      const id = positionId(position);
-      if (!remaining.has(id)) {
-        remaining.set(id, (after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n));
-      }
-      const left = remaining.get(id)!;
-      const later = blockEvents
-        .slice(index + 1)
-        .filter((next) => touches(next).some((p) => positionId(p) === id));
-      const own = stated(blockEvents[index]!);
-      const take =
-        later.length === 0
-          ? left
-          : own !== null
-            ? own
-            : later.reduce((rest, next) => rest - (stated(next) ?? 0n), left);
-      remaining.set(id, left - take);
-      return take;
-    };
-    blockEvents.forEach((event, i) => {
-      const date = ukDay(Date.parse(event.time));
-      const at = new Date(event.time);
-      const ref = `event ${event.block}/${event.event_index}`;
+    const measured = (id: string) => (after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n);
+    blockActions.forEach((action, i) => {
+      const date = ukDay(Date.parse(action.time));
+      const at = new Date(action.time);
+      const ref = `event ${action.block}/${action.events[0]!.event_index}`;
       const own: CgtTransaction[] = [];
-      const assetOf = (netuid: number) => alphaAsset(netuid, after.subnets.get(netuid)?.registeredAt ?? 0);
-      const tao = BigInt(event.tao_rao ?? '0');
-      const fee = BigInt(event.fee_rao ?? '0');
-      const mine = input.coldkeys.has(event.coldkey) && event.role === 'origin';
-      const otherInOrder =
-        event.counterpart_coldkey !== null && input.coldkeys.has(event.counterpart_coldkey);
-      const [from, to] = touches(event);
-      let treatment = 'not a disposal';
-      switch (event.kind) {
-        case 'StakeAdded': {
-          const gained = delta(from!, i);
-          if (event.netuid === 0) {
-            treatment = 'stake on root: TAO stays TAO, not a disposal';
-            break;
-          }
-          const value = gbpOf(date, tao - fee);
-          add(own, { at, asset: TAO_ASSET, action: 'dispose', rao: tao, gbp: value, ref });
-          add(own, { at, asset: assetOf(event.netuid!), action: 'acquire', rao: gained, gbp: value, ref });
-          treatment = 'TAO exchanged for alpha: disposal of TAO, acquisition of alpha';
-          break;
-        }
-        case 'StakeRemoved': {
-          const lost = -delta(from!, i);
-          if (event.netuid === 0) {
-            treatment = 'unstake from root: TAO stays TAO, not a disposal';
-            break;
-          }
-          const value = gbpOf(date, tao);
-          add(own, { at, asset: assetOf(event.netuid!), action: 'dispose', rao: lost, gbp: value, ref });
-          add(own, { at, asset: TAO_ASSET, action: 'acquire', rao: tao, gbp: value, ref });
-          treatment = 'alpha exchanged for TAO: disposal of alpha, acquisition of TAO';
-          break;
-        }
-        case 'StakeMoved':
-        case 'StakeSwapped':
-        case 'StakeTransferred': {
-          const value = gbpOf(date, tao);
-          if (event.role === 'destination') {
-            // From a coldkey outside the order (one inside would have its origin record kept instead).
-            const gained = delta(from!, i);
-            add(own, { at, asset: assetOf(event.netuid!), action: 'acquire', rao: gained, gbp: value, ref });
-            treatment = 'stake received from a coldkey outside the order: acquisition at market value';
-            flags.push({
-              date,
-              kind: 'transfer-in',
-              text: `${event.kind} ${event.block}/${event.event_index}: stake received from ${event.counterpart_coldkey} (outside this order), taken as acquired at its market value.`,
-            });
-            break;
-          }
-          const lost = -delta(from!, i);
-          if (!mine) break;
-          if (event.kind === 'StakeTransferred' && !otherInOrder) {
-            add(own, { at, asset: assetOf(event.netuid!), action: 'dispose', rao: lost, gbp: value, ref });
-            treatment = 'stake transferred to a coldkey outside the order: disposal at market value';
-            flags.push({
-              date,
-              kind: 'transfer-out',
-              text: `StakeTransferred ${event.block}/${event.event_index}: stake sent to ${event.counterpart_coldkey} (outside this order), taken as disposed of at its market value.`,
-            });
-            break;
-          }
-          const gained = to ? delta(to, i) : 0n;
-          const source = assetOf(event.netuid!);
-          const target = assetOf(event.counterpart_netuid!);
-          if (source === target) {
-            treatment =
-              event.counterpart_coldkey === event.coldkey
-                ? 'moved between hotkeys on one subnet: not a disposal'
-                : 'moved between coldkeys of this order: not a disposal';
-            break;
-          }
-          add(own, { at, asset: source, action: 'dispose', rao: lost, gbp: value, ref });
-          add(own, { at, asset: target, action: 'acquire', rao: gained, gbp: value, ref });
-          treatment = 'one token exchanged for another: disposal and acquisition';
-          break;
-        }
-        case 'Transfer': {
-          const value = gbpOf(date, tao);
-          const sender = event.role === 'origin' && input.coldkeys.has(event.coldkey);
-          const receiverInOrder =
-            event.role === 'destination' || (event.counterpart_coldkey !== null && otherInOrder);
-          if (sender && receiverInOrder) {
-            treatment = 'TAO sent between coldkeys of this order: not a disposal';
-          } else if (sender) {
-            add(own, { at, asset: TAO_ASSET, action: 'dispose', rao: tao, gbp: value, ref });
-            treatment = 'TAO sent to a coldkey outside the order: disposal at market value';
-            flags.push({
-              date,
-              kind: 'transfer-out',
-              text: `Transfer ${event.block}/${event.event_index}: TAO sent to ${event.counterpart_coldkey} (outside this order), taken as disposed of at its market value.`,
-            });
-          } else {
-            add(own, { at, asset: TAO_ASSET, action: 'acquire', rao: tao, gbp: value, ref });
-            treatment = 'TAO received from a coldkey outside the order: acquisition at market value';
-            flags.push({
-              date,
-              kind: 'transfer-in',
-              text: `Transfer ${event.block}/${event.event_index}: TAO received from ${event.counterpart_coldkey} (outside this order), taken as acquired at its market value.`,
-            });
-          }
-          break;
+      // Per asset: the net quantity (RAO, + acquired) and the TAO value of each side.
+      const assets = new Map<
+        string,
+        { rao: bigint; disposeValue: bigint; acquireValue: bigint; sides: Set<string>; netuid: number }
+      >();
+      const entry = (asset: string, netuid: number) => {
+        const found = assets.get(asset) ?? {
+          rao: 0n,
+          disposeValue: 0n,
+          acquireValue: 0n,
+          sides: new Set<string>(),
+          netuid,
+        };
+        assets.set(asset, found);
+        return found;
+      };
+      for (const leg of action.legs) {
+        const netuid = leg.asset === TAO_SIDE ? 0 : leg.holding.netuid;
+        // What is given up was held before the block (a dissolved subnet's registration is gone after it).
+        const registeredAt = (leg.side === 'dispose' ? before : after).subnets.get(netuid)?.registeredAt ?? 0;
+        const e = entry(leg.asset === TAO_SIDE ? TAO_ASSET : alphaAsset(netuid, registeredAt), netuid);
+        e.sides.add(leg.side);
+        if (leg.side === 'dispose') e.disposeValue += leg.valueTaoRao;
+        else e.acquireValue += leg.valueTaoRao;
+        if (leg.asset === TAO_SIDE) e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
+      }
+      // Alpha quantities as the chain shows them: the change of the positions the action touches (shared
+      // with a later action of the block: its stated amounts, the last action taking what is left).
+      const mine = resolved[i]!;
+      for (const [id, position] of mine) {
+        if (!remaining.has(id)) remaining.set(id, measured(id));
+        const laterActions = blockActions.slice(i + 1).filter((_, j) => resolved[i + 1 + j]!.has(id));
+        const stated = statedChange(action, position);
+        const left = remaining.get(id)!;
+        const take =
+          laterActions.length === 0
+            ? left
+            : stated !== null
+              ? stated
+              : laterActions.reduce((rest, next) => rest - (statedChange(next, position) ?? 0n), left);
+        remaining.set(id, left - take);
+        const side = action.legs.find(
+          (leg) => leg.asset === 'alpha' && leg.holding.netuid === position.netuid,
+        );
+        if (!side) continue; // touched by a swap: nothing booked
+        // Root stake is TAO (its asset is TAO): staking on root nets against the TAO given, nothing left.
+        const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
+        entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
+      }
+      for (const [asset, { rao, disposeValue, acquireValue, sides }] of [...assets].sort(([a], [b]) =>
+        a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1,
+      )) {
+        // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
+        // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
+        if (rao === 0n || sides.size === 2) continue;
+        if (rao < 0n) {
+          add(own, { at, asset, action: 'dispose', rao: -rao, gbp: gbpOf(date, disposeValue), ref });
+        } else {
+          add(own, { at, asset, action: 'acquire', rao, gbp: gbpOf(date, acquireValue), ref });
         }
       }
+      // Disposals first in the events' own order (what was given, then what was got).
+      own.sort((a, b) => (a.action === b.action ? 0 : a.action === 'dispose' ? -1 : 1));
+      for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text });
       transactions.push(...own);
-      events.push({ event, date, treatment, transactions: own });
+      events.push({
+        event: representative(action),
+        action,
+        date,
+        treatment: action.treatment,
+        transactions: own,
+      });
     });
   }
 
-  // Income: one acquisition per asset and UK day of what was received; what positions lost that day (negative
-  // rows) one disposal for nothing, kept apart: a slash on one position never nets against another's income.
+  // Income: one acquisition per asset and UK day of what was received. A fall no action explains is never
+  // booked (not a disposal for nothing): a subnet that ended without paying its holders leaves its pool for a
+  // negligible value claim (CRYPTO22500); any other fall is listed for the reader to check.
   const dayTime = new Map(input.days.map((day) => [day.date, day.timeMs]));
+  const dayBlock = new Map(input.days.map((day) => [day.date, day.block]));
   const incomeByDay = new Map<string, { date: string; asset: string; rao: bigint; gbp: Decimal }>();
   for (const row of input.income) {
     const asset = alphaAsset(row.position.netuid, row.registeredAt);
-    const key = `${row.date}|${asset}|${row.alphaRao < 0n ? 'lost' : 'received'}`;
+    if (row.alphaRao < 0n) {
+      const end = dayBlock.get(row.date);
+      const endRead = end === undefined ? undefined : input.stakes.get(end);
+      const ended =
+        row.position.netuid !== 0 &&
+        endRead !== undefined &&
+        (endRead.subnets.get(row.position.netuid)?.registeredAt ?? 0) !== row.registeredAt;
+      flags.push(
+        ended
+          ? {
+              date: row.date,
+              kind: 'ended',
+              text: `${row.date}: subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} ended and the chain paid nothing for the ${units(-row.alphaRao).toFixed()} ${asset} held on ${row.position.hotkey}: no disposal is booked (nothing was received). The pool of ${asset} stays; its owner may claim that it has become of negligible value (TCGA92 s24(2), HMRC CRYPTO22500: the claim is for the whole pool), a deemed disposal for nothing on the date of the claim.`,
+            }
+          : {
+              date: row.date,
+              kind: 'unexplained',
+              text: `${row.date}: the stake of ${row.position.hotkey} on subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} fell by ${units(-row.alphaRao).toFixed()} with no event in the record to explain it: listed, not netted against income and not booked as a disposal. Check what happened to it.`,
+            },
+      );
+      continue;
+    }
+    const key = `${row.date}|${asset}`;
     const entry = incomeByDay.get(key) ?? { date: row.date, asset, rao: 0n, gbp: new CgtDecimal(0) };
     entry.rao += row.alphaRao;
     entry.gbp = entry.gbp.add(row.gbp ?? 0);
     incomeByDay.set(key, entry);
-    if (row.alphaRao < 0n) {
-      flags.push({
-        date: row.date,
-        kind: 'negative-income',
-        text: `${row.date}: the stake of ${row.position.hotkey} on subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} fell by ${units(-row.alphaRao).toFixed()} with no event to explain it (a deregistration or a slash?); listed as a negative day, not netted, and taken as a disposal for nothing.`,
-      });
-    } else if (row.gbp === null) {
+    if (row.gbp === null) {
       flags.push({
         date: row.date,
         kind: 'unpriced',
@@ -328,28 +300,30 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       });
     }
   }
+  for (const move of input.moves ?? []) {
+    const named = input.actions.filter(
+      (a) => a.kind === 'key-swap' && ukDay(Date.parse(a.time)) === move.date,
+    );
+    const by =
+      named.length > 0
+        ? named.flatMap((a) => a.events.map((e) => `${e.kind} ${e.block}/${e.event_index}`)).join(', ')
+        : null;
+    flags.push({
+      date: move.date,
+      kind: 'moved',
+      text: `${move.date}: ${units(move.alphaRao).toFixed()} of the stake on subnet ${move.netuid} left ${move.from.join(', ')} and reached ${move.to.join(', ')} (coldkey/hotkey) the same day: a move of the same holding, neither income nor a disposal; the day's income is shown on ${move.from[0]}${by ? `. Explained by ${by}` : '. No chain event explains it'}.`,
+    });
+  }
   for (const entry of incomeByDay.values()) {
     const at = new Date(dayTime.get(entry.date) ?? 0);
-    const ref = `income ${entry.date}`;
-    if (entry.rao > 0n) {
-      add(transactions, {
-        at,
-        asset: entry.asset,
-        action: 'acquire',
-        rao: entry.rao,
-        gbp: gbp8(entry.gbp),
-        ref,
-      });
-    } else {
-      add(transactions, {
-        at,
-        asset: entry.asset,
-        action: 'dispose',
-        rao: -entry.rao,
-        gbp: new CgtDecimal(0),
-        ref: `stake lost ${entry.date}`,
-      });
-    }
+    add(transactions, {
+      at,
+      asset: entry.asset,
+      action: 'acquire',
+      rao: entry.rao,
+      gbp: gbp8(entry.gbp),
+      ref: `income ${entry.date}`,
+    });
   }
 
   const ordered = transactions.sort(
@@ -362,25 +336,68 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
 }
 
 /**
- * The positions an event touches, of the order's coldkeys: [where the stake was, where it went]. An
- * event from outside the order (its destination record) touches only where the stake arrived.
+ * The positions an action touches at its block, by id: each holding's own position, and for a holding of
+ * every hotkey (a fee in alpha, a dissolution, a limit order) each position of that coldkey on the subnet the
+ * chain shows before or after the block.
  */
-export function positionsOf(event: LedgerEvent, coldkeys: ReadonlySet<string>): PositionRef[] {
-  if (event.hotkey === null || event.netuid === null) return [];
-  const here = { coldkey: event.coldkey, hotkey: event.hotkey, netuid: event.netuid };
-  if (event.role === 'destination') return [here];
-  const there =
-    event.counterpart_coldkey !== null &&
-    event.counterpart_hotkey !== null &&
-    event.counterpart_netuid !== null &&
-    coldkeys.has(event.counterpart_coldkey)
-      ? {
-          coldkey: event.counterpart_coldkey,
-          hotkey: event.counterpart_hotkey,
-          netuid: event.counterpart_netuid,
-        }
-      : null;
-  return there ? [here, there] : [here];
+export function touchedPositions(
+  action: EconomicAction,
+  before: StakesAtBlock,
+  after: StakesAtBlock,
+): Map<string, PositionRef> {
+  const found = new Map<string, PositionRef>();
+  for (const holding of action.touches) {
+    for (const position of resolveHolding(holding, [before, after]))
+      found.set(positionId(position), position);
+  }
+  return found;
+}
+
+export function resolveHolding(holding: AlphaHolding, reads: readonly StakesAtBlock[]): PositionRef[] {
+  if (holding.netuid < 0 && holding.netuid !== ALL_SUBNETS) return [];
+  if (holding.hotkey !== null)
+    return [{ coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid }];
+  const found = new Map<string, PositionRef>();
+  for (const read of reads) {
+    for (const position of read.held) {
+      if (
+        position.coldkey === holding.coldkey &&
+        (position.netuid === holding.netuid || holding.netuid === ALL_SUBNETS)
+      ) {
+        found.set(positionId(position), position);
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/** The change of a position the action's events state (a stake's alpha in, an unstake's out); null if none. */
+function statedChange(action: EconomicAction, position: PositionRef): bigint | null {
+  let total: bigint | null = null;
+  for (const leg of action.legs) {
+    if (leg.asset !== 'alpha' || leg.statedRao === null) continue;
+    const h = leg.holding;
+    if (
+      h.coldkey !== position.coldkey ||
+      h.netuid !== position.netuid ||
+      (h.hotkey !== null && h.hotkey !== position.hotkey)
+    )
+      continue;
+    total = (total ?? 0n) + (leg.side === 'acquire' ? leg.statedRao : -leg.statedRao);
+  }
+  return total;
+}
+
+/** The event that names an action in events.csv: a move's summary, else its stake event, else its first. */
+function representative(action: EconomicAction): LedgerEvent {
+  const pick = (kinds: string[]) => action.events.find((e) => kinds.includes(e.kind));
+  return (
+    pick(['StakeMoved', 'StakeSwapped', 'StakeTransferred']) ??
+    pick(['ColdkeySwapped', 'HotkeySwapped', 'HotkeySwappedOnSubnet']) ??
+    pick(['StakeAdded', 'StakeRemoved']) ??
+    action.events.find((e) => e.kind !== 'Transfer') ??
+    action.events[0]!
+  );
 }
 
 /**

@@ -21,15 +21,24 @@ export type ColdkeyRole = ColdkeyEvent['role'];
 
 /** The coldkey that received something from the event, or null when only its origin is concerned. */
 export function receiverOf(event: StakingEvent): string | null {
-  if (event.kind === 'Transfer') return detailText(event, 'to');
+  if (event.kind === 'Transfer')
+    return event.detail?.['to_subnet'] === undefined ? detailText(event, 'to') : null;
   if (event.kind === 'StakeTransferred') return detailText(event, 'destination_coldkey');
+  if (event.kind === 'ColdkeySwapped') return detailText(event, 'new_coldkey');
   return null;
+}
+
+/** Whether the event's origin is a subnet's own account (an unstake's or a dissolution's TAO leg): no record. */
+export function originIsSubnet(event: StakingEvent): boolean {
+  return event.kind === 'Transfer' && event.detail?.['from_subnet'] !== undefined;
 }
 
 /** The coldkeys an event concerns, each with its role: the origin first. */
 export function sidesOf(event: StakingEvent): Array<{ coldkey: string; role: ColdkeyRole }> {
   const receiver = receiverOf(event);
-  const sides: Array<{ coldkey: string; role: ColdkeyRole }> = [{ coldkey: event.coldkey, role: 'origin' }];
+  const sides: Array<{ coldkey: string; role: ColdkeyRole }> = originIsSubnet(event)
+    ? []
+    : [{ coldkey: event.coldkey, role: 'origin' }];
   if (receiver !== null) sides.push({ coldkey: receiver, role: 'destination' });
   return sides;
 }
@@ -39,9 +48,14 @@ export function coldkeyEvent(event: StakingEvent, role: ColdkeyRole): ColdkeyEve
   const origin = { coldkey: event.coldkey, hotkey: event.hotkey, netuid: event.netuid };
   const [mine, other] = role === 'origin' ? [origin, destination] : [destination, origin];
   const fee = role === 'origin' ? detailText(event, 'fee_rao') : null;
+  const subnet = (field: string) => {
+    const value = event.detail?.[field];
+    return value === undefined || value === null ? null : Number(value);
+  };
   return {
     block: event.block,
     event_index: event.eventIndex,
+    extrinsic_index: event.extrinsicIndex,
     time: new Date(event.blockTime).toISOString(),
     kind: event.kind,
     role,
@@ -53,6 +67,17 @@ export function coldkeyEvent(event: StakingEvent, role: ColdkeyRole): ColdkeyEve
     counterpart_coldkey: other?.coldkey ?? null,
     counterpart_hotkey: other?.hotkey ?? null,
     counterpart_netuid: other?.netuid ?? null,
+    ...(event.kind === 'Transfer'
+      ? {
+          from_subnet: subnet('from_subnet'),
+          to_subnet: subnet('to_subnet'),
+          dissolved_netuid: subnet('dissolved_netuid'),
+        }
+      : {}),
+    ...(event.kind === 'HotkeySwapped' || event.kind === 'HotkeySwappedOnSubnet'
+      ? { new_hotkey: detailText(event, 'new_hotkey') }
+      : {}),
+    ...(event.kind === 'LimitOrderExecuted' ? { order_type: detailText(event, 'order_type') } : {}),
   };
 }
 
@@ -85,6 +110,11 @@ function destinationOf(event: StakingEvent): Side | null {
       };
     case 'Transfer':
       return { coldkey: detailText(event, 'to'), hotkey: null, netuid: null };
+    case 'ColdkeySwapped':
+      return { coldkey: detailText(event, 'new_coldkey'), hotkey: null, netuid: null };
+    case 'HotkeySwapped':
+    case 'HotkeySwappedOnSubnet':
+      return { coldkey: event.coldkey, hotkey: detailText(event, 'new_hotkey'), netuid: event.netuid };
     default:
       return null;
   }

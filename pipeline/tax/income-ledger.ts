@@ -9,7 +9,8 @@
  * perhaps registered again), each registration gets its own row: the old one loses its stake (a negative
  * row, valued at its last pool price), the new one receives what it holds at the end less its events. The event blocks are measured on the chain (stake at the block and at
  * the block before), so a stake, unstake, move or transfer, whatever its amounts and rounding, never counts
- * as income. A day can be negative (a deregistration, a slash): it is kept as such, never netted away.
+ * as income. A day can be negative (stake that left for another hotkey, a subnet that ended): `netAcrossHotkeys`
+ * nets it against the same coldkey's rises on that subnet and day; what is left stays negative, never booked.
  * Valued at receipt (HMRC CRYPTO21200): alpha × the subnet pool's price at the day's last block
  * (`SubnetTAO ÷ SubnetAlphaIn`, truncated to the RAO) × the TAO/GBP rate at the day's end (`gbp-prices.ts`).
  */
@@ -132,4 +133,133 @@ export function incomeLedger(
     previous = day;
   }
   return rows;
+}
+
+/** A fall on one key matched by a rise on another the same UK day: the stake moved, it was not earned. */
+export interface HoldingMove {
+  date: string;
+  /** The coldkey the holding was on when the day began (the largest fall's). */
+  coldkey: string;
+  netuid: number;
+  registeredAt: number;
+  /** The positions whose stake fell and rose (each once), as `coldkey/hotkey`. */
+  from: string[];
+  to: string[];
+  /** The part of the fall matched by the rise (alpha RAO; TAO on root). */
+  alphaRao: bigint;
+}
+
+/**
+ * Nets the order's unexplained rises and falls per subnet (netuid and registration) and UK day across its
+ * hotkeys and coldkeys before anything is called income. A hotkey swap of a nominated validator moves the
+ * nominators' stake to the new hotkey with no event of theirs (`HotkeySwapped` names the owner), and a coldkey
+ * swap moves everything to the new coldkey: the old position falls and the new one rises, which would
+ * otherwise be a loss and income. Each fall is matched with the rise on the same hotkey, else with the
+ * largest rises; the matched part is a move, and what is left is the holding's income of the day, kept on the
+ * position it was on when the day began. Other rows are left as they are.
+ */
+export function netAcrossHotkeys(rows: readonly IncomeRow[]): { rows: IncomeRow[]; moves: HoldingMove[] } {
+  const groups = new Map<string, IncomeRow[]>();
+  for (const row of rows) {
+    const key = `${row.date}|${row.position.netuid}|${row.registeredAt}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const replaced = new Map<IncomeRow, IncomeRow | null>();
+  const moves: HoldingMove[] = [];
+  const label = (row: IncomeRow) => `${row.position.coldkey}/${row.position.hotkey}`;
+  for (const group of groups.values()) {
+    const falls = group.filter((row) => row.alphaRao < 0n);
+    const rises = group.filter((row) => row.alphaRao > 0n);
+    if (falls.length === 0 || rises.length === 0) continue; // Each fall is matched with the rise on the same hotkey (a coldkey swap), else with the largest rises
+    // left (a hotkey swap moves the whole stake at once); other rises stay the income they are.
+    const left = [...rises].sort((a, b) => (b.alphaRao > a.alphaRao ? 1 : -1));
+    for (const fall of [...falls].sort((a, b) => (a.alphaRao < b.alphaRao ? -1 : 1))) {
+      const matched: IncomeRow[] = [];
+      const same = left.findIndex((r) => r.position.hotkey === fall.position.hotkey);
+      if (same >= 0) matched.push(...left.splice(same, 1));
+      let covered = matched.reduce((sum, r) => sum + r.alphaRao, 0n);
+      while (covered < -fall.alphaRao && left.length > 0) {
+        const next = left.shift()!;
+        matched.push(next);
+        covered += next.alphaRao;
+      }
+      if (matched.length === 0) continue;
+      const net = covered + fall.alphaRao;
+      const priced = matched[0]!;
+      for (const row of matched) replaced.set(row, null);
+      const taoRao = priced.taoRao === null ? null : (priced.taoRao * net) / priced.alphaRao;
+      replaced.set(
+        fall,
+        net === 0n
+          ? null
+          : {
+              ...fall,
+              alphaRao: net,
+              taoRao,
+              gbp: taoRao === null || priced.gbpPrice === null ? null : gbpOfTaoRao(taoRao, priced.gbpPrice),
+              priceBlock: priced.priceBlock,
+              gbpPrice: priced.gbpPrice,
+            },
+      );
+      moves.push({
+        date: fall.date,
+        coldkey: fall.position.coldkey,
+        netuid: fall.position.netuid,
+        registeredAt: fall.registeredAt,
+        from: [label(fall)],
+        to: matched.map(label),
+        alphaRao: covered < -fall.alphaRao ? covered : -fall.alphaRao,
+      });
+    }
+  }
+  const out: IncomeRow[] = [];
+  for (const row of rows) {
+    if (!replaced.has(row)) out.push(row);
+    else if (replaced.get(row)) out.push(replaced.get(row)!);
+  }
+  return { rows: out, moves };
+}
+
+/** A key swap's old and new position, and the UK day it happened. */
+export interface SwapPair {
+  date: string;
+  from: PositionRef;
+  to: PositionRef;
+}
+
+/**
+ * A key swap's day shows the holding's income on the position it began the day on: the new position's row of
+ * that day (what it received after the swap) is added to the old one's (what it received before), per
+ * registration. Later days are the new position's own.
+ */
+export function mergeSwapDays(rows: readonly IncomeRow[], pairs: readonly SwapPair[]): IncomeRow[] {
+  let out = [...rows];
+  for (const pair of pairs) {
+    const fromId = positionId(pair.from);
+    const toId = positionId(pair.to);
+    const moving = out.filter((row) => row.date === pair.date && positionId(row.position) === toId);
+    if (moving.length === 0) continue;
+    out = out.filter((row) => !moving.includes(row));
+    for (const row of moving) {
+      const index = out.findIndex(
+        (r) =>
+          r.date === pair.date && positionId(r.position) === fromId && r.registeredAt === row.registeredAt,
+      );
+      if (index < 0) {
+        out.push({ ...row, position: pair.from });
+        continue;
+      }
+      const home = out[index]!;
+      const alphaRao = home.alphaRao + row.alphaRao;
+      const taoRao = home.taoRao === null || row.taoRao === null ? null : home.taoRao + row.taoRao;
+      const gbpPrice = home.gbpPrice ?? row.gbpPrice;
+      out[index] = {
+        ...home,
+        alphaRao,
+        taoRao,
+        gbp: taoRao === null || gbpPrice === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
+      };
+    }
+  }
+  return out.filter((row) => row.alphaRao !== 0n);
 }

@@ -1,23 +1,30 @@
 /**
- * Stake of a set of positions, and the pools and free balances the pack values them with, at many past
- * blocks (an archive node answers for any block). One `state_queryStorageAt` per block carries every key:
- * each position's `Alpha` shares and its hotkey pool (`TotalHotkeyAlpha`, `TotalHotkeyShares`), each
- * subnet's reserves (`SubnetTAO`, `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's
- * `System.Account`. Blocks are read concurrently (bounded), so a tax year of 365 day ends plus the event
- * blocks costs three round trips per block (hash, runtime version, values), overlapped.
+ * Stake of a set of coldkeys' positions, and the pools and free balances the pack values them with, at many
+ * past blocks (an archive node answers for any block).
  *
- * A position's alpha is `shares × TotalHotkeyAlpha ÷ TotalHotkeyShares`, floored: what the chain's own
- * `get_stake_info_for_coldkey` reports. Amounts stay bigint.
+ * Stake is what the chain itself reports: one runtime call `StakeInfoRuntimeApi_get_stake_info_for_coldkey`
+ * per coldkey per block. The runtime answers with its own share arithmetic whatever the storage layout
+ * (`Alpha`/`TotalHotkeyShares` as U64F64 until about spec 397; since then `AlphaV2`/`TotalHotkeySharesV2` as
+ * `SafeFloat`, an entry moving to V2 the first time it is written: opentensor/subtensor
+ * `pallets/subtensor/src/staking/stake_utils.rs`, `get_share`, `get_denominator`), so a position written
+ * after that upgrade is read right, and every position the coldkey holds is seen, also one that appeared
+ * without an event (a hotkey swap, an auto-stake, a root claim). A runtime without that call (before it
+ * existed) is read as before: `shares × TotalHotkeyAlpha ÷ TotalHotkeyShares` from the V1 storage, floored.
+ *
+ * One `state_queryStorageAt` per block carries the rest: each subnet's reserves (`SubnetTAO`,
+ * `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's `System.Account`. Blocks are read
+ * concurrently (bounded). Amounts stay bigint.
  */
 import type { Codec } from '@polkadot/types/types';
 import { ChainDataError } from '../chain/chain-errors.js';
 import type { ChainReader } from '../chain/chain-reader.js';
 import { account, rao, smallInt } from '../chain/codec-values.js';
 import { mapConcurrent } from '../chain/limiter.js';
-import { callRuntimeApi, runtimeApisOf } from '../chain/runtime-call.js';
+import { callRuntimeApi, type RuntimeApis, runtimeApisOf } from '../chain/runtime-call.js';
 import type { RuntimeCodec } from '../chain/runtime-codec.js';
 
 const PALLET = 'SubtensorModule';
+const STAKE_INFO = 'StakeInfoRuntimeApi_get_stake_info_for_coldkey';
 
 export interface PositionRef {
   coldkey: string;
@@ -39,8 +46,13 @@ export interface SubnetAtBlock {
 
 export interface StakesAtBlock {
   block: number;
-  /** Alpha RAO per position id (TAO RAO on root); 0 for a position with no shares. */
+  /**
+   * Alpha RAO per position id (TAO RAO on root): every position the chain reports for the coldkeys (stake
+   * above 0), and 0 for each asked-for position it does not.
+   */
   stake: Map<string, bigint>;
+  /** Every position of the coldkeys with stake at this block, as the chain reports it. */
+  held: PositionRef[];
   /** Per netuid of the positions (root included, whose price is 1). */
   subnets: Map<number, SubnetAtBlock>;
   /** Free TAO RAO per coldkey. */
@@ -48,13 +60,23 @@ export interface StakesAtBlock {
 }
 
 interface BlockKeys {
-  positions: Array<{ id: string; alpha: string; poolAlpha: string; poolShares: string }>;
+  positions: Array<{
+    id: string;
+    position: PositionRef;
+    alpha: string;
+    poolAlpha: string;
+    poolShares: string;
+  }>;
   subnets: Array<{ netuid: number; tao: string; alphaIn: string; registeredAt: string }>;
   accounts: Array<{ coldkey: string; key: string }>;
   all: string[];
 }
 
-/** Reads every block in `blocks` (deduplicated) with at most `concurrency` blocks in flight. */
+/**
+ * Reads every block in `blocks` (deduplicated) with at most `concurrency` blocks in flight. `positions` are
+ * the positions to report even when they hold nothing (0); the chain's own list adds any other the coldkeys
+ * hold. The subnets read are those of `positions` and of every position found.
+ */
 export async function readStakesAtBlocks(
   reader: ChainReader,
   positions: readonly PositionRef[],
@@ -63,15 +85,21 @@ export async function readStakesAtBlocks(
   concurrency: number,
 ): Promise<Map<number, StakesAtBlock>> {
   const unique = [...new Set(blocks)].sort((a, b) => a - b);
-  const keysBySpec = new Map<number, BlockKeys>();
+  const keysBySpec = new Map<string, BlockKeys>();
   const read = await mapConcurrent(unique, concurrency, async (block) => {
     const hash = await reader.blockHash(block);
     const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
     const codec = await reader.codec(version.specVersion, hash);
-    let keys = keysBySpec.get(codec.specVersion);
+    const apis = await runtimeApisOf(reader.rpc, codec, hash);
+    // The chain's own report of every position, or the V1 storage where the runtime has no such call.
+    const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash) : null;
+    const netuids = new Set(positions.map((p) => p.netuid));
+    for (const found of reported ?? []) netuids.add(found.position.netuid);
+    const specKey = `${codec.specVersion}|${[...netuids].sort((a, b) => a - b).join(',')}|${reported ? 'api' : 'v1'}`;
+    let keys = keysBySpec.get(specKey);
     if (!keys) {
-      keys = blockKeys(codec, positions, coldkeys);
-      keysBySpec.set(codec.specVersion, keys);
+      keys = blockKeys(codec, reported ? [] : positions, [...netuids], coldkeys);
+      keysBySpec.set(specKey, keys);
     }
     const sets = await reader.rpc.send<Array<{ changes: Array<[string, string | null]> }>>(
       'state_queryStorageAt',
@@ -79,14 +107,53 @@ export async function readStakesAtBlocks(
     );
     const values = new Map<string, string | null>();
     for (const set of sets) for (const [key, value] of set.changes) values.set(key.toLowerCase(), value);
-    return decodeBlock(codec, keys, values, block);
+    const stakes = decodeBlock(codec, keys, values, block);
+    if (reported) {
+      for (const p of positions) stakes.stake.set(positionId(p), 0n);
+      for (const { position, rao: amount } of reported) {
+        const id = positionId(position);
+        stakes.stake.set(id, (stakes.stake.get(id) ?? 0n) + amount);
+      }
+      stakes.held = reported.map((r) => r.position);
+    }
+    return stakes;
   });
   return new Map(read.map((stakes) => [stakes.block, stakes]));
+}
+
+/** `get_stake_info_for_coldkey` of each coldkey at `hash`: its positions with stake above 0. */
+async function stakeInfos(
+  reader: ChainReader,
+  apis: RuntimeApis,
+  coldkeys: readonly string[],
+  hash: string,
+): Promise<Array<{ position: PositionRef; rao: bigint }>> {
+  const found: Array<{ position: PositionRef; rao: bigint }> = [];
+  for (const coldkey of coldkeys) {
+    const result = await callRuntimeApi(
+      reader.rpc,
+      apis,
+      STAKE_INFO,
+      apis.encodeArgs(STAKE_INFO, [coldkey]),
+      hash,
+    );
+    const list = result as unknown as Array<{ hotkey: Codec; netuid: Codec; stake: Codec }>;
+    for (const info of list) {
+      const amount = rao(info.stake);
+      if (amount <= 0n) continue;
+      found.push({
+        position: { coldkey, hotkey: account(info.hotkey), netuid: smallInt(info.netuid) },
+        rao: amount,
+      });
+    }
+  }
+  return found;
 }
 
 function blockKeys(
   codec: RuntimeCodec,
   positions: readonly PositionRef[],
+  netuids: readonly number[],
   coldkeys: readonly string[],
 ): BlockKeys {
   if (!codec.hasStorage(PALLET, 'Alpha')) {
@@ -98,11 +165,12 @@ function blockKeys(
   const keys: BlockKeys = {
     positions: positions.map((p) => ({
       id: positionId(p),
+      position: p,
       alpha: key('Alpha', p.hotkey, p.coldkey, p.netuid),
       poolAlpha: key('TotalHotkeyAlpha', p.hotkey, p.netuid),
       poolShares: key('TotalHotkeyShares', p.hotkey, p.netuid),
     })),
-    subnets: [...new Set(positions.map((p) => p.netuid))].map((netuid) => ({
+    subnets: netuids.map((netuid) => ({
       netuid,
       tao: key('SubnetTAO', netuid),
       alphaIn: key('SubnetAlphaIn', netuid),
@@ -137,11 +205,14 @@ function decodeBlock(
     return decoded === null ? null : BigInt(decoded.toString());
   };
   const stake = new Map<string, bigint>();
+  const held: PositionRef[] = [];
   for (const p of keys.positions) {
     const shares = fixedBits(value('Alpha', p.alpha));
     const poolShares = fixedBits(value('TotalHotkeyShares', p.poolShares));
     const poolAlpha = integer('TotalHotkeyAlpha', p.poolAlpha) ?? 0n;
-    stake.set(p.id, poolShares === 0n ? 0n : (shares * poolAlpha) / poolShares);
+    const amount = poolShares === 0n ? 0n : (shares * poolAlpha) / poolShares;
+    stake.set(p.id, amount);
+    if (amount > 0n) held.push(p.position);
   }
   const subnets = new Map<number, SubnetAtBlock>();
   for (const s of keys.subnets) {
@@ -157,7 +228,7 @@ function decodeBlock(
     const info = value('Account', a.key, 'System') as unknown as { data: { free: Codec } } | null;
     free.set(a.coldkey, info === null ? 0n : rao(info.data.free));
   }
-  return { block, stake, subnets, free };
+  return { block, stake, held, subnets, free };
 }
 
 /** The bits of a U64F64 (`{ bits: u128 }`); 0 when absent. Only ratios of them matter. */

@@ -109,19 +109,33 @@ export interface ColdkeySideRow {
 }
 
 /**
- * Every staking event once for its origin coldkey and once more for the receiver of a `Transfer` (`to`) or
- * a `StakeTransferred` (`destination_coldkey`), ordered by (shard, coldkey, block, event index, origin
+ * Every staking event once for its origin coldkey and once more for the receiver of a `Transfer` (`to`), a
+ * `StakeTransferred` (`destination_coldkey`) or a `ColdkeySwapped` (`new_coldkey`), a subnet's account never
+ * one of them (the TAO legs of staking), ordered by (shard, coldkey, block, event index, origin
  * first), in chunks as DuckDB produces them.
  */
 export async function* streamColdkeySides(warehouse: Warehouse): AsyncGenerator<ColdkeySideRow[]> {
+  // A holder's recycles and burns are in `burns`: they join its staking events as AlphaRecycled/AlphaBurned.
   const result = await warehouse.connection.stream(
-    `WITH e AS (
+    `WITH staking AS (
+       SELECT block, event_index, extrinsic_index, block_time, kind, coldkey, hotkey, netuid, tao_rao, alpha_rao,
+              detail
+         FROM staking_events
+       UNION ALL
+       SELECT block, event_index, extrinsic_index, block_time,
+              CASE kind WHEN 'recycle' THEN 'AlphaRecycled' ELSE 'AlphaBurned' END AS kind,
+              coldkey, hotkey, netuid, NULL AS tao_rao, alpha_rao, NULL AS detail
+         FROM burns WHERE coldkey IS NOT NULL),
+     e AS (
        SELECT *,
-              CASE kind WHEN 'Transfer' THEN detail->>'to'
-                        WHEN 'StakeTransferred' THEN detail->>'destination_coldkey' END AS receiver
-         FROM staking_events),
+              CASE WHEN kind = 'Transfer' AND (detail->>'to_subnet') IS NULL THEN (detail->>'to')
+                   WHEN kind = 'StakeTransferred' THEN (detail->>'destination_coldkey')
+                   WHEN kind = 'ColdkeySwapped' THEN (detail->>'new_coldkey') END AS receiver
+         FROM staking),
      sides AS (
+       -- A subnet's own account is nobody's record: its side of a staking transfer is left out.
        SELECT 'origin' AS role, coldkey AS subject, * FROM e
+        WHERE NOT (kind = 'Transfer' AND (detail->>'from_subnet') IS NOT NULL)
        UNION ALL
        SELECT 'destination' AS role, receiver AS subject, * FROM e WHERE receiver IS NOT NULL)
      SELECT substr(sha256(subject), 1, 2) AS shard, subject, role, block, event_index, extrinsic_index,

@@ -99,7 +99,7 @@ describe('tax/coldkeys/<shard>.json', () => {
     }
     // Both roles and every kind are there, and a transfer's receiver sees it too.
     const all = [...expected.values()].flatMap((coldkeys) => [...coldkeys.values()].flat());
-    expect(new Set(all.map((e) => e.kind)).size).toBe(6);
+    expect(new Set(all.map((e) => e.kind)).size).toBe(8);
     expect(all.some((e) => e.role === 'destination' && e.kind === 'StakeTransferred')).toBe(true);
     expect(all.some((e) => e.role === 'destination' && e.kind === 'Transfer')).toBe(true);
   });
@@ -238,6 +238,7 @@ function expectedShards(truth: Truth): Map<string, Map<string, ColdkeyEvent[]>> 
     const common = {
       block: event.block,
       event_index: event.event_index,
+      extrinsic_index: event.extrinsic_index,
       time: event.time,
       kind: event.kind,
       tao_rao: event.tao_rao,
@@ -254,6 +255,9 @@ function expectedShards(truth: Truth): Map<string, Map<string, ColdkeyEvent[]>> 
       counterpart_netuid: detail.destination_netuid,
     };
     const moves = event.kind !== 'StakeAdded' && event.kind !== 'StakeRemoved';
+    // Transfers say which side is a subnet's account (none between the world's coldkeys).
+    const legs =
+      event.kind === 'Transfer' ? { from_subnet: null, to_subnet: null, dissolved_netuid: null } : {};
     put(event.coldkey, {
       ...common,
       role: 'origin',
@@ -261,6 +265,7 @@ function expectedShards(truth: Truth): Map<string, Map<string, ColdkeyEvent[]>> 
       netuid: event.netuid,
       fee_rao: detail.fee_rao,
       ...(moves ? destination : none),
+      ...legs,
     });
     if (event.kind === 'StakeTransferred' || event.kind === 'Transfer') {
       put(detail.destination_coldkey!, {
@@ -272,8 +277,29 @@ function expectedShards(truth: Truth): Map<string, Map<string, ColdkeyEvent[]>> 
         counterpart_coldkey: event.coldkey,
         counterpart_hotkey: event.hotkey,
         counterpart_netuid: event.netuid,
+        ...legs,
       });
     }
+  }
+  // A holder's own recycles and burns (buybacks too) are its events as well.
+  for (const burn of truth.burns) {
+    if (burn.coldkey === null) continue;
+    put(burn.coldkey, {
+      block: burn.block,
+      event_index: burn.event_index,
+      extrinsic_index: burn.extrinsic_index,
+      time: burn.time,
+      kind: burn.kind === 'recycle' ? 'AlphaRecycled' : 'AlphaBurned',
+      role: 'origin',
+      hotkey: burn.hotkey,
+      netuid: burn.netuid,
+      tao_rao: null,
+      alpha_rao: burn.alpha_rao,
+      fee_rao: null,
+      counterpart_coldkey: null,
+      counterpart_hotkey: null,
+      counterpart_netuid: null,
+    });
   }
   // Chain order within each coldkey, keys in address order as the object lists them.
   for (const [shard, coldkeys] of shards) {

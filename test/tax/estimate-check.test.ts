@@ -210,7 +210,7 @@ describe('latestTaoPrices', () => {
 describe('countTaxYearEvents', () => {
   it('counts the coldkey’s events from 6 April 00:00 London time, both roles', () => {
     const event = (time: string, role: 'origin' | 'destination') => ({
-      block: 1,
+      block: Date.parse(time) / 1000,
       event_index: 0,
       time,
       kind: 'StakeAdded' as const,
@@ -240,5 +240,33 @@ describe('countTaxYearEvents', () => {
     expect(countTaxYearEvents(shard, COLDKEY, ukTaxYear(2025))).toBe(1);
     expect(countTaxYearEvents(shard, COLDKEY, ukTaxYearOf(Date.parse('2026-04-05T23:30:00Z')))).toBe(2);
     expect(countTaxYearEvents(null, COLDKEY, ukTaxYear(2026))).toBe(0);
+  });
+
+  it('counts a current-runtime stake once (not its transfer to the subnet account), income events not at all', () => {
+    const base = {
+      block: 7,
+      time: '2026-06-01T10:00:00.000Z',
+      role: 'origin' as const,
+      hotkey: HOTKEY,
+      netuid: 1,
+      tao_rao: '1',
+      alpha_rao: '1',
+      fee_rao: null,
+      counterpart_coldkey: null,
+      counterpart_hotkey: null,
+      counterpart_netuid: null,
+    };
+    const shard: ColdkeyShard = {
+      shard: 'ab',
+      coldkeys: {
+        [COLDKEY]: [
+          // A stake: its TAO transfer to the subnet account and its StakeAdded, one extrinsic.
+          { ...base, event_index: 3, extrinsic_index: 2, kind: 'Transfer' as const, to_subnet: 1 },
+          { ...base, event_index: 4, extrinsic_index: 2, kind: 'StakeAdded' as const },
+          { ...base, event_index: 1, extrinsic_index: null, kind: 'AutoStakeAdded' as const },
+        ],
+      },
+    };
+    expect(countTaxYearEvents(shard, COLDKEY, ukTaxYear(2026))).toBe(1);
   });
 });

@@ -68,7 +68,7 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
   const reader = await deps.chain();
   const ledger = await computePackLedger(
     inputs,
-    order.coldkeys,
+    inputs.coldkeys,
     reader,
     deps.concurrency ?? PACK_READ_CONCURRENCY,
   );

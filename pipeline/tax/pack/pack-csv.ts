@@ -92,12 +92,14 @@ export const EVENT_COLUMNS = [
   'alpha',
   'fee_tao',
   'treatment',
+  'action',
+  'chain_events',
 ] as const;
 
 export function eventsCsv(ledger: PackLedger): string {
   return csv(
     EVENT_COLUMNS,
-    ledger.mapping.events.map(({ event, date, treatment }) => [
+    ledger.mapping.events.map(({ event, action, date, treatment }) => [
       event.coldkey,
       event.time,
       date,
@@ -114,6 +116,8 @@ export function eventsCsv(ledger: PackLedger): string {
       units(event.alpha_rao === null ? null : BigInt(event.alpha_rao)),
       units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
       treatment,
+      action.kind,
+      action.events.map((e) => `${e.kind} ${e.block}/${e.event_index}`).join('; '),
     ]),
   );
 }

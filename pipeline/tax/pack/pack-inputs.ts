@@ -39,6 +39,10 @@ export interface PackInputs {
   events: PackEvent[];
   /** Subnet names of the run's subnet list, by netuid (the current registration's name). */
   subnetNames: Map<number, string>;
+  /** The order's coldkeys and every coldkey a coldkey swap of theirs handed the holdings to. */
+  coldkeys: string[];
+  /** Each coldkey swap the record followed. */
+  followed: Array<{ from: string; to: string; block: number }>;
 }
 
 export class PackInputsMissingError extends Error {
@@ -68,7 +72,12 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
   }
   const events = new Map<string, PackEvent>();
   const shards = new Map<string, ColdkeyShard | null>();
-  for (const coldkey of order.coldkeys) {
+  // A coldkey swap is the owner changing keys: the record follows it to the new coldkey (its later events
+  // belong to the same record, whether or not the order names it), and on through any later swap.
+  const coldkeys = [...order.coldkeys];
+  const followed: Array<{ from: string; to: string; block: number }> = [];
+  for (let i = 0; i < coldkeys.length; i++) {
+    const coldkey = coldkeys[i]!;
     const shard = coldkeyShardOf(coldkey);
     if (!shards.has(shard)) {
       const json = await read(taxPaths.coldkeyShard(shard));
@@ -79,6 +88,16 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
       const id = `${event.block}/${event.event_index}`;
       const seen = events.get(id);
       if (!seen || (event.role === 'origin' && seen.role !== 'origin')) events.set(id, { ...event, coldkey });
+      const successor = event.counterpart_coldkey;
+      if (
+        event.kind === 'ColdkeySwapped' &&
+        event.role === 'origin' &&
+        successor &&
+        !coldkeys.includes(successor)
+      ) {
+        coldkeys.push(successor);
+        followed.push({ from: coldkey, to: successor, block: event.block });
+      }
     }
   }
   const subnetNames = new Map<number, string>();
@@ -92,6 +111,8 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
     calendar: TaxCalendar.parse(calendarJson).days,
     fiat: TaxFiatPrices.parse(fiatJson).days,
     events: [...events.values()].sort((a, b) => a.block - b.block || a.event_index - b.event_index),
+    coldkeys,
+    followed,
     subnetNames,
   };
 }

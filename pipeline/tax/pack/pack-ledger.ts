@@ -8,8 +8,10 @@
  * engine only; the pack shows the year's income, events, disposals and its closing pools (at 5 April).
  */
 import type { ChainReader } from '../../chain/chain-reader.js';
-import { ukDayEndMs } from '../../time/uk-day.js';
+import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
+import { type EconomicAction, economicAction, groupEvents } from '../actions/economic-action.js';
+import { locateMoves } from '../actions/locate-moves.js';
 import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import {
@@ -17,10 +19,17 @@ import {
   cgtTransactions,
   type LedgerEvent,
   type PackFlag,
-  positionsOf,
+  touchedPositions,
 } from '../cgt-transactions.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
-import { type IncomeRow, incomeLedger, type LedgerDay } from '../income-ledger.js';
+import {
+  type IncomeRow,
+  incomeLedger,
+  type LedgerDay,
+  mergeSwapDays,
+  netAcrossHotkeys,
+  type SwapPair,
+} from '../income-ledger.js';
 import {
   type PositionRef,
   positionId,
@@ -93,30 +102,109 @@ export async function computePackLedger(
       for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
     }
   }
-  const eventBlocks = new Map<string, number[]>();
-  for (const event of events) {
-    for (const position of positionsOf(event, order)) {
-      note(position, inYear(event.block));
-      const id = positionId(position);
-      eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), event.block])]);
+  // One economic action per extrinsic of the order's events (a stake with its TAO leg, a move's four events).
+  const actions = groupEvents(events).map((group) => economicAction(group, order));
+  for (const action of actions) {
+    for (const holding of action.touches) {
+      if (holding.hotkey !== null && holding.netuid >= 0) {
+        note(
+          { coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid },
+          inYear(action.block),
+        );
+      }
     }
   }
-  const ordered = [...positions.values()].sort(
-    (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
-  );
   const readDays = [...before, ...days, ...following];
   const blocks = [
     recordOpening.block,
     ...readDays.map((day) => day.block),
     ...events.flatMap((event) => [event.block - 1, event.block]),
   ];
-  const stakes = await readStakesAtBlocks(reader, ordered, coldkeys, blocks, concurrency);
+  const stakes = await readStakesAtBlocks(reader, [...positions.values()], coldkeys, blocks, concurrency);
+  // Every position the chain reports at a read block is in the record, also one that appeared without an
+  // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
+  for (const read of stakes.values()) {
+    for (const position of read.held) {
+      if (!positions.has(positionId(position)))
+        note(position, inYear(read.block) || read.block === opening.block);
+      else if (inYear(read.block)) yearPositions.add(positionId(position));
+    }
+  }
+  const ordered = [...positions.values()].sort(
+    (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
+  );
+  // The blocks whose change of a position an action explains (not income there).
+  const eventBlocks = new Map<string, number[]>();
+  const explain = (list: readonly EconomicAction[]) => {
+    for (const action of list) {
+      const positionsTouched = touchedPositions(
+        action,
+        stakes.get(action.block - 1)!,
+        stakes.get(action.block)!,
+      );
+      for (const [id, position] of positionsTouched) {
+        if (!positions.has(id)) {
+          note(position, inYear(action.block));
+          ordered.push(position);
+        }
+        eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), action.block])]);
+      }
+    }
+    ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
+  };
+  // Key swaps: the old key's positions paired with the new key's at the swap's block.
+  const pairs: SwapPair[] = [];
+  const pairSwaps = (list: readonly EconomicAction[]) => {
+    for (const action of list) {
+      const swap = action.swap;
+      const held = stakes.get(action.block - 1)?.held ?? [];
+      if (!swap) continue;
+      for (const p of held) {
+        const to =
+          swap.kind === 'hotkey'
+            ? p.hotkey === swap.oldHotkey &&
+              (swap.netuid === null || swap.netuid === p.netuid) &&
+              order.has(p.coldkey)
+              ? { ...p, hotkey: swap.newHotkey }
+              : null
+            : p.coldkey === swap.oldColdkey
+              ? { ...p, coldkey: swap.newColdkey }
+              : null;
+        if (!to) continue;
+        pairs.push({ date: ukDay(Date.parse(action.time)), from: p, to });
+        action.touches.push(p, to);
+      }
+    }
+  };
+  pairSwaps(actions);
+  explain(actions);
   const prices = new GbpPrices(inputs.fiat);
-  const income = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices);
+  const ledgerRows = () =>
+    mergeSwapDays(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices), pairs);
+  let netted = netAcrossHotkeys(ledgerRows());
+  // Moves no event of the record names (a hotkey swap of the validator): found on the chain and named.
+  const located = await locateMoves(reader, netted.moves, [recordOpening, ...readDays], stakes, actions);
+  if (located.length > 0) {
+    const extra = await readStakesAtBlocks(
+      reader,
+      ordered,
+      coldkeys,
+      located.flatMap((action) => [action.block - 1, action.block]),
+      concurrency,
+    );
+    for (const [block, read] of extra) if (!stakes.has(block)) stakes.set(block, read);
+    actions.push(...located);
+    actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
+    pairSwaps(located);
+    explain(located);
+    netted = netAcrossHotkeys(ledgerRows());
+  }
+  const income = netted.rows;
   const mapping = cgtTransactions({
     coldkeys: order,
     opening: recordOpening,
-    events,
+    actions,
+    moves: netted.moves,
     income,
     days: readDays,
     positions: ordered,
@@ -130,6 +218,16 @@ export async function computePackLedger(
   const flags: PackFlag[] = mapping.flags.filter(
     (flag) => flag.kind === 'opening' || (flag.date > opening.date && flag.date <= yearEnd.date),
   );
+  for (const swap of inputs.followed ?? []) {
+    const at = actions.find((a) => a.block === swap.block);
+    const date = at ? ukDay(Date.parse(at.time)) : opening.date;
+    if (date <= opening.date || date > yearEnd.date) continue;
+    flags.push({
+      date,
+      kind: 'moved',
+      text: `${date}: coldkey ${swap.from} was swapped to ${swap.to} (ColdkeySwapped, block ${swap.block}): the same owner's holdings under a new key, neither a disposal nor income. This record follows them to ${swap.to}; its later events and income are part of it, whether or not the order names it.`,
+    });
+  }
   if (record.foundOnChain.length > 0) {
     flags.push({
       date: record.foundOnChain[0]!,

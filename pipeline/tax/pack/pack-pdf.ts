@@ -188,7 +188,7 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
   });
   if (summary.total.negativeDays > 0) {
     w.paragraph(
-      `Not deducted: ${summary.total.negativeDays} negative position-day(s) lost ${tao4(summary.total.lostTaoRao)} TAO (${money(summary.total.lostGbp)} at those days' prices): listed in income.csv and taken as disposals for nothing in the capital gains (see Points to check).`,
+      `Not deducted: ${summary.total.negativeDays} negative position-day(s) lost ${tao4(summary.total.lostTaoRao)} TAO (${money(summary.total.lostGbp)} at those days' prices): listed in income.csv and in Points to check; not booked as disposals.`,
       {
         size: 8.5,
       },

@@ -39,7 +39,7 @@ function emptyTotal(): IncomeTotal {
 }
 
 /**
- * Income is what was received (HMRC CRYPTO21200); stake lost on a negative day (a slash, a deregistration)
+ * Income is what was received (HMRC CRYPTO21200); stake lost on a negative day (a fall nothing explains, a subnet ended)
  * is no negative income but a disposal for nothing in the capital gains, so it is counted apart.
  */
 function addRow(total: IncomeTotal, row: IncomeRow): void {

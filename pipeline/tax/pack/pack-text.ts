@@ -8,8 +8,9 @@ export const HMRC_METHOD: readonly string[] = [
   'Income. Bittensor pays stakers no reward event: a position (a coldkey staking through one hotkey on one ' +
     "subnet) grows as its hotkey's share pool grows. For each position and each UK day (Europe/London) the " +
     "income is the stake at the day's last block, less the stake at the previous day's last block, less the " +
-    "stake that the day's own events (stakes, unstakes, moves, transfers) added or removed, measured on the " +
-    "chain at each event's block. It is exact to the RAO (10^-9 of a token).",
+    "stake that the day's own actions (stakes, unstakes, moves, transfers, swaps, recycles) added or removed, " +
+    "measured on the chain at each action's block (stake as the chain's get_stake_info_for_coldkey reports it). " +
+    'It is exact to the RAO (10^-9 of a token).',
   'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
     "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
     "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at the TAO/GBP rate of the " +
@@ -50,10 +51,14 @@ export const LIMITS: readonly string[] = [
     'that near the pack is not made, rather than value anything at £0.',
   'Assumption: transfers to or from coldkeys outside the order are disposals or acquisitions at market value ' +
     '(a gift, a sale or your own other wallet would each be treated differently).',
-  'A negative day (stake that fell with no event: a deregistration or a slash) is listed and flagged, and ' +
-    'counted as a disposal for nothing; it is never netted against other days or other positions: the ' +
-    'income total is what was received. Stake of a deregistered subnet is lost on that registration; TAO ' +
-    'the chain may have paid out for it is not in the collected events (check your balance).',
+  "Falls. A coldkey's rises and falls on one subnet and UK day are netted across its hotkeys before anything " +
+    'is income: stake that left one hotkey and reached another (a hotkey or coldkey swap, HotkeySwapped, ' +
+    'HotkeySwappedOnSubnet, ColdkeySwapped) is a move, named in Points to check. A fall that nothing explains ' +
+    'is listed for you to check and never booked as a disposal for nothing. A dissolved subnet is a disposal ' +
+    'of its alpha for the TAO the chain paid you (that TAO is acquired at its value); if it paid nothing, no ' +
+    'disposal is booked, the pool stays, and a negligible value claim (CRYPTO22500, for the whole pool) is ' +
+    'the route to the loss. Recycled or burned alpha is a disposal for nothing; a fee paid in alpha a ' +
+    'disposal at its value; alpha received by auto-stake, root claims or lease dividends is income.',
   'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
   'A reward paid in the very block of one of your staking events (a subnet pays its stakers once per tempo, ' +
     'about every 72 minutes) is measured together with that event and counted as part of it, not as income: ' +
@@ -72,9 +77,11 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'events.csv',
-    'every staking event of the coldkeys from the opening to the last day: coldkey, time (UTC), uk_date, ' +
-      'block, event_index, kind, role (origin or destination), hotkey, netuid, counterpart_coldkey, ' +
-      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao, treatment (what it is for capital gains).',
+    'one row per economic action of the coldkeys in the tax year (the events of one extrinsic: a stake is ' +
+      'its TAO transfer to the subnet account and its StakeAdded): coldkey, time (UTC), uk_date, block, ' +
+      'event_index, kind, role (origin or destination), hotkey, netuid, counterpart_coldkey, ' +
+      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao (of the event naming the action), ' +
+      'treatment (what it is for capital gains), action, chain_events (kind block/index of every event in it).',
   ],
   [
     'disposals.csv',

@@ -3,6 +3,7 @@
  * TAO at £2): what each event disposes of and acquires, and what is no disposal at all.
  */
 import { describe, expect, it } from 'vitest';
+import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
 import { cgtTransactions, type LedgerEvent } from '../../../pipeline/tax/cgt-transactions.js';
 import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import { type PositionRef, positionId } from '../../../pipeline/tax/stake-at-blocks.js';
@@ -54,7 +55,7 @@ function mapped(
   const mapping = cgtTransactions({
     coldkeys: new Set(coldkeys),
     opening,
-    events,
+    actions: groupEvents(events).map((group) => economicAction(group, new Set(coldkeys))),
     income: [],
     days: [],
     positions,

@@ -46,9 +46,16 @@ export function stakesOf(states: Record<number, BlockState>): Map<number, Stakes
     for (const [netuid, subnet] of Object.entries(state.subnets ?? {})) {
       subnets.set(Number(netuid), { ...subnets.get(Number(netuid))!, ...subnet });
     }
+    const stake = new Map(Object.entries(state.stake ?? {}));
     map.set(block, {
       block,
-      stake: new Map(Object.entries(state.stake ?? {})),
+      stake,
+      held: [...stake]
+        .filter(([, rao]) => rao > 0n)
+        .map(([id]) => {
+          const [coldkey, hotkey, netuid] = id.split('/');
+          return { coldkey: coldkey!, hotkey: hotkey!, netuid: Number(netuid) };
+        }),
       subnets,
       free: new Map(Object.entries(state.free ?? {})),
     });

@@ -1,13 +1,17 @@
 /**
- * Days when a position's stake falls with no event to explain it (a slash, a deregistration): the loss is
- * listed and becomes a disposal for nothing, never netted against income of other positions, and it is a
- * loss of the asset the stake was in (a netuid registered again that day is a new asset).
+ * Days when a position's stake falls with no event of the record to explain it. Issue 25's rules: a coldkey's
+ * rises and falls on one subnet and UK day are netted across hotkeys before anything is income (a hotkey swap
+ * of the validator moves its nominators' stake with no event of theirs): the matched part is a move, neither
+ * income nor a disposal. A fall nothing matches is listed for the reader, never booked as a disposal for
+ * nothing; a subnet that ended without paying leaves its pool for a negligible value claim (CRYPTO22500). A
+ * netuid registered again is a new asset.
  */
 import { describe, expect, it } from 'vitest';
+import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
 import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
 import { cgtTransactions, type LedgerEvent } from '../../../pipeline/tax/cgt-transactions.js';
 import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
-import { incomeLedger } from '../../../pipeline/tax/income-ledger.js';
+import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/income-ledger.js';
 import { incomeSummary } from '../../../pipeline/tax/pack/pack-summary.js';
 import { positionId } from '../../../pipeline/tax/stake-at-blocks.js';
 import { dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cases.js';
@@ -29,50 +33,84 @@ const plain = (tx: {
   gbp: { toFixed(): string };
 }) => `${tx.action} ${tx.quantity.toFixed()} ${tx.asset} £${tx.gbp.toFixed()}`;
 
-describe('a slashed position beside a rewarded one on the same subnet', () => {
-  const rewarded = { coldkey: COLDKEY, hotkey: '5Good', netuid: 5 };
-  const slashed = { coldkey: COLDKEY, hotkey: '5Slashed', netuid: 5 };
+describe('a fall on one hotkey beside a rise on another, same coldkey, subnet and day', () => {
+  const risen = { coldkey: COLDKEY, hotkey: '5New', netuid: 5 };
+  const fallen = { coldkey: COLDKEY, hotkey: '5Old', netuid: 5 };
   const [opening, day] = [dayOf(0), dayOf(1)];
   const stakes = stakesOf({
-    [opening.block]: { stake: { [positionId(rewarded)]: 100n * TAO, [positionId(slashed)]: 100n * TAO } },
-    [day.block]: { stake: { [positionId(rewarded)]: 110n * TAO, [positionId(slashed)]: 97n * TAO } },
+    [opening.block]: { stake: { [positionId(risen)]: 100n * TAO, [positionId(fallen)]: 100n * TAO } },
+    [day.block]: { stake: { [positionId(risen)]: 110n * TAO, [positionId(fallen)]: 97n * TAO } },
   });
-  const positions = [rewarded, slashed];
-  const income = incomeLedger(positions, opening, [day], stakes, new Map(), PRICES);
+  const positions = [risen, fallen];
+  const raw = incomeLedger(positions, opening, [day], stakes, new Map(), PRICES);
+  const { rows: income, moves } = netAcrossHotkeys(raw);
 
-  it('lists both days as they are: +10 and -3 alpha', () => {
-    expect(income.map((row) => [row.position.hotkey, row.alphaRao])).toEqual([
-      ['5Good', 10n * TAO],
-      ['5Slashed', -3n * TAO],
+  it('measures +10 and -3 alpha, then nets them: 3 moved, 7 received, shown on the key the day began with', () => {
+    expect(raw.map((row) => [row.position.hotkey, row.alphaRao])).toEqual([
+      ['5New', 10n * TAO],
+      ['5Old', -3n * TAO],
+    ]);
+    expect(income.map((row) => [row.position.hotkey, row.alphaRao])).toEqual([['5Old', 7n * TAO]]);
+    expect(moves.map((m) => [m.from, m.to, m.alphaRao])).toEqual([
+      [[`${COLDKEY}/5Old`], [`${COLDKEY}/5New`], 3n * TAO],
     ]);
   });
 
-  it('counts the 10 alpha received as income, not 7', () => {
+  it('counts 7 alpha as income', () => {
     const summary = incomeSummary(income, 2025, new Map());
-    expect(summary.total.gbp.toFixed(2)).toBe('20.00');
-    expect(summary.total.taoRao).toBe(10n * TAO);
-    expect(summary.total.negativeDays).toBe(1);
-    expect(summary.bySubnet[0]!.gbp.toFixed(2)).toBe('20.00');
+    expect(summary.total.gbp.toFixed(2)).toBe('14.00');
+    expect(summary.total.taoRao).toBe(7n * TAO);
+    expect(summary.total.negativeDays).toBe(0);
   });
 
-  it('acquires the 10 alpha at their value and disposes of the 3 lost for nothing', () => {
+  it('acquires the 7 alpha at their value, disposes of nothing, and names the move', () => {
     const mapping = cgtTransactions({
       coldkeys: new Set([COLDKEY]),
       opening,
-      events: [],
+      actions: [],
       income,
+      moves,
       days: [day],
       positions,
       stakes,
       prices: PRICES,
     });
-    expect(
-      mapping.transactions.filter((tx) => /^(income|stake lost) /.test(tx.ref ?? '')).map(plain),
-    ).toEqual(['acquire 10 alpha:5:1 £20', 'dispose 3 alpha:5:1 £0']);
-    const gains = computeGains(mapping.transactions);
-    expect(
-      gains.disposals.map((d) => [d.date, d.quantity.toFixed(), d.proceeds.toFixed(), d.gain.toFixed()]),
-    ).toEqual([[day.date, '3', '0', '-6']]);
+    expect(mapping.transactions.filter((tx) => /^income /.test(tx.ref ?? '')).map(plain)).toEqual([
+      'acquire 7 alpha:5:1 £14',
+    ]);
+    expect(computeGains(mapping.transactions).disposals).toEqual([]);
+    expect(mapping.flags.filter((f) => f.kind === 'moved').map((f) => f.text)).toEqual([
+      expect.stringContaining(
+        `left ${COLDKEY}/5Old and reached ${COLDKEY}/5New (coldkey/hotkey) the same day: a move`,
+      ),
+    ]);
+  });
+});
+
+describe('a fall that nothing explains', () => {
+  const only = { coldkey: COLDKEY, hotkey: '5Only', netuid: 5 };
+  const [opening, day] = [dayOf(0), dayOf(1)];
+  const stakes = stakesOf({
+    [opening.block]: { stake: { [positionId(only)]: 100n * TAO } },
+    [day.block]: { stake: { [positionId(only)]: 97n * TAO } },
+  });
+  const { rows: income } = netAcrossHotkeys(incomeLedger([only], opening, [day], stakes, new Map(), PRICES));
+
+  it('is listed for the reader, never booked as a disposal for nothing', () => {
+    const mapping = cgtTransactions({
+      coldkeys: new Set([COLDKEY]),
+      opening,
+      actions: [],
+      income,
+      days: [day],
+      positions: [only],
+      stakes,
+      prices: PRICES,
+    });
+    expect(computeGains(mapping.transactions).disposals).toEqual([]);
+    const flags = mapping.flags.filter((f) => f.kind === 'unexplained');
+    expect(flags.map((f) => f.text)).toEqual([expect.stringContaining('fell by 3 with no event')]);
+    expect(mapping.flags.map((f) => f.text).join(' ')).not.toMatch(/slash/i);
   });
 });
 
@@ -115,11 +153,12 @@ describe('a netuid deregistered and registered again on one day', () => {
     ]);
   });
 
-  it('disposes of the old asset and leaves no pool of it behind', () => {
+  it('books no disposal for the old asset, keeps its pool and explains the negligible value claim', () => {
+    const order = new Set([COLDKEY]);
     const mapping = cgtTransactions({
-      coldkeys: new Set([COLDKEY]),
+      coldkeys: order,
       opening,
-      events: [stake],
+      actions: groupEvents([stake]).map((group) => economicAction(group, order)),
       income,
       days: [day],
       positions: [position],
@@ -127,12 +166,15 @@ describe('a netuid deregistered and registered again on one day', () => {
       prices: PRICES,
     });
     expect(mapping.flags.filter((flag) => flag.kind === 'unexplained')).toEqual([]);
+    expect(mapping.flags.filter((flag) => flag.kind === 'ended').map((f) => f.text)).toEqual([
+      expect.stringMatching(
+        /subnet 7 \(registered at block 1\) ended and the chain paid nothing.*CRYPTO22500/,
+      ),
+    ]);
     const gains = computeGains(mapping.transactions);
     const pools = new Map(gains.pools.map((pool) => [pool.asset, pool.quantity.toFixed()]));
-    expect(pools.get('alpha:7:1')).toBe('0');
+    expect(pools.get('alpha:7:1')).toBe('50');
     expect(pools.get('alpha:7:200')).toBe('21');
-    expect(gains.disposals.filter((d) => d.asset === 'alpha:7:1').map((d) => d.gain.toFixed())).toEqual([
-      '-100',
-    ]);
+    expect(gains.disposals.filter((d) => d.asset === 'alpha:7:1')).toEqual([]);
   });
 });

@@ -41,6 +41,8 @@ export interface PackWorldOptions {
   /** A fixed clock (tests) or the real one (the preview). */
   realClock?: boolean;
   latencyMs?: number;
+  /** First block of the sandbox's current runtime (spec 425, with the demo coldkey's life); none by default. */
+  currentRuntimeBlock?: number;
 }
 
 export async function publishPackWorld(options: PackWorldOptions): Promise<PackWorld> {
@@ -56,6 +58,9 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     port: 0,
     pricePort: 0,
     latencyMs: options.latencyMs ?? 0,
+    ...(options.currentRuntimeBlock === undefined
+      ? {}
+      : { currentRuntimeBlock: options.currentRuntimeBlock }),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };
   const dir = await mkdtemp(join(tmpdir(), 'sbm-pack-world-'));

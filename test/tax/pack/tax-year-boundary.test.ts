@@ -47,6 +47,7 @@ describe('UK tax year boundary', () => {
       const stakeAt = (block: number): StakesAtBlock => ({
         block,
         stake: new Map([['5Cold/5Hot/0', block >= received ? 101_000_000_000n : 100_000_000_000n]]),
+        held: [{ coldkey: '5Cold', hotkey: '5Hot', netuid: 0 }],
         subnets: new Map(),
         free: new Map(),
       });

@@ -14,6 +14,7 @@
  * - any other disposal: spent at its value (£0 for stake that is gone for nothing).
  */
 import type { Decimal } from 'decimal.js';
+import type { ActionKind } from '../../actions/economic-action.js';
 import type { CgtTransaction } from '../../cgt/cgt-types.js';
 import type { EventTreatment } from '../../cgt-transactions.js';
 
@@ -43,8 +44,8 @@ export interface ExportRecord {
   note: string;
 }
 
-/** Chain events whose coins crossed the order's edge: a transfer, not an exchange. */
-const TRANSFER_KINDS = new Set(['Transfer', 'StakeTransferred']);
+/** Actions whose coins crossed the order's edge: a transfer, not an exchange. */
+const CROSSING: ReadonlySet<ActionKind> = new Set(['stake-out', 'stake-in', 'tao-out', 'tao-in']);
 
 export function exportRecords(
   transactions: readonly CgtTransaction[],
@@ -81,12 +82,12 @@ export function exportRecords(
 function single(tx: CgtTransaction, treated: EventTreatment | undefined): ExportRecord {
   const ref = tx.ref ?? '';
   const base = { at: tx.at, ref };
-  const crossed = treated !== undefined && TRANSFER_KINDS.has(treated.event.kind);
+  const crossed = treated !== undefined && CROSSING.has(treated.action.kind);
   if (tx.action === 'acquire') {
     if (ref.startsWith('income ')) {
       return { ...base, kind: 'staking-income', buy: leg(tx), note: 'staking income, valued when received' };
     }
-    if (crossed || treated?.event.role === 'destination') {
+    if (crossed) {
       return {
         ...base,
         kind: 'deposit',
