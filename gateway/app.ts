@@ -7,8 +7,9 @@ import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
 import { limitHeaders } from './auth/limit-headers.js';
 import { createPublicLimiter } from './auth/window-limiter.js';
+import { createFastPath, type FastPath } from './fast-path.js';
 import { HttpError, ValidationFailure } from './http/http-errors.js';
-import { errorBody } from './http/responses.js';
+import { errorAnswer, errorBody } from './http/responses.js';
 import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
 import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
 import { publishedTaxYearCoverage } from './orders/tax-year-coverage.js';
@@ -60,6 +61,11 @@ export interface GatewayDeps {
 
 export interface GatewayApp {
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+  /**
+   * Answers a snapshot read straight from Node's request and response objects and returns true; any
+   * other request returns false, untouched, for `fetch` (see `fast-path.ts`).
+   */
+  fastPath: FastPath;
 }
 
 /**
@@ -79,6 +85,29 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     }),
   });
 
+  /**
+   * Every request's end, on the router and the fast path alike: settles the allowance reservation,
+   * puts the limit headers into `headers` when they differ from those built in, logs one line.
+   */
+  const finish = async (request: GatewayRequest, status: number, headers: Record<string, string>) => {
+    const ticket = request.ctx.ticket;
+    if (ticket) {
+      request.ctx.ticket = null;
+      const decision = await ticket.settle(status);
+      // A success keeps the reservation's headers, already built into the response.
+      if (decision !== ticket.decision || !request.ctx.headersApplied) {
+        Object.assign(headers, limitHeaders(decision, deps.now()));
+      }
+    }
+    deps.log({
+      method: request.method,
+      route: request.route ?? 'unmatched',
+      status,
+      duration_ms: Math.round((performance.now() - request.ctx.startedAt) * 100) / 100,
+      account: accountOf(request),
+    });
+  };
+
   // The request context is set up in `fetch` below rather than in a `before` stage, and `finally` is
   // one stage: itty awaits every stage, and each await is a turn of the microtask queue per request.
   const router = Router<GatewayRequest, [ConnectionInfo | undefined]>({
@@ -86,24 +115,9 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     finally: [
       async (answer: Response | undefined, request: GatewayRequest) => {
         let response = answer ?? unrouted(request);
-        const ticket = request.ctx.ticket;
-        if (ticket) {
-          request.ctx.ticket = null;
-          const decision = await ticket.settle(response.status);
-          // A success keeps the reservation's headers, already built into the response.
-          if (decision !== ticket.decision || !request.ctx.headersApplied) {
-            for (const [name, value] of Object.entries(limitHeaders(decision, deps.now()))) {
-              response.headers.set(name, value);
-            }
-          }
-        }
-        deps.log({
-          method: request.method,
-          route: request.route ?? 'unmatched',
-          status: response.status,
-          duration_ms: Math.round((performance.now() - request.ctx.startedAt) * 100) / 100,
-          account: accountOf(request),
-        });
+        const headers: Record<string, string> = {};
+        await finish(request, response.status, headers);
+        for (const name in headers) response.headers.set(name, headers[name]!);
         if (request.method === 'HEAD') response = await withoutBody(response);
         return response;
       },
@@ -144,7 +158,15 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     return errorBody(405, 'Method Not Allowed', { allow: allowed.join(', ') });
   };
 
+  const fastPath = createFastPath({
+    routes: router.routes,
+    trustProxy: deps.trustProxy ?? 0,
+    errorAnswer: (error) => toErrorAnswer(error, deps.onError),
+    finish,
+  });
+
   return {
+    fastPath,
     fetch(request, connection) {
       const gatewayRequest = request as unknown as GatewayRequest;
       const requestHeaders = connection?.headers ?? request.headers;
@@ -175,4 +197,12 @@ function toErrorResponse(error: unknown, onError: (error: unknown) => void): Res
   if (error instanceof HttpError) return errorBody(error.status, error.detail, error.headers);
   onError(error);
   return errorBody(500, 'Internal server error');
+}
+
+/** The same mapping as plain parts, for the fast path. */
+function toErrorAnswer(error: unknown, onError: (error: unknown) => void) {
+  if (error instanceof ValidationFailure) return errorAnswer(422, error.detail);
+  if (error instanceof HttpError) return errorAnswer(error.status, error.detail, error.headers);
+  onError(error);
+  return errorAnswer(500, 'Internal server error');
 }
