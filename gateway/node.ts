@@ -106,13 +106,24 @@ function listen(app: GatewayApp, hostname: string, port: number): Promise<Server
  * The gateway's Node request listener: the fast path first (snapshot reads), else the fetch-style app
  * through @hono/node-server. Tests serve an in-process app with it to run the suites on both paths.
  */
-export function nodeListener(app: GatewayApp): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+export function nodeListener(
+  app: GatewayApp,
+  /** Told which path each request took (tests; a place to hang per-path counters). */
+  observe?: (via: 'fast' | 'router') => void,
+): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   const viaRouter = getRequestListener((request: Request, env: { incoming: NodeRequestLike }) =>
     app.fetch(request, {
       ip: env.incoming.socket.remoteAddress ?? 'unknown',
       headers: nodeHeaders(env.incoming.headers),
     }),
   );
+  if (observe) {
+    return (incoming, outgoing) => {
+      const fast = app.fastPath(incoming, outgoing);
+      observe(fast ? 'fast' : 'router');
+      if (!fast) void viaRouter(incoming, outgoing);
+    };
+  }
   return (incoming, outgoing) => {
     if (!app.fastPath(incoming, outgoing)) void viaRouter(incoming, outgoing);
   };
