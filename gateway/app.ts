@@ -2,7 +2,7 @@ import { Router, type RouterType } from 'itty-router';
 import { taxPaths } from '../pipeline/contract/tax-published.js';
 import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
-import { createAllowanceMeter } from './auth/allowance.js';
+import { createAllowanceMeter, type LeaseOptions } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
 import { limitHeaders } from './auth/limit-headers.js';
@@ -42,6 +42,8 @@ export interface GatewayDeps {
   now: () => Date;
   baseUrl: string;
   monthlyAllowance: number;
+  /** Allowance leases (`auth/allowance.ts`); absent: every keyed success is counted in the shared state. */
+  allowanceLease?: LeaseOptions | undefined;
   publicLimitPerMinute: number;
   /** Proxies that append to `X-Forwarded-For` (`SBM_TRUST_PROXY`); 0 (the default) counts the socket's address. */
   trustProxy?: number;
@@ -66,6 +68,8 @@ export interface GatewayApp {
    * other request returns false, untouched, for `fetch` (see `fast-path.ts`).
    */
   fastPath: FastPath;
+  /** Gives back the unspent part of the allowance leases this instance holds. */
+  close(): Promise<void>;
 }
 
 /**
@@ -75,9 +79,15 @@ export interface GatewayApp {
  */
 export function buildApp(deps: GatewayDeps): GatewayApp {
   const auth: AuthDeps = { state: deps.state, now: deps.now };
+  const allowance = createAllowanceMeter({
+    state: deps.state,
+    limit: deps.monthlyAllowance,
+    lease: deps.allowanceLease,
+    now: deps.now,
+  });
   const guard = createAccessGuard({
     auth,
-    allowance: createAllowanceMeter({ state: deps.state, limit: deps.monthlyAllowance }),
+    allowance,
     publicLimiter: createPublicLimiter({
       state: deps.state,
       limitPerMinute: deps.publicLimitPerMinute,
@@ -167,6 +177,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
 
   return {
     fastPath,
+    close: () => allowance.close(),
     fetch(request, connection) {
       const gatewayRequest = request as unknown as GatewayRequest;
       const requestHeaders = connection?.headers ?? request.headers;

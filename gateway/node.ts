@@ -12,6 +12,7 @@ import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
 import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
+import { leaseOptions } from './auth/allowance.js';
 import type { GatewayConfig } from './config.js';
 import { type NodeRequestLike, nodeHeaders } from './fast-path.js';
 import { alertLine, type OrderAlert } from './orders/order-alerts.js';
@@ -70,6 +71,7 @@ export async function startGateway(
     now: options.now ?? (() => new Date()),
     baseUrl: config.baseUrl,
     monthlyAllowance: config.monthlyAllowance,
+    allowanceLease: leaseOptions(config.allowanceLease, config.gatewayInstances),
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
     taxChain,
@@ -86,6 +88,7 @@ export async function startGateway(
       burns.stop();
       emissions.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
       await taxChain.close();
       requestLog.flush();
       await state.close();
