@@ -98,10 +98,15 @@ export function createAllowanceMeter(options: {
   const reserveShared = async (accountId: string, period: BillingPeriod): Promise<AllowanceTicket> => {
     let counted = await state.reserveRequest(accountId, period.start, limit);
     // Refused at the cap while another instance holds a lease: its unspent part comes back within a
-    // second (or the lease expires), so wait for it rather than answer 429 early.
-    while (!counted.granted && lease && (await state.hasOpenLease(accountId, period.start, now()))) {
-      await new Promise((resolve) => setTimeout(resolve, lease.retryMs));
-      counted = await state.reserveRequest(accountId, period.start, limit);
+    // second (or the lease expires), so wait for it rather than answer 429 early. Once no lease is
+    // open, one more try sees every part given back (a lease row goes in the statement that returns it).
+    if (!counted.granted && lease) {
+      for (;;) {
+        const open = await state.hasOpenLease(accountId, period.start, now());
+        if (open) await new Promise((resolve) => setTimeout(resolve, lease.retryMs));
+        counted = await state.reserveRequest(accountId, period.start, limit);
+        if (counted.granted || !open) break;
+      }
     }
     const decision = decide(counted.granted, counted.remaining, period);
     let settled: LimitDecision | undefined;
