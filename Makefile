@@ -47,9 +47,11 @@ test: typecheck lint deps unit
 golden: $(STAMP)
 	UPDATE_GOLDEN=1 npx vitest run test/contract/openapi-golden.test.ts
 
-# wrk (Debian's package) is installed when absent and possible; without it the gateway bench uses autocannon.
+# wrk and nginx (Debian's packages) are installed when absent and possible; without wrk the gateway bench
+# uses autocannon, without nginx it compares with the bare node:http server only.
 bench: $(STAMP)
 	bash test/bench/install-wrk.sh
+	bash test/bench/install-nginx.sh
 	npx tsx test/bench/run.ts
 
 # Screenshots of the explorer (desktop 1280 px and phone 375 px, light and dark) under test-results/,

@@ -2,13 +2,14 @@ import { Router, type RouterType } from 'itty-router';
 import { taxPaths } from '../pipeline/contract/tax-published.js';
 import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
-import { countsAgainstAllowance, createAllowanceMeter } from './auth/allowance.js';
+import { countsAgainstAllowance, createAllowanceMeter, type LeaseOptions } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
 import { limitHeaders } from './auth/limit-headers.js';
 import { createPublicLimiter } from './auth/window-limiter.js';
+import { createFastPath, type FastPath } from './fast-path.js';
 import { HttpError, ValidationFailure } from './http/http-errors.js';
-import { errorBody } from './http/responses.js';
+import { errorAnswer, errorBody } from './http/responses.js';
 import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
 import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
 import { publishedTaxYearCoverage } from './orders/tax-year-coverage.js';
@@ -42,6 +43,8 @@ export interface GatewayDeps {
   now: () => Date;
   baseUrl: string;
   monthlyAllowance: number;
+  /** Allowance leases (`auth/allowance.ts`); absent: every keyed success is counted in the shared state. */
+  allowanceLease?: LeaseOptions | undefined;
   publicLimitPerMinute: number;
   /** Proxies that append to `X-Forwarded-For` (`SBM_TRUST_PROXY`); 0 (the default) counts the socket's address. */
   trustProxy?: number;
@@ -63,6 +66,13 @@ export interface GatewayDeps {
 
 export interface GatewayApp {
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+  /**
+   * Answers a snapshot read straight from Node's request and response objects and returns true; any
+   * other request returns false, untouched, for `fetch` (see `fast-path.ts`).
+   */
+  fastPath: FastPath;
+  /** Gives back the unspent part of the allowance leases this instance holds. */
+  close(): Promise<void>;
 }
 
 /**
@@ -72,9 +82,15 @@ export interface GatewayApp {
  */
 export function buildApp(deps: GatewayDeps): GatewayApp {
   const auth: AuthDeps = { state: deps.state, now: deps.now };
+  const allowance = createAllowanceMeter({
+    state: deps.state,
+    limit: deps.monthlyAllowance,
+    lease: deps.allowanceLease,
+    now: deps.now,
+  });
   const guard = createAccessGuard({
     auth,
-    allowance: createAllowanceMeter({ state: deps.state, limit: deps.monthlyAllowance }),
+    allowance,
     publicLimiter: createPublicLimiter({
       state: deps.state,
       limitPerMinute: deps.publicLimitPerMinute,
@@ -95,6 +111,30 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
       .catch(deps.onError);
   };
 
+  /**
+   * Every request's end, on the router and the fast path alike: settles the allowance reservation,
+   * puts the limit headers into `headers` when they differ from those built in, logs one line.
+   */
+  const finish = async (request: GatewayRequest, status: number, headers: Record<string, string>) => {
+    const ticket = request.ctx.ticket;
+    if (ticket) {
+      request.ctx.ticket = null;
+      const decision = await ticket.settle(status);
+      recordKeyUse(request, ticket.decision.allowed, status);
+      // A success keeps the reservation's headers, already built into the response.
+      if (decision !== ticket.decision || !request.ctx.headersApplied) {
+        Object.assign(headers, limitHeaders(decision, deps.now()));
+      }
+    }
+    deps.log({
+      method: request.method,
+      route: request.route ?? 'unmatched',
+      status,
+      duration_ms: Math.round((performance.now() - request.ctx.startedAt) * 100) / 100,
+      account: accountOf(request),
+    });
+  };
+
   // The request context is set up in `fetch` below rather than in a `before` stage, and `finally` is
   // one stage: itty awaits every stage, and each await is a turn of the microtask queue per request.
   const router = Router<GatewayRequest, [ConnectionInfo | undefined]>({
@@ -102,25 +142,9 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     finally: [
       async (answer: Response | undefined, request: GatewayRequest) => {
         let response = answer ?? unrouted(request);
-        const ticket = request.ctx.ticket;
-        if (ticket) {
-          request.ctx.ticket = null;
-          const decision = await ticket.settle(response.status);
-          recordKeyUse(request, ticket.decision.allowed, response.status);
-          // A success keeps the reservation's headers, already built into the response.
-          if (decision !== ticket.decision || !request.ctx.headersApplied) {
-            for (const [name, value] of Object.entries(limitHeaders(decision, deps.now()))) {
-              response.headers.set(name, value);
-            }
-          }
-        }
-        deps.log({
-          method: request.method,
-          route: request.route ?? 'unmatched',
-          status: response.status,
-          duration_ms: Math.round((performance.now() - request.ctx.startedAt) * 100) / 100,
-          account: accountOf(request),
-        });
+        const headers: Record<string, string> = {};
+        await finish(request, response.status, headers);
+        for (const name in headers) response.headers.set(name, headers[name]!);
         if (request.method === 'HEAD') response = await withoutBody(response);
         return response;
       },
@@ -175,7 +199,16 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     return errorBody(405, 'Method Not Allowed', { allow: allowed.join(', ') });
   };
 
+  const fastPath = createFastPath({
+    routes: router.routes,
+    trustProxy: deps.trustProxy ?? 0,
+    errorAnswer: (error) => toErrorAnswer(error, deps.onError),
+    finish,
+  });
+
   return {
+    fastPath,
+    close: () => allowance.close(),
     fetch(request, connection) {
       const gatewayRequest = request as unknown as GatewayRequest;
       const requestHeaders = connection?.headers ?? request.headers;
@@ -206,4 +239,12 @@ function toErrorResponse(error: unknown, onError: (error: unknown) => void): Res
   if (error instanceof HttpError) return errorBody(error.status, error.detail, error.headers);
   onError(error);
   return errorBody(500, 'Internal server error');
+}
+
+/** The same mapping as plain parts, for the fast path. */
+function toErrorAnswer(error: unknown, onError: (error: unknown) => void) {
+  if (error instanceof ValidationFailure) return errorAnswer(422, error.detail);
+  if (error instanceof HttpError) return errorAnswer(error.status, error.detail, error.headers);
+  onError(error);
+  return errorAnswer(500, 'Internal server error');
 }

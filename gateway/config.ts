@@ -10,7 +10,11 @@ import {
   readS3Settings,
   type S3Settings,
 } from '../pipeline/config.js';
-import { DEFAULT_MONTHLY_ALLOWANCE } from './auth/allowance.js';
+import {
+  DEFAULT_GATEWAY_INSTANCES,
+  DEFAULT_LEASE_UNITS,
+  DEFAULT_MONTHLY_ALLOWANCE,
+} from './auth/allowance.js';
 import { DEFAULT_SESSION_DAYS } from './auth/sessions.js';
 import { DEFAULT_PUBLIC_LIMIT_PER_MIN } from './auth/window-limiter.js';
 import { type MetricsConfig, readMetricsConfig } from './metrics/metrics-config.js';
@@ -39,6 +43,13 @@ export interface GatewayConfig {
   trustProxy: number;
   /** Successful requests per billing period per account (spec 8). */
   monthlyAllowance: number;
+  /**
+   * Allowance leases (`SBM_ALLOWANCE_LEASE`, requests per lease; 0 counts every request in the shared
+   * state) and the most gateway instances that share one state (`SBM_GATEWAY_INSTANCES`): leases stop
+   * when fewer than 2 × lease × instances requests of an account's allowance are left.
+   */
+  allowanceLease: number;
+  gatewayInstances: number;
   /** How often the gateway looks for a new published manifest, in milliseconds. */
   manifestPollMs: number;
   /** Lifetime of subscriber sessions created by the operator CLI, in days. */
@@ -101,6 +112,8 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     publicLimitPerMinute: readInteger(env, 'SBM_PUBLIC_LIMIT_PER_MIN', DEFAULT_PUBLIC_LIMIT_PER_MIN, 0),
     trustProxy: readInteger(env, 'SBM_TRUST_PROXY', 0, 0),
     monthlyAllowance: readInteger(env, 'SBM_MONTHLY_ALLOWANCE', DEFAULT_MONTHLY_ALLOWANCE, 1),
+    allowanceLease: readInteger(env, 'SBM_ALLOWANCE_LEASE', DEFAULT_LEASE_UNITS, 0),
+    gatewayInstances: readInteger(env, 'SBM_GATEWAY_INSTANCES', DEFAULT_GATEWAY_INSTANCES, 1),
     manifestPollMs: readInteger(env, 'SBM_MANIFEST_POLL_MS', GATEWAY_DEFAULTS.manifestPollMs, 100),
     sessionDays: readInteger(env, 'SBM_SESSION_DAYS', DEFAULT_SESSION_DAYS, 1),
     s3: readS3Settings(env),

@@ -1,21 +1,24 @@
 /**
- * The gateway on Node: wires the configured state and object store into the app and serves it with
- * @hono/node-server. With `gateway/cli.ts`, the only gateway file that touches Node's server APIs.
+ * The gateway on Node: wires the configured state and object store into the app and serves it: the
+ * snapshot reads through the app's fast path on Node's own request and response objects, everything
+ * else through @hono/node-server. With `gateway/cli.ts`, the only gateway file that runs a server
+ * (`fast-path.ts` writes to the response objects it is given).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type ServerType, serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
 import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { billingStripeClient } from './account/stripe-billing.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
-import type { HeaderSource } from './auth/resolve-credential.js';
+import { leaseOptions } from './auth/allowance.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayMetrics } from './metrics/gateway-metrics.js';
 import { startMetricsServer } from './metrics/metrics-server.js';
 import { outboxMailer, smtpMailer } from './orders/mailer.js';
+import { type NodeRequestLike, nodeHeaders } from './fast-path.js';
 import { alertLine, type OrderAlert } from './orders/order-alerts.js';
 import { orderServicesFrom, orderStartupNotes } from './orders/order-services.js';
 import { type LogSink, requestLogTo } from './request-log.js';
@@ -88,6 +91,7 @@ export async function startGateway(
     now,
     baseUrl: config.baseUrl,
     monthlyAllowance: config.monthlyAllowance,
+    allowanceLease: leaseOptions(config.allowanceLease, config.gatewayInstances),
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
     taxChain,
@@ -117,6 +121,7 @@ export async function startGateway(
       emissions.stop();
       await metricsServer?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
       await taxChain.close();
       requestLog.flush();
       await state.close();
@@ -125,23 +130,40 @@ export async function startGateway(
   };
 }
 
-function listen(app: GatewayApp, hostname: string, port: number): Promise<ServerType> {
+function listen(app: GatewayApp, hostname: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: (request: Request, env: { incoming: ParsedRequest }) =>
-          app.fetch(request, {
-            ip: env.incoming.socket.remoteAddress ?? 'unknown',
-            headers: incomingHeaders(env.incoming),
-          }),
-        hostname,
-        port,
-      },
-      () => resolve(server),
-    );
+    const server = createServer(nodeListener(app));
     server.on('clientError', answerClientError);
     server.once('error', reject);
+    server.listen(port, hostname, () => resolve(server));
   });
+}
+
+/**
+ * The gateway's Node request listener: the fast path first (snapshot reads), else the fetch-style app
+ * through @hono/node-server. Tests serve an in-process app with it to run the suites on both paths.
+ */
+export function nodeListener(
+  app: GatewayApp,
+  /** Told which path each request took (tests; a place to hang per-path counters). */
+  observe?: (via: 'fast' | 'router') => void,
+): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  const viaRouter = getRequestListener((request: Request, env: { incoming: NodeRequestLike }) =>
+    app.fetch(request, {
+      ip: env.incoming.socket.remoteAddress ?? 'unknown',
+      headers: nodeHeaders(env.incoming.headers),
+    }),
+  );
+  if (observe) {
+    return (incoming, outgoing) => {
+      const fast = app.fastPath(incoming, outgoing);
+      observe(fast ? 'fast' : 'router');
+      if (!fast) void viaRouter(incoming, outgoing);
+    };
+  }
+  return (incoming, outgoing) => {
+    if (!app.fastPath(incoming, outgoing)) void viaRouter(incoming, outgoing);
+  };
 }
 
 /**
@@ -190,22 +212,6 @@ function describeClientError(error: NodeJS.ErrnoException & { reason?: unknown }
         typeof error.reason === 'string' ? `Bad request: ${error.reason}` : 'Bad request',
       ];
   }
-}
-
-/** What the gateway reads of Node's own request object (HTTP/1 and HTTP/2 alike). */
-interface ParsedRequest {
-  headers: IncomingHttpHeaders;
-  socket: { remoteAddress?: string };
-}
-
-/** Node's parsed headers (names lower-cased; repeated values joined as Node joins them). */
-function incomingHeaders(incoming: ParsedRequest): HeaderSource {
-  return {
-    get(name) {
-      const value = incoming.headers[name];
-      return Array.isArray(value) ? value.join(', ') : (value ?? null);
-    },
-  };
 }
 
 function errorMessage(error: unknown): string {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { GatewayState } from '../state/gateway-state.js';
 import { type BillingPeriod, periodSeconds } from './billing-period.js';
 import type { LimitDecision } from './limit-headers.js';
@@ -25,6 +26,46 @@ export interface AllowanceMeter {
   reserve(accountId: string, period: BillingPeriod): Promise<AllowanceTicket>;
   /** The current standing without counting anything. */
   peek(accountId: string, period: BillingPeriod): Promise<LimitDecision>;
+  /** Gives back the unspent part of every open lease (the gateway is closing). */
+  close(): Promise<void>;
+}
+
+/**
+ * Allowance leases (`SBM_ALLOWANCE_LEASE`): an instance takes `units` requests of an account's
+ * allowance from the shared state at once and counts them in memory, so a keyed request writes
+ * nothing shared. A lease is settled (its unspent part given back) when spent or after `lifetimeMs`.
+ * Leases are only taken while at least `keepFree` requests would stay uncounted after the lease;
+ * nearer the cap every success is counted in the shared state, as without leases.
+ */
+export interface LeaseOptions {
+  units: number;
+  /** Uncounted requests a lease must leave (2 × units × instances covers every instance's lease). */
+  keepFree: number;
+  lifetimeMs: number;
+  /** How long past its lifetime a lease row stands for a live instance; then it counts as lost. */
+  graceMs: number;
+  /** While a lease may give units back, a request refused by the shared count waits and retries this often. */
+  retryMs: number;
+}
+
+export const DEFAULT_LEASE_UNITS = 100;
+export const DEFAULT_GATEWAY_INSTANCES = 8;
+
+export function leaseOptions(units: number, instances: number): LeaseOptions | undefined {
+  if (units <= 0) return undefined;
+  return { units, keepFree: 2 * units * instances, lifetimeMs: 1_000, graceMs: 4_000, retryMs: 20 };
+}
+
+interface Lease {
+  id: string;
+  accountId: string;
+  period: BillingPeriod;
+  /** The account's count before this lease, as the shared state had it when the lease was taken. */
+  base: number;
+  units: number;
+  left: number;
+  timer: NodeJS.Timeout;
+  open: boolean;
 }
 
 /**
@@ -36,8 +77,15 @@ export interface AllowanceMeter {
  * back. We accept that rather than counting after the fact, which could grant more than the allowance.
  * Subscriber sessions are not metered; callers only meter key credentials.
  */
-export function createAllowanceMeter(options: { state: GatewayState; limit: number }): AllowanceMeter {
+export function createAllowanceMeter(options: {
+  state: GatewayState;
+  limit: number;
+  /** Allowance leases (see `LeaseOptions`); absent: every request is counted in the shared state. */
+  lease?: LeaseOptions | undefined;
+  now?: () => Date;
+}): AllowanceMeter {
   const { state, limit } = options;
+  const now = options.now ?? (() => new Date());
   const decide = (allowed: boolean, remaining: number, period: BillingPeriod): LimitDecision => ({
     allowed,
     limit,
@@ -45,29 +93,144 @@ export function createAllowanceMeter(options: { state: GatewayState; limit: numb
     resetAt: period.end,
     windowSeconds: periodSeconds(period),
   });
+  const lease = options.lease;
+  /** Each request counted in the shared state, reserve-then-refund. */
+  const reserveShared = async (accountId: string, period: BillingPeriod): Promise<AllowanceTicket> => {
+    let counted = await state.reserveRequest(accountId, period.start, limit);
+    // Refused at the cap while another instance holds a lease: its unspent part comes back within a
+    // second (or the lease expires), so wait for it rather than answer 429 early. Once no lease is
+    // open, one more try sees every part given back (a lease row goes in the statement that returns it).
+    if (!counted.granted && lease) {
+      for (;;) {
+        const open = await state.hasOpenLease(accountId, period.start, now());
+        if (open) await new Promise((resolve) => setTimeout(resolve, lease.retryMs));
+        counted = await state.reserveRequest(accountId, period.start, limit);
+        if (counted.granted || !open) break;
+      }
+    }
+    const decision = decide(counted.granted, counted.remaining, period);
+    let settled: LimitDecision | undefined;
+    return {
+      decision,
+      async settle(status) {
+        if (settled) return settled;
+        if (!counted.granted || countsAgainstAllowance(status)) {
+          settled = decision;
+        } else {
+          const refunded = await state.refundRequest(accountId, period.start, limit);
+          settled = decide(true, refunded.remaining, period);
+        }
+        return settled;
+      },
+    };
+  };
+
+  /** Open leases by account and period; a renewal in flight, shared by the requests waiting for it. */
+  const leases = new Map<string, Lease>();
+  const renewing = new Map<string, Promise<Lease | null>>();
+  /** Accounts near their cap: counted request by request until this time (performance.now()). */
+  const sharedUntil = new Map<string, number>();
+
+  const settleLease = async (held: Lease): Promise<void> => {
+    if (!held.open) return;
+    held.open = false;
+    clearTimeout(held.timer);
+    const key = leaseKey(held.accountId, held.period);
+    if (leases.get(key) === held) leases.delete(key);
+    await state.settleLease(held.id, held.accountId, held.period.start, held.left);
+  };
+
+  const takeLease = async (key: string, accountId: string, period: BillingPeriod): Promise<Lease | null> => {
+    if (!lease) return null;
+    const old = leases.get(key);
+    if (old) await settleLease(old);
+    const id = `lease_${randomBytes(12).toString('base64url')}`;
+    const taken = await state.takeLease(
+      {
+        id,
+        accountId,
+        periodStart: period.start,
+        limit,
+        units: lease.units,
+        keepFree: lease.keepFree,
+        expiresAt: new Date(now().getTime() + lease.lifetimeMs + lease.graceMs),
+      },
+      now(),
+    );
+    if (!taken.taken) {
+      sharedUntil.set(key, performance.now() + lease.lifetimeMs);
+      return null;
+    }
+    const held: Lease = {
+      id,
+      accountId,
+      period,
+      base: taken.used - lease.units,
+      units: lease.units,
+      left: lease.units,
+      open: true,
+      // Settled after its lifetime even when idle, so its unspent part goes back to the others.
+      timer: setTimeout(() => {
+        settleLease(held).catch(() => undefined);
+      }, lease.lifetimeMs),
+    };
+    held.timer.unref();
+    leases.set(key, held);
+    return held;
+  };
+
+  const leasedTicket = (held: Lease): AllowanceTicket => {
+    held.left -= 1;
+    const remaining = () => Math.max(0, limit - held.base - (held.units - held.left));
+    const decision = decide(true, remaining(), held.period);
+    let settled: LimitDecision | undefined;
+    return {
+      decision,
+      async settle(status) {
+        if (settled) return settled;
+        if (countsAgainstAllowance(status)) {
+          settled = decision;
+        } else if (held.open) {
+          held.left += 1;
+          settled = decide(true, remaining(), held.period);
+        } else {
+          // The lease was settled with this request counted as spent: give it back in the shared count.
+          const refunded = await state.refundRequest(held.accountId, held.period.start, limit);
+          settled = decide(true, refunded.remaining, held.period);
+        }
+        return settled;
+      },
+    };
+  };
+
   return {
     limit,
     async reserve(accountId, period) {
-      const counted = await state.reserveRequest(accountId, period.start, limit);
-      const decision = decide(counted.granted, counted.remaining, period);
-      let settled: LimitDecision | undefined;
-      return {
-        decision,
-        async settle(status) {
-          if (settled) return settled;
-          if (!counted.granted || countsAgainstAllowance(status)) {
-            settled = decision;
-          } else {
-            const refunded = await state.refundRequest(accountId, period.start, limit);
-            settled = decide(true, refunded.remaining, period);
-          }
-          return settled;
-        },
-      };
+      if (!lease) return reserveShared(accountId, period);
+      const key = leaseKey(accountId, period);
+      for (;;) {
+        const held = leases.get(key);
+        if (held?.open && held.left > 0) return leasedTicket(held);
+        const until = sharedUntil.get(key);
+        if (until !== undefined && performance.now() < until) return reserveShared(accountId, period);
+        let renewal = renewing.get(key);
+        if (!renewal) {
+          renewal = takeLease(key, accountId, period).finally(() => renewing.delete(key));
+          renewing.set(key, renewal);
+        }
+        if (!(await renewal)) return reserveShared(accountId, period);
+      }
     },
     async peek(accountId, period) {
       const used = await state.getUsage(accountId, period.start);
       return decide(used < limit, Math.max(0, limit - used), period);
     },
+    async close() {
+      await Promise.all([...leases.values()].map((held) => settleLease(held)));
+    },
   };
+}
+
+function leaseKey(accountId: string, period: BillingPeriod): string {
+  return `${accountId} ${period.start.getTime()}`;
 }

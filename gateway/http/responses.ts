@@ -7,5 +7,19 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 }
 
 export function errorBody(status: number, detail: unknown, headers: Record<string, string> = {}): Response {
-  return jsonResponse({ detail }, status, { 'cache-control': 'no-store', ...headers });
+  const answer = errorAnswer(status, detail, headers);
+  return new Response(answer.body, { status, headers: answer.headers });
+}
+
+/** The error shape as plain parts, for the fast path, which writes Node's response itself. */
+export function errorAnswer(
+  status: number,
+  detail: unknown,
+  headers: Record<string, string> = {},
+): { status: number; headers: Record<string, string>; body: string } {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify({ detail }),
+  };
 }

@@ -10,71 +10,78 @@ import type { AccessGuard } from '../access-guard.js';
 import { ParamReader } from '../http/params.js';
 import type { GatewayRequest } from '../request-context.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
-import { snapshotResponse } from './snapshot-response.js';
+import { addSnapshotRoutes, type SnapshotRoute } from './snapshot-routes.js';
 
 const SUBNET_NOT_FOUND = 'Subnet not found';
 
-/** Spec 4.1: the burn snapshots. Each handler parses, admits, and serves published bytes. */
+/**
+ * Spec 4.1: the burn snapshots. Each route parses its parameters into the published object it serves
+ * and the access it needs; `addSnapshotRoutes` admits and serves (on the router and the fast path).
+ */
 export function dataRoutes(
   router: RouterType<GatewayRequest>,
   deps: { burns: SnapshotCache; guard: AccessGuard; now: () => Date },
 ): void {
-  const { burns, guard, now } = deps;
-
-  router.get('/api/v1/subnets', async (request) => {
-    await guard.admit(request, 'public', 'The subnet list');
-    return snapshotResponse(burns, request, snapshotPaths.subnetList(), now().getTime(), SUBNET_NOT_FOUND);
-  });
-
-  router.get('/api/v1/subnets/:netuid', async (request) => {
-    const params = new ParamReader();
-    const netuid = params.required('path', 'netuid', request.params['netuid']);
-    params.done();
-    await guard.admit(request, 'public', 'Subnet detail');
-    return snapshotResponse(
-      burns,
-      request,
-      snapshotPaths.subnetDetail(netuid!),
-      now().getTime(),
-      SUBNET_NOT_FOUND,
-    );
-  });
-
-  router.get('/api/v1/subnets/:netuid/history', async (request) => {
-    const params = new ParamReader();
-    const netuid = params.required('path', 'netuid', request.params['netuid']);
-    const days = params.oneOf('query', 'days', request.query['days'], HISTORY_WINDOWS, DEFAULT_HISTORY_DAYS);
-    params.done();
-    const need = PUBLIC_HISTORY_WINDOWS.includes(days) ? 'public' : 'paid';
-    await guard.admit(request, need, 'A history window of 90 or 365 days');
-    return snapshotResponse(
-      burns,
-      request,
-      snapshotPaths.history(netuid!, days),
-      now().getTime(),
-      SUBNET_NOT_FOUND,
-    );
-  });
-
-  router.get('/api/v1/subnets/:netuid/history.csv', async (request) => {
-    const params = new ParamReader();
-    const netuid = params.required('path', 'netuid', request.params['netuid']);
-    const days = params.oneOf(
-      'query',
-      'days',
-      request.query['days'],
-      HISTORY_WINDOWS,
-      DEFAULT_HISTORY_CSV_DAYS,
-    );
-    params.done();
-    await guard.admit(request, 'paid', 'CSV export');
-    return snapshotResponse(
-      burns,
-      request,
-      snapshotPaths.historyCsv(netuid!, days),
-      now().getTime(),
-      SUBNET_NOT_FOUND,
-      { 'content-disposition': `attachment; filename="subnet-${netuid}-history-${days}d.csv"` },
-    );
-  });
+  const { burns } = deps;
+  const routes: SnapshotRoute[] = [
+    {
+      pattern: '/api/v1/subnets',
+      target: () => ({
+        need: 'public',
+        what: 'The subnet list',
+        cache: burns,
+        path: snapshotPaths.subnetList(),
+        missing: SUBNET_NOT_FOUND,
+      }),
+    },
+    {
+      pattern: '/api/v1/subnets/:netuid',
+      target(pathParams) {
+        const params = new ParamReader();
+        const netuid = params.required('path', 'netuid', pathParams['netuid']);
+        params.done();
+        return {
+          need: 'public',
+          what: 'Subnet detail',
+          cache: burns,
+          path: snapshotPaths.subnetDetail(netuid!),
+          missing: SUBNET_NOT_FOUND,
+        };
+      },
+    },
+    {
+      pattern: '/api/v1/subnets/:netuid/history',
+      target(pathParams, query) {
+        const params = new ParamReader();
+        const netuid = params.required('path', 'netuid', pathParams['netuid']);
+        const days = params.oneOf('query', 'days', query['days'], HISTORY_WINDOWS, DEFAULT_HISTORY_DAYS);
+        params.done();
+        return {
+          need: PUBLIC_HISTORY_WINDOWS.includes(days) ? 'public' : 'paid',
+          what: 'A history window of 90 or 365 days',
+          cache: burns,
+          path: snapshotPaths.history(netuid!, days),
+          missing: SUBNET_NOT_FOUND,
+        };
+      },
+    },
+    {
+      pattern: '/api/v1/subnets/:netuid/history.csv',
+      target(pathParams, query) {
+        const params = new ParamReader();
+        const netuid = params.required('path', 'netuid', pathParams['netuid']);
+        const days = params.oneOf('query', 'days', query['days'], HISTORY_WINDOWS, DEFAULT_HISTORY_CSV_DAYS);
+        params.done();
+        return {
+          need: 'paid',
+          what: 'CSV export',
+          cache: burns,
+          path: snapshotPaths.historyCsv(netuid!, days),
+          missing: SUBNET_NOT_FOUND,
+          headers: { 'content-disposition': `attachment; filename="subnet-${netuid}-history-${days}d.csv"` },
+        };
+      },
+    },
+  ];
+  addSnapshotRoutes(router, routes, deps);
 }

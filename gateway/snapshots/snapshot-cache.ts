@@ -1,17 +1,41 @@
 import type { Freshness } from '../../pipeline/contract/envelope.js';
 import { taxPaths } from '../../pipeline/contract/tax-published.js';
 import {
+  compressForm,
   type Manifest,
+  MIN_PRECOMPRESS_BYTES,
   type ObjectStore,
+  PRECOMPRESSED_ENCODINGS,
+  type PrecompressedEncoding,
   readManifest,
+  readPublishedForm,
   readPublishedObject,
 } from '../../pipeline/store/index.js';
+
+/** One representation of an object: its bytes as sent and its own strong validator. */
+export interface Representation {
+  body: Uint8Array;
+  etag: string;
+}
 
 export interface ServedObject {
   body: Uint8Array;
   contentType: string;
   /** Strong validator: the manifest's content hash, plus the freshness when the gateway rewrote it. */
   etag: string;
+  /**
+   * The same bytes content-encoded (published beside the object, or compressed here once when the
+   * gateway rewrote the freshness), each with its own ETag so a 304 never stands for another encoding.
+   * Empty for runs published before precompression and for small objects: those are sent as they are.
+   */
+  encoded: Partial<Record<PrecompressedEncoding, Representation>>;
+}
+
+interface LoadedObject {
+  body: Uint8Array;
+  contentType: string;
+  sha256: string;
+  forms: Partial<Record<PrecompressedEncoding, Uint8Array>>;
 }
 
 /**
@@ -23,7 +47,7 @@ export type FreshnessRule = (manifest: Manifest) => (nowMs: number) => Freshness
 interface LoadedRun {
   manifest: Manifest;
   freshnessAt: (nowMs: number) => Freshness | null;
-  objects: Map<string, { body: Uint8Array; contentType: string; sha256: string }>;
+  objects: Map<string, LoadedObject>;
   /** Served bytes by freshness, then by path: each made on first request. */
   variants: Map<Freshness | null, Map<string, ServedObject>>;
 }
@@ -100,6 +124,7 @@ export class SnapshotCache {
     if (!served) {
       served = withFreshness(object, freshness);
       variants.set(path, served);
+      if (served.body !== object.body) this.encodeRewritten(served, object);
     }
     return served;
   }
@@ -116,6 +141,24 @@ export class SnapshotCache {
     return object?.body ?? null;
   }
 
+  /**
+   * A variant whose freshness the gateway rewrote cannot use the published forms; it is compressed
+   * here, once per run and freshness, off the event loop (zlib's thread pool). Until that is done it
+   * is sent as it is, which `Vary: Accept-Encoding` allows. Only encodings the run published are made.
+   */
+  private encodeRewritten(served: ServedObject, object: LoadedObject): void {
+    if (served.body.byteLength < MIN_PRECOMPRESS_BYTES) return;
+    for (const encoding of PRECOMPRESSED_ENCODINGS) {
+      if (!object.forms[encoding]) continue;
+      compressForm(encoding, served.body).then(
+        (body) => {
+          served.encoded[encoding] = { body, etag: encodedEtag(served.etag, encoding) };
+        },
+        (error: unknown) => this.onError(error),
+      );
+    }
+  }
+
   private async load(): Promise<boolean> {
     const manifest = await readManifest(this.store, this.prefix);
     if (!manifest || manifest.version === this.run?.manifest.version) return false;
@@ -126,7 +169,14 @@ export class SnapshotCache {
     const worker = async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
         const object = await readPublishedObject(this.store, manifest, entry.path);
-        if (object) objects.set(entry.path, object);
+        if (!object) continue;
+        const forms: LoadedObject['forms'] = {};
+        for (const encoding of PRECOMPRESSED_ENCODINGS) {
+          if (!entry.encodings?.[encoding]) continue;
+          const form = await readPublishedForm(this.store, manifest, entry.path, encoding);
+          if (form) forms[encoding] = form;
+        }
+        objects.set(entry.path, { ...object, forms });
       }
     };
     await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
@@ -141,18 +191,29 @@ const FRESHNESS_FIELD = /"freshness":"(current|stale|unknown)"/;
  * Freshness depends on the time of the request, not of publication, so the one top-level field is
  * rewritten in the stored bytes (each variant is made once per run).
  */
-function withFreshness(
-  object: { body: Uint8Array; contentType: string; sha256: string },
-  freshness: Freshness | null,
-): ServedObject {
-  const plain = { body: object.body, contentType: object.contentType, etag: `"${object.sha256}"` };
-  if (freshness === null || !object.contentType.startsWith('application/json')) return plain;
-  const text = decoder.decode(object.body);
-  const match = FRESHNESS_FIELD.exec(text);
-  if (!match || match[1] === freshness) return plain;
-  return {
-    body: encoder.encode(text.replace(FRESHNESS_FIELD, `"freshness":"${freshness}"`)),
-    contentType: object.contentType,
-    etag: `"${object.sha256}-${freshness}"`,
-  };
+function withFreshness(object: LoadedObject, freshness: Freshness | null): ServedObject {
+  if (freshness !== null && object.contentType.startsWith('application/json')) {
+    const text = decoder.decode(object.body);
+    const match = FRESHNESS_FIELD.exec(text);
+    if (match && match[1] !== freshness) {
+      return {
+        body: encoder.encode(text.replace(FRESHNESS_FIELD, `"freshness":"${freshness}"`)),
+        contentType: object.contentType,
+        etag: `"${object.sha256}-${freshness}"`,
+        encoded: {},
+      };
+    }
+  }
+  const etag = `"${object.sha256}"`;
+  const encoded: ServedObject['encoded'] = {};
+  for (const encoding of PRECOMPRESSED_ENCODINGS) {
+    const body = object.forms[encoding];
+    if (body) encoded[encoding] = { body, etag: encodedEtag(etag, encoding) };
+  }
+  return { body: object.body, contentType: object.contentType, etag, encoded };
+}
+
+/** `"<hash>"` → `"<hash>-br"`: each representation its own strong validator (RFC 9110 8.8.3). */
+function encodedEtag(etag: string, encoding: PrecompressedEncoding): string {
+  return `${etag.slice(0, -1)}-${encoding}"`;
 }

@@ -161,6 +161,21 @@ export interface GatewayState {
   /** Gives back one reserved request (the response did not succeed); never goes below 0. */
   refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult>;
   getUsage(accountId: string, periodStart: Date): Promise<number>;
+  /**
+   * Takes a lease of `lease.units` requests for (account, period) if, after it, at least
+   * `lease.keepFree` of `limit` stay uncounted: the units are counted in `used` at once, and a lease
+   * row (expiring at `lease.expiresAt`) says they may come back. Atomic like `reserveRequest`, across
+   * processes. Also deletes lease rows that expired before `now`. `taken` false: no lease, counting
+   * goes request by request.
+   */
+  takeLease(lease: LeaseRequest, now: Date): Promise<{ taken: boolean; used: number }>;
+  /**
+   * Ends a lease, giving back `unspent` of its units; if its row is gone (it expired: the instance
+   * stalled past its expiry) nothing is given back, as for a lease whose instance died.
+   */
+  settleLease(leaseId: string, accountId: string, periodStart: Date, unspent: number): Promise<void>;
+  /** Whether a lease for (account, period) is out and unexpired at `now`: its units may still come back. */
+  hasOpenLease(accountId: string, periodStart: Date, now: Date): Promise<boolean>;
   /** Operator adjustment (and test set-up): sets the counter for a period outright. */
   setUsage(accountId: string, periodStart: Date, used: number): Promise<void>;
 
@@ -201,6 +216,16 @@ export interface GatewayState {
   getOrCreateSalt(name: string, candidate: string, createdAt: Date): Promise<string>;
 
   close(): Promise<void>;
+}
+
+export interface LeaseRequest {
+  id: string;
+  accountId: string;
+  periodStart: Date;
+  limit: number;
+  units: number;
+  keepFree: number;
+  expiresAt: Date;
 }
 
 export function remainingOf(limit: number, used: number): number {

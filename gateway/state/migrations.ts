@@ -433,6 +433,36 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    version: 6,
+    name: 'allowance leases',
+    // A lease is a block of an account's allowance a gateway instance took (already counted in
+    // usage_counters.used) and spends locally; it gives back the unspent part when it settles (within a
+    // second). A row outlives its instance only if the instance died: past `expires_at` its unspent part
+    // is lost to the account (never granted twice), and other instances stop waiting for it.
+    sqlite: [
+      `CREATE TABLE allowance_leases (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        period_start TEXT NOT NULL,
+        units INTEGER NOT NULL CHECK (units > 0),
+        expires_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX allowance_leases_account ON allowance_leases (account_id, period_start)',
+      'CREATE INDEX allowance_leases_expires ON allowance_leases (expires_at)',
+    ],
+    postgres: [
+      `CREATE TABLE allowance_leases (
+        id text PRIMARY KEY,
+        account_id text NOT NULL,
+        period_start timestamptz NOT NULL,
+        units integer NOT NULL CHECK (units > 0),
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX allowance_leases_account ON allowance_leases (account_id, period_start)',
+      'CREATE INDEX allowance_leases_expires ON allowance_leases (expires_at)',
+    ],
+  },
+  {
     version: 7,
     name: 'operator retries of stuck orders',
     // One row per `orders retry` that put a stuck order back into the queue: who reads `orders show`

@@ -8,6 +8,7 @@ import {
   type GatewayState,
   type InsertKeyResult,
   type KeyCandidate,
+  type LeaseRequest,
   type NewAccount,
   type RateWindowHit,
   type RollingWindowHit,
@@ -287,6 +288,57 @@ class PostgresState implements GatewayState {
     );
     const used = row ? Number(row['used']) : await this.getUsage(accountId, periodStart);
     return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
+  }
+
+  /**
+   * One statement: the counter row is updated only if the lease fits (a new row only when the whole
+   * limit does), and the lease row is inserted only when the counter moved.
+   */
+  async takeLease(lease: LeaseRequest, now: Date): Promise<{ taken: boolean; used: number }> {
+    await this.pool.query('DELETE FROM allowance_leases WHERE expires_at < $1', [now]);
+    if (lease.units + lease.keepFree <= lease.limit) {
+      const row = await this.one(
+        `WITH counted AS (
+           INSERT INTO usage_counters AS c (account_id, period_start, used) VALUES ($1, $2, $3)
+           ON CONFLICT (account_id, period_start) DO UPDATE SET used = c.used + $3
+             WHERE c.used + $3 + $4 <= $5
+           RETURNING used
+         ), leased AS (
+           INSERT INTO allowance_leases (id, account_id, period_start, units, expires_at)
+           SELECT $6, $1, $2, $3, $7 FROM counted
+         )
+         SELECT used FROM counted`,
+        [
+          lease.accountId,
+          lease.periodStart,
+          lease.units,
+          lease.keepFree,
+          lease.limit,
+          lease.id,
+          lease.expiresAt,
+        ],
+      );
+      if (row) return { taken: true, used: Number(row['used']) };
+    }
+    return { taken: false, used: await this.getUsage(lease.accountId, lease.periodStart) };
+  }
+
+  async settleLease(leaseId: string, accountId: string, periodStart: Date, unspent: number): Promise<void> {
+    await this.pool.query(
+      `WITH ended AS (DELETE FROM allowance_leases WHERE id = $1 RETURNING id)
+       UPDATE usage_counters SET used = GREATEST(0, used - $4)
+       WHERE account_id = $2 AND period_start = $3 AND $4 > 0 AND EXISTS (SELECT 1 FROM ended)`,
+      [leaseId, accountId, periodStart, unspent],
+    );
+  }
+
+  async hasOpenLease(accountId: string, periodStart: Date, now: Date): Promise<boolean> {
+    const row = await this.one(
+      `SELECT 1 AS open FROM allowance_leases
+       WHERE account_id = $1 AND period_start = $2 AND expires_at >= $3 LIMIT 1`,
+      [accountId, periodStart, now],
+    );
+    return row !== undefined;
   }
 
   async getUsage(accountId: string, periodStart: Date): Promise<number> {

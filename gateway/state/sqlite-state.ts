@@ -10,6 +10,7 @@ import {
   type GatewayState,
   type InsertKeyResult,
   type KeyCandidate,
+  type LeaseRequest,
   type NewAccount,
   type RateWindowHit,
   type RollingWindowHit,
@@ -337,6 +338,46 @@ class SqliteState implements GatewayState {
 
   getUsage(accountId: string, periodStart: Date): Promise<number> {
     return this.batch.run(() => this.usage(accountId, iso(periodStart)));
+  }
+
+  takeLease(lease: LeaseRequest, now: Date): Promise<{ taken: boolean; used: number }> {
+    return this.batch.run(() => {
+      this.statement('DELETE FROM allowance_leases WHERE expires_at < ?').run(iso(now));
+      const period = iso(lease.periodStart);
+      const before = this.usage(lease.accountId, period);
+      if (before + lease.units + lease.keepFree > lease.limit) return { taken: false, used: before };
+      this.statement(
+        `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
+      ).run(lease.accountId, period, before + lease.units);
+      this.statement(
+        'INSERT INTO allowance_leases (id, account_id, period_start, units, expires_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(lease.id, lease.accountId, period, lease.units, iso(lease.expiresAt));
+      return { taken: true, used: before + lease.units };
+    });
+  }
+
+  settleLease(leaseId: string, accountId: string, periodStart: Date, unspent: number): Promise<void> {
+    return this.batch.run(() => {
+      const ended = this.statement('DELETE FROM allowance_leases WHERE id = ?').run(leaseId);
+      if (ended.changes === 0 || unspent <= 0) return;
+      this.statement(
+        `UPDATE usage_counters SET used = MAX(0, used - ?) WHERE account_id = ? AND period_start = ?`,
+      ).run(unspent, accountId, iso(periodStart));
+    });
+  }
+
+  hasOpenLease(accountId: string, periodStart: Date, now: Date): Promise<boolean> {
+    return this.batch.run(
+      () =>
+        this.one(
+          `SELECT 1 AS open FROM allowance_leases
+           WHERE account_id = ? AND period_start = ? AND expires_at >= ? LIMIT 1`,
+          accountId,
+          iso(periodStart),
+          iso(now),
+        ) !== undefined,
+    );
   }
 
   private usage(accountId: string, period: string): number {

@@ -1,8 +1,15 @@
 /** The store's public surface: what the snapshot builder, the emissions watch and the gateway import. */
 export { FolderObjectStore } from './folder-store.js';
-export { type Manifest, type ManifestEntry, manifestKey, readManifest } from './manifest.js';
+export { type Manifest, type ManifestEntry, manifestKey, readManifest, type StoredForm } from './manifest.js';
 export type { ObjectStore } from './object-store.js';
 export { openObjectStore, parseStoreUrl, type StoreLocation } from './open-object-store.js';
+export {
+  compressForm,
+  ENCODING_SUFFIX,
+  MIN_PRECOMPRESS_BYTES,
+  PRECOMPRESSED_ENCODINGS,
+  type PrecompressedEncoding,
+} from './precompress.js';
 export {
   DEFAULT_KEEP_RUNS,
   type PublishedObject,
@@ -12,6 +19,7 @@ export {
   publishRun,
   type ReadPublishedOptions,
   type RunObject,
+  readPublishedForm,
   readPublishedObject,
   runsPrefix,
   sha256Hex,

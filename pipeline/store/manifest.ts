@@ -2,13 +2,26 @@ import { z } from 'zod';
 import type { ObjectStore } from './object-store.js';
 import { InvalidManifestError } from './store-errors.js';
 
-/** One published object as the manifest records it; `key` is the full store key of its bytes. */
+/** One stored form of an object's bytes: its full store key, SHA-256 and length. */
+const storedFormSchema = z.object({
+  key: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
+});
+export type StoredForm = z.infer<typeof storedFormSchema>;
+
+/**
+ * One published object as the manifest records it; `key` is the full store key of its bytes. A run
+ * published with precompression also lists the object's brotli and gzip forms (`encodings`), stored
+ * beside it (`<key>.br`, `<key>.gz`); runs published before carry none and are served as they are.
+ */
 export const manifestEntrySchema = z.object({
   path: z.string().min(1),
   key: z.string().min(1),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   bytes: z.number().int().nonnegative(),
   content_type: z.string().min(1),
+  encodings: z.object({ br: storedFormSchema.optional(), gzip: storedFormSchema.optional() }).optional(),
 });
 export type ManifestEntry = z.infer<typeof manifestEntrySchema>;
 

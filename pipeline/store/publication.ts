@@ -2,17 +2,31 @@ import { createHash } from 'node:crypto';
 import { type Manifest, type ManifestEntry, manifestKey, RESERVED_MANIFEST_FIELDS } from './manifest.js';
 import { assertValidKey } from './object-key.js';
 import type { ObjectStore } from './object-store.js';
+import {
+  compressForm,
+  ENCODING_SUFFIX,
+  MIN_PRECOMPRESS_BYTES,
+  PRECOMPRESSED_ENCODINGS,
+  type PrecompressedEncoding,
+} from './precompress.js';
 import { newRunVersion, RUN_VERSION_PATTERN } from './run-version.js';
 import { CorruptRunError, ObjectStoreError } from './store-errors.js';
 
 export const DEFAULT_KEEP_RUNS = 7;
 const DEFAULT_CONCURRENCY = 8;
+/** Objects compressed at once: libuv's thread pool has four threads by default. */
+const COMPRESS_CONCURRENCY = 4;
 
 export interface RunObject {
   /** Path inside the run, e.g. `subnets.json` or `subnets/12/history-90.csv`. */
   path: string;
   body: Uint8Array;
   contentType: string;
+  /**
+   * Store its brotli and gzip forms beside it (when it is at least `MIN_PRECOMPRESS_BYTES` and a form
+   * is smaller), for a server to send as they are. For objects served to clients, not read internally.
+   */
+  precompress?: boolean;
 }
 
 export interface PublishRunInput {
@@ -77,8 +91,31 @@ export async function publishRun(store: ObjectStore, input: PublishRunInput): Pr
     };
   });
 
-  await forEachLimited(objects, input.concurrency ?? DEFAULT_CONCURRENCY, (object, index) =>
-    store.put(entries[index]!.key, object.body, object.contentType),
+  // The encoded forms are part of the run like any object: written before the manifest switch.
+  const writes: { key: string; body: Uint8Array; contentType: string }[] = objects.map((object, index) => ({
+    key: entries[index]!.key,
+    body: object.body,
+    contentType: object.contentType,
+  }));
+  const toCompress = objects
+    .map((object, index) => ({ object, index }))
+    .filter(({ object }) => object.precompress && object.body.byteLength >= MIN_PRECOMPRESS_BYTES);
+  await forEachLimited(toCompress, COMPRESS_CONCURRENCY, async ({ object, index }) => {
+    const entry = entries[index]!;
+    const forms = await Promise.all(PRECOMPRESSED_ENCODINGS.map((e) => compressForm(e, object.body)));
+    const encodings: NonNullable<ManifestEntry['encodings']> = {};
+    for (const [i, encoding] of PRECOMPRESSED_ENCODINGS.entries()) {
+      const body = forms[i]!;
+      if (body.byteLength >= object.body.byteLength) continue;
+      const key = entry.key + ENCODING_SUFFIX[encoding];
+      encodings[encoding] = { key, sha256: sha256Hex(body), bytes: body.byteLength };
+      writes.push({ key, body, contentType: object.contentType });
+    }
+    if (Object.keys(encodings).length > 0) entry.encodings = encodings;
+  });
+
+  await forEachLimited(writes, input.concurrency ?? DEFAULT_CONCURRENCY, (write) =>
+    store.put(write.key, write.body, write.contentType),
   );
 
   const manifest: Manifest = { version, created_at: now.toISOString(), objects: entries, ...meta };
@@ -161,6 +198,30 @@ export async function readPublishedObject(
     );
   }
   return { body, contentType: entry.content_type, sha256: entry.sha256, bytes: entry.bytes };
+}
+
+/**
+ * The `encoding` form of a published object, checked like the object itself; null when the manifest
+ * lists no such path or the run carries no such form (published before precompression, or too small).
+ */
+export async function readPublishedForm(
+  store: ObjectStore,
+  manifest: Manifest,
+  path: string,
+  encoding: PrecompressedEncoding,
+): Promise<Uint8Array | null> {
+  const form = manifest.objects.find((object) => object.path === path)?.encodings?.[encoding];
+  if (!form) return null;
+  const body = await store.get(form.key);
+  if (body === null) {
+    throw new CorruptRunError(
+      `${store.description}: run ${manifest.version} lists "${form.key}" but it is missing`,
+    );
+  }
+  if (body.byteLength !== form.bytes || sha256Hex(body) !== form.sha256) {
+    throw new CorruptRunError(`${store.description}: "${form.key}" does not match the manifest`);
+  }
+  return body;
 }
 
 export function sha256Hex(bytes: Uint8Array): string {

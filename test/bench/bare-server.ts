@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 export interface FixedAnswer {
   body: Uint8Array;
   contentType: string;
+  /** The body's `Content-Encoding`, sent as the gateway sends it (the bytes are already encoded). */
+  encoding?: string;
 }
 
 export interface BareServer {
@@ -22,7 +24,12 @@ export async function startBareServer(answers: ReadonlyMap<string, FixedAnswer>)
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': answer.contentType, 'content-length': answer.body.byteLength });
+    const headers: Record<string, string | number> = {
+      'content-type': answer.contentType,
+      'content-length': answer.body.byteLength,
+    };
+    if (answer.encoding) headers['content-encoding'] = answer.encoding;
+    res.writeHead(200, headers);
     res.end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

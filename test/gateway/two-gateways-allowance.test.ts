@@ -1,6 +1,8 @@
 /**
- * Two real gateway processes (`sbm-gateway serve`) on one PostgreSQL database: 64 concurrent keyed
- * requests to each, against an account 100 requests short of its cap. Exactly 100 succeed.
+ * Two real gateway processes (`sbm-gateway serve`) on one PostgreSQL database, with allowance leases
+ * as configured by default: 64 concurrent keyed requests to each against an account 100 requests short
+ * of its cap (exactly 100 succeed); 64 clients on each spending a whole allowance from zero (exactly
+ * 10,000 succeed, then only 429); a key revoked is refused on its next request on either instance.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAccount } from '../../gateway/auth/accounts.js';
@@ -24,6 +26,7 @@ beforeAll(async () => {
     SBM_STORE_URL: `file:${world.storeDir}`,
     SBM_PUBLIC_LIMIT_PER_MIN: '0',
     SBM_MONTHLY_ALLOWANCE: String(ALLOWANCE),
+    SBM_GATEWAY_INSTANCES: '2',
   };
   for (let i = 0; i < 2; i++) {
     const started = await startChild(
@@ -67,3 +70,52 @@ it('grants exactly the 100 remaining requests across both processes; the rest ge
   expect(await state.getUsage(account.id, period.start)).toBe(ALLOWANCE);
   await state.close();
 }, 120_000);
+
+it('64 clients on each gateway spend a whole allowance from zero: exactly 10,000 succeed, then 429', async () => {
+  const state = await openGatewayState(postgres.url);
+  const now = () => new Date();
+  const account = await createAccount({ state, now }, 'api');
+  const { key } = await createApiKey({ state, now }, account.id);
+  const period = billingPeriod(account.periodAnchor, new Date());
+  let granted = 0;
+  const client = async (url: string) => {
+    for (;;) {
+      const response = await fetch(`${url}/api/v1/subnets/1/history?days=90`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await response.arrayBuffer();
+      if (response.status === 429) return;
+      expect(response.status).toBe(200);
+      granted += 1;
+    }
+  };
+  await Promise.all(gateways.flatMap((gateway) => Array.from({ length: 64 }, () => client(gateway.url))));
+  expect(granted).toBe(ALLOWANCE);
+  for (const gateway of gateways) {
+    const after = await fetch(`${gateway.url}/api/v1/subnets`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(after.status).toBe(429);
+  }
+  expect(await state.getUsage(account.id, period.start)).toBe(ALLOWANCE);
+  await state.close();
+}, 300_000);
+
+it('a key revoked is refused on its next request on either gateway, while it holds a lease', async () => {
+  const state = await openGatewayState(postgres.url);
+  const now = () => new Date();
+  const account = await createAccount({ state, now }, 'api');
+  const created = await createApiKey({ state, now }, account.id);
+  const auth = { authorization: `Bearer ${created.key}` };
+  for (const gateway of gateways) {
+    expect((await fetch(`${gateway.url}/api/v1/subnets/1/history?days=90`, { headers: auth })).status).toBe(
+      200,
+    );
+  }
+  await state.revokeKey(created.record.id, new Date());
+  for (const gateway of gateways) {
+    const refused = await fetch(`${gateway.url}/api/v1/subnets/1/history?days=90`, { headers: auth });
+    expect(refused.status).toBe(401);
+  }
+  await state.close();
+}, 60_000);

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CorruptRunError,
@@ -15,6 +16,7 @@ import {
   openObjectStore,
   publishRun,
   readManifest,
+  readPublishedForm,
   readPublishedObject,
   S3ObjectStore,
   sha256Hex,
@@ -262,6 +264,46 @@ describe.each(implementations)('object store contract: $name', (implementation) 
     expect(new TextDecoder().decode(live!.body)).toBe('"e2"');
     // The burns run survived the emissions pruning.
     expect(await readPublishedObject(store, (await readManifest(store, ''))!, 'status.json')).not.toBeNull();
+  });
+
+  it('publishes brotli and gzip forms beside objects marked for it, in the same run', async () => {
+    const store = await implementation.open();
+    const big = bytes(
+      JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ netuid: i, burns: '0' })) }),
+    );
+    const small = bytes('{"small":true}');
+    const { manifest } = await publishRun(store, {
+      prefix: '',
+      objects: [
+        { path: 'subnets.json', body: big, contentType: 'application/json', precompress: true },
+        { path: 'small.json', body: small, contentType: 'application/json', precompress: true },
+        { path: 'tax/internal.json', body: big, contentType: 'application/json' },
+      ],
+    });
+    const live = await readManifest(store, '');
+    expect(live).toEqual(manifest);
+    const entry = live!.objects.find((o) => o.path === 'subnets.json')!;
+    expect(entry.encodings?.br?.key).toBe(`${entry.key}.br`);
+    expect(entry.encodings?.gzip?.key).toBe(`${entry.key}.gz`);
+    const br = await readPublishedForm(store, live!, 'subnets.json', 'br');
+    const gz = await readPublishedForm(store, live!, 'subnets.json', 'gzip');
+    expect(br!.byteLength).toBeLessThan(big.byteLength / 5);
+    expect(Buffer.from(brotliDecompressSync(br!)).equals(Buffer.from(big))).toBe(true);
+    expect(Buffer.from(gunzipSync(gz!)).equals(Buffer.from(big))).toBe(true);
+    // Under 1 KB, or not marked (read only by the gateway itself): no forms.
+    expect(live!.objects.find((o) => o.path === 'small.json')!.encodings).toBeUndefined();
+    expect(live!.objects.find((o) => o.path === 'tax/internal.json')!.encodings).toBeUndefined();
+    expect(await readPublishedForm(store, live!, 'small.json', 'br')).toBeNull();
+    // The forms live under the run's prefix and go with it when it is pruned.
+    expect(await store.list(`runs/${manifest.version}/subnets.json`)).toEqual([
+      `runs/${manifest.version}/subnets.json`,
+      `runs/${manifest.version}/subnets.json.br`,
+      `runs/${manifest.version}/subnets.json.gz`,
+    ]);
+    await store.put(entry.encodings!.br!.key, bytes('not brotli'), 'application/json');
+    await expect(readPublishedForm(store, live!, 'subnets.json', 'br')).rejects.toBeInstanceOf(
+      CorruptRunError,
+    );
   });
 
   it('reports a run whose bytes were changed or removed behind the manifest', async () => {

@@ -1,12 +1,17 @@
 /**
  * The gateway app in-process over a published run: real SnapshotCaches over the folder store, a real
- * state engine, a clock the test moves, and captured log lines. Requests go through `app.fetch`.
+ * state engine, a clock the test moves, and captured log lines. Requests go through `app.fetch` (the
+ * router), or with `transport: 'http'` over a real HTTP connection to the gateway's Node listener, where
+ * snapshot reads take the fast path and everything else the router, as in production.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { buildApp, type GatewayApp, type RequestLogEntry } from '../../gateway/app.js';
 import { createAccount } from '../../gateway/auth/accounts.js';
 import { createApiKey } from '../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { createSession } from '../../gateway/auth/sessions.js';
+import { nodeListener } from '../../gateway/node.js';
 import type { OrderServices } from '../../gateway/orders/order-services.js';
 import type { AccountServices } from '../../gateway/routes/account.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';
@@ -24,6 +29,10 @@ export interface GatewayUnderTest {
   logs: RequestLogEntry[];
   errors: unknown[];
   clock: { nowMs: number };
+  /** With `transport: 'http'`: how many requests each path answered. */
+  via: { fast: number; router: number };
+  /** With `transport: 'http'`: the server's base URL. */
+  url: string | null;
   get(path: string, headers?: Record<string, string>, ip?: string): Promise<Response>;
   apiKey(): Promise<{ key: string; keyId: string; accountId: string }>;
   sessionCookie(): Promise<string>;
@@ -45,6 +54,8 @@ export async function gatewayUnderTest(options: {
   account?: AccountServices;
   /** A clock shared with other parts of the test (another gateway, the Stripe stand-in). */
   clock?: { nowMs: number };
+  /** `fetch` (default): `app.fetch` in-process; `http`: a real server on 127.0.0.1 (the `ip` argument is then ignored). */
+  transport?: 'fetch' | 'http';
 }): Promise<GatewayUnderTest> {
   const clock = options.clock ?? { nowMs: options.nowMs };
   const now = () => new Date(clock.nowMs);
@@ -73,6 +84,15 @@ export async function gatewayUnderTest(options: {
     onError: (error) => errors.push(error),
   });
   const auth: AuthDeps = { state, now };
+  const via = { fast: 0, router: 0 };
+  let server: Server | null = null;
+  let url: string | null = null;
+  if (options.transport === 'http') {
+    const listening = createServer(nodeListener(app, (path) => via[path]++));
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    server = listening;
+    url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+  }
   return {
     app,
     state,
@@ -80,8 +100,12 @@ export async function gatewayUnderTest(options: {
     logs,
     errors,
     clock,
+    via,
+    url,
     get: (path, headers = {}, ip = '203.0.113.7') =>
-      app.fetch(new Request(`http://gateway.test${path}`, { headers }), { ip }),
+      url
+        ? fetch(`${url}${path}`, { headers })
+        : app.fetch(new Request(`http://gateway.test${path}`, { headers }), { ip }),
     async apiKey() {
       const account = await createAccount(auth, 'api');
       const created = await createApiKey(auth, account.id);
@@ -92,6 +116,7 @@ export async function gatewayUnderTest(options: {
       return (await createSession(auth, account.id)).cookieValue;
     },
     async close() {
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
       burns.stop();
       emissions.stop();
       await state.close();

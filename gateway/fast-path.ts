@@ -1,0 +1,133 @@
+/**
+ * The fast path for snapshot reads. A snapshot answer is bytes computed once; building a fetch
+ * `Request`, its `Headers` and a `Response` around them (and @hono/node-server's conversions both
+ * ways) cost more than the answer itself. Here a request is matched against the router's own table
+ * (`router.routes`, in its order, by its rules); when the first route that matches is a snapshot route
+ * (`routes/snapshot-routes.ts`), it is answered from Node's request and response objects by the same
+ * parse, admit and answer code the router runs; every other request returns false and goes through
+ * the router as before. Whatever the path, each request ends in `finish` (the allowance settled, the
+ * limit headers, one request-log entry): the one place to hook per-request counters.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RouteEntry } from 'itty-router';
+import { resolveClientIp } from './auth/client-ip.js';
+import type { HeaderSource } from './auth/resolve-credential.js';
+import type { GatewayRequest, RequestContext } from './request-context.js';
+import type { PlainAnswer } from './routes/snapshot-response.js';
+import { snapshotAnswererOf } from './routes/snapshot-routes.js';
+
+/** What the fast path reads of Node's `IncomingMessage` (HTTP/1 and HTTP/2 compatibility alike). */
+export interface NodeRequestLike {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string | undefined };
+}
+
+/** What it uses of Node's `ServerResponse`. */
+export interface NodeResponseLike {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(body?: Uint8Array | string): unknown;
+}
+
+export interface FastPathDeps {
+  routes: readonly RouteEntry[];
+  trustProxy: number;
+  /** Maps a thrown error to the router's error answer (same status, headers and body). */
+  errorAnswer(error: unknown): PlainAnswer;
+  /** Settles the allowance, sets limit headers into `headers`, logs the request; the router's finally does the same. */
+  finish(request: GatewayRequest, status: number, headers: Record<string, string>): Promise<void>;
+}
+
+/** Paths the fast path takes as they are; anything else (`%`, `..`, `//`, odd bytes) goes to the router, which normalises it. */
+const PLAIN_PATH = /^\/[A-Za-z0-9._~\-/]*$/;
+
+export type FastPath = (incoming: NodeRequestLike, outgoing: NodeResponseLike) => boolean;
+
+export function createFastPath(deps: FastPathDeps): FastPath {
+  const { routes } = deps;
+  return (incoming, outgoing) => {
+    const method = incoming.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = incoming.url ?? '';
+    const mark = url.indexOf('?');
+    const pathname = mark === -1 ? url : url.slice(0, mark);
+    if (!PLAIN_PATH.test(pathname) || pathname.includes('//') || pathname.includes('/.') || url.includes('#'))
+      return false;
+    // The router's own matching: the first entry for this method (or ALL) whose pattern matches.
+    for (const entry of routes) {
+      if (entry[0] !== method && entry[0] !== 'ALL') continue;
+      const match = pathname.match(entry[1]);
+      if (!match) continue;
+      const answerer = snapshotAnswererOf(entry);
+      if (!answerer) return false;
+      const headers = nodeHeaders(incoming.headers);
+      const request = {
+        method,
+        url,
+        route: entry[3],
+        params: match.groups ?? {},
+        query: mark === -1 ? {} : queryOf(url.slice(mark + 1)),
+        ctx: {
+          startedAt: performance.now(),
+          ip: resolveClientIp(incoming.socket.remoteAddress, headers, deps.trustProxy),
+          requestHeaders: headers,
+          credential: null,
+          ticket: null,
+          responseHeaders: {},
+          headersApplied: false,
+        } satisfies RequestContext,
+      } as unknown as GatewayRequest;
+      answerer(request)
+        .catch((error: unknown) => deps.errorAnswer(error))
+        .then(async (answer) => {
+          await deps.finish(request, answer.status, answer.headers);
+          write(outgoing, answer, method === 'HEAD');
+        })
+        .catch((error: unknown) => {
+          // Only a failure in finish or write lands here; answer if nothing was sent yet.
+          const answer = deps.errorAnswer(error);
+          try {
+            write(outgoing, answer, method === 'HEAD');
+          } catch {
+            // The connection is gone; nothing to answer.
+          }
+        });
+      return true;
+    }
+    return false;
+  };
+}
+
+function write(outgoing: NodeResponseLike, answer: PlainAnswer, head: boolean): void {
+  const { body, headers } = answer;
+  if (body !== null && headers['content-length'] === undefined) {
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  }
+  outgoing.writeHead(answer.status, headers);
+  if (head || body === null) outgoing.end();
+  else outgoing.end(body);
+}
+
+/**
+ * itty-router's query object, built by its rule exactly (an empty first value is replaced, not
+ * joined, by a repeated name), so both paths parse a query string alike.
+ */
+function queryOf(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(search)) {
+    const seen = query[name];
+    query[name] = seen ? ([] as string[]).concat(seen, value) : value;
+  }
+  return query;
+}
+
+/** Node's parsed headers (names lower-cased; repeated values joined as Node joins them). */
+export function nodeHeaders(headers: IncomingHttpHeaders): HeaderSource {
+  return {
+    get(name) {
+      const value = headers[name];
+      return Array.isArray(value) ? value.join(', ') : (value ?? null);
+    },
+  };
+}
