@@ -15,7 +15,15 @@ import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from '../pack/ledg
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const BOB = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 const STRANGER = '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y';
-const PRICES = new GbpPrices([{ date: '2026-01-01', usd: null, gbp: '2', source: 'test' }]);
+// £2 per TAO at every day's end of January 2026 (the quote dated the next UTC day).
+const PRICES = new GbpPrices(
+  Array.from({ length: 31 }, (_, i) => ({
+    date: `2026-01-${String(i + 1).padStart(2, '0')}`,
+    usd: null,
+    gbp: '2',
+    source: 'test',
+  })),
+);
 const opening = dayOf(0);
 const BLOCK = opening.block + 50;
 const p5 = { coldkey: ALICE, hotkey: '5H', netuid: 5 };
