@@ -129,6 +129,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   const common = { state: deps.state, now: deps.now };
   const coverage = publishedTaxYearCoverage(
     () => deps.burns.get(taxPaths.calendar(), deps.now().getTime())?.body ?? null,
+    deps.now,
   );
   orderRoutes(router, { ...common, ...orders, baseUrl: deps.baseUrl, onError: deps.onError, coverage });
   stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });

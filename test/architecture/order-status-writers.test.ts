@@ -122,7 +122,7 @@ describe('who writes paid and fulfilled (behaviour)', () => {
     stateStore = await STATE_ENGINES[0]!.start();
     fake = new StripeFake();
     await fake.listen();
-  });
+  }, 300_000);
 
   afterAll(async () => {
     await fake?.close();
