@@ -45,7 +45,7 @@ beforeAll(async () => {
   );
   gateway = started.child;
   expect(started.match[1]).toBe(base);
-}, 600_000);
+}, 1_200_000);
 
 afterAll(async () => {
   await gateway?.stop();

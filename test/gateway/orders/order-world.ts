@@ -57,7 +57,7 @@ export async function orderWorld(options: { realClock?: boolean } = {}): Promise
     genesis: new Date(GENESIS_MS),
     historyDays: days,
     hoursIntoToday: 12,
-    ...(options.realClock ? { realClock: true, blockTimeMs: 1_800_000 } : {}),
+    ...(options.realClock ? { realClock: true, blockTimeMs: 7_200_000 } : {}),
   });
   return {
     dir: world.dir,
@@ -136,7 +136,7 @@ export async function paidOrders(state: GatewayState, count: number, at: Date): 
   const catalogue = catalogueWithPrices();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const request = checkOrderRequest(catalogue, 'uk-2025-26', [i % 2 ? ALICE : BOB]);
+    const request = checkOrderRequest(catalogue, WORLD_SKU, [i % 2 ? ALICE : BOB]);
     const order = await createOrder({ state, now: () => at }, request, 'checkout');
     expectPaid(await payThroughWebhook(state, order.id, at));
     ids.push(order.id);
