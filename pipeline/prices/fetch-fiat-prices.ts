@@ -8,7 +8,7 @@
 import { addDays, DAY_MS, eachDay, formatUtcDay, parseUtcDay } from '../time/utc-day.js';
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { fetchPriceRange, type PriceApiOptions } from './coingecko-client.js';
-import { CURRENCIES, dailyPrices, type FxRow, priceText, upsertFx } from './fiat-prices.js';
+import { CURRENCIES, dailyPrices, type FxRow, PriceFeedError, priceText, upsertFx } from './fiat-prices.js';
 
 export interface FetchFiatOptions extends PriceApiOptions {
   warehousePath: string;
@@ -39,10 +39,18 @@ export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchF
   const rows: FxRow[] = [];
   const missing: Record<string, string[]> = {};
   const source = new URL(options.priceUrl).host;
+  // A piece the API refuses (CoinGecko's free plan answers only the past 365 days) does not stop the
+  // others: the recent days are stored whatever happens to a backfill, and the refusal is reported after.
+  const failed: string[] = [];
   for (const currency of CURRENCIES) {
     const points: Array<[number, number]> = [];
     for (const [start, end] of rangePieces(fromMs, toMs)) {
-      points.push(...(await fetchPriceRange(options, currency, start, end)));
+      try {
+        points.push(...(await fetchPriceRange(options, currency, start, end)));
+      } catch (error) {
+        if (!(error instanceof PriceFeedError)) throw error;
+        failed.push(`${currency} ${formatUtcDay(start)}..${formatUtcDay(end)}: ${error.message}`);
+      }
     }
     const daily = dailyPrices(points, from, to);
     const seen = new Set(daily.map((d) => d.day));
@@ -54,6 +62,11 @@ export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchF
     await upsertFx(warehouse, rows);
   } finally {
     warehouse.close();
+  }
+  if (failed.length > 0) {
+    throw new PriceFeedError(
+      `stored ${rows.length} prices, but ${failed.length} range(s) failed: ${failed[0]}${failed.length > 1 ? ' (and more)' : ''}`,
+    );
   }
   return { from, to, rows: rows.length, missing };
 }

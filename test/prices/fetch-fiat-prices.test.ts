@@ -111,7 +111,7 @@ describe('sbm prices fetch', () => {
       { currency: 'gbp', days: 201, first: '2024-07-25' },
       { currency: 'usd', days: 201, first: '2024-07-25' },
     ]);
-  });
+  }, 180_000);
 
   it('reports an API that does not answer the CoinGecko shape as a typed error', async () => {
     await expect(
