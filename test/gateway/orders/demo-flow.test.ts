@@ -45,7 +45,7 @@ beforeAll(async () => {
   );
   gateway = started.child;
   expect(started.match[1]).toBe(base);
-}, 1_200_000);
+}, 2_400_000);
 
 afterAll(async () => {
   await gateway?.stop();
@@ -119,7 +119,7 @@ it('checkout → simulate-payment → success URL → fulfil → download, as th
   expect(listed).toContain(`${orderId}  fulfilled  ${SKU}  1 coldkey  £39.00`);
   expect(listed).not.toContain('demo@example.com');
   expect(listed).not.toContain(ALICE);
-}, 300_000);
+}, 900_000);
 
 it('refuses to simulate a payment unless STRIPE_API_BASE is a loopback stand-in', async () => {
   const elsewhere = runToEnd(
