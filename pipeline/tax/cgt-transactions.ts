@@ -54,6 +54,7 @@ export interface PackFlag {
     | 'unexplained'
     | 'opening'
     | 'calendar'
+    | 'stale-rate'
     | 'provisional';
   text: string;
 }
@@ -95,10 +96,8 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     if (!found) throw new Error(`cgt mapping: no stake read at block ${block}`);
     return found;
   };
-  const gbpOf = (date: string, taoRao: bigint) => {
-    const price = input.prices.on(date);
-    return price === null ? new CgtDecimal(0) : gbpOfTaoRao(taoRao, price);
-  };
+  // At the rate of the UK day's end; a day with no rate near enough stops the pack (never £0).
+  const gbpOf = (date: string, taoRao: bigint) => gbpOfTaoRao(taoRao, input.prices.on(date));
   const add = (list: CgtTransaction[], tx: Omit<CgtTransaction, 'quantity'> & { rao: bigint }) => {
     if (tx.rao <= 0n) return;
     const { rao, ...rest } = tx;
@@ -325,7 +324,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       flags.push({
         date: row.date,
         kind: 'unpriced',
-        text: `${row.date}: income on subnet ${row.position.netuid} has no ${row.taoRao === null ? 'pool' : 'GBP'} price that day; valued at £0.`,
+        text: `${row.date}: income on subnet ${row.position.netuid} has no pool price that day (the subnet's pool held no reserves); valued at £0.`,
       });
     }
   }

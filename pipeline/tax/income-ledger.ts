@@ -11,7 +11,7 @@
  * the block before), so a stake, unstake, move or transfer, whatever its amounts and rounding, never counts
  * as income. A day can be negative (a deregistration, a slash): it is kept as such, never netted away.
  * Valued at receipt (HMRC CRYPTO21200): alpha × the subnet pool's price at the day's last block
- * (`SubnetTAO ÷ SubnetAlphaIn`, truncated to the RAO) × that day's TAO/GBP.
+ * (`SubnetTAO ÷ SubnetAlphaIn`, truncated to the RAO) × the TAO/GBP rate at the day's end (`gbp-prices.ts`).
  */
 import { Decimal } from 'decimal.js';
 import { poolReserves, valueInTaoRao } from '../amounts/pool-price.js';
@@ -34,11 +34,12 @@ export interface IncomeRow {
   alphaRao: bigint;
   /** Its value in TAO RAO at the day's pool price; null when the subnet has no pool price that day. */
   taoRao: bigint | null;
-  /** Its value in pounds; null without a pool price or a GBP price. */
+  /** Its value in pounds; null without a pool price. */
   gbp: Decimal | null;
   /** The block whose pool price was used. */
   priceBlock: number;
-  gbpPrice: GbpPrice | null;
+  /** The TAO/GBP rate at the day's end (an older one, flagged, when that one is missing). */
+  gbpPrice: GbpPrice;
 }
 
 export const GBP_PLACES = 8;
@@ -86,7 +87,12 @@ export function incomeLedger(
   for (const day of days) {
     const end = at(day.block);
     const start = at(previous.block);
-    const gbpPrice = prices.on(day.date);
+    // Looked up only when the day has something to value: a day with no income needs no rate.
+    let dayPrice: GbpPrice | undefined;
+    const gbpPriceOfDay = () => {
+      dayPrice ??= prices.on(day.date);
+      return dayPrice;
+    };
     for (const position of positions) {
       const id = positionId(position);
       // Per registration of the subnet: a netuid deregistered (and perhaps registered again) during the
@@ -110,13 +116,14 @@ export function incomeLedger(
       for (const [registeredAt, { rao, priceAt }] of received) {
         if (rao === 0n) continue;
         const taoRao = taoRaoAt(priceAt, position.netuid, rao);
+        const gbpPrice = gbpPriceOfDay();
         rows.push({
           date: day.date,
           position,
           registeredAt,
           alphaRao: rao,
           taoRao,
-          gbp: taoRao === null || gbpPrice === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
+          gbp: taoRao === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
           priceBlock: priceAt.block,
           gbpPrice,
         });

@@ -1,7 +1,18 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../chain/chain-reader.js';
 import type { ObjectStore } from '../../store/object-store.js';
-import { cgtInputCsv, disposalsCsv, eventsCsv, incomeCsv, poolsCsv, positionsCsv } from './pack-csv.js';
+import { bittytaxCsv } from './exports/bittytax-csv.js';
+import { exportRecords } from './exports/export-records.js';
+import { koinlyCsv } from './exports/koinly-csv.js';
+import {
+  cgtInputCsv,
+  disposalsCsv,
+  eventsCsv,
+  incomeCsv,
+  matchesCsv,
+  poolsCsv,
+  positionsCsv,
+} from './pack-csv.js';
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
 import { computePackLedger, PACK_READ_CONCURRENCY, type PackLedger } from './pack-ledger.js';
 import { packPdf } from './pack-pdf.js';
@@ -24,9 +35,12 @@ export const PACK_FILE_NAMES = [
   'income.csv',
   'events.csv',
   'disposals.csv',
+  'matches.csv',
   'pools.csv',
   'positions.csv',
   'cgt-input.csv',
+  'bittytax.csv',
+  'koinly.csv',
   'README.txt',
 ] as const;
 
@@ -60,15 +74,19 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
   );
   const asOf = order.paidAt;
   const text = (value: string) => new TextEncoder().encode(value);
+  const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
     ['summary.pdf', await packPdf(order, inputs, ledger, asOf)],
     ['income.csv', text(incomeCsv(ledger, inputs.subnetNames))],
     ['events.csv', text(eventsCsv(ledger))],
     ['disposals.csv', text(disposalsCsv(ledger))],
+    ['matches.csv', text(matchesCsv(ledger))],
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
     ['cgt-input.csv', text(cgtInputCsv(ledger.mapping.transactions))],
+    ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
+    ['koinly.csv', text(koinlyCsv(records))],
     ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
   ]);
   const zip = new JSZip();

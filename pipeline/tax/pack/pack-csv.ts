@@ -32,9 +32,7 @@ export function subnetName(names: ReadonlyMap<number, string>, netuid: number): 
 export function incomeNote(row: IncomeRow): string {
   if (row.alphaRao < 0n) return 'negative day: stake fell with no event to explain it';
   if (row.taoRao === null) return 'no pool price that day: not valued';
-  if (row.gbp === null) return 'no TAO/GBP price: not valued';
-  if (row.gbpPrice && row.gbpPrice.date !== row.date)
-    return `TAO/GBP of ${row.gbpPrice.date} (none that day)`;
+  if (row.gbpPrice.stale) return `TAO/GBP quoted ${row.gbpPrice.at} (none at the day's end)`;
   return '';
 }
 
@@ -50,6 +48,7 @@ export const INCOME_COLUMNS = [
   'gbp',
   'price_block',
   'tao_gbp',
+  'tao_gbp_at',
   'price_sources',
   'note',
 ] as const;
@@ -68,8 +67,9 @@ export function incomeCsv(ledger: PackLedger, names: ReadonlyMap<number, string>
       units(row.taoRao),
       gbp(row.gbp),
       row.priceBlock,
-      row.gbpPrice ? plainDecimal(row.gbpPrice.gbp) : null,
-      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice ? `${row.gbpPrice.source || 'published fiat prices'} (${row.gbpPrice.date})` : 'none'}`,
+      plainDecimal(row.gbpPrice.gbp),
+      row.gbpPrice.at,
+      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
       incomeNote(row),
     ]),
   );
@@ -126,31 +126,53 @@ export const DISPOSAL_COLUMNS = [
   'proceeds_gbp',
   'cost_gbp',
   'gain_gbp',
-  'rule',
-  'matched_date',
-  'matched_quantity',
-  'matched_cost_gbp',
   'refs',
 ] as const;
 
-/** One row per matched part of each disposal of the tax year; the disposal's own figures repeat on each of its rows. */
+/**
+ * One row per disposal of the tax year (all disposals of one asset on one UK day are one disposal), so that
+ * each column's sum is the SA108 figure: proceeds, allowable costs, and gains less losses.
+ */
 export function disposalsCsv(ledger: PackLedger): string {
   return csv(
     DISPOSAL_COLUMNS,
+    ledger.disposals.map((d) => [
+      d.date,
+      d.taxYear,
+      d.asset,
+      plainDecimal(d.quantity),
+      gbp(d.proceeds),
+      gbp(d.cost),
+      gbp(d.gain),
+      d.refs.join('; '),
+    ]),
+  );
+}
+
+export const MATCH_COLUMNS = [
+  'disposal_date',
+  'asset',
+  'rule',
+  'acquisition_date',
+  'quantity',
+  'cost_gbp',
+] as const;
+
+/**
+ * One row per matched part of each disposal: which acquisitions (same day, the 30 days after, or the
+ * section 104 pool) gave its cost. A disposal's parts sum to its quantity and its cost.
+ */
+export function matchesCsv(ledger: PackLedger): string {
+  return csv(
+    MATCH_COLUMNS,
     ledger.disposals.flatMap((d) =>
       d.matched.map((part) => [
         d.date,
-        d.taxYear,
         d.asset,
-        plainDecimal(d.quantity),
-        gbp(d.proceeds),
-        gbp(d.cost),
-        gbp(d.gain),
         part.rule,
         part.date ?? null,
         plainDecimal(part.quantity),
         gbp(part.cost),
-        d.refs.join('; '),
       ]),
     ),
   );

@@ -19,7 +19,7 @@ import {
   type PackFlag,
   positionsOf,
 } from '../cgt-transactions.js';
-import { GbpPrices } from '../gbp-prices.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
 import { type IncomeRow, incomeLedger, type LedgerDay } from '../income-ledger.js';
 import {
   type PositionRef,
@@ -52,6 +52,8 @@ export interface PackLedger {
   income: IncomeRow[];
   /** The transactions of the whole record (the following days too); the events and flags of the year. */
   mapping: CgtMapping;
+  /** What the pack did with every event of the whole record (the exports describe all its transactions). */
+  recordEvents: CgtMapping['events'];
   /** The engine's report on the whole record. */
   gains: CgtReport;
   /** The disposals of the tax year. */
@@ -135,6 +137,14 @@ export async function computePackLedger(
       text: `The published calendar lacked ${record.foundOnChain.length} UK day(s) (${summariseDates(record.foundOnChain)}): their last blocks were found on the chain by block timestamps.`,
     });
   }
+  const stale = prices.staleDays().filter(({ ukDate }) => ukDate > opening.date && ukDate <= recordEnd.date);
+  if (stale.length > 0) {
+    flags.push({
+      date: stale[0]!.ukDate,
+      kind: 'stale-rate',
+      text: `No TAO/GBP rate was published at the end of ${stale.length} UK day(s) (${stale.map(({ ukDate, price }) => `${ukDate}: rate of ${price.at.slice(0, 10)}`).join('; ')}): each is valued at the nearest earlier quote, at most ${MAX_RATE_AGE_DAYS} days older (income.csv, tao_gbp_at).`,
+    });
+  }
   const lastDisposal = disposals[disposals.length - 1];
   if (lastDisposal && recordEnd.date < addDays(lastDisposal.date, BED_AND_BREAKFAST_DAYS)) {
     flags.push({
@@ -157,6 +167,7 @@ export async function computePackLedger(
       events: mapping.events.filter((treated) => inYear(treated.event.block)),
       flags,
     },
+    recordEvents: mapping.events,
     gains,
     disposals,
     closingPools: closingPools(gains, label, mapping, yearEnd.date),

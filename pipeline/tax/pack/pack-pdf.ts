@@ -1,7 +1,8 @@
-import type { Decimal } from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fixedToText } from '../../amounts/rao.js';
-import { plainDecimal, pounds } from '../cgt/cgt-decimal.js';
+import { CgtDecimal, plainDecimal, pounds } from '../cgt/cgt-decimal.js';
+import { groupedFlagLine, groupFlags } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import type { PackLedger } from './pack-ledger.js';
 import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
@@ -10,12 +11,9 @@ import { PdfWriter } from './pdf-layout.js';
 
 export { NOT_TAX_ADVICE } from './pack-text.js';
 
-/** TAO to 4 decimals for tables (truncated: the CSVs carry every RAO). */
+/** TAO to 4 decimals for tables, rounded half up like the pounds (the CSVs carry every RAO). */
 function tao4(rao: bigint): string {
-  const negative = rao < 0n;
-  const text = fixedToText((negative ? -rao : rao) / 100_000n, 4);
-  const [whole = '0', fraction = ''] = text.split('.');
-  return `${negative ? '-' : ''}${whole}.${fraction.padEnd(4, '0')}`;
+  return new CgtDecimal(rao.toString()).div(1_000_000_000).toFixed(4, Decimal.ROUND_HALF_UP);
 }
 
 const money = (value: Decimal) => `£${pounds(value)}`;
@@ -98,7 +96,8 @@ export async function packPdf(
     ],
   );
   w.paragraph(
-    'Every disposal, with each part matched by the same-day, 30-day or section 104 rule, is in disposals.csv. ' +
+    'Every disposal is a row of disposals.csv, whose column sums are these figures; each part matched by the ' +
+      'same-day, 30-day or section 104 rule is a row of matches.csv. ' +
       'The annual exempt amount (£3,000 from 2024/25) and the rates are for your return, not applied here.',
     { size: 8.5 },
   );
@@ -125,15 +124,18 @@ export async function packPdf(
     },
   );
 
-  const flags = ledger.mapping.flags;
-  w.heading(`Points to check (${flags.length})`);
-  if (flags.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
-  const shown = flags.slice(0, 40);
-  for (const flag of shown) w.paragraph(`- ${flag.text}`, { size: 8.5 });
-  if (flags.length > shown.length) {
-    w.line(`... and ${flags.length - shown.length} more: see income.csv (note) and events.csv (treatment).`, {
-      size: 8.5,
-    });
+  const points = groupFlags(ledger.mapping.flags);
+  w.heading(`Points to check (${points.length})`);
+  if (points.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
+  const shown = points.slice(0, 40);
+  for (const point of shown) w.paragraph(`- ${groupedFlagLine(point)}`, { size: 8.5 });
+  if (points.length > shown.length) {
+    w.line(
+      `... and ${points.length - shown.length} more: see income.csv (note) and events.csv (treatment).`,
+      {
+        size: 8.5,
+      },
+    );
   }
 
   if (order.coldkeys.length > 1) {
@@ -198,7 +200,12 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
     summary.byMonth.map((month) => ({
       label: month.label.slice(0, 3),
       value: month.gbp.toNumber(), // a drawing coordinate only; every figure is rendered from the decimal
-      text: month.gbp.isZero() ? '' : pounds(month.gbp).replace(/\.\d\d$/, ''),
+      // Whole pounds, rounded (not cut), where pence would crowd the bar; pence below £100.
+      text: month.gbp.isZero()
+        ? ''
+        : month.gbp.abs().lt(100)
+          ? pounds(month.gbp)
+          : pounds(month.gbp.toDecimalPlaces(0, Decimal.ROUND_HALF_UP)).replace(/\.00$/, ''),
     })),
   );
   const columns = [
@@ -210,6 +217,14 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
   w.table(columns, [...monthRows, ['Total', tao4(summary.total.taoRao), money(summary.total.gbp)]], {
     boldLast: true,
   });
+  const printedSum = (rows: string[][], column: number) =>
+    rows.reduce((sum, row) => sum.add(row[column]!.replace(/[£,]/g, '')), new CgtDecimal(0));
+  if (
+    !printedSum(monthRows, 1).eq(tao4(summary.total.taoRao)) ||
+    !printedSum(monthRows, 2).eq(pounds(summary.total.gbp).replace(/,/g, ''))
+  ) {
+    w.paragraph('Rows are rounded separately: the total is the exact sum, rounded once.', { size: 8 });
+  }
   w.table(
     [
       { header: 'Subnet', width: 185 },

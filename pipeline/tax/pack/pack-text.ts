@@ -12,7 +12,8 @@ export const HMRC_METHOD: readonly string[] = [
     "chain at each event's block. It is exact to the RAO (10^-9 of a token).",
   'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
     "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
-    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at that day's TAO/GBP price. " +
+    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at the TAO/GBP rate of the " +
+    "day's end. An event is valued from its own amounts at the rate of its UK day's end. " +
     "Root stake is TAO. That value is also the tokens' cost for capital gains: income is an acquisition.",
   "Assets. TAO and each subnet's alpha are different tokens, each with its own section 104 pool, pooled per " +
     'person across all the coldkeys of this order (CRYPTO22200). A subnet is its netuid and its registration ' +
@@ -43,8 +44,10 @@ export const LIMITS: readonly string[] = [
     'collected, often in an earlier tax year) enters the pools at its market value that day, because its real ' +
     'cost is not in the record. From there the section 104 pools carry across tax years as HMRC requires. ' +
     'If you know the real cost of earlier holdings, your adviser should use it.',
-  'Assumption: TAO/GBP for a UK day is the daily price published for that date (the first quote at or after ' +
-    '00:00 UTC); a day without one takes the latest earlier price, and income.csv says so.',
+  "Assumption: TAO/GBP at a UK day's end is the daily price published for the next UTC date (its first " +
+    "quote at or after 00:00 UTC, within the hour of the UK day's end, the moment of the day's last block). " +
+    'A day without one takes the nearest earlier quote up to 3 days older, and the pack flags it; with none ' +
+    'that near the pack is not made, rather than value anything at £0.',
   'Assumption: transfers to or from coldkeys outside the order are disposals or acquisitions at market value ' +
     '(a gift, a sale or your own other wallet would each be treated differently).',
   'A negative day (stake that fell with no event: a deregistration or a slash) is listed and flagged, and ' +
@@ -64,7 +67,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'income.csv',
     'one row per position and UK day with income: date, coldkey, hotkey, netuid, subnet, registered_at, alpha ' +
       '(received, exact; TAO on root), tao (its value at the pool price), gbp, price_block (the block of the ' +
-      'pool price), tao_gbp (pounds per TAO used), price_sources, note (negative or unpriced days).',
+      'pool price), tao_gbp (pounds per TAO used), tao_gbp_at (the time of that quote, UTC), price_sources, ' +
+      'note (negative or unpriced days, an older rate).',
   ],
   [
     'events.csv',
@@ -74,9 +78,16 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'disposals.csv',
-    'one row per matched part of each disposal: date, tax_year, asset, quantity, proceeds_gbp, cost_gbp, ' +
-      'gain_gbp (negative for a loss), rule (same-day, 30-day or s104), matched_date, matched_quantity, ' +
-      'matched_cost_gbp, refs (the events and income days grouped in the disposal).',
+    'one row per disposal of the tax year (all disposals of one token on one UK day are one disposal): date, ' +
+      'tax_year, asset, quantity, proceeds_gbp, cost_gbp, gain_gbp (negative for a loss), refs (the events and ' +
+      'income days grouped in it). Its column sums are the SA108 figures: proceeds, allowable costs, and gains ' +
+      'less losses.',
+  ],
+  [
+    'matches.csv',
+    'one row per matched part of each disposal: disposal_date, asset, rule (same-day, 30-day or s104), ' +
+      'acquisition_date (the day of the acquisitions matched; empty for the pool), quantity, cost_gbp. A ' +
+      "disposal's rows sum to its quantity and its cost.",
   ],
   [
     'pools.csv',
@@ -93,7 +104,34 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       '`sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax year) and pools.csv ' +
       '(the closing pools it gives for the tax year).',
   ],
+  [
+    'bittytax.csv',
+    "the same transactions as cgt-input.csv, as BittyTax transaction records (its README's columns: Type, " +
+      'Buy Quantity, Buy Asset, Buy Value in GBP, Sell Quantity, Sell Asset, Sell Value in GBP, Fee Quantity, ' +
+      'Fee Asset, Fee Value in GBP, Wallet, Timestamp, Note). A stake, unstake or move across subnets is one ' +
+      'Trade; staking income is Staking; TAO or stake from or to a coldkey outside this order is a Deposit or ' +
+      'Withdrawal; holdings taken at market value (the opening) are Gift-Received; stake gone for nothing and ' +
+      'other disposals are Spend. Alpha is SN<netuid>-ALPHA (-R<block> for a reused netuid).',
+  ],
+  [
+    'koinly.csv',
+    "the same records in Koinly's universal CSV template (Date in UTC, Sent and Received Amount and Currency, " +
+      'Net Worth in GBP, Label: staking, gift, lost or cost, Description).',
+  ],
   ['README.txt', 'what each file and column means.'],
+];
+
+/** README.txt's advice on the files, for the user and for an adviser. */
+export const WHICH_FILE: readonly string[] = [
+  'HMRC pools each token per person across every wallet and exchange (CRYPTO22200). This pack sees only ' +
+    'these coldkeys: it cannot see what you paid for TAO on an exchange, nor your other wallets.',
+  'If Bittensor is all you hold, or you want this pack to be the computation: file from summary.pdf, and ' +
+    'give your adviser disposals.csv, matches.csv and income.csv.',
+  'If you keep your other cryptoassets in BittyTax or Koinly: import bittytax.csv or koinly.csv beside your ' +
+    'exchange records instead, and let that tool compute the pools and gains. TAO that came from outside ' +
+    'this order is a deposit there, so the tool pairs it with your exchange withdrawal and its real cost; ' +
+    'remove the Gift-Received (Koinly: gift) rows of the opening if your records already hold that history.',
+  'cgt-input.csv is for checking the pack: `sbm tax cgt cgt-input.csv` recomputes its gains.',
 ];
 
 /** README.txt: the files and columns, the method and the limits, as plain text. */
@@ -112,6 +150,9 @@ export function packReadme(title: string, orderId: string, taxYear: string): str
     'exact to the RAO (9 decimal places at most); pounds have 8 decimal places (the PDF rounds to pence).',
     'Assets are TAO and alpha:<netuid>:<registration block>.',
     '',
+    'WHICH FILE TO USE',
+    '',
+    ...WHICH_FILE.flatMap((text) => [text, '']),
     'METHOD',
     '',
     ...HMRC_METHOD.flatMap((text) => [text, '']),

@@ -189,8 +189,12 @@ export class PdfWriter {
           color: bar.value >= 0 ? BAR : BAR_NEGATIVE,
         });
       }
-      const size = 6.5;
+      // The value label shrinks to fit its slot rather than run into its neighbours.
       const valueText = winAnsi(bar.text);
+      const size = Math.min(
+        6.5,
+        (6.5 * (slot - 2)) / Math.max(1, this.font.widthOfTextAtSize(valueText, 6.5)),
+      );
       const valueWidth = this.font.widthOfTextAtSize(valueText, size);
       const valueY = bar.value >= 0 ? y + h + 2 : y - size - 1;
       this.page.drawText(valueText, {

@@ -104,10 +104,13 @@ it('checkout → simulate-payment → success URL → fulfil → download, as th
   const zip = await JSZip.loadAsync(await pack.arrayBuffer());
   expect(Object.keys(zip.files).sort()).toEqual([
     'README.txt',
+    'bittytax.csv',
     'cgt-input.csv',
     'disposals.csv',
     'events.csv',
     'income.csv',
+    'koinly.csv',
+    'matches.csv',
     'pools.csv',
     'positions.csv',
     'summary.pdf',

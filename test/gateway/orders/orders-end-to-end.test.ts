@@ -362,10 +362,13 @@ describe('tax orders end to end', () => {
     const zip = await JSZip.loadAsync(await response.arrayBuffer());
     expect(Object.keys(zip.files).sort()).toEqual([
       'README.txt',
+      'bittytax.csv',
       'cgt-input.csv',
       'disposals.csv',
       'events.csv',
       'income.csv',
+      'koinly.csv',
+      'matches.csv',
       'pools.csv',
       'positions.csv',
       'summary.pdf',

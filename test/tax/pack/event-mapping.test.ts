@@ -10,7 +10,15 @@ import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cas
 
 const ALICE = '5Alice';
 const BOB = '5Bob';
-const PRICES = new GbpPrices([{ date: '2026-01-01', usd: null, gbp: '2', source: 'test' }]);
+// £2 per TAO at every day's end of January 2026 (the quote dated the next UTC day).
+const PRICES = new GbpPrices(
+  Array.from({ length: 31 }, (_, i) => ({
+    date: `2026-01-${String(i + 1).padStart(2, '0')}`,
+    usd: null,
+    gbp: '2',
+    source: 'test',
+  })),
+);
 const opening = dayOf(0);
 const BLOCK = opening.block + 50;
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { addDays } from '../../../pipeline/time/utc-day.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { readCsv } from './read-pack-csv.js';
 
@@ -101,7 +102,8 @@ describe('the demo coldkey pack', () => {
       const date = time.slice(0, 10); // winter: the UK day is the UTC day
       const key = `${date}|${asset}`;
       const entry = expected.get(key) ?? { proceeds: 0, taoRao: 0n };
-      entry.proceeds += (Number(taoValueRao) / 1e9) * prices.get(date)!;
+      // Valued at the rate of the UK day's end: the quote dated the next UTC day.
+      entry.proceeds += (Number(taoValueRao) / 1e9) * prices.get(addDays(date, 1))!;
       entry.taoRao += taoRao;
       expected.set(key, entry);
     };
@@ -160,9 +162,9 @@ describe('the demo coldkey pack', () => {
     const fromPack = readCsv(files.get('disposals.csv')!).map(
       (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
     );
-    const rerun = report.disposals.flatMap((d) =>
-      // The CSVs give pounds to 8 decimal places (half to even), as every pound figure of the pack.
-      d.matched.map(() => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`),
+    // The CSVs give pounds to 8 decimal places (half to even), as every pound figure of the pack.
+    const rerun = report.disposals.map(
+      (d) => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`,
     );
     expect(rerun).toEqual(fromPack);
   });

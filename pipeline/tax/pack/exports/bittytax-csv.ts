@@ -1,0 +1,67 @@
+/**
+ * `bittytax.csv`: the transaction records of BittyTax (its README's columns, in its order). Timestamps are
+ * UTC text as BittyTax reads them (`YYYY-MM-DDTHH:MM:SS.000 UTC`); values are pounds to 8 decimal places,
+ * so BittyTax takes the pack's values rather than looking prices up.
+ */
+import { Decimal } from 'decimal.js';
+import { plainDecimal } from '../../cgt/cgt-decimal.js';
+import { GBP_PLACES } from '../../income-ledger.js';
+import { csv } from '../pack-csv.js';
+import { exportAsset } from './export-asset.js';
+import type { ExportKind, ExportLeg, ExportRecord } from './export-records.js';
+
+export const BITTYTAX_COLUMNS = [
+  'Type',
+  'Buy Quantity',
+  'Buy Asset',
+  'Buy Value in GBP',
+  'Sell Quantity',
+  'Sell Asset',
+  'Sell Value in GBP',
+  'Fee Quantity',
+  'Fee Asset',
+  'Fee Value in GBP',
+  'Wallet',
+  'Timestamp',
+  'Note',
+] as const;
+
+const TYPES: Record<ExportKind, string> = {
+  trade: 'Trade',
+  'staking-income': 'Staking',
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  'acquired-at-market-value': 'Gift-Received',
+  disposed: 'Spend',
+};
+
+/** Deposits and withdrawals carry no value in BittyTax: they move tokens between the user's own wallets. */
+const VALUED = (kind: ExportKind) => kind !== 'deposit' && kind !== 'withdrawal';
+
+export function bittytaxTimestamp(at: Date): string {
+  return `${at.toISOString().slice(0, 19)}.000 UTC`;
+}
+
+export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): string {
+  const quantity = (leg?: ExportLeg) => (leg ? plainDecimal(leg.quantity) : null);
+  const value = (record: ExportRecord, leg?: ExportLeg) =>
+    leg && VALUED(record.kind) ? leg.gbp.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN) : null;
+  return csv(
+    BITTYTAX_COLUMNS,
+    records.map((record) => [
+      TYPES[record.kind],
+      quantity(record.buy),
+      record.buy ? exportAsset(record.buy.asset) : null,
+      value(record, record.buy),
+      quantity(record.sell),
+      record.sell ? exportAsset(record.sell.asset) : null,
+      value(record, record.sell),
+      null,
+      null,
+      null,
+      wallet,
+      bittytaxTimestamp(record.at),
+      `${record.note} [${record.ref}]`,
+    ]),
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * The PDF's points to check, each said once: flags whose words are the same but for the UK date they
+ * start with (one per day or per event) become one point with a count and their dates.
+ */
+import type { PackFlag } from '../cgt-transactions.js';
+
+export interface GroupedFlag {
+  /** The point's words, without a leading date. */
+  text: string;
+  /** The UK dates it was raised on, oldest first, each once. */
+  dates: string[];
+  /** How many flags it stands for (an event or a position can raise it twice on one day). */
+  count: number;
+  /** Whether its flags' words began with their date (then a single one is shown with it). */
+  dated: boolean;
+}
+
+const LEADING_DATE = /^(\d{4}-\d{2}-\d{2}): /;
+
+export function groupFlags(flags: readonly PackFlag[]): GroupedFlag[] {
+  const groups = new Map<string, GroupedFlag>();
+  for (const flag of flags) {
+    const text = flag.text.replace(LEADING_DATE, '');
+    const group = groups.get(text) ?? { text, dates: [], count: 0, dated: text !== flag.text };
+    group.count += 1;
+    if (!group.dates.includes(flag.date)) group.dates.push(flag.date);
+    groups.set(text, group);
+  }
+  for (const group of groups.values()) group.dates.sort();
+  return [...groups.values()];
+}
+
+/** One line of the PDF: the words, and for a repeated point its count and dates (the first few, then a range). */
+export function groupedFlagLine(group: GroupedFlag): string {
+  if (group.count === 1) return group.dated ? `${group.dates[0]}: ${group.text}` : group.text;
+  const dates =
+    group.dates.length <= 4
+      ? group.dates.join(', ')
+      : `${group.dates.slice(0, 3).join(', ')} ... ${group.dates[group.dates.length - 1]}`;
+  return `${group.text} (${group.count} times, on ${group.dates.length} day(s): ${dates})`;
+}
