@@ -57,7 +57,7 @@ export async function orderWorld(options: { realClock?: boolean } = {}): Promise
     genesis: new Date(GENESIS_MS),
     historyDays: days,
     hoursIntoToday: 12,
-    ...(options.realClock ? { realClock: true, blockTimeMs: 7_200_000 } : {}),
+    ...(options.realClock ? { realClock: true, blockTimeMs: 3_600_000 } : {}),
   });
   return {
     dir: world.dir,
