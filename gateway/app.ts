@@ -170,6 +170,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   const common = { state: deps.state, now: deps.now };
   const coverage = publishedTaxYearCoverage(
     () => deps.burns.get(taxPaths.calendar(), deps.now().getTime())?.body ?? null,
+    deps.now,
   );
   const explorer = deps.explorer ?? explorerFromDist({ onError: deps.onError });
   orderRoutes(router, {

@@ -3,7 +3,7 @@
  * `process.env` or calls `process.exit`.
  */
 import { Command } from 'commander';
-import { runProgram } from '../pipeline/command-line.js';
+import { exitWhenWritten, runProgram } from '../pipeline/command-line.js';
 import { accountsCommand } from './commands/accounts.js';
 import { keysCommand } from './commands/keys.js';
 import { ordersCommand } from './commands/orders.js';
@@ -53,10 +53,11 @@ async function main(): Promise<number> {
   return runProgram(program, process.argv, { debug: process.env['SBM_DEBUG'] === '1' });
 }
 
+// Exits only once stdout and stderr have drained: `process.exit` right away cut output to a pipe at 64 KB.
 main().then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (error: unknown) => {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    return exitWhenWritten(1);
   },
 );

@@ -1,11 +1,11 @@
 /**
  * `sbm`: the batch command line. The only pipeline file that reads `process.env` or calls
- * `process.exit`; every command receives the typed configuration built here.
+ * `process.exit` (through `exitWhenWritten`); every command receives the typed configuration built here.
  */
 import { Command } from 'commander';
 import { claimsCommand } from './claims/claims-command.js';
 import { collectCommand } from './collect/collect-command.js';
-import { runProgram } from './command-line.js';
+import { exitWhenWritten, runProgram } from './command-line.js';
 import { loadPipelineConfig } from './config.js';
 import { dailyCommand } from './daily/daily-command.js';
 import { demoCommand } from './demo/demo-command.js';
@@ -50,10 +50,11 @@ async function main(): Promise<number> {
   return runProgram(program, process.argv, { debug: process.env['SBM_DEBUG'] === '1' });
 }
 
+// Exits only once stdout and stderr have drained: `process.exit` right away cut output to a pipe at 64 KB.
 main().then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (error: unknown) => {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    return exitWhenWritten(1);
   },
 );

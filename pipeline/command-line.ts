@@ -19,7 +19,7 @@ export interface RunOptions {
 /**
  * Runs a commander program and turns every failure into one line on stderr and an exit code,
  * so that no command prints a stack trace unless asked. The entry files read the environment
- * and call `process.exit` with the result.
+ * and end the process with `exitWhenWritten`.
  */
 export async function runProgram(program: Command, argv: string[], options: RunOptions): Promise<number> {
   // Errors commander reports itself (bad flags, --help) pass through its exit hook; an error of the same
@@ -58,4 +58,32 @@ export function describeError(error: unknown): string {
 export function positiveIntOption(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected an integer >= 1');
   return Number(value);
+}
+
+/** A stream the process writes to: stdout or stderr. */
+interface OutputStream {
+  write(chunk: string, callback: (error?: Error | null) => void): boolean;
+  readonly writableLength: number;
+}
+
+/**
+ * Resolves once everything written to `stream` so far has been handed to the operating system. On a pipe
+ * Node writes asynchronously: what the pipe's buffer (64 KB) could not take yet is queued in the process,
+ * and `process.exit` drops that queue. An empty write's callback runs after every earlier write's.
+ */
+export function written(stream: OutputStream): Promise<void> {
+  if (stream.writableLength === 0) return Promise.resolve();
+  // A reader that went away (EPIPE) also ends the wait: there is nobody left to write for.
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/**
+ * How both command lines end: the exit code is set, standard output and error are let drain (a
+ * megabyte of `sbm sql` piped into another program arrives whole), and only then does the process exit,
+ * so that a handle left open by a library (a socket, a timer) cannot keep a finished command alive.
+ */
+export async function exitWhenWritten(code: number): Promise<never> {
+  process.exitCode = code;
+  await Promise.all([written(process.stdout), written(process.stderr)]);
+  process.exit(code);
 }

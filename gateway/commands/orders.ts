@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { CommandExit } from '../../pipeline/command-line.js';
 import { openObjectStore } from '../../pipeline/store/index.js';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
 import { buildPack } from '../../pipeline/tax/pack/build-pack.js';
@@ -14,6 +15,7 @@ import { type OrderTokens, orderTokens } from '../orders/order-token.js';
 import { statusUrl } from '../orders/order-urls.js';
 import { purgeExpiredPacks } from '../orders/purge.js';
 import { isStuck } from '../orders/stuck-order.js';
+import { readPublishedCalendar, yearCoverage } from '../orders/tax-year-coverage.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { openGatewayState } from '../state/open-gateway-state.js';
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../state/order-state.js';
@@ -171,7 +173,10 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
         options.sku,
         options.coldkey,
       );
-      await withOrderDeps(config, async ({ state }) => {
+      await withOrderDeps(config, async ({ state, store }) => {
+        // As checkout: a year the published record does not cover is refused, naming its first missing day.
+        const coverage = yearCoverage(await readPublishedCalendar(store), request.sku.tax_year, io.now());
+        if (coverage.reason) throw new Error(coverage.reason);
         const order = await createOrder({ state, now: io.now }, request, 'support');
         const token = tokens.tokenFor(order.id);
         const url = statusUrl(config.baseUrl, order.id, token);
@@ -220,7 +225,9 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
 
   orders
     .command('fulfil')
-    .description('Build and store the pack of every paid order, mark it fulfilled, email the buyer')
+    .description(
+      'Build and store the pack of every paid order, mark it fulfilled, email the buyer; exits 1 when a pack failed',
+    )
     .option('--watch', 'keep running, one pass every --interval, until SIGINT/SIGTERM')
     .option('--interval <duration>', 'time between passes with --watch', parseDuration, 30_000)
     .option('--json', 'print each pass as JSON')
@@ -245,9 +252,14 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
             });
             if (options.json) printJson(io, report);
             else for (const line of reportLines(report)) io.out(line);
+            return report;
           };
-          await pass();
-          if (!options.watch) return;
+          const first = await pass();
+          // Cron and monitoring see a failed build in the exit code (the lines above say which and why).
+          if (!options.watch) {
+            if (first.failed.length > 0) throw new CommandExit(1);
+            return;
+          }
           let stop = false;
           const stopped = io.stopped().then(() => {
             stop = true;

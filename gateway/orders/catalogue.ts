@@ -17,6 +17,24 @@ export function catalogueWithPrices(prices: Readonly<Partial<Record<SkuId, numbe
   };
 }
 
+/**
+ * The SKUs on sale: those whose tax year the published record covers (tax-year-coverage.ts), in SKU
+ * order, and the others with why not.
+ */
+export function onSale(
+  catalogue: Catalogue,
+  coverage: (taxYear: string) => string | null,
+): { skus: Sku[]; notOnSale: { sku: Sku; reason: string }[] } {
+  const skus: Sku[] = [];
+  const notOnSale: { sku: Sku; reason: string }[] = [];
+  for (const sku of catalogue.skus) {
+    const reason = coverage(sku.tax_year);
+    if (reason) notOnSale.push({ sku, reason });
+    else skus.push(sku);
+  }
+  return { skus, notOnSale };
+}
+
 export function isSkuId(id: string): id is SkuId {
   return (SKU_IDS as readonly string[]).includes(id);
 }

@@ -2,6 +2,7 @@ import { ChainError, ChainUnavailableError } from '../../pipeline/chain/chain-er
 import {
   ColdkeyShard,
   coldkeyShardOf,
+  TaxCalendar,
   TaxFiatPrices,
   TaxYields,
   taxPaths,
@@ -37,6 +38,8 @@ interface PublishedTaxInputs {
   version: string;
   yields: TaxYields;
   prices: LatestTaoPrices;
+  /** The record's first UK day (tax/calendar.json): the income estimate starts no earlier. */
+  recordFirstDay: string | null;
 }
 
 /**
@@ -70,7 +73,14 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
     };
     const yields = read(taxPaths.yields(), (json) => TaxYields.parse(json));
     const prices = read(taxPaths.fiatPrices(), (json) => latestTaoPrices(TaxFiatPrices.parse(json)));
-    published = { version, yields, prices };
+    // Without a calendar (a run published before it existed) the estimate starts at 6 April, as before.
+    const calendar = deps.burns.get(taxPaths.calendar(), deps.now().getTime());
+    let recordFirstDay: string | null = null;
+    if (calendar) {
+      const parsed = TaxCalendar.safeParse(JSON.parse(new TextDecoder().decode(calendar.body)));
+      recordFirstDay = parsed.success ? (parsed.data.days[0]?.date ?? null) : null;
+    }
+    published = { version, yields, prices, recordFirstDay };
     return published;
   };
 
@@ -90,7 +100,7 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
     const cached = await deps.state.getCachedCheck(key, now);
     if (cached) return cached.body;
 
-    const { yields, prices } = taxInputs();
+    const { yields, prices, recordFirstDay } = taxInputs();
     const year = ukTaxYearOf(now.getTime());
     const [shard, holdings] = await Promise.all([
       readShard(address).catch((error: unknown) => {
@@ -117,6 +127,7 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
           prices,
           events: countTaxYearEvents(shard, address, year),
           nowMs: now.getTime(),
+          recordFirstDay,
         }),
       );
     } catch (error) {

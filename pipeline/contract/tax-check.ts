@@ -65,14 +65,53 @@ export const TaxCheck = z
         'yield; `…+all-subnets` when some took the all-subnet figure; `…:all-subnets` when no alpha is held.',
     }),
     tao_gbp: num('TAO price in GBP: the latest daily price the pipeline published.'),
+    tao_gbp_at: z.iso.datetime().meta({
+      description:
+        'When the `tao_gbp` quote was taken, ISO 8601 UTC: the start (00:00 UTC) of the day the pipeline published ' +
+        'it for (a day’s price is its first quote at or after 00:00 UTC). Added in issue 26.',
+    }),
     tao_usd: num('TAO price in USD: the latest daily price the pipeline published.'),
     income_tao: num(
-      'Estimated emissions income this tax year, in TAO: `staked_tao` × `yield` × the fraction of the tax year ' +
-        'elapsed. Assumes today’s stake was held all year at today’s yield; not the income actually received.',
+      'Estimated emissions income this tax year to now, in TAO: `staked_tao` × `yield` × the length of ' +
+        '`income_window` (from its start to now) ÷ the length of the tax year. Assumes today’s stake was held over ' +
+        'the window at today’s yield; not the income actually received (the pack gives that, day by day).',
     ),
-    income_gbp: num('`income_tao` × `tao_gbp`.'),
+    income_gbp: num(
+      '`income_tao` × `tao_gbp`: valued at today’s price, not at each day’s (see `income_basis`).',
+    ),
+    income_basis: z.literal('current_price_estimate').meta({
+      description:
+        'How the income is valued: `current_price_estimate`, today’s stake and yield extrapolated over ' +
+        '`income_window` and valued at the latest price (`tao_gbp`, taken at `tao_gbp_at`). The pack values each ' +
+        'UK day’s income at that day’s price instead. Added in issue 26.',
+    }),
+    income_window: z
+      .object({
+        from: z.iso.date().meta({
+          description:
+            'The first UK day (Europe/London) counted: 6 April, or the day after the published record’s first ' +
+            'day when the record starts later (the estimate is extrapolated from that start, as the pack is).',
+        }),
+        to: z.iso.date().meta({ description: 'Today (UK), counted up to now.' }),
+      })
+      .meta({ description: 'The days `income_tao` covers. Added in issue 26.' }),
+    yield_window: z
+      .object({
+        from: z.iso.date().meta({ description: 'The UTC day whose end the share-price growth starts from.' }),
+        to: z.iso.date().meta({ description: 'The UTC day whose end it runs to.' }),
+      })
+      .meta({
+        description:
+          'The days the yields were measured over (`yield_source` names them too). Added in issue 26.',
+      }),
     tax40: num('Estimated income tax at the 40% higher rate: `income_gbp` × 0.40.'),
-    tax45: num('Estimated income tax at the 45% additional rate: `income_gbp` × 0.45.'),
+    tax42: num(
+      'Estimated income tax at the 42% Scottish higher rate: `income_gbp` × 0.42. Added in issue 26.',
+    ),
+    tax45: num(
+      'Estimated income tax at 45% (the additional rate, and the Scottish advanced rate): `income_gbp` × 0.45.',
+    ),
+    tax48: num('Estimated income tax at the 48% Scottish top rate: `income_gbp` × 0.48. Added in issue 26.'),
     staked_gbp: num('`staked_tao` × `tao_gbp`.'),
   })
   .meta({

@@ -33,7 +33,8 @@ export interface DailySummary {
     blocksBehindHead: number | null;
   };
   sharePools: { days: number; pools: number; seconds: number };
-  prices: { rows: number } | { error: string };
+  /** The days asked for: from the first collected day without a rate (or the last stored day) to today. */
+  prices: { rows: number; from: string; to: string } | { error: string };
   published: PublishSummary;
 }
 
@@ -43,7 +44,8 @@ export class DailyFailedError extends Error {
 
 /**
  * `sbm daily`, the cron job: collect through the finalized head, read the collected days' share pools
- * (`sbm yields`), fetch fiat prices, publish. A failed collection or share pool read stops before
+ * (`sbm yields`), fetch fiat prices (from the first collected day without a rate: a backfilled or first
+ * collection gets a rate for every day), publish. A failed collection or share pool read stops before
  * publishing, so the previous run (snapshots and tax objects) stays served; a failed price fetch is a
  * warning (the run publishes the prices it has) and the command still exits non-zero at the end.
  */
@@ -84,7 +86,7 @@ export async function runDaily(
       priceUrl: options.priceUrl,
       warehousePath: options.warehousePath,
     });
-    prices = { rows: fetched.rows };
+    prices = { rows: fetched.rows, from: fetched.from, to: fetched.to };
   } catch (error) {
     const message = `fiat prices not updated: ${error instanceof Error ? error.message : String(error)}`;
     warnings.push(message);

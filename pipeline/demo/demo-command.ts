@@ -4,6 +4,8 @@ import { progressFor } from '../collect/progress.js';
 import type { PipelineConfig } from '../config.js';
 import { runDaily } from '../daily/run-daily.js';
 import { openObjectStore } from '../store/index.js';
+import { ukTaxYearOf } from '../time/uk-tax-year.js';
+import { addDays, DAY_MS, epochDay, formatUtcDay } from '../time/utc-day.js';
 import { freePort, portIsFree, type RunningChild, runToEnd, startChild } from './child-process.js';
 import { demoOrderLines, startDemoOrders } from './demo-orders.js';
 
@@ -19,9 +21,12 @@ export function demoCommand(config: PipelineConfig): Command {
   return new Command('demo')
     .description('sandbox chain → daily collection and publication → emissions watch → gateway, until Ctrl-C')
     .option('--seed <seed>', 'sandbox world seed', 'demo')
-    .option('--history-days <n>', 'days of sandbox history to collect', '35')
+    .option(
+      '--history-days <n>',
+      'days of sandbox history to collect (default: from two days before this tax year, so its pack is on sale)',
+    )
     .option('--gateway-port <port>', 'gateway port (0: any free port)', '8787')
-    .action(async (options: { seed: string; historyDays: string; gatewayPort: string }) => {
+    .action(async (options: { seed: string; historyDays?: string; gatewayPort: string }) => {
       const children: Pick<RunningChild, 'stop'>[] = [];
       const stopAll = () => Promise.all(children.reverse().map((child) => child.stop()));
       try {
@@ -37,16 +42,45 @@ export function demoCommand(config: PipelineConfig): Command {
     });
 }
 
+/** Blocks the demo's sandbox holds, whatever its history: 35 days of 12-second blocks, as it always had. */
+export const DEMO_BLOCKS = 35 * 7_200;
+
+/**
+ * The demo's sandbox history: by default from two days before the current UK tax year's 6 April, so that
+ * every UK day of the year so far is collected and its pack is on sale (issue 26: only covered years are
+ * sold); its blocks are longer the longer the history, so the collection stays as quick as 35 days of
+ * 12-second blocks.
+ */
+export function demoHistory(
+  nowMs: number,
+  historyDays?: number,
+): { historyDays: number; blockTimeMs: number } {
+  const today = formatUtcDay(nowMs);
+  const days = historyDays ?? epochDay(today) - epochDay(addDays(ukTaxYearOf(nowMs).firstDay, -2));
+  const blockTimeMs = Math.max(12_000, Math.ceil((days * DAY_MS) / DEMO_BLOCKS / 1000) * 1000);
+  return { historyDays: days, blockTimeMs };
+}
+
 async function runDemo(
   config: PipelineConfig,
-  options: { seed: string; historyDays: string; gatewayPort: string },
+  options: { seed: string; historyDays?: string; gatewayPort: string },
   children: Pick<RunningChild, 'stop'>[],
 ): Promise<void> {
   const env = { ...process.env };
+  if (options.historyDays !== undefined && !/^\d+$/.test(options.historyDays)) {
+    throw new Error('--history-days must be a whole number of days');
+  }
+  const history = demoHistory(
+    Date.now(),
+    options.historyDays === undefined ? undefined : Number(options.historyDays),
+  );
   const [chainPort, pricePort] = [await freePort(), await freePort()];
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
-  say(`starting the sandbox chain (seed "${options.seed}", ${options.historyDays} days of history)…`);
+  say(
+    `starting the sandbox chain (seed "${options.seed}", ${history.historyDays} days of history, ` +
+      `${history.blockTimeMs / 1000}-second blocks)…`,
+  );
   const devnet = await startChild(
     process.execPath,
     [
@@ -56,7 +90,9 @@ async function runDemo(
       '--seed',
       options.seed,
       '--history-days',
-      options.historyDays,
+      String(history.historyDays),
+      '--block-time-ms',
+      String(history.blockTimeMs),
       '--port',
       String(chainPort),
       '--price-port',

@@ -11,7 +11,11 @@ export function pricesCommand(config: PipelineConfig): Command {
   prices
     .command('fetch')
     .description('read daily TAO prices from a CoinGecko-compatible API')
-    .option('--from <date>', 'first UTC day (default: the last stored day, or 30 days ago)', utcDayOption)
+    .option(
+      '--from <date>',
+      'first UTC day (default: the first collected day without a rate, else the last stored day, else 30 days ago)',
+      utcDayOption,
+    )
     .option('--to <date>', 'last UTC day (default: today)', utcDayOption)
     .option('--price-url <url>', 'API base including its version path', config.priceUrl)
     .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)

@@ -5,6 +5,7 @@
  * published will say so if that writer never finishes.
  */
 import { BURNS_STALE_AFTER_MS, EMISSIONS_STALE_AFTER_MS } from '../contract/freshness.js';
+import { describeSpans } from '../prices/missing-rates.js';
 import type { EmissionsStatus, PublishedStatus, WarehouseStatus } from './status-report.js';
 
 export function attentionOf(
@@ -35,6 +36,19 @@ function warehouseAttention(warehouse: WarehouseStatus): string[] {
     }
     if (collected.incomplete_days.length > 0) {
       out.push(`warehouse: day(s) left partial before the last: ${collected.incomplete_days.join(', ')}`);
+    }
+  }
+  for (const [currency, label] of [
+    ['gbp', 'TAO/GBP'],
+    ['usd', 'TAO/USD'],
+  ] as const) {
+    const spans = warehouse.days_without_rate?.[currency] ?? [];
+    const days = spans.reduce((n, span) => n + span.days, 0);
+    if (days > 0) {
+      out.push(
+        `warehouse: ${days} collected day(s) have no ${label} rate: ${describeSpans(spans)} ` +
+          `(sbm daily or sbm prices fetch fetches them)`,
+      );
     }
   }
   const last = warehouse.runs[0];

@@ -1,4 +1,5 @@
 /** `sbm status` for a person: a short block, the things needing attention last. */
+import { describeSpans } from '../prices/missing-rates.js';
 import type { RunEntry, StatusReport } from './status-report.js';
 
 export function formatStatus(report: StatusReport): string {
@@ -14,6 +15,12 @@ export function formatStatus(report: StatusReport): string {
     );
     const gaps = collected.gaps.map((gap) => (gap.from === gap.to ? gap.from : `${gap.from}..${gap.to}`));
     lines.push(`  gaps       ${gaps.length === 0 ? 'none' : gaps.join(', ')}`);
+    const unpriced = warehouse.days_without_rate;
+    if (unpriced) {
+      const say = (spans: typeof unpriced.gbp) =>
+        spans.length === 0 ? 'every day' : `missing ${describeSpans(spans)}`;
+      lines.push(`  rates      TAO/GBP ${say(unpriced.gbp)}; TAO/USD ${say(unpriced.usd)}`);
+    }
   } else if (warehouse.state === 'ok') lines.push('  collected  nothing yet');
   if (warehouse.runs.length > 0) lines.push('  runs');
   for (const run of warehouse.runs) lines.push(`    ${runLine(run, report.checked_at)}`);

@@ -24,6 +24,11 @@ export interface WarehouseStatus {
   collected: CollectedStatus | null;
   /** When the last complete collection finished, as the next publication will stamp it. */
   burns_checked_at: string | null;
+  /**
+   * Collected days (read to their end) without a TAO/USD or TAO/GBP rate, as runs of consecutive days;
+   * null when the warehouse was not read. Any day here needs attention: the pack cannot value it.
+   */
+  days_without_rate: { usd: DayGap[]; gbp: DayGap[] } | null;
   /** Newest first. */
   runs: RunEntry[];
 }

@@ -4,6 +4,7 @@
  * short wait usually gets in, and a longer hold is reported as `locked` rather than as a failure.
  */
 import { existsSync } from 'node:fs';
+import { daysWithoutRate } from '../prices/missing-rates.js';
 import { readCollectedRange } from '../warehouse/collected-range.js';
 import { burnsCheckedAt, type RunRecord, recentRuns } from '../warehouse/collection-runs.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
@@ -28,6 +29,7 @@ export async function readWarehouseStatus(
     message,
     collected: null,
     burns_checked_at: null,
+    days_without_rate: null,
     runs: [],
   });
   if (path !== ':memory:' && !existsSync(path)) {
@@ -47,6 +49,7 @@ export async function readWarehouseStatus(
     const range = await readCollectedRange(warehouse);
     const checkedAt = await burnsCheckedAt(warehouse);
     const runs = await recentRuns(warehouse, options.runs);
+    const withoutRate = await daysWithoutRate(warehouse);
     return {
       path,
       state: 'ok',
@@ -64,6 +67,7 @@ export async function readWarehouseStatus(
               incomplete_days: range.incomplete,
             },
       burns_checked_at: checkedAt?.toISOString() ?? null,
+      days_without_rate: withoutRate,
       runs: runs.map(runEntry),
     };
   } catch (error) {

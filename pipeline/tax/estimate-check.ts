@@ -11,10 +11,15 @@
  *   netuid now belongs to a later registration) takes the all-subnet alpha yield instead; holding no
  *   alpha, the all-subnet figure itself. `yield`: root and alpha blended by value (the root yield when
  *   nothing is staked). Yields are simple annual rates from the share-price growth of the last 7 days.
- * - `income_tao` = staked_tao × yield × the elapsed fraction of the UK tax year (now − 6 April 00:00
- *   London) ÷ (its length): today's stake as if held since the year began at today's yield. A stated
- *   estimate, not the income actually received. `income_gbp` = income_tao × tao_gbp; `tax40`, `tax45`
- *   = 40% and 45% of it; `staked_gbp` = staked_tao × tao_gbp.
+ * - `income_tao` = staked_tao × yield × (now − the window's start) ÷ (the UK tax year's length): today's
+ *   stake as if held over `income_window` at today's yield. The window starts at 6 April 00:00 London, or,
+ *   when the published record (tax/calendar.json) starts later in the year, at the end of the record's first
+ *   UK day, where the pack's record opens: the check then measures the same days as the pack instead of
+ *   extrapolating over days nobody collected. A stated estimate (`income_basis:
+ *   current_price_estimate`), not the income actually received. `income_gbp` = income_tao × tao_gbp;
+ *   `tax40`, `tax42`, `tax45`, `tax48` = 40%, 42%, 45%, 48% of it (England's higher and additional rates,
+ *   Scotland's higher, advanced and top); `staked_gbp` = staked_tao × tao_gbp. `tao_gbp_at`: the quote's
+ *   day at 00:00 UTC (a day's price is its first quote at or after then).
  *
  * Arithmetic: RAO as bigint; everything after in decimal.js at 40 significant digits, rounded once at
  * rendering. Rendering: the TAO amounts read from the chain are exact to the RAO (9 decimals); the
@@ -28,13 +33,20 @@ import { poolReserves, valueInTaoRao } from '../amounts/pool-price.js';
 import { RAO_PER_UNIT, raoToDecimal } from '../amounts/rao.js';
 import { TaxCheck } from '../contract/tax-check.js';
 import type { TaxYields } from '../contract/tax-published.js';
-import { ukTaxYearOf } from '../time/uk-tax-year.js';
+import { ukDay, ukDayEndMs } from '../time/uk-day.js';
+import { type UkTaxYear, ukTaxYearOf } from '../time/uk-tax-year.js';
+import { addDays } from '../time/utc-day.js';
 import type { LatestTaoPrices } from './latest-tao-price.js';
 import type { HeldSubnetPool, StakePosition } from './read-coldkey-holdings.js';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 export const CHECK_SIGNIFICANT_DIGITS = 15;
-const TAX_RATES = { tax40: new D('0.40'), tax45: new D('0.45') } as const;
+const TAX_RATES = {
+  tax40: new D('0.40'),
+  tax42: new D('0.42'),
+  tax45: new D('0.45'),
+  tax48: new D('0.48'),
+} as const;
 
 /** What the estimate cannot do without: the gateway answers 503 with this message. */
 export class EstimateUnavailableError extends Error {
@@ -56,6 +68,19 @@ export interface CheckInputs {
   /** The coldkey's staking events in the tax year of `nowMs`. */
   events: number;
   nowMs: number;
+  /** The published record's first UK day (tax/calendar.json); null when none is published. */
+  recordFirstDay: string | null;
+}
+
+/** Where the income estimate starts: 6 April, or the end of the record's first day when that is later. */
+export function incomeWindowStart(
+  year: UkTaxYear,
+  recordFirstDay: string | null,
+): { ms: number; firstDay: string } {
+  if (recordFirstDay === null || recordFirstDay < year.firstDay || recordFirstDay > year.lastDay) {
+    return { ms: year.startMs, firstDay: year.firstDay };
+  }
+  return { ms: ukDayEndMs(recordFirstDay), firstDay: addDays(recordFirstDay, 1) };
 }
 
 /** The figures with every amount as `ExactDecimal`, ready for `renderCheck`. */
@@ -108,7 +133,9 @@ export function estimateCheck(inputs: CheckInputs): CheckFigures {
           .div(tao(stakedRao));
 
   const year = ukTaxYearOf(inputs.nowMs);
-  const elapsed = new D(inputs.nowMs - year.startMs).div(year.endMs - year.startMs);
+  const start = incomeWindowStart(year, inputs.recordFirstDay);
+  const elapsed = new D(Math.max(0, inputs.nowMs - start.ms)).div(year.endMs - year.startMs);
+  const today = ukDay(inputs.nowMs);
   const taoGbp = new D(prices.gbp.value);
   const incomeTao = tao(stakedRao).times(blended).times(elapsed);
   const incomeGbp = incomeTao.times(taoGbp);
@@ -129,11 +156,17 @@ export function estimateCheck(inputs: CheckInputs): CheckFigures {
     yield_source: yields.source,
     alpha_yield_source: alpha.source,
     tao_gbp: published(taoGbp),
+    tao_gbp_at: `${prices.gbp.date}T00:00:00Z`,
     tao_usd: published(new D(prices.usd.value)),
     income_tao: rendered(incomeTao),
     income_gbp: rendered(incomeGbp),
+    income_basis: 'current_price_estimate',
+    income_window: { from: start.firstDay <= today ? start.firstDay : today, to: today },
+    yield_window: { from: yields.window.from, to: yields.window.to },
     tax40: rendered(incomeGbp.times(TAX_RATES.tax40)),
+    tax42: rendered(incomeGbp.times(TAX_RATES.tax42)),
     tax45: rendered(incomeGbp.times(TAX_RATES.tax45)),
+    tax48: rendered(incomeGbp.times(TAX_RATES.tax48)),
     staked_gbp: rendered(tao(stakedRao).times(taoGbp)),
   };
 }

@@ -28,6 +28,7 @@ import {
   orderWorld,
   paidOrders,
   WEBHOOK_SECRET,
+  WORLD_SKU,
 } from '../gateway/orders/order-world.js';
 import { runOrderCommand } from '../gateway/orders/run-order-command.js';
 import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';
@@ -122,7 +123,7 @@ describe('who writes paid and fulfilled (behaviour)', () => {
     stateStore = await STATE_ENGINES[0]!.start();
     fake = new StripeFake();
     await fake.listen();
-  });
+  }, 300_000);
 
   afterAll(async () => {
     await fake?.close();
@@ -152,7 +153,7 @@ describe('who writes paid and fulfilled (behaviour)', () => {
     try {
       const created = await createOrder(
         { state: gw.state, now },
-        checkOrderRequest(catalogueWithPrices(), 'uk-2025-26', [ALICE]),
+        checkOrderRequest(catalogueWithPrices(), WORLD_SKU, [ALICE]),
         'checkout',
       );
       const [paid] = await paidOrders(gw.state, 1, now());
@@ -174,7 +175,7 @@ describe('who writes paid and fulfilled (behaviour)', () => {
       await gw.app.fetch(
         new Request('https://sbm.example/tax/checkout', {
           method: 'POST',
-          body: JSON.stringify({ sku: 'uk-2025-26', coldkeys: [ALICE] }),
+          body: JSON.stringify({ sku: WORLD_SKU, coldkeys: [ALICE] }),
         }),
         { ip: '192.0.2.200' },
       );

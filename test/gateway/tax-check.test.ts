@@ -14,6 +14,7 @@ import { TaxCheck } from '../../pipeline/contract/tax-check.js';
 import {
   ColdkeyShard,
   coldkeyShardOf,
+  TaxCalendar,
   TaxFiatPrices,
   TaxYields,
   taxPaths,
@@ -87,6 +88,10 @@ describe('the demo coldkey’s figures', () => {
     expect(body.tax_year).toBe('2025/26');
     expect(body.events).toBe(expected.events);
     expect(body.yield_source).toBe(expected.yieldSource);
+    expect(body.tao_gbp_at).toBe(expected.taoGbpAt);
+    expect(body.income_basis).toBe('current_price_estimate');
+    expect(body.income_window).toEqual(expected.incomeWindow);
+    expect(body.yield_window).toEqual(expected.yieldWindow);
     expect(body.alpha_yield_source).toBe(expected.alphaYieldSource);
     // The demo coldkey must exercise root, alpha and the fallback, or the comparison proves less.
     expect(expected.root.isZero()).toBe(false);
@@ -105,7 +110,9 @@ describe('the demo coldkey’s figures', () => {
       'income_tao',
       'income_gbp',
       'tax40',
+      'tax42',
       'tax45',
+      'tax48',
       'staked_gbp',
     ] as const;
     for (const field of numeric) {
@@ -157,9 +164,15 @@ async function independentFigures(coldkey: string) {
   // 2025/26: 00:00 London on 6 April 2025 (BST) to the same on 6 April 2026.
   const start = Date.parse('2025-04-05T23:00:00Z');
   const end = Date.parse('2026-04-05T23:00:00Z');
+  // The record starts in the winter of 2025/26: the estimate runs from the end of its first UK day
+  // (a UTC midnight in winter), not from 6 April.
+  const calendar = TaxCalendar.parse(await object(taxPaths.calendar()));
+  const recordFirstDay = calendar.days[0]!.date;
+  expect(recordFirstDay > '2025-10-26').toBe(true);
+  const windowStart = Date.parse(`${recordFirstDay}T00:00:00Z`) + 86_400_000;
   const income = staked
     .times(blended)
-    .times(NOW_MS - start)
+    .times(NOW_MS - windowStart)
     .div(end - start);
   const latest = (pick: 'gbp' | 'usd') =>
     new D(
@@ -169,6 +182,11 @@ async function independentFigures(coldkey: string) {
         .at(-1)![pick]!,
     );
   const gbp = latest('gbp');
+  const gbpDay = prices.days
+    .filter((day) => day.gbp !== null)
+    .map((day) => day.date)
+    .sort()
+    .at(-1)!;
   const events = (shard?.coldkeys[coldkey] ?? []).filter((event) => {
     const at = Date.parse(event.time);
     return at >= start && at < end;
@@ -177,6 +195,12 @@ async function independentFigures(coldkey: string) {
     root,
     alpha,
     events,
+    taoGbpAt: `${gbpDay}T00:00:00Z`,
+    incomeWindow: {
+      from: new Date(windowStart).toISOString().slice(0, 10),
+      to: new Date(NOW_MS).toISOString().slice(0, 10),
+    },
+    yieldWindow: { from: yields.window.from, to: yields.window.to },
     yieldSource: yields.source,
     alphaYieldSource: fellBack ? `${yields.source}+all-subnets` : yields.source,
     figures: {
@@ -192,7 +216,9 @@ async function independentFigures(coldkey: string) {
       income_tao: income,
       income_gbp: income.times(gbp),
       tax40: income.times(gbp).times(0.4),
+      tax42: income.times(gbp).times(0.42),
       tax45: income.times(gbp).times(0.45),
+      tax48: income.times(gbp).times(0.48),
       staked_gbp: staked.times(gbp),
     },
   };

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDevnetOptions, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
 import { taoPrice } from '../../pipeline/devnet/price/price-series.js';
-import { fetchFiatPrices } from '../../pipeline/prices/fetch-fiat-prices.js';
+import { fetchFiatPrices, firstDayWithoutRate } from '../../pipeline/prices/fetch-fiat-prices.js';
 import { PriceFeedError } from '../../pipeline/prices/fiat-prices.js';
+import { eachDay } from '../../pipeline/time/utc-day.js';
 import { openWarehouse } from '../../pipeline/warehouse/open-warehouse.js';
 
 const NOW = Date.parse('2025-02-10T15:30:00Z');
@@ -57,6 +58,60 @@ describe('sbm prices fetch', () => {
       .sort((a, b) => a.day.localeCompare(b.day) || a.currency.localeCompare(b.currency));
     expect(rows).toEqual(expected);
   });
+
+  it('starts at the first collected day without a rate and backfills it in ranges of at most 90 days', async () => {
+    // 200 collected days; the last fetch (30 days, as before issue 26) left the first 170 without a rate.
+    const path = join(dir, 'backfill.duckdb');
+    const days = eachDay('2024-07-25', '2025-02-10');
+    expect(days).toHaveLength(201);
+    const wh = await openWarehouse(path);
+    for (const day of days) {
+      await wh.run(
+        `INSERT INTO collected_days VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2025-01-01 00:00:00+00', true, false, 'r')`,
+        { day },
+      );
+    }
+    wh.close();
+    await fetchFiatPrices({
+      priceUrl: devnet.priceUrl,
+      warehousePath: path,
+      from: '2025-01-12',
+      clock: () => new Date(NOW),
+    });
+    const asked: { from: number; to: number }[] = [];
+    const summary = await fetchFiatPrices({
+      priceUrl: devnet.priceUrl,
+      warehousePath: path,
+      clock: () => new Date(NOW),
+      fetch: (input, init) => {
+        const url = new URL(String(input));
+        if (url.searchParams.get('vs_currency') === 'gbp') {
+          asked.push({ from: Number(url.searchParams.get('from')), to: Number(url.searchParams.get('to')) });
+        }
+        return fetch(input, init);
+      },
+    });
+    expect(summary.from).toBe('2024-07-25');
+    expect(summary.to).toBe('2025-02-10');
+    expect(summary.missing).toEqual({ usd: [], gbp: [] });
+    // Consecutive pieces covering the range, none longer than 90 days.
+    expect(asked.length).toBe(3);
+    expect(asked[0]!.from * 1000).toBe(Date.parse('2024-07-25T00:00:00Z'));
+    for (const [i, piece] of asked.entries()) {
+      expect(piece.to - piece.from).toBeLessThan(90 * 86_400);
+      if (i > 0) expect(piece.from).toBe(asked[i - 1]!.to + 1);
+    }
+    const check = await openWarehouse(path);
+    const counts = await check.rows(
+      `SELECT currency, count(*)::INTEGER AS days, strftime(min(day), '%Y-%m-%d') AS first FROM fx_daily GROUP BY currency ORDER BY currency`,
+    );
+    expect(await firstDayWithoutRate(check)).toBeNull();
+    check.close();
+    expect(counts).toEqual([
+      { currency: 'gbp', days: 201, first: '2024-07-25' },
+      { currency: 'usd', days: 201, first: '2024-07-25' },
+    ]);
+  }, 180_000);
 
   it('reports an API that does not answer the CoinGecko shape as a typed error', async () => {
     await expect(

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BURNS_STALE_AFTER_MS, EMISSIONS_STALE_AFTER_MS } from '../../pipeline/contract/freshness.js';
+import { upsertFx } from '../../pipeline/prices/fiat-prices.js';
 import { formatStatus } from '../../pipeline/status/format-status.js';
 import { readStatus } from '../../pipeline/status/read-status.js';
 import { FolderObjectStore, publishRun } from '../../pipeline/store/index.js';
@@ -33,11 +34,15 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Days collected (the last one partial when asked) and one finished run, as a collection leaves them. */
+/**
+ * Days collected (the last one partial when asked) and one finished run, as a collection leaves them, with
+ * the TAO/USD and TAO/GBP rates `sbm daily` stores for each day except those in `unpriced`.
+ */
 async function collected(
   days: string[],
   run: { error: string | null; finishedAt: Date },
   lastPartial = true,
+  unpriced: { usd?: string[]; gbp?: string[] } = {},
 ) {
   const wh = await openWarehouse(warehousePath);
   try {
@@ -48,6 +53,14 @@ async function collected(
         { day, complete: !partial, partial },
       );
     }
+    await upsertFx(
+      wh,
+      days.flatMap((day) =>
+        (['usd', 'gbp'] as const)
+          .filter((currency) => !unpriced[currency]?.includes(day))
+          .map((currency) => ({ day, currency, taoPrice: '300.00000000', source: 'test' })),
+      ),
+    );
     const { runId } = await startRun(wh, new Date(run.finishedAt.getTime() - 60_000), { kind: 'daily' });
     await finishRun(wh, runId, { fromBlock: 1, toBlock: 2, error: run.error, now: run.finishedAt });
     return runId;
@@ -132,6 +145,43 @@ describe('sbm status', () => {
     });
     expect(report.emissions).toMatchObject({ state: 'ok', age_seconds: 60, freshness: 'current' });
     expect(formatStatus(report)).toContain('\nok\n');
+  });
+
+  it('needs attention for collected days without a TAO/GBP or TAO/USD rate, named as spans', async () => {
+    const checkedAt = new Date(NOW.getTime() - 2 * HOUR);
+    const days = [
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-07',
+      '2026-03-08',
+      '2026-03-09',
+      '2026-03-10',
+    ];
+    await collected(days, { error: null, finishedAt: checkedAt }, true, {
+      gbp: ['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-09'],
+      usd: ['2026-03-09'],
+    });
+    await publishBurns(checkedAt, new Date(checkedAt.getTime() + 60_000));
+    await publishEmissions(new Date(NOW.getTime() - 60_000));
+    const report = await status();
+    expect(report.ok).toBe(false);
+    expect(report.warehouse.days_without_rate).toEqual({
+      gbp: [
+        { from: '2026-03-04', to: '2026-03-06', days: 3 },
+        { from: '2026-03-09', to: '2026-03-09', days: 1 },
+      ],
+      usd: [{ from: '2026-03-09', to: '2026-03-09', days: 1 }],
+    });
+    expect(report.attention).toEqual([
+      'warehouse: 4 collected day(s) have no TAO/GBP rate: 2026-03-04..2026-03-06, 2026-03-09 (sbm daily or sbm prices fetch fetches them)',
+      'warehouse: 1 collected day(s) have no TAO/USD rate: 2026-03-09 (sbm daily or sbm prices fetch fetches them)',
+    ]);
+    const text = formatStatus(report);
+    expect(text).toContain(
+      'rates      TAO/GBP missing 2026-03-04..2026-03-06, 2026-03-09; TAO/USD missing 2026-03-09',
+    );
+    expect(text).toContain('needs attention');
   });
 
   it('names each problem: gaps, a failed last run, stale burns, a watch that stopped sampling', async () => {

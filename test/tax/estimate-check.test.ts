@@ -68,6 +68,7 @@ function inputs(overrides: Partial<CheckInputs> = {}): CheckInputs {
     prices,
     events: 4,
     nowMs: FIFTH_OF_2025_26,
+    recordFirstDay: '2025-03-01',
     ...overrides,
   };
 }
@@ -93,13 +94,34 @@ describe('estimateCheck', () => {
       yield_source: source,
       alpha_yield_source: `${source}+all-subnets`,
       tao_gbp: 300.5,
+      tao_gbp_at: '2025-06-17T00:00:00Z',
       tao_usd: 401.25,
       income_tao: 7.1,
       income_gbp: 2133.55,
+      income_basis: 'current_price_estimate',
+      income_window: { from: '2025-04-06', to: '2025-06-18' },
+      yield_window: { from: '2025-06-10', to: '2025-06-17' },
       tax40: 853.42,
+      tax42: 896.091,
       tax45: 960.0975,
+      tax48: 1024.104,
       staked_gbp: 60851.25,
     });
+  });
+
+  it('extrapolates from the end of the record’s first day when the record starts after 6 April', () => {
+    // The record starts on 17 May 2025 (London, BST): its end, 23:00Z, opens the window, as it opens the
+    // pack's record. 73 days into the year less the 41 days up to then: 32 days of 365.
+    const body = JSON.parse(renderCheck(estimateCheck(inputs({ recordFirstDay: '2025-05-16' }))));
+    expect(body.income_window).toEqual({ from: '2025-05-17', to: '2025-06-18' });
+    expect(body.income_tao).toBeCloseTo((35.5 * 32) / 365, 12);
+    expect(body.tax48).toBeCloseTo(((35.5 * 32) / 365) * 300.5 * 0.48, 9);
+    // A record from an earlier year, or none published: the window is the whole year so far.
+    for (const recordFirstDay of ['2024-01-01', null]) {
+      const whole = JSON.parse(renderCheck(estimateCheck(inputs({ recordFirstDay }))));
+      expect(whole.income_window.from).toBe('2025-04-06');
+      expect(whole.income_tao).toBe(7.1);
+    }
   });
 
   it('renders chain amounts exactly to the RAO and computed figures to 15 significant digits', () => {
@@ -146,7 +168,9 @@ describe('estimateCheck', () => {
       income_tao: 0,
       income_gbp: 0,
       tax40: 0,
+      tax42: 0,
       tax45: 0,
+      tax48: 0,
       staked_gbp: 0,
     });
     const freeOnly = JSON.parse(renderCheck(estimateCheck(inputs({ holdings: { ...none, freeRao: 1n } }))));

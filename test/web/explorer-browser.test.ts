@@ -504,11 +504,23 @@ describe.skipIf(!chromium)('the explorer in a real browser', () => {
     expect(figures['of which root']).toBe(`${plain(expected.root_tao)} TAO`);
     expect(figures['Unstaked (free)']).toBe(`${plain(expected.free_tao)} TAO`);
     expect(figures['Estimated staking income so far']).toBe(
-      `${plain(expected.income_tao)} TAO = ${gbp(expected.income_gbp)}`,
+      `${plain(expected.income_tao)} TAO = ${gbp(expected.income_gbp)}, ` +
+        `${expected.income_window.from} to ${expected.income_window.to}`,
     );
-    expect(figures['Tax at 40%']).toBe(gbp(expected.tax40));
-    expect(figures['Tax at 45%']).toBe(gbp(expected.tax45));
+    expect(figures['Tax at 40% (higher rate)']).toBe(gbp(expected.tax40));
+    expect(figures['Tax at 42% (Scotland, higher)']).toBe(gbp(expected.tax42));
+    expect(figures['Tax at 45% (additional; Scotland, advanced)']).toBe(gbp(expected.tax45));
+    expect(figures['Tax at 48% (Scotland, top)']).toBe(gbp(expected.tax48));
+    expect(figures['TAO price used']).toContain(
+      `quoted ${expected.tao_gbp_at.slice(0, 16).replace('T', ' ')} UTC`,
+    );
     expect(expected.tax40).toBeGreaterThan(0);
+    // The world's record starts after 6 April: the page says the year is extrapolated from that start.
+    const note = await page.$eval('.tax-result p.note', (p) => p.textContent ?? '');
+    expect(note).toContain(
+      `the year is extrapolated from that start: income is counted from ${expected.income_window.from}`,
+    );
+    expect(note).toContain(`measured over ${expected.yield_window.from} to ${expected.yield_window.to}`);
     await shot(page, 'tax-desktop');
 
     // "Buy the pack" posts to /tax/checkout; this gateway sells nothing (no Stripe key): the 503 in words.

@@ -7,7 +7,7 @@ import type { CheckoutSession } from '../../../pipeline/contract/checkout.js';
 import type { TaxCheck } from '../../../pipeline/contract/tax-check.js';
 import { ApiError, getJson, postJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { amount, count, fraction, gbp, TAO } from './format.js';
+import { amount, count, fraction, gbp, TAO, utcTime } from './format.js';
 
 export function renderTaxPage(app: HTMLElement): void {
   const input = h('input', {
@@ -77,23 +77,41 @@ function figures(answer: TaxCheck): HTMLElement[] {
       'Yield (annual, simple)',
       `${fraction(answer.yield)} (root ${fraction(answer.yield_root)}, alpha ${fraction(answer.yield_alpha)})`,
     ],
-    ['Estimated staking income so far', `${amount(answer.income_tao, TAO)} = ${gbp(answer.income_gbp)}`],
-    ['Tax at 40%', gbp(answer.tax40)],
-    ['Tax at 45%', gbp(answer.tax45)],
+    [
+      'Estimated staking income so far',
+      `${amount(answer.income_tao, TAO)} = ${gbp(answer.income_gbp)}, ${answer.income_window.from} to ${answer.income_window.to}`,
+    ],
+    ['Tax at 40% (higher rate)', gbp(answer.tax40)],
+    ['Tax at 42% (Scotland, higher)', gbp(answer.tax42)],
+    ['Tax at 45% (additional; Scotland, advanced)', gbp(answer.tax45)],
+    ['Tax at 48% (Scotland, top)', gbp(answer.tax48)],
     [
       'TAO price used',
-      `${gbp(answer.tao_gbp)} (US$${answer.tao_usd.toLocaleString(navigator.language, { maximumFractionDigits: 2 })})`,
+      `${gbp(answer.tao_gbp)} (US$${answer.tao_usd.toLocaleString(navigator.language, { maximumFractionDigits: 2 })}), ` +
+        `quoted ${utcTime(answer.tao_gbp_at)}`,
     ],
   ];
   const list = h('dl', { class: 'check', 'data-state': answer.state });
   for (const [label, value] of rows) list.append(h('dt', {}, label), h('dd', {}, value));
   const heading = h('h2', {}, answer.state === 'empty' ? 'This address holds nothing' : 'The estimate');
-  const sources = h(
-    'p',
-    { class: 'note' },
-    `Yields from ${answer.yield_source} (alpha: ${answer.alpha_yield_source}). Today's stake as if held since 6 April at today's yield: the pack's day-by-day ledger gives the income actually received.`,
-  );
+  const sources = h('p', { class: 'note' }, method(answer));
   return [heading, h('p', { class: 'coldkey' }, answer.coldkey), list, sources, buyBox(answer)];
+}
+
+/** What the estimate measured and how, in words: the same facts as the answer's fields. */
+function method(answer: TaxCheck): string {
+  const yearStart = `${answer.tax_year.slice(0, 4)}-04-06`;
+  const window = answer.income_window;
+  const from =
+    window.from > yearStart
+      ? `The service's record of the chain starts later than 6 April, so the year is extrapolated from that start: income is counted from ${window.from} to today (${window.to}), not from 6 April.`
+      : `Income is counted from 6 April (${window.from}) to today (${window.to}).`;
+  return (
+    `${from} It is an estimate at the current price: today's stake as if held over those days at today's yield ` +
+    `(measured over ${answer.yield_window.from} to ${answer.yield_window.to}; ${answer.yield_source}, alpha: ${answer.alpha_yield_source}), ` +
+    `valued at the TAO/GBP rate quoted ${utcTime(answer.tao_gbp_at)}. ` +
+    "The pack's day-by-day ledger gives the income actually received, each day at that day's rate."
+  );
 }
 
 /** The tax year's pack for this coldkey: the checkout route names the hosted payment page to go to. */

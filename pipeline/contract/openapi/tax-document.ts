@@ -159,8 +159,9 @@ export function buildTaxDocument(serverUrl = '/', skus: readonly Sku[] = DEFAULT
                 'address; `detail` says which (a pasted secret gets a warning and is never echoed).',
             ),
             '409': errorResponse(
-              "The chain record the packs are built from (the published `tax/calendar.json`) does not reach the SKU's " +
-                'tax year, so its pack cannot be made; no order is created and nothing is charged.',
+              "The SKU's tax year is not on sale: the chain record the packs are built from (the published " +
+                '`tax/calendar.json`) does not hold every UK day of it from 6 April (to 5 April, or to yesterday for the ' +
+                'year under way). `detail` names the first missing UK day. No order is created and nothing is charged.',
             ),
             '413': errorResponse('The body is larger than 16 KiB.'),
             '429': limited,

@@ -10,8 +10,12 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, type RunningChild, runToEnd, startChild } from '../../../pipeline/demo/child-process.js';
 import { type DemoOrders, startDemoOrders } from '../../../pipeline/demo/demo-orders.js';
+import { ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 import { ALICE, type OrderWorld, orderWorld } from './order-world.js';
+
+/** The tax year under way: the one a world running to today covers. */
+const SKU = `uk-${ukTaxYearOf(Date.now()).label.replace('/', '-')}`;
 
 let world: OrderWorld;
 let stateStore: TestStateStore;
@@ -21,7 +25,8 @@ let base: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  world = await orderWorld();
+  // The gateway process reads the real clock: the world runs to today, so this tax year is on sale.
+  world = await orderWorld({ realClock: true });
   stateStore = await STATE_ENGINES[0]!.start();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -40,7 +45,7 @@ beforeAll(async () => {
   );
   gateway = started.child;
   expect(started.match[1]).toBe(base);
-}, 120_000);
+}, 2_400_000);
 
 afterAll(async () => {
   await gateway?.stop();
@@ -72,7 +77,7 @@ it('checkout → simulate-payment → success URL → fulfil → download, as th
   const response = await fetch(`${base}/tax/checkout`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ sku: 'uk-2025-26', coldkeys: [ALICE] }),
+    body: JSON.stringify({ sku: SKU, coldkeys: [ALICE] }),
   });
   expect(response.status).toBe(201);
   const { order_id: orderId, checkout_url: checkoutUrl } = (await response.json()) as {
@@ -114,10 +119,10 @@ it('checkout → simulate-payment → success URL → fulfil → download, as th
   expect(eml).toMatch(/^To: demo@example\.com$/m);
 
   const listed = await cli('orders', 'list');
-  expect(listed).toContain(`${orderId}  fulfilled  uk-2025-26  1 coldkey  £39.00`);
+  expect(listed).toContain(`${orderId}  fulfilled  ${SKU}  1 coldkey  £39.00`);
   expect(listed).not.toContain('demo@example.com');
   expect(listed).not.toContain(ALICE);
-}, 120_000);
+}, 900_000);
 
 it('refuses to simulate a payment unless STRIPE_API_BASE is a loopback stand-in', async () => {
   const elsewhere = runToEnd(

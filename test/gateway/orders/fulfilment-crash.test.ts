@@ -17,7 +17,7 @@ let stateStore: TestStateStore;
 beforeAll(async () => {
   world = await orderWorld();
   stateStore = await STATE_ENGINES[0]!.start();
-});
+}, 300_000);
 
 afterAll(async () => {
   await stateStore?.stop();

@@ -26,7 +26,7 @@ beforeAll(async () => {
   packChain = openPackChain(world.chainUrl);
   stateStore = await STATE_ENGINES[0]!.start();
   state = await openGatewayState(stateStore.url);
-});
+}, 300_000);
 
 afterAll(async () => {
   await state?.close();

@@ -18,8 +18,16 @@ export const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 export const BOB = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 export const CHARLIE = '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y';
 
-/** In UK tax year 2025/26. */
-export const NOW_MS = Date.parse('2026-01-10T12:00:00Z');
+/**
+ * Three weeks into UK tax year 2026/27: the world's record starts on the UK day before 6 April 2026 and
+ * reaches yesterday, so the 2026/27 pack is on sale (issue 26: only years covered from 6 April are sold).
+ */
+export const NOW_MS = Date.parse('2026-04-28T12:00:00Z');
+/** The world's first UTC day: its UK days start on 5 April 2026 (4 April began the evening before). */
+const GENESIS_MS = Date.parse('2026-04-04T00:00:00Z');
+/** The tax year the world covers, and its SKU. */
+export const WORLD_TAX_YEAR = '2026/27';
+export const WORLD_SKU = 'uk-2026-27';
 export const WEBHOOK_SECRET = 'whsec_test_orders_world';
 export const ORDER_SECRET = 'a1'.repeat(32);
 
@@ -30,22 +38,26 @@ export interface OrderWorld {
   outboxDir: string;
   /** The sandbox chain the packs read stake from (SBM_CHAIN_URL). */
   chainUrl: string;
-  /** The sandbox's demo coldkey: stakes, unstakes and moves in tax year 2025/26. */
+  /** The sandbox's demo coldkey: stakes, unstakes and moves in tax year 2026/27. */
   demoColdkey: string;
   close(): Promise<void>;
 }
 
 /**
- * A sandbox world of three weeks up to NOW_MS (tax year 2025/26), collected and published by the real
- * pipeline, its chain kept running: the fulfilment job builds the real pack from it.
+ * A sandbox world from 4 April 2026 to NOW_MS (2026/27 covered up to yesterday), collected and published by
+ * the real pipeline, its chain kept running: the fulfilment job builds the real pack from it. With
+ * `realClock` (a gateway process that reads the real time) it runs from the same day to today, in
+ * half-hour blocks to keep the collection short.
  */
-export async function orderWorld(): Promise<OrderWorld> {
-  const days = 21;
+export async function orderWorld(options: { realClock?: boolean } = {}): Promise<OrderWorld> {
+  const endMs = options.realClock ? Date.now() : NOW_MS;
+  const days = Math.floor((endMs - GENESIS_MS) / 86_400_000);
   const world = await publishPackWorld({
     seed: 'orders',
-    genesis: new Date(NOW_MS - days * 86_400_000 - 12 * 3_600_000),
+    genesis: new Date(GENESIS_MS),
     historyDays: days,
     hoursIntoToday: 12,
+    ...(options.realClock ? { realClock: true, blockTimeMs: 3_600_000 } : {}),
   });
   return {
     dir: world.dir,
@@ -124,7 +136,7 @@ export async function paidOrders(state: GatewayState, count: number, at: Date): 
   const catalogue = catalogueWithPrices();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const request = checkOrderRequest(catalogue, 'uk-2025-26', [i % 2 ? ALICE : BOB]);
+    const request = checkOrderRequest(catalogue, WORLD_SKU, [i % 2 ? ALICE : BOB]);
     const order = await createOrder({ state, now: () => at }, request, 'checkout');
     expectPaid(await payThroughWebhook(state, order.id, at));
     ids.push(order.id);

@@ -13,9 +13,12 @@ import JSZip from 'jszip';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayConfig, loadGatewayConfig } from '../../../gateway/config.js';
+import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
+import { checkOrderRequest, createOrder } from '../../../gateway/orders/create-order.js';
 import type { OrderAlert } from '../../../gateway/orders/order-alerts.js';
 import { orderServicesFrom } from '../../../gateway/orders/order-services.js';
 import { orderTokens } from '../../../gateway/orders/order-token.js';
+import { CommandExit } from '../../../pipeline/command-line.js';
 import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
 import { pounds } from '../../../pipeline/tax/cgt/cgt-decimal.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
@@ -30,6 +33,7 @@ import {
   ORDER_SECRET,
   type OrderWorld,
   orderWorld,
+  payThroughWebhook,
   signedEvent,
   WEBHOOK_SECRET,
 } from './order-world.js';
@@ -40,7 +44,7 @@ const DAY_MS = 86_400_000;
 const tokens = orderTokens(ORDER_SECRET);
 
 let world: OrderWorld;
-/** The sandbox's demo coldkey: the order's first coldkey, with stakes, unstakes and moves in 2025/26. */
+/** The sandbox's demo coldkey: the order's first coldkey, with stakes, unstakes and moves in 2026/27. */
 let DEMO: string;
 let stateStore: TestStateStore;
 let fake: StripeFake;
@@ -80,7 +84,7 @@ beforeAll(async () => {
     baseUrl: BASE,
     orders: orderServicesFrom(config.orders, world.store, (alert) => alerts.push(alert)),
   });
-});
+}, 300_000);
 
 afterAll(async () => {
   await gw?.close();
@@ -130,7 +134,7 @@ function paidSession(orderId: string, overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function newCheckout(coldkeys: string[], sku = 'uk-2025-26') {
+async function newCheckout(coldkeys: string[], sku = 'uk-2026-27') {
   const response = await checkout({ sku, coldkeys });
   expect(response.status).toBe(201);
   return (await response.json()) as { order_id: string; checkout_url: string };
@@ -142,7 +146,7 @@ describe('tax orders end to end', () => {
 
   it('checkout makes a created order and one Checkout Session in payment mode at the SKU price', async () => {
     const calls = fake.calls.length;
-    const response = await checkout({ sku: 'uk-2025-26', coldkeys: [` ${DEMO}\n`, BOB] });
+    const response = await checkout({ sku: 'uk-2026-27', coldkeys: [` ${DEMO}\n`, BOB] });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-ratelimit-limit')).toBe('20');
     const body = (await response.json()) as { order_id: string; checkout_url: string };
@@ -162,11 +166,11 @@ describe('tax orders end to end', () => {
     expect(call[0]!.params).toMatchObject({
       mode: 'payment',
       client_reference_id: orderId,
-      metadata: { order_id: orderId, sku: 'uk-2025-26' },
+      metadata: { order_id: orderId, sku: 'uk-2026-27' },
       line_items: [
         {
           quantity: '1',
-          price_data: { currency: 'gbp', unit_amount: '3900', product_data: { name: 'UK tax pack 2025/26' } },
+          price_data: { currency: 'gbp', unit_amount: '3900', product_data: { name: 'UK tax pack 2026/27' } },
         },
       ],
     });
@@ -226,7 +230,7 @@ describe('tax orders end to end', () => {
     expect(await response.json()).toEqual({
       id: orderId,
       status: 'created',
-      pack: { sku: 'uk-2025-26', name: 'UK tax pack 2025/26', kind: 'uk-tax-year' },
+      pack: { sku: 'uk-2026-27', name: 'UK tax pack 2026/27', kind: 'uk-tax-year' },
       coldkeys: [DEMO, BOB],
       created_at: new Date(NOW_MS).toISOString(),
       retention_days: 30,
@@ -323,7 +327,7 @@ describe('tax orders end to end', () => {
     expect(await status.json()).toEqual({
       id: orderId,
       status: 'fulfilled',
-      pack: { sku: 'uk-2025-26', name: 'UK tax pack 2025/26', kind: 'uk-tax-year' },
+      pack: { sku: 'uk-2026-27', name: 'UK tax pack 2026/27', kind: 'uk-tax-year' },
       coldkeys: [DEMO, BOB],
       created_at: new Date(NOW_MS).toISOString(),
       paid_at: new Date(NOW_MS + 120_000).toISOString(),
@@ -388,7 +392,7 @@ describe('tax orders end to end', () => {
     expect(pdfText).toContain(`£${pounds(sum(received))}`);
     const year = new Map<string, Record<string, string>>();
     for (const row of disposals)
-      if (row['tax_year'] === '2025/26') year.set(`${row['date']}|${row['asset']}`, row);
+      if (row['tax_year'] === '2026/27') year.set(`${row['date']}|${row['asset']}`, row);
     const gains = [...year.values()].map((row) => new Decimal(row['gain_gbp']!));
     const sa108 = {
       disposals: String(year.size),
@@ -430,7 +434,7 @@ describe('tax orders end to end', () => {
     try {
       const second = await newCheckout(
         [CHARLIE],
-        'uk-2025-26' /* a tax year the sandbox has collected: its pack can be built */,
+        'uk-2026-27' /* a tax year the sandbox has collected: its pack can be built */,
       );
       const event = signedEvent(
         paidSession(second.order_id, { customer_details: { email: 'second@example.com', name: null } }),
@@ -499,37 +503,66 @@ describe('tax orders end to end', () => {
 });
 
 describe('checkout edges', () => {
-  it('refuses with 409 a tax year the published chain record does not reach: no order, no session', async () => {
-    // The world's record runs through three weeks of 2025/26: a 2024/25 or 2026/27 pack has nothing to read.
+  it('refuses with 409 a tax year the record does not cover from 6 April, naming the first missing day', async () => {
+    // The world's record runs from 5 April 2026 to yesterday (27 April): 2026/27 so far is covered; the
+    // earlier years have no day of it, and a record that starts after 6 April would not do either.
     const ordersBefore = (await gw.state.orders.listOrders()).length;
     const sessionsBefore = fake.sessions().length;
-    for (const sku of ['uk-2024-25', 'uk-2026-27']) {
-      const label = `${sku.slice(3, 7)}/${sku.slice(8)}`;
+    for (const [sku, firstDay] of [
+      ['uk-2024-25', '2024-04-06'],
+      ['uk-2025-26', '2025-04-06'],
+    ] as const) {
       const response = await checkout({ sku, coldkeys: [ALICE] });
       expect(response.status).toBe(409);
       const { detail } = (await response.json()) as { detail: string };
-      expect(detail).toContain(`does not reach UK tax year ${label}`);
-      expect(detail).toMatch(/it covers UK days 2025-12-\d\d to 2026-01-\d\d/);
+      expect(detail).toContain(`lacks UK day ${firstDay}`);
+      expect(detail).toContain('the record covers UK days 2026-04-05 to 2026-04-27');
     }
     expect((await gw.state.orders.listOrders()).length).toBe(ordersBefore);
     expect(fake.sessions().length).toBe(sessionsBefore);
-    expect((await checkout({ sku: 'uk-2025-26', coldkeys: [ALICE] })).status).toBe(201);
+    expect((await checkout({ sku: 'uk-2026-27', coldkeys: [ALICE] })).status).toBe(201);
+  });
+  it('offers in skus list only the years covered, and orders create refuses the others with one line', async () => {
+    const listed = await runOrderCommand(config, now, 'skus', 'list', '--json');
+    expect((JSON.parse(listed.out) as { sku: string }[]).map((s) => s.sku)).toEqual(['uk-2026-27']);
+    const text = (await runOrderCommand(config, now, 'skus', 'list')).out;
+    expect(text).toContain('uk-2026-27  UK tax pack 2026/27');
+    expect(text).toContain('not on sale: uk-2025-26 (the record lacks UK day 2025-04-06)');
+    const ordersBefore = (await gw.state.orders.listOrders()).length;
+    await expect(
+      runOrderCommand(config, now, 'orders', 'create', '--coldkey', ALICE, '--sku', 'uk-2025-26'),
+    ).rejects.toThrow(/^The 2025\/26 pack cannot be made: the chain record lacks UK day 2025-04-06/);
+    expect((await gw.state.orders.listOrders()).length).toBe(ordersBefore);
+  });
+  it('stops selling the year under way when the record falls behind: the first day not collected is named', async () => {
+    // Two days on, the record still ends on 27 April: 28 April is missing.
+    const saved = gw.clock.nowMs;
+    gw.clock.nowMs = Date.parse('2026-04-30T12:00:00Z');
+    try {
+      const response = await checkout({ sku: 'uk-2026-27', coldkeys: [ALICE] });
+      expect(response.status).toBe(409);
+      expect(((await response.json()) as { detail: string }).detail).toContain(
+        'lacks UK day 2026-04-28 of tax year 2026/27',
+      );
+    } finally {
+      gw.clock.nowMs = saved;
+    }
   });
   it('refuses bad requests with 400 and a message that says what to change', async () => {
     const cases: [unknown, RegExp][] = [
       ['{not json', /must be JSON/],
       [[ALICE], /JSON object/],
-      [{ sku: 'uk-2025-26' }, /coldkeys is required/],
-      [{ sku: 'uk-2025-26', coldkeys: [] }, /coldkeys is required/],
+      [{ sku: 'uk-2026-27' }, /coldkeys is required/],
+      [{ sku: 'uk-2026-27', coldkeys: [] }, /coldkeys is required/],
       [
         { sku: 'uk-1999-00', coldkeys: [ALICE] },
         /not on sale; choose one of uk-2024-25, uk-2025-26, uk-2026-27/,
       ],
       [{ coldkeys: [ALICE] }, /sku is required/],
-      [{ sku: 'uk-2025-26', coldkeys: [ALICE, BOB, CHARLIE, ALICE.slice(0, 47), BOB, CHARLIE] }, /at most 5/],
-      [{ sku: 'uk-2025-26', coldkeys: [ALICE, ` ${ALICE}`] }, /coldkeys\[1\] repeats coldkeys\[0\]/],
-      [{ sku: 'uk-2025-26', coldkeys: [ALICE, 'OxZ'] }, /coldkeys\[1\]: coldkey character 1 is "O"/],
-      [{ sku: 'uk-2025-26', coldkeys: [ALICE, 42] }, /coldkeys\[1\] must be a string/],
+      [{ sku: 'uk-2026-27', coldkeys: [ALICE, BOB, CHARLIE, ALICE.slice(0, 47), BOB, CHARLIE] }, /at most 5/],
+      [{ sku: 'uk-2026-27', coldkeys: [ALICE, ` ${ALICE}`] }, /coldkeys\[1\] repeats coldkeys\[0\]/],
+      [{ sku: 'uk-2026-27', coldkeys: [ALICE, 'OxZ'] }, /coldkeys\[1\]: coldkey character 1 is "O"/],
+      [{ sku: 'uk-2026-27', coldkeys: [ALICE, 42] }, /coldkeys\[1\] must be a string/],
     ];
     const before = (await gw.state.orders.listOrders()).length;
     for (const [body, message] of cases) {
@@ -538,7 +571,7 @@ describe('checkout edges', () => {
       expect(((await response.json()) as { detail: string }).detail).toMatch(message);
     }
     const phrase = 'bottom drive obey lake curtain smoke basket hold race lonely fit walk';
-    const secret = await checkout({ sku: 'uk-2025-26', coldkeys: [phrase] });
+    const secret = await checkout({ sku: 'uk-2026-27', coldkeys: [phrase] });
     const detail = ((await secret.json()) as { detail: string }).detail;
     expect(detail).toMatch(/looks like a secret/);
     expect(detail).not.toContain('obey');
@@ -577,7 +610,7 @@ describe('checkout edges', () => {
       const response = await offlineGw.app.fetch(
         new Request(`${BASE}/tax/checkout`, {
           method: 'POST',
-          body: JSON.stringify({ sku: 'uk-2025-26', coldkeys: [ALICE] }),
+          body: JSON.stringify({ sku: 'uk-2026-27', coldkeys: [ALICE] }),
         }),
         { ip: freshIp() },
       );
@@ -610,7 +643,7 @@ describe('checkout edges', () => {
       const response = await off.app.fetch(
         new Request(`${BASE}/tax/checkout`, {
           method: 'POST',
-          body: JSON.stringify({ sku: 'uk-2025-26', coldkeys: [ALICE] }),
+          body: JSON.stringify({ sku: 'uk-2026-27', coldkeys: [ALICE] }),
         }),
         { ip: freshIp() },
       );
@@ -629,4 +662,24 @@ describe('checkout edges', () => {
       'uk-2025-26': 4900,
     });
   });
+});
+
+// Last in the file: it leaves a paid order whose pack cannot be built, which every later pass would retry.
+describe('orders fulfil and a failed build', () => {
+  it('exits non-zero when a pack failed, after reporting it, so cron and monitoring see it', async () => {
+    // An order made before coverage decided what is sold (or by a year the record stopped covering):
+    // paid, for a year with no collected day.
+    const stale = await createOrder(
+      { state: gw.state, now },
+      checkOrderRequest(catalogueWithPrices(config.orders.skuPrices), 'uk-2024-25', [ALICE]),
+      'support',
+    );
+    await payThroughWebhook(gw.state, stale.id, now());
+    const failed = runOrderCommand(config, now, 'orders', 'fulfil');
+    await expect(failed).rejects.toBeInstanceOf(CommandExit);
+    await expect(failed).rejects.toMatchObject({ code: 1 });
+    const order = await gw.state.orders.getOrder(stale.id);
+    expect(order).toMatchObject({ status: 'paid', fulfilAttempts: 1 });
+    expect(order?.lastError).toMatch(/2024\/25/);
+  }, 60_000);
 });

@@ -16,7 +16,7 @@ let postgres: TestPostgres;
 beforeAll(async () => {
   world = await orderWorld();
   postgres = await startTestPostgres();
-});
+}, 300_000);
 
 afterAll(async () => {
   await postgres?.stop();

@@ -17,6 +17,7 @@ import {
 import { fetchFiatPrices } from '../../../pipeline/prices/fetch-fiat-prices.js';
 import { publishSnapshots } from '../../../pipeline/snapshots/publish-snapshots.js';
 import { FolderObjectStore } from '../../../pipeline/store/index.js';
+import { readDailySharePools } from '../../../pipeline/yields/read-share-pools.js';
 
 const DAY_MS = 86_400_000;
 
@@ -43,6 +44,8 @@ export interface PackWorldOptions {
   latencyMs?: number;
   /** First block of the sandbox's current runtime (spec 425, with the demo coldkey's life); none by default. */
   currentRuntimeBlock?: number;
+  /** Read every collected day's share pools too, as `sbm daily` does: the tax check's yields need them. */
+  sharePools?: boolean;
 }
 
 export async function publishPackWorld(options: PackWorldOptions): Promise<PackWorld> {
@@ -70,6 +73,9 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     const warehousePath = join(dir, 'burns.duckdb');
     const summary = await collect({ chainUrl: devnet.url, warehousePath, concurrency: 32, clock });
     if (summary.status !== 'complete') throw new Error(`sandbox collection failed: ${summary.error}`);
+    if (options.sharePools) {
+      await readDailySharePools({ chainUrl: devnet.url, warehousePath, concurrency: 32, clock });
+    }
     const firstDay = options.genesis.toISOString().slice(0, 10);
     await fetchFiatPrices({
       priceUrl: devnet.priceUrl,
