@@ -3,7 +3,7 @@
 # `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
 # serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
 # cannot list the other platforms and `npm ci` refuses it as "out of sync".
-.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture
+.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture docs-text
 
 STAMP := node_modules/.installed
 
@@ -65,3 +65,7 @@ pack-preview: $(STAMP)
 # The README's explorer picture (docs/explorer.png) from the latest screenshots, reduced with pngquant.
 readme-picture: screenshots
 	bash test/web/readme-picture.sh
+
+# docs/tax-method.md's block of the tax pack's own words, rendered from pipeline/tax/pack/pack-text.ts.
+docs-text:
+	npx tsx test/tools/tax-method-text.ts --write
