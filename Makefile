@@ -9,13 +9,13 @@ STAMP := node_modules/.installed
 
 NPM_INSTALL := npm install --no-audit --no-fund
 
+# A node_modules that is a symbolic link belongs to another checkout (a git worktree sharing it): it is
+# never installed into from here, where npm would replace the link or empty the folder it points to.
 $(STAMP): package.json package-lock.json
-	$(NPM_INSTALL)
-	@touch $@
+	@if [ -L node_modules ]; then echo "node_modules is a link to another checkout's: not installing here"; else $(NPM_INSTALL) && touch $@; fi
 
 setup:
-	$(NPM_INSTALL)
-	@touch $(STAMP)
+	@if [ -L node_modules ]; then echo "node_modules is a link to another checkout's: not installing here"; else $(NPM_INSTALL) && touch $(STAMP); fi
 
 demo: $(STAMP) web
 	npm run -s sbm -- demo
@@ -37,9 +37,11 @@ lint: $(STAMP)
 deps: $(STAMP)
 	@npx tsx test/architecture/check-layers.ts
 
-# The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands.
+# The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands. The dot
+# reporter and vitest.config.ts's `silent: 'passed-only'` keep a passing run to the summary: a failing
+# test prints its name, its error and its console output.
 unit: $(STAMP) web
-	npx vitest run --reporter=default --reporter=json --outputFile=node_modules/.vitest-report.json
+	npx vitest run --reporter=dot --reporter=json --outputFile=node_modules/.vitest-report.json
 	@node -e "const r = require('./node_modules/.vitest-report.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
 test: typecheck lint deps unit

@@ -45,6 +45,8 @@ export interface GatewayConfig {
   s3: S3Settings;
   /** Tax orders: the order secret, Stripe, SKU prices, mail (see orders/order-config.ts). */
   orders: OrderConfig;
+  /** `SBM_SANDBOX=1`: the published data is the sandbox's synthetic world, and the explorer says so on every page. */
+  sandbox: boolean;
 }
 
 export const GATEWAY_DEFAULTS = {
@@ -79,5 +81,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     sessionDays: readInteger(env, 'SBM_SESSION_DAYS', DEFAULT_SESSION_DAYS, 1),
     s3: readS3Settings(env),
     orders: readOrderConfig(env),
+    sandbox: env['SBM_SANDBOX'] === '1',
   };
 }

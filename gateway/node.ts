@@ -70,6 +70,7 @@ export async function startGateway(
     monthlyAllowance: config.monthlyAllowance,
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
+    sandbox: config.sandbox,
     taxChain,
     orders,
     log,
@@ -106,7 +107,15 @@ function listen(app: GatewayApp, hostname: string, port: number): Promise<Server
       () => resolve(server),
     );
     server.on('clientError', answerClientError);
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} on ${hostname} is taken (SBM_PORT, or serve --port): stop what listens there, or choose another`,
+            )
+          : error,
+      ),
+    );
   });
 }
 

@@ -40,6 +40,8 @@ export async function gatewayUnderTest(options: {
   taxChain?: ColdkeyChain;
   /** Tax orders (checkout, status, pack, webhook); none: no order opens and nothing is sold. */
   orders?: OrderServices;
+  /** `SBM_SANDBOX=1`: the explorer's pages say they show the sandbox's synthetic world. */
+  sandbox?: boolean;
 }): Promise<GatewayUnderTest> {
   const clock = { nowMs: options.nowMs };
   const now = () => new Date(clock.nowMs);
@@ -63,6 +65,7 @@ export async function gatewayUnderTest(options: {
     publicLimitPerMinute: options.publicLimitPerMinute ?? 0,
     taxChain: options.taxChain ?? null,
     ...(options.orders ? { orders: options.orders } : {}),
+    ...(options.sandbox ? { sandbox: true } : {}),
     log: (entry) => logs.push(entry),
     onError: (error) => errors.push(error),
   });
