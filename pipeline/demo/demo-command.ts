@@ -28,13 +28,21 @@ export function demoCommand(config: PipelineConfig): Command {
     .action(async (options: { seed: string; historyDays: string; gatewayPort: string }) => {
       const children: Pick<RunningChild, 'stop'>[] = [];
       const stopAll = () => Promise.all(children.reverse().map((child) => child.stop()));
+      // Listening from the start: a Ctrl-C while the history is still being collected stops the sandbox
+      // chain and whatever else was started too, instead of leaving them running.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
       try {
-        await runDemo(config, options, children);
-        process.stdout.write('\nPress Ctrl-C to stop the sandbox chain and the gateway.\n');
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        const ready = await Promise.race([
+          runDemo(config, options, children).then(() => true),
+          stopped.then(() => false),
+        ]);
+        if (ready) {
+          process.stdout.write('\nPress Ctrl-C to stop the sandbox chain and the gateway.\n');
+          await stopped;
+        }
       } finally {
         await stopAll();
       }
