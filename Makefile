@@ -64,8 +64,10 @@ screenshots: $(STAMP) web
 pack-preview: $(STAMP)
 	npx tsx test/tools/pack-preview.ts --out data/pack-preview
 
-# The README's explorer picture (docs/explorer.png) from the latest screenshots, reduced with pngquant.
-readme-picture: screenshots
+# The README's explorer picture (docs/explorer.png): the front page over the sandbox's mainnet world, as
+# `make demo` shows it (test/web/readme-picture-world.ts), reduced with pngquant.
+readme-picture: $(STAMP) web
+	npx tsx test/web/readme-picture-world.ts
 	bash test/web/readme-picture.sh
 
 # docs/tax-method.md's block of the tax pack's own words, rendered from pipeline/tax/pack/pack-text.ts.

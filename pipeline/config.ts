@@ -81,7 +81,12 @@ export function loadPipelineConfig(env: Env): PipelineConfig {
     warehousePath: env['SBM_WAREHOUSE'] || './data/burns.duckdb',
     emissionsPath: env['SBM_EMISSIONS_DB'] || './data/emissions.duckdb',
     storeUrl: env['SBM_STORE_URL'] || 'file:./data/snapshots',
-    baseUrl: (env['SBM_BASE_URL'] || 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    // The gateway's own default (gateway/config.ts): its address on SBM_PORT, so `SBM_PORT=8899 make demo`
+    // publishes method links that point at the gateway it starts.
+    baseUrl: (env['SBM_BASE_URL'] || `http://127.0.0.1:${readPort(env, 'SBM_PORT', 8787) || 8787}`).replace(
+      /\/+$/,
+      '',
+    ),
     keepRuns: readInteger(env, 'SBM_KEEP_RUNS', 7, 1),
     concurrency: readInteger(env, 'SBM_CONCURRENCY', 16, 1),
     s3: readS3Settings(env),

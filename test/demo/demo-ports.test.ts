@@ -103,6 +103,9 @@ describe('make demo on a taken port', () => {
       stripe: 12111,
     });
     expect(loadPipelineConfig({ SBM_PORT: '8899' }).demoPorts.gateway).toBe(8899);
+    // What the daily run publishes as method links points at the gateway the demo starts.
+    expect(loadPipelineConfig({ SBM_PORT: '8899' }).baseUrl).toBe('http://127.0.0.1:8899');
+    expect(loadPipelineConfig({}).baseUrl).toBe('http://127.0.0.1:8787');
     expect(() => loadPipelineConfig({ SBM_PORT: 'eighty' })).toThrow(
       'SBM_PORT must be an integer >= 0, got "eighty"',
     );
