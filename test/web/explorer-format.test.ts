@@ -5,13 +5,21 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 
-type Format = typeof import('../../gateway/web/src/format.js');
+/** What the test uses of gateway/web/src/format.ts (browser code: the Node program does not type-check it). */
+interface Format {
+  NEW_CHANGE_PCT: number;
+  number(value: number): string;
+  shortDay(day: string): string;
+  shortNumber(value: number): { digits: string; suffix: string };
+  shortChangePercent(value: number | null): string;
+}
 let format: Format;
 
 beforeAll(async () => {
   // The browser code reads the reader's locale from `navigator`; Node 20 has none.
   Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-GB' }, configurable: true });
-  format = await import('../../gateway/web/src/format.js');
+  // By URL, so that tsc's Node program does not pull the browser code in (it has no DOM types).
+  format = (await import(new URL('../../gateway/web/src/format.ts', import.meta.url).href)) as Format;
 });
 
 describe('the explorer formats', () => {
