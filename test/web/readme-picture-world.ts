@@ -14,6 +14,7 @@ import { silentProgress } from '../../pipeline/collect/progress.js';
 import { readS3Settings } from '../../pipeline/config.js';
 import { runDaily } from '../../pipeline/daily/run-daily.js';
 import { defaultDevnetOptions, startDevnet } from '../../pipeline/devnet/index.js';
+import { sampleOnce } from '../../pipeline/emissions/sample-once.js';
 import { openObjectStore } from '../../pipeline/store/index.js';
 import { findChromium, launchBrowser } from './browser.js';
 
@@ -43,6 +44,16 @@ async function main(): Promise<void> {
       concurrency: 16,
       progress: silentProgress,
       warn: (message) => process.stderr.write(`warning: ${message}\n`),
+    });
+    // One sample of the emissions watch, as `make demo` runs it: the table's emission column.
+    await sampleOnce({
+      chainUrl: devnet.url,
+      dbPath: join(dir, 'emissions.duckdb'),
+      store: openObjectStore(storeUrl, readS3Settings({})),
+      baseUrl: 'http://127.0.0.1',
+      keepRuns: 2,
+      intervalMs: 300_000,
+      concurrency: 8,
     });
     const gateway = await startGateway(
       loadGatewayConfig({
