@@ -1,8 +1,9 @@
 # Every target installs dependencies first when node_modules is missing or older than the lock file,
 # so `make demo` and `make test` are each one command on a fresh clone.
-# `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
-# serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
-# cannot list the other platforms and `npm ci` refuses it as "out of sync".
+# `npm install` (which follows package-lock.json). The lock lists every platform's optional native builds
+# (duckdb, rollup, esbuild: the registry these machines reach lists them all), as a fresh clone's
+# `npm install` writes it, so an install leaves the tree clean and a macOS or ARM machine installs what
+# the lock names. `npm ci` would be the stricter choice; it has not been proven on a fresh clone here yet.
 .PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture docs-text
 
 STAMP := node_modules/.installed
