@@ -1,21 +1,22 @@
 # Every target installs dependencies first when node_modules is missing or older than the lock file,
 # so `make demo` and `make test` are each one command on a fresh clone.
-# `npm install` (which follows package-lock.json) rather than `npm ci`: the registry these machines reach
-# serves only the linux-x64 builds of the optional native packages (duckdb, rollup, esbuild), so the lock
-# cannot list the other platforms and `npm ci` refuses it as "out of sync".
-.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture
+# `npm install` (which follows package-lock.json). The lock lists every platform's optional native builds
+# (duckdb, rollup, esbuild: the registry these machines reach lists them all), as a fresh clone's
+# `npm install` writes it, so an install leaves the tree clean and a macOS or ARM machine installs what
+# the lock names. `npm ci` would be the stricter choice; it has not been proven on a fresh clone here yet.
+.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture docs-text
 
 STAMP := node_modules/.installed
 
 NPM_INSTALL := npm install --no-audit --no-fund
 
+# A node_modules that is a symbolic link belongs to another checkout (a git worktree sharing it): it is
+# never installed into from here, where npm would replace the link or empty the folder it points to.
 $(STAMP): package.json package-lock.json
-	$(NPM_INSTALL)
-	@touch $@
+	@if [ -L node_modules ]; then echo "node_modules is a link to another checkout's: not installing here"; else $(NPM_INSTALL) && touch $@; fi
 
 setup:
-	$(NPM_INSTALL)
-	@touch $(STAMP)
+	@if [ -L node_modules ]; then echo "node_modules is a link to another checkout's: not installing here"; else $(NPM_INSTALL) && touch $(STAMP); fi
 
 demo: $(STAMP) web
 	npm run -s sbm -- demo
@@ -37,9 +38,11 @@ lint: $(STAMP)
 deps: $(STAMP)
 	@npx tsx test/architecture/check-layers.ts
 
-# The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands.
+# The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands. The dot
+# reporter and vitest.config.ts's `silent: 'passed-only'` keep a passing run to the summary: a failing
+# test prints its name, its error and its console output.
 unit: $(STAMP) web
-	npx vitest run --reporter=default --reporter=json --outputFile=node_modules/.vitest-report.json
+	npx vitest run --reporter=dot --reporter=json --outputFile=node_modules/.vitest-report.json
 	@node -e "const r = require('./node_modules/.vitest-report.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
 test: typecheck lint deps unit
@@ -64,6 +67,12 @@ screenshots: $(STAMP) web
 pack-preview: $(STAMP)
 	npx tsx test/tools/pack-preview.ts --out data/pack-preview
 
-# The README's explorer picture (docs/explorer.png) from the latest screenshots, reduced with pngquant.
-readme-picture: screenshots
+# The README's explorer picture (docs/explorer.png): the front page over the sandbox's mainnet world, as
+# `make demo` shows it (test/web/readme-picture-world.ts), reduced with pngquant.
+readme-picture: $(STAMP) web
+	npx tsx test/web/readme-picture-world.ts
 	bash test/web/readme-picture.sh
+
+# docs/tax-method.md's block of the tax pack's own words, rendered from pipeline/tax/pack/pack-text.ts.
+docs-text:
+	npx tsx test/tools/tax-method-text.ts --write

@@ -60,6 +60,8 @@ export interface GatewayDeps {
    * API route answers as always.
    */
   explorer?: ExplorerSource;
+  /** The published data is the sandbox's synthetic world (`SBM_SANDBOX=1`, set by `make demo`): every page says so. */
+  sandbox?: boolean;
   log: (entry: RequestLogEntry) => void;
   onError: (error: unknown) => void;
 }
@@ -183,8 +185,9 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   });
   stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
   // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
-  explorerRoutes(router, { explorer, auth });
-  signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl });
+  const sandbox = deps.sandbox ?? false;
+  explorerRoutes(router, { explorer, auth, sandbox });
+  signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl, sandbox });
   accountRoutes(router, {
     auth,
     explorer,

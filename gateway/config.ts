@@ -61,6 +61,8 @@ export interface GatewayConfig {
   metrics: MetricsConfig;
   /** The self-serve API plan (issue 27); Stripe's key, API base and mail settings are the orders'. */
   apiPlan: ApiPlanConfig;
+  /** `SBM_SANDBOX=1`: the published data is the sandbox's synthetic world, and the explorer says so on every page. */
+  sandbox: boolean;
 }
 
 export interface ApiPlanConfig {
@@ -120,5 +122,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     orders: readOrderConfig(env),
     metrics: readMetricsConfig(env, port),
     apiPlan: readApiPlanConfig(env),
+    sandbox: env['SBM_SANDBOX'] === '1',
   };
 }

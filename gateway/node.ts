@@ -94,6 +94,7 @@ export async function startGateway(
     allowanceLease: leaseOptions(config.allowanceLease, config.gatewayInstances),
     publicLimitPerMinute: config.publicLimitPerMinute,
     trustProxy: config.trustProxy,
+    sandbox: config.sandbox,
     taxChain,
     orders,
     // The one hook of the request metrics: each answered request's log entry is counted.
@@ -134,7 +135,15 @@ function listen(app: GatewayApp, hostname: string, port: number): Promise<Server
   return new Promise((resolve, reject) => {
     const server = createServer(nodeListener(app));
     server.on('clientError', answerClientError);
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} on ${hostname} is taken (SBM_PORT, or serve --port): stop what listens there, or choose another`,
+            )
+          : error,
+      ),
+    );
     server.listen(port, hostname, () => resolve(server));
   });
 }

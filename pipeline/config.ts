@@ -21,7 +21,25 @@ export interface PipelineConfig {
   concurrency: number;
   /** S3 settings, from the standard AWS variables. */
   s3: S3Settings;
+  /** The ports `sbm demo` listens on (0: any free port); each names its variable in errors. */
+  demoPorts: DemoPorts;
 }
+
+/** Where `make demo` listens: the gateway (`SBM_PORT`), the sandbox chain and its price API, the Stripe stand-in. */
+export interface DemoPorts {
+  gateway: number;
+  devnet: number;
+  price: number;
+  stripe: number;
+}
+
+/** The variable that sets each demo port, for the error that names a taken one. */
+export const DEMO_PORT_VARIABLES: Readonly<Record<keyof DemoPorts, string>> = {
+  gateway: 'SBM_PORT',
+  devnet: 'SBM_DEVNET_PORT',
+  price: 'SBM_PRICE_PORT',
+  stripe: 'SBM_STRIPE_PORT',
+};
 
 export interface S3Settings {
   endpoint: string | undefined;
@@ -63,9 +81,26 @@ export function loadPipelineConfig(env: Env): PipelineConfig {
     warehousePath: env['SBM_WAREHOUSE'] || './data/burns.duckdb',
     emissionsPath: env['SBM_EMISSIONS_DB'] || './data/emissions.duckdb',
     storeUrl: env['SBM_STORE_URL'] || 'file:./data/snapshots',
-    baseUrl: (env['SBM_BASE_URL'] || 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    // The gateway's own default (gateway/config.ts): its address on SBM_PORT, so `SBM_PORT=8899 make demo`
+    // publishes method links that point at the gateway it starts.
+    baseUrl: (env['SBM_BASE_URL'] || `http://127.0.0.1:${readPort(env, 'SBM_PORT', 8787) || 8787}`).replace(
+      /\/+$/,
+      '',
+    ),
     keepRuns: readInteger(env, 'SBM_KEEP_RUNS', 7, 1),
     concurrency: readInteger(env, 'SBM_CONCURRENCY', 16, 1),
     s3: readS3Settings(env),
+    demoPorts: {
+      gateway: readPort(env, DEMO_PORT_VARIABLES.gateway, 8787),
+      devnet: readPort(env, DEMO_PORT_VARIABLES.devnet, DEFAULT_CHAIN_PORT),
+      price: readPort(env, DEMO_PORT_VARIABLES.price, DEFAULT_CHAIN_PORT + 1),
+      stripe: readPort(env, DEMO_PORT_VARIABLES.stripe, 12111),
+    },
   };
+}
+
+function readPort(env: Env, name: string, fallback: number): number {
+  const port = readInteger(env, name, fallback);
+  if (port > 65_535) throw new ConfigError(`${name} must be a port 0..65535, got "${env[name]}"`);
+  return port;
 }

@@ -13,6 +13,8 @@ export interface ExplorerRouteDeps {
   /** The built bundle; null when it could not be built or loaded (the pages then say so, 503). */
   explorer: ExplorerSource;
   auth: AuthDeps;
+  /** Every page says it shows the sandbox's synthetic world (`SBM_SANDBOX=1`). */
+  sandbox?: boolean;
 }
 
 /**
@@ -27,12 +29,13 @@ export function explorerRoutes(router: RouterType<GatewayRequest>, deps: Explore
   ): Promise<Response> => {
     const access = await accessOf(deps.auth, request);
     const manifest = (await deps.explorer())?.manifest;
-    if (!manifest) return notBuilt(access);
+    const sandbox = deps.sandbox ?? false;
+    if (!manifest) return notBuilt(access, sandbox);
     const body = `<h1>${escapeHtml(what.heading)}</h1>\n<div id="app" aria-live="polite"><p class="loading">Loading…</p></div>\n<noscript><p>This page needs JavaScript to draw its tables and charts. The same data is at <a href="/api/v1/subnets">/api/v1/subnets</a>.</p></noscript>`;
     const account = readCookie(request.ctx.requestHeaders.get('cookie'), ACCOUNT_COOKIE)
       ? 'signed-in'
       : 'signed-out';
-    const html = renderShell({ ...what, manifest, access, body, account });
+    const html = renderShell({ ...what, manifest, access, body, account, sandbox });
     return new Response(html, { headers: htmlHeaders() });
   };
 
@@ -51,6 +54,7 @@ export function explorerRoutes(router: RouterType<GatewayRequest>, deps: Explore
           ],
           manifest,
           access,
+          sandbox: deps.sandbox ?? false,
         }),
         { status: 404, headers: htmlHeaders() },
       );
@@ -91,7 +95,7 @@ export async function accessOf(auth: AuthDeps, request: GatewayRequest): Promise
   return (await verifySession(auth, cookie)).ok ? 'subscriber' : 'public';
 }
 
-function notBuilt(access: Access): Response {
+function notBuilt(access: Access, sandbox: boolean): Response {
   return new Response(
     messagePage({
       title: 'The explorer is not built',
@@ -101,6 +105,7 @@ function notBuilt(access: Access): Response {
       ],
       manifest: null,
       access,
+      sandbox,
     }),
     { status: 503, headers: { ...htmlHeaders(), 'retry-after': '60' } },
   );

@@ -14,6 +14,8 @@ export interface SignInRouteDeps {
   auth: AuthDeps;
   /** `Secure` cookies when the public base URL is https. */
   baseUrl: string;
+  /** The pages say they show the sandbox's synthetic world (`SBM_SANDBOX=1`). */
+  sandbox?: boolean;
 }
 
 const FAILURES: Record<
@@ -67,6 +69,7 @@ export function signInRoutes(router: RouterType<GatewayRequest>, deps: SignInRou
         ],
         manifest,
         access: 'public',
+        sandbox: deps.sandbox ?? false,
       });
       return new Response(html, { status: failure.status, headers: { ...htmlHeaders(), ...noReferrer } });
     }
@@ -98,6 +101,7 @@ export function signInRoutes(router: RouterType<GatewayRequest>, deps: SignInRou
           : ['<a href="/">Back to the subnets</a>.'],
       manifest,
       access,
+      sandbox: deps.sandbox ?? false,
     });
     return new Response(html, { headers: htmlHeaders() });
   });

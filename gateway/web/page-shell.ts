@@ -25,7 +25,14 @@ export interface ShellOptions {
    * else to "Sign in". Decided by the cookie's presence only; the account page verifies it.
    */
   account?: 'signed-in' | 'signed-out';
+  /** The gateway serves the sandbox's synthetic world (`SBM_SANDBOX=1`, set by `make demo`): every page says so. */
+  sandbox?: boolean;
 }
+
+/** The line every page carries while the gateway serves the sandbox's world. */
+export const SANDBOX_NOTICE =
+  "Every figure on this page comes from the local sandbox chain's synthetic world (invented subnets, burns, " +
+  'stakes and prices), not from Bittensor. It shows how the service works, not what the network does.';
 
 export function renderShell(options: ShellOptions): string {
   const { manifest, page } = options;
@@ -62,7 +69,7 @@ ${script}
 ${accessControl(options.access)}
 </nav>
 </header>
-<main id="main">
+${options.sandbox ? `<p class="sandbox-notice" role="note"><strong>Sandbox.</strong> ${escapeHtml(SANDBOX_NOTICE)}</p>\n` : ''}<main id="main">
 ${options.body}
 </main>
 <footer class="site">
@@ -86,10 +93,17 @@ export function messagePage(options: {
   paragraphs: string[];
   manifest: AssetManifest | null;
   access: Access;
+  sandbox?: boolean;
 }): string {
   const body = [
     `<h1>${escapeHtml(options.title)}</h1>`,
     ...options.paragraphs.map((text) => `<p>${text}</p>`),
   ].join('\n');
-  return renderShell({ title: options.title, manifest: options.manifest, access: options.access, body });
+  return renderShell({
+    title: options.title,
+    manifest: options.manifest,
+    access: options.access,
+    body,
+    sandbox: options.sandbox ?? false,
+  });
 }

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { progressFor } from '../collect/progress.js';
-import type { PipelineConfig } from '../config.js';
+import { DEMO_PORT_VARIABLES, type DemoPorts, type PipelineConfig } from '../config.js';
 import { runDaily } from '../daily/run-daily.js';
 import { openObjectStore } from '../store/index.js';
 import { ukTaxYearOf } from '../time/uk-tax-year.js';
@@ -25,17 +25,29 @@ export function demoCommand(config: PipelineConfig): Command {
       '--history-days <n>',
       'days of sandbox history to collect (default: from two days before this tax year, so its pack is on sale)',
     )
-    .option('--gateway-port <port>', 'gateway port (0: any free port)', '8787')
+    .option(
+      '--gateway-port <port>',
+      'gateway port (SBM_PORT; 0: any free port)',
+      String(config.demoPorts.gateway),
+    )
     .action(async (options: { seed: string; historyDays?: string; gatewayPort: string }) => {
       const children: Pick<RunningChild, 'stop'>[] = [];
       const stopAll = () => Promise.all(children.reverse().map((child) => child.stop()));
+      // Listening from the start: a Ctrl-C while the history is still being collected stops the sandbox
+      // chain and whatever else was started too, instead of leaving them running.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
       try {
-        await runDemo(config, options, children);
-        process.stdout.write('\nPress Ctrl-C to stop the sandbox chain and the gateway.\n');
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        const ready = await Promise.race([
+          runDemo(config, options, children).then(() => true),
+          stopped.then(() => false),
+        ]);
+        if (ready) {
+          process.stdout.write('\nPress Ctrl-C to stop the sandbox chain and the gateway.\n');
+          await stopped;
+        }
       } finally {
         await stopAll();
       }
@@ -74,7 +86,12 @@ async function runDemo(
     Date.now(),
     options.historyDays === undefined ? undefined : Number(options.historyDays),
   );
-  const [chainPort, pricePort] = [await freePort(), await freePort()];
+  const gatewayFlag = Number(options.gatewayPort);
+  if (!Number.isInteger(gatewayFlag) || gatewayFlag < 0 || gatewayFlag > 65_535) {
+    throw new Error('--gateway-port must be 0..65535');
+  }
+  const ports = await claimDemoPorts({ ...config.demoPorts, gateway: gatewayFlag });
+  const [chainPort, pricePort] = [ports.devnet, ports.price];
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
   say(
@@ -144,8 +161,7 @@ async function runDemo(
     ),
   ) as { key: string };
 
-  const wanted = Number(options.gatewayPort);
-  const port = wanted === 0 || !(await portIsFree(wanted)) ? await freePort() : wanted;
+  const port = ports.gateway;
   const base = `http://127.0.0.1:${port}`;
   // Checkout against the Stripe stand-in, with demo-only order and webhook secrets.
   const orders = await startDemoOrders(
@@ -153,11 +169,13 @@ async function runDemo(
     env['SBM_BASE_URL'] ?? base,
     chainUrl,
     env,
+    ports.stripe,
   );
   children.push({ stop: orders.close });
   const gateway = await startChild(process.execPath, [...gatewayCli, 'serve', '--port', String(port)], {
     // The tax check reads the sandbox chain.
-    env: { ...env, ...orders.env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base },
+    // SBM_SANDBOX: every explorer page says it shows the sandbox's synthetic world.
+    env: { ...env, ...orders.env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base, SBM_SANDBOX: '1' },
     ready: /listening on (\S+)/,
     label: 'the gateway',
     timeoutMs: 60_000,
@@ -193,4 +211,31 @@ async function runDemo(
   say(`  open ${base}/api/v1/method`);
   say(`The demo API key above belongs to account ${account.id} (10,000 requests a month).`);
   for (const line of demoOrderLines(orders, base, demoColdkey)) say(line);
+}
+
+/**
+ * The demo's ports, checked before anything starts: a port that is taken is an error naming it and the
+ * variable that sets it (never a silent move to another port, which would leave the printed addresses and
+ * a bookmarked explorer pointing elsewhere). 0 means any free port, chosen here.
+ */
+export async function claimDemoPorts(wanted: DemoPorts): Promise<DemoPorts> {
+  const chosen = { ...wanted };
+  const names = Object.keys(DEMO_PORT_VARIABLES) as (keyof DemoPorts)[];
+  for (const name of names) {
+    const port = wanted[name];
+    if (port === 0) continue;
+    if (names.some((other) => other !== name && wanted[other] === port)) {
+      throw new Error(
+        `port ${port} is set for two of ${names.map((n) => DEMO_PORT_VARIABLES[n]).join(', ')}; give each its own`,
+      );
+    }
+    if (!(await portIsFree(port))) {
+      const variable = DEMO_PORT_VARIABLES[name];
+      throw new Error(
+        `port ${port} is taken (${variable}): stop what listens there, or choose another, e.g. ${variable}=${port === 8899 ? 8900 : 8899} make demo`,
+      );
+    }
+  }
+  for (const name of names) if (chosen[name] === 0) chosen[name] = await freePort();
+  return chosen;
 }

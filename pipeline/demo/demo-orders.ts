@@ -4,10 +4,7 @@ import { join } from 'node:path';
 import { SKU_IDS } from '../contract/sku.js';
 import { StripeFake } from '../devnet/stripe/stripe-fake.js';
 import { ukTaxYearOf } from '../time/uk-tax-year.js';
-import { portIsFree } from './child-process.js';
 
-/** Where the stand-in listens when it can: the port of Stripe's own stripe-mock, so the env stays put. */
-const STAND_IN_PORT = 12111;
 const ENV_FILE = 'demo-orders.env';
 
 export interface DemoOrders {
@@ -32,11 +29,13 @@ export async function startDemoOrders(
   /** The sandbox chain: `orders fulfil` reads the pack's stake from it, in the shell that sources the file. */
   chainUrl: string,
   environment: NodeJS.ProcessEnv,
+  /** Where the stand-in listens (`make demo`: `SBM_STRIPE_PORT`, 12111 by default, the port of Stripe's own stripe-mock); 0: any free port. */
+  standInPort = 0,
 ): Promise<DemoOrders> {
   const envFile = join(dataDir, ENV_FILE);
   const kept = await readEnvFile(envFile);
   const fake = new StripeFake();
-  const standInUrl = await fake.listen('127.0.0.1', (await portIsFree(STAND_IN_PORT)) ? STAND_IN_PORT : 0);
+  const standInUrl = await fake.listen('127.0.0.1', standInPort);
   // The API plan's Price, made in the stand-in as an operator makes it in Stripe's dashboard.
   const planPrice = fake.createPrice({
     unitAmount: 9900,

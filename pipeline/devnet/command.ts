@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { PipelineConfig } from '../config.js';
-import { type DevnetOptions, defaultDevnetOptions } from './options.js';
+import { type DevnetOptions, defaultDevnetOptions, type WorldMagnitudes } from './options.js';
 import { startDevnet } from './start.js';
 import { buildTruth } from './truth/truth.js';
 import { isDate } from './world/timeline.js';
@@ -41,6 +41,7 @@ interface WorldFlags {
   genesis?: Date;
   blockTimeMs: number;
   upgradeBlock?: number;
+  world: WorldMagnitudes;
 }
 
 /**
@@ -81,7 +82,22 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       '--upgrade-block <n>',
       'first block run by spec 393 (default: noon of the middle day of the history)',
       integer('--upgrade-block', 2),
+    )
+    .option(
+      '--world <name>',
+      shown(
+        "the world's magnitudes: mainnet (Bittensor's) or adversarial (amounts beyond 2^53 RAO, as the tests use)",
+        'mainnet',
+      ),
+      worldName,
+      fallback('mainnet'),
     );
+}
+
+function worldName(value: string): WorldMagnitudes {
+  if (value !== 'mainnet' && value !== 'adversarial')
+    throw new InvalidArgumentError('must be mainnet or adversarial');
+  return value;
 }
 
 function worldFlags(own: Partial<WorldFlags>, parent: Partial<WorldFlags>): WorldFlags {
@@ -119,7 +135,7 @@ export function devnetCommand(
       0,
     )
     .action(async (flags: WorldFlags & Omit<DevnetOptions, keyof WorldFlags>) => {
-      const running = await startDevnet({ ...defaultDevnetOptions, ...flags });
+      const running = await startDevnet({ ...defaultDevnetOptions, ...flags, magnitudes: flags.world });
       output(`${running.url}\n`);
       output(`prices: ${running.priceUrl}\n`);
       output(`coldkey: ${running.demoColdkey}\n`);
@@ -142,7 +158,7 @@ export function devnetCommand(
       .action((flags: Partial<WorldFlags> & { from: string; to: string }) => {
         const world = worldFlags(flags, command.opts<Partial<WorldFlags>>());
         output(
-          `${JSON.stringify(buildTruth({ ...defaultDevnetOptions, ...world }, flags.from, flags.to))}\n`,
+          `${JSON.stringify(buildTruth({ ...defaultDevnetOptions, ...world, magnitudes: world.world }, flags.from, flags.to))}\n`,
         );
       }),
   );

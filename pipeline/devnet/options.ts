@@ -32,7 +32,17 @@ export interface DevnetOptions {
   dropEvery: number;
   /** Clock injection for tests: milliseconds since the epoch. */
   now?: () => number;
+  /**
+   * Which magnitudes the world has (docs/sandbox.md): `mainnet`, Bittensor's own (128 subnets, pools of
+   * thousands of TAO, daily burns up to tens of thousands of alpha), what `sbm devnet` and `make demo`
+   * serve; or `adversarial`, amounts far beyond mainnet's (burns above 2^53 RAO, pools of up to 200,000 TAO)
+   * that the collection, publishing and gateway tests run on so no code can hold RAO in a double. Code that
+   * starts a sandbox without saying gets `adversarial`.
+   */
+  magnitudes?: WorldMagnitudes;
 }
+
+export type WorldMagnitudes = 'mainnet' | 'adversarial';
 
 export const defaultDevnetOptions: DevnetOptions = {
   seed: 'demo',
@@ -55,12 +65,13 @@ export interface WorldParams {
   blockTimeMs: number;
   historyDays: number;
   upgradeBlock: number;
+  magnitudes: WorldMagnitudes;
 }
 
 export function resolveWorldParams(
   options: Pick<
     DevnetOptions,
-    'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock'
+    'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'currentRuntimeBlock' | 'magnitudes'
   >,
   nowMs: number,
 ): WorldParams {
@@ -76,5 +87,6 @@ export function resolveWorldParams(
     blockTimeMs: options.blockTimeMs,
     historyDays: options.historyDays,
     upgradeBlock: options.upgradeBlock ?? defaultUpgrade,
+    magnitudes: options.magnitudes ?? 'adversarial',
   };
 }

@@ -157,7 +157,8 @@ describe('sbm devnet truth', () => {
       '2025-02-02',
     ]);
     const expected = buildTruth(
-      { ...defaultDevnetOptions, seed: 'cli-seed', historyDays: 3, genesis: GENESIS },
+      // The command line serves the mainnet world unless told `--world adversarial`.
+      { ...defaultDevnetOptions, seed: 'cli-seed', historyDays: 3, genesis: GENESIS, magnitudes: 'mainnet' },
       '2025-02-02',
       '2025-02-02',
     );

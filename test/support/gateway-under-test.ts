@@ -56,6 +56,8 @@ export async function gatewayUnderTest(options: {
   clock?: { nowMs: number };
   /** `fetch` (default): `app.fetch` in-process; `http`: a real server on 127.0.0.1 (the `ip` argument is then ignored). */
   transport?: 'fetch' | 'http';
+  /** `SBM_SANDBOX=1`: the explorer's pages say they show the sandbox's synthetic world. */
+  sandbox?: boolean;
 }): Promise<GatewayUnderTest> {
   const clock = options.clock ?? { nowMs: options.nowMs };
   const now = () => new Date(clock.nowMs);
@@ -80,6 +82,7 @@ export async function gatewayUnderTest(options: {
     taxChain: options.taxChain ?? null,
     ...(options.orders ? { orders: options.orders } : {}),
     ...(options.account ? { account: options.account } : {}),
+    ...(options.sandbox ? { sandbox: true } : {}),
     log: (entry) => logs.push(entry),
     onError: (error) => errors.push(error),
   });

@@ -70,6 +70,8 @@ export async function startExplorerWorld(): Promise<ExplorerWorld> {
       SBM_CHAIN_URL: devnet.url,
       // Browsing many pages in a few seconds from one address: the per-IP minute limit is not under test.
       SBM_PUBLIC_LIMIT_PER_MIN: '0',
+      // The sandbox's world, as under `make demo`: every page says so (and the screenshots show it).
+      SBM_SANDBOX: '1',
     });
     const now = () => new Date(clock.nowMs);
     gateway = await startGateway(config, { now, log: () => {}, logSink: { write: () => true } });

@@ -7,7 +7,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { h } from './dom.js';
-import { compact } from './format.js';
+import { compact, shortDay } from './format.js';
 
 export interface BarChartInput {
   title: string;
@@ -112,7 +112,7 @@ export function barChart(input: BarChartInput): { element: HTMLElement; destroy(
         grid: { show: false },
         incrs: [1, 2, 7, 14, 30, 60, 91],
         space: 56,
-        values: (_u, splits) => splits.map((i) => input.days[i]?.slice(5) ?? ''),
+        values: (_u, splits) => splits.map((i) => (input.days[i] ? shortDay(input.days[i]) : '')),
         label: 'UTC day (month-day)',
         labelSize: 20,
         size: 28,

@@ -7,7 +7,8 @@ const locale = navigator.language || 'en';
 const fixed = (digits: number) =>
   new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const two = fixed(2);
-const four = fixed(4);
+/** Below 1, three significant digits: 0.00314 stays 0.00314 (four decimals would say 0.0031). */
+const threeSignificant = new Intl.NumberFormat(locale, { maximumSignificantDigits: 3 });
 const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
 const compactFormat = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
 const percentFormat = new Intl.NumberFormat(locale, {
@@ -31,10 +32,24 @@ const gbpFormat = new Intl.NumberFormat(locale, { style: 'currency', currency: '
 export const ALPHA = 'α';
 export const TAO = 'TAO';
 
-/** A plain number: 2 decimals, 4 below 1 (small burns would otherwise all read 0.00). */
+/** A plain number: 2 decimals, three significant digits below 1 (small burns would otherwise read 0.00). */
 export function number(value: number): string {
-  return value !== 0 && Math.abs(value) < 1 ? four.format(value) : two.format(value);
+  return value !== 0 && Math.abs(value) < 1 ? threeSignificant.format(value) : two.format(value);
 }
+
+const dayFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** A UTC day (`2026-11-21`) as a short date in the reader's locale: `21 Nov` (en-GB), `Nov 21` (en-US). */
+export function shortDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : dayFormat.format(date);
+}
+
+/**
+ * A change this large (the 7 days before burned under a hundredth of the last 7) is not a rate worth
+ * reading: `+100.7M%` says only that the window before was next to empty. The table says `new`.
+ */
+export const NEW_CHANGE_PCT = 10_000;
 
 const compactOne = new Intl.NumberFormat(locale, {
   notation: 'compact',
@@ -42,7 +57,7 @@ const compactOne = new Intl.NumberFormat(locale, {
   maximumFractionDigits: 1,
 });
 const oneDecimal = fixed(1);
-const twoSignificant = new Intl.NumberFormat(locale, { maximumSignificantDigits: 2 });
+const shortSignificant = new Intl.NumberFormat(locale, { maximumSignificantDigits: 3 });
 
 /**
  * A table amount in a few characters, so the subnet table fits a laptop's width: `505.0M`, `941.9K`,
@@ -52,7 +67,7 @@ const twoSignificant = new Intl.NumberFormat(locale, { maximumSignificantDigits:
 export function shortNumber(value: number): { digits: string; suffix: string } {
   if (value === 0) return { digits: '0', suffix: '' };
   const size = Math.abs(value);
-  if (size < 1) return { digits: twoSignificant.format(value), suffix: '' };
+  if (size < 1) return { digits: shortSignificant.format(value), suffix: '' };
   if (size < 1000) return { digits: oneDecimal.format(value), suffix: '' };
   const parts = compactOne.formatToParts(value);
   const at = parts.findIndex((part) => part.type === 'compact');
@@ -77,6 +92,7 @@ export function shortNumber(value: number): { digits: string; suffix: string } {
  */
 export function shortChangePercent(value: number | null): string {
   if (value === null) return 'n/a';
+  if (value >= NEW_CHANGE_PCT) return 'new';
   const size = Math.abs(value);
   const format = size < 1000 ? percentOne : size < 100_000 ? percentWhole : percentCompact;
   const text = format.format(value / 100);

@@ -12,6 +12,7 @@ import {
   amount,
   changePercent,
   count,
+  NEW_CHANGE_PCT,
   number,
   shortChangePercent,
   shortNumber,
@@ -129,7 +130,9 @@ const COLUMNS: Column[] = [
           title:
             change === null
               ? 'No burn in the 7 days before: no change to measure'
-              : `${changePercent(change)} against the 7 days before`,
+              : change >= NEW_CHANGE_PCT
+                ? `New: the 7 days before burned next to nothing (${changePercent(change)})`
+                : `${changePercent(change)} against the 7 days before`,
         },
         shortChangePercent(change),
       );
@@ -151,6 +154,9 @@ const COLUMNS: Column[] = [
   {
     key: 'claim',
     label: 'Claim',
+    fullLabel:
+      "Claim: the latest buyback claim a subnet's team has published, dated, linked to its source. Empty for " +
+      'most subnets: few teams publish one. A claim is what the team says, not verified revenue.',
     numeric: false,
     sortValue: (row) => (row.claim ? row.claim.text.toLowerCase() : null),
     cell: (row) =>

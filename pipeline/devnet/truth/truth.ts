@@ -18,7 +18,7 @@ export type { Truth } from './truth-types.js';
 type TruthOptions = WorldOptions & Pick<DevnetOptions, 'currentRuntimeBlock'>;
 type WorldOptions = Pick<
   DevnetOptions,
-  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now'
+  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now' | 'magnitudes'
 >;
 
 /** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */

@@ -15,6 +15,30 @@ export function burnAmount(random: Rng): bigint {
   return mantissa * 10n ** BigInt(random.int(5, 12));
 }
 
+/**
+ * The mainnet world's burns: each subnet has a daily budget of alpha (drawn once per registration), spread
+ * over the day's burns with ±50 % noise. Most budgets are tens to hundreds of alpha; a few subnets (about
+ * one daily burner in eight) burn 4,000 to 25,000 alpha a day and make most of the network's burns
+ * (docs/sandbox.md). Integer maths only.
+ */
+export function mainnetDailyBudget(random: Rng, profile: 'daily' | 'occasional' | 'rare'): bigint {
+  if (profile === 'daily' && random.chance(0.12)) return random.bigint(4_000n, 25_000n) * RAO;
+  const bands =
+    profile === 'daily'
+      ? [10n, 10n, 10n, 100n, 100n]
+      : profile === 'occasional'
+        ? [1n, 10n, 100n]
+        : [1n, 10n];
+  const low = random.pick(bands);
+  return random.bigint(low * 100n, low * 1_000n) * (RAO / 100n);
+}
+
+/** One burn of a mainnet-world day: the day's budget over `count` burns, each within ±50 %. */
+export function mainnetBurnAmount(random: Rng, budget: bigint, count: number): bigint {
+  const share = budget / BigInt(Math.max(1, count));
+  return (share * BigInt(random.int(50, 150))) / 100n + 1n;
+}
+
 /** `value × numerator / denominator`, floored: the one way amounts are scaled. */
 export function scale(value: bigint, numerator: bigint, denominator: bigint): bigint {
   return denominator === 0n ? 0n : (value * numerator) / denominator;

@@ -1,6 +1,6 @@
 import type { WorldParams } from '../options.js';
 import { type Account, deriveAccount } from './accounts.js';
-import { burnAmount } from './amounts.js';
+import { burnAmount, mainnetBurnAmount, mainnetDailyBudget } from './amounts.js';
 import type { Pools } from './pools.js';
 import { rng } from './random.js';
 import type { SubnetRegistration } from './subnets.js';
@@ -81,9 +81,20 @@ export class BurnSchedule {
             : random.chance(0.06)
               ? 1
               : 0;
+      // The mainnet world's budget is the registration's own (its random stream does not depend on the day).
+      const budget =
+        this.#params.magnitudes === 'mainnet'
+          ? mainnetDailyBudget(
+              rng(this.#params.seed, `burn-budget/${subnet.netuid}/${subnet.registeredAt}`),
+              subnet.burnProfile,
+            )
+          : 0n;
       for (let i = 0; i < count; i++) {
         const block = random.int(from, to);
-        const alpha = burnAmount(random);
+        const alpha =
+          this.#params.magnitudes === 'mainnet'
+            ? mainnetBurnAmount(random, budget, count)
+            : burnAmount(random);
         const coldkey = random.chance(0.8) ? subnet.owner : random.pick(this.#burners);
         const pool = this.#pools.at(subnet, block);
         let action: BurnAction = {

@@ -66,7 +66,12 @@ export class Emissions {
       return { enabled: false, taoIn: 0n, alphaIn: 0n, alphaOut: 0n };
     const day = this.#timeline.dayOf(block);
     const random = rng(this.#params.seed, `emission/${subnet.netuid}/${subnet.registeredAt}/${day}`);
-    const taoIn = random.bigint(2_000_000n, 80_000_000n);
+    // Mainnet: 0.0005-0.007 TAO a block per subnet, about 0.5 TAO a block over 128 subnets (the emission
+    // since the first halving); the adversarial world draws up to ten times more.
+    const taoIn =
+      this.#params.magnitudes === 'mainnet'
+        ? random.bigint(500_000n, 7_000_000n)
+        : random.bigint(2_000_000n, 80_000_000n);
     const pool = this.#pools.at(subnet, block);
     const alphaIn = pool && pool.tao > 0n ? (taoIn * pool.alphaIn) / pool.tao : 0n;
     const alphaOut = (RAO * random.bigint(50n, 100n)) / 100n;

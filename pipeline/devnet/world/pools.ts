@@ -55,6 +55,14 @@ export class Pools {
         // Root: equal reserves, so SubnetTAO / SubnetAlphaIn is exactly 1 (root alpha is TAO).
         const tao = random.bigint(2_000_000n, 4_000_000n) * RAO;
         start = { tao, alphaIn: tao, alphaOut: tao };
+      } else if (this.#params.magnitudes === 'mainnet') {
+        // Mainnet: most pools hold a few thousand TAO, one in four tens of thousands (docs/sandbox.md);
+        // alpha from 0.002 to 0.1 TAO, more of them cheap than dear (a log-like spread in two bands).
+        const tao =
+          (random.chance(0.25) ? random.bigint(10_000n, 60_000n) : random.bigint(1_500n, 10_000n)) * RAO;
+        const milliTao = random.chance(0.6) ? random.bigint(2n, 20n) : random.bigint(20n, 100n);
+        const alphaIn = (tao * 1_000n) / milliTao;
+        start = { tao, alphaIn, alphaOut: (alphaIn * random.bigint(50n, 300n)) / 100n };
       } else {
         const tao = random.bigint(2_000n, 200_000n) * RAO;
         // Price between 0.002 and 0.2 TAO per alpha.

@@ -34,8 +34,16 @@ export interface SubnetRegistration {
   suspensions: BlockWindow[];
 }
 
-/** Initial subnets 1..INITIAL_SUBNETS plus root exist from block 0. */
+/** Initial subnets 1..INITIAL_SUBNETS plus root exist from block 0 (the adversarial world; see initialSubnets). */
 export const INITIAL_SUBNETS = 64;
+
+/** Subnets registered at genesis: with the three that appear later, the mainnet world has 128, as Bittensor does. */
+export function initialSubnets(params: Pick<WorldParams, 'magnitudes'>): number {
+  return params.magnitudes === 'mainnet' ? 125 : INITIAL_SUBNETS;
+}
+
+/** More names for the mainnet world's 128 subnets (14 × 10 = 140, none repeated). */
+const MAINNET_NAME_HEADS = ['Zenith', 'Pulse', 'Sigma', 'Tensor'];
 
 const NAME_HEADS = ['Apex', 'Nova', 'Cortex', 'Vega', 'Lumen', 'Axon', 'Quanta', 'Helix', 'Nimbus', 'Orbit'];
 const NAME_TAILS = ['Net', 'Mind', 'Forge', 'Lab', 'Grid', 'AI', 'Works', 'Hub', 'Flow', 'Core'];
@@ -52,8 +60,8 @@ function symbols(): string[] {
   return list;
 }
 
-function shuffledNames(random: Rng): string[] {
-  const names = NAME_HEADS.flatMap((head) => NAME_TAILS.map((tail) => `${head}${tail}`));
+function shuffledNames(random: Rng, heads: readonly string[]): string[] {
+  const names = heads.flatMap((head) => NAME_TAILS.map((tail) => `${head}${tail}`));
   for (let i = names.length - 1; i > 0; i--) {
     const j = random.int(0, i);
     [names[i], names[j]] = [names[j]!, names[i]!];
@@ -69,7 +77,11 @@ function hoursToBlocks(hours: number, timeline: Timeline): number {
 export function buildSubnets(params: WorldParams): SubnetRegistration[] {
   const timeline = new Timeline(params.genesisMs, params.blockTimeMs);
   const random = rng(params.seed, 'subnets');
-  const names = shuffledNames(random);
+  const mainnet = params.magnitudes === 'mainnet';
+  const names = shuffledNames(random, mainnet ? [...NAME_HEADS, ...MAINNET_NAME_HEADS] : NAME_HEADS);
+  const initial = initialSubnets(params);
+  // Names of the registrations made during the history: after the initial subnets' in the mainnet world.
+  const laterName = (i: number) => (mainnet ? initial + 1 + i : 80 + i);
   const symbolList = symbols();
   const lastDay = Math.max(0, params.historyDays);
   const dayAt = (fraction: number) => Math.min(lastDay, Math.floor(params.historyDays * fraction));
@@ -109,14 +121,19 @@ export function buildSubnets(params: WorldParams): SubnetRegistration[] {
     emissionFrom: NEVER, // root has no emission of its own
   });
   const all: SubnetRegistration[] = [root];
-  for (let netuid = 1; netuid <= INITIAL_SUBNETS; netuid++) all.push(make(netuid, 0, netuid, netuid - 1));
+  for (let netuid = 1; netuid <= initial; netuid++) all.push(make(netuid, 0, netuid, netuid - 1));
 
   // One netuid is deregistered mid-history and registered again, hours later, under another name.
   const reusedNetuid = random.int(8, INITIAL_SUBNETS - 4);
   const reused = all[reusedNetuid]!;
   const deregisterDay = dayAt(0.4);
   reused.deregisteredAt = blockInDay(deregisterDay, 1, 10);
-  const again = make(reusedNetuid, reused.deregisteredAt + hoursToBlocks(random.int(2, 8), timeline), 80, 90);
+  const again = make(
+    reusedNetuid,
+    reused.deregisteredAt + hoursToBlocks(random.int(2, 8), timeline),
+    laterName(0),
+    90,
+  );
   again.burnProfile = 'daily';
   again.buybacks = false;
   // No pool on its registration day and the next: two days without a price.
@@ -125,16 +142,16 @@ export function buildSubnets(params: WorldParams): SubnetRegistration[] {
   all.push(again);
 
   // Two new netuids appear during the history, with emission off at first.
-  const firstNew = make(INITIAL_SUBNETS + 1, blockInDay(dayAt(0.6), 2, 20), 81, 91);
+  const firstNew = make(initial + 1, blockInDay(dayAt(0.6), 2, 20), laterName(1), 91);
   firstNew.poolFrom = timeline.firstBlockOfDay(timeline.dayOf(firstNew.registeredAt) + 1);
   firstNew.emissionFrom = firstNew.registeredAt + hoursToBlocks(50, timeline);
   firstNew.burnProfile = 'occasional';
-  const secondNew = make(INITIAL_SUBNETS + 2, blockInDay(dayAt(0.8), 2, 20), 82, 92);
+  const secondNew = make(initial + 2, blockInDay(dayAt(0.8), 2, 20), laterName(2), 92);
   secondNew.emissionFrom = secondNew.registeredAt + hoursToBlocks(96, timeline);
   all.push(firstNew, secondNew);
 
   // Suspensions on initial subnets other than the reused one: three restored, one still suspended.
-  const candidates = all.filter((s) => s.netuid >= 1 && s.netuid <= INITIAL_SUBNETS && s !== reused);
+  const candidates = all.filter((s) => s.netuid >= 1 && s.netuid <= initial && s !== reused);
   const plans: Array<[number, number | null]> = [
     [dayAt(0.2), 40],
     [dayAt(0.5), 30],
@@ -152,7 +169,7 @@ export function buildSubnets(params: WorldParams): SubnetRegistration[] {
 
   // A subnet registered in the small hours of today, with no pool until tomorrow: the current panel has
   // a subnet without a price (drawn last, so the rest of the world does not depend on it).
-  const newest = make(INITIAL_SUBNETS + 3, blockInDay(lastDay, 1, 4), 83, 93);
+  const newest = make(initial + 3, blockInDay(lastDay, 1, 4), laterName(3), 93);
   newest.poolFrom = timeline.firstBlockOfDay(lastDay + 1);
   newest.emissionFrom = newest.registeredAt + hoursToBlocks(96, timeline);
   newest.burnProfile = 'never';
