@@ -25,7 +25,6 @@
  * carries, so that `sbm tax cgt` on that file gives the pack's gains exactly.
  */
 import { Decimal } from 'decimal.js';
-import type { ColdkeyEvent } from '../contract/tax-published.js';
 import { ukDay } from '../time/uk-day.js';
 import { ALL_SUBNETS, type AlphaHolding, type EconomicAction, TAO_SIDE } from './actions/economic-action.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
@@ -39,17 +38,13 @@ import {
   type LedgerDay,
   taoRaoAt,
 } from './income-ledger.js';
+import type { LedgerEvent } from './ledger-event.js';
 import { type PositionRef, positionId, type StakesAtBlock } from './stake-at-blocks.js';
 
 export const TAO_ASSET = 'TAO';
 
 export function alphaAsset(netuid: number, registeredAt: number): string {
   return netuid === 0 ? TAO_ASSET : `alpha:${netuid}:${registeredAt}`;
-}
-
-/** A staking event with the coldkey of the order whose record it is in. */
-export interface LedgerEvent extends ColdkeyEvent {
-  coldkey: string;
 }
 
 /** Something the reader should know about a figure: shown in the PDF and kept in the CSVs. */

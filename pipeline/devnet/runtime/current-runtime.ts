@@ -1,6 +1,6 @@
 import type { TypeRegistry } from '@polkadot/types';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
-import type { MetadataBodyJson, StorageEntryJson } from './metadata-extension.js';
+import type { MetadataBodyJson, StorageEntryJson } from './metadata-json.js';
 
 /**
  * The sandbox's stand-in for the runtime mainnet runs now (opentensor/subtensor main, commit 14bc6f9,

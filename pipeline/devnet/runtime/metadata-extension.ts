@@ -1,6 +1,7 @@
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import { u8aConcat } from '@polkadot/util';
 import { extendToCurrentRuntime } from './current-runtime.js';
+import type { MetadataBodyJson } from './metadata-json.js';
 
 /**
  * Storage items the sandbox needs that the real metadata files lack. They are added by decoding the
@@ -11,25 +12,6 @@ import { extendToCurrentRuntime } from './current-runtime.js';
  *   subnet's emission is flowing. The real chain only shows suspension as zero `SubnetTaoInEmission`.
  */
 export const ADDED_STORAGE_ITEMS = ['SubnetEmissionEnabled'] as const;
-
-export interface StorageEntryJson {
-  name: string;
-  modifier: string;
-  type: { map?: { hashers: string[]; key: number; value: number } };
-  fallback: string;
-  docs: string[];
-  [extra: string]: unknown;
-}
-
-export interface PalletJson {
-  name: string;
-  storage: { prefix: string; items: StorageEntryJson[] } | null;
-}
-
-export interface MetadataBodyJson {
-  pallets: PalletJson[];
-  [extra: string]: unknown;
-}
 
 const MAGIC = [0x6d, 0x65, 0x74, 0x61];
 

@@ -4,13 +4,7 @@ import { rng } from './random.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
 import type { SubnetRegistration } from './subnets.js';
-
-/** An event by pallet and name with field values ready for SCALE encoding in either runtime. */
-export interface WorldEvent {
-  pallet: string;
-  name: string;
-  args: unknown[];
-}
+import type { WorldEvent } from './world-event.js';
 
 /** An event placed in a block: `System.Events` order, emitted by extrinsic `extrinsic`. */
 export interface PlacedEvent {

@@ -1,7 +1,7 @@
 import type { Account } from './accounts.js';
-import type { WorldEvent } from './block-events.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
+import type { WorldEvent } from './world-event.js';
 
 function transfer(from: Account, to: Account, amount: bigint): WorldEvent {
   return { pallet: 'Balances', name: 'Transfer', args: [from.publicKey, to.publicKey, amount] };

@@ -1,5 +1,5 @@
 import type { Account } from './accounts.js';
-import type { LifeKind, Position, StakingKind } from './stakers.js';
+import type { LifeKind, Position, StakingKind } from './position.js';
 import type { Timeline } from './timeline.js';
 
 /**

@@ -9,6 +9,7 @@ import {
   scheduleOrder,
 } from './current-life.js';
 import type { Pools } from './pools.js';
+import type { LifeKind, Position, StakingKind } from './position.js';
 import { type Rng, rng } from './random.js';
 import {
   fromU64F64,
@@ -25,28 +26,6 @@ export const TRACKED_COLDKEYS = 24;
 const VALIDATORS = 8;
 const PPM = 1_000_000n;
 const SHARE_ONE = 1n << 64n; // U64F64 fixed point: shares are stored as bits
-
-export type StakingKind =
-  | 'StakeAdded'
-  | 'StakeRemoved'
-  | 'StakeMoved'
-  | 'StakeTransferred'
-  | 'StakeSwapped'
-  | 'Transfer';
-
-/**
- * What else changes a holding in the current runtime (spec 425), scripted for the demo coldkey once in
- * the sandbox's history (`#lifeDrafts`): each is one extrinsic, or for `AutoStakeAdded` one epoch event.
- */
-export type LifeKind =
-  | 'HotkeySwapped'
-  | 'ColdkeySwapped'
-  | 'NetworkRemoved'
-  | 'AlphaRecycled'
-  | 'AutoStakeAdded'
-  | 'RootClaimed'
-  | 'SubnetLeaseDividendsDistributed'
-  | 'IncentiveAlphaEmittedToMiners';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
 export interface DissolutionPayout {
@@ -84,14 +63,6 @@ export interface StakingAction {
   lease?: { id: number; coldkey: Account };
   /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
   hotkeySwap?: { from: number; to: number };
-}
-
-/** A position: a coldkey's stake through one hotkey on one subnet. */
-export interface Position {
-  hotkey: Account;
-  netuid: number;
-  /** `hotkeyIndex:netuid`, the share pool it belongs to. */
-  pool: string;
 }
 
 export interface Staker {

@@ -32,7 +32,7 @@
  *   - `AutoStakeAdded`, `RootClaimed`, `SubnetLeaseDividendsDistributed`: income, counted in the day's income
  *     when received (its stake is not explained away).
  */
-import type { LedgerEvent } from '../cgt-transactions.js';
+import type { LedgerEvent } from '../ledger-event.js';
 
 export const TAO_SIDE = 'TAO' as const;
 

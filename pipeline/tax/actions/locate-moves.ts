@@ -13,8 +13,8 @@
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { account, smallInt } from '../../chain/codec-values.js';
 import { ukDay } from '../../time/uk-day.js';
-import type { LedgerEvent } from '../cgt-transactions.js';
 import type { HoldingMove, LedgerDay } from '../income-ledger.js';
+import type { LedgerEvent } from '../ledger-event.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
 import type { EconomicAction } from './economic-action.js';
 

@@ -14,13 +14,7 @@ import { type EconomicAction, economicAction, groupEvents } from '../actions/eco
 import { locateMoves } from '../actions/locate-moves.js';
 import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
-import {
-  type CgtMapping,
-  cgtTransactions,
-  type LedgerEvent,
-  type PackFlag,
-  touchedPositions,
-} from '../cgt-transactions.js';
+import { type CgtMapping, cgtTransactions, type PackFlag, touchedPositions } from '../cgt-transactions.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
 import {
   type IncomeRow,
@@ -30,6 +24,7 @@ import {
   netAcrossHotkeys,
   type SwapPair,
 } from '../income-ledger.js';
+import type { LedgerEvent } from '../ledger-event.js';
 import {
   type PositionRef,
   positionId,

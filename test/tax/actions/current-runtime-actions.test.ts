@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { subnetAccount, subnetOfAccount } from '../../../pipeline/chain/subnet-account.js';
 import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
-import { cgtTransactions, type LedgerEvent } from '../../../pipeline/tax/cgt-transactions.js';
+import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
 import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
+import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
 import { type PositionRef, positionId } from '../../../pipeline/tax/stake-at-blocks.js';
 import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from '../pack/ledger-cases.js';
 

@@ -9,9 +9,10 @@
 import { describe, expect, it } from 'vitest';
 import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
 import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { cgtTransactions, type LedgerEvent } from '../../../pipeline/tax/cgt-transactions.js';
+import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
 import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/income-ledger.js';
+import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
 import { incomeSummary } from '../../../pipeline/tax/pack/pack-summary.js';
 import { positionId } from '../../../pipeline/tax/stake-at-blocks.js';
 import { dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cases.js';

@@ -1,0 +1,32 @@
+// Positions and holding-change kinds, shared by stakers.ts and current-life.ts without a cycle.
+import type { Account } from './accounts.js';
+
+export type StakingKind =
+  | 'StakeAdded'
+  | 'StakeRemoved'
+  | 'StakeMoved'
+  | 'StakeTransferred'
+  | 'StakeSwapped'
+  | 'Transfer';
+
+/**
+ * What else changes a holding in the current runtime (spec 425), scripted for the demo coldkey once in
+ * the sandbox's history (`#lifeDrafts`): each is one extrinsic, or for `AutoStakeAdded` one epoch event.
+ */
+export type LifeKind =
+  | 'HotkeySwapped'
+  | 'ColdkeySwapped'
+  | 'NetworkRemoved'
+  | 'AlphaRecycled'
+  | 'AutoStakeAdded'
+  | 'RootClaimed'
+  | 'SubnetLeaseDividendsDistributed'
+  | 'IncentiveAlphaEmittedToMiners';
+
+/** A position: a coldkey's stake through one hotkey on one subnet. */
+export interface Position {
+  hotkey: Account;
+  netuid: number;
+  /** `hotkeyIndex:netuid`, the share pool it belongs to. */
+  pool: string;
+}
