@@ -95,7 +95,7 @@ describe.each(STATE_ENGINES)('orders show and retry on $name', (engine) => {
     }
 
     const shown = (await cli('show', id!)).out;
-    expect(shown).toContain(`order ${id}  paid  uk-2025-26 (2025/26)`);
+    expect(shown).toContain(`order ${id}  paid  uk-2026-27 (2026/27)`);
     expect(shown).toContain('email: b***@e***.com');
     expect(shown).not.toContain('buyer@example.com');
     expect(shown).toContain(`${new Date(NOW_MS).toISOString()}  created (checkout)`);
