@@ -8,23 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { subnetAccount, subnetOfAccount } from '../../../pipeline/chain/subnet-account.js';
 import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
 import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
-import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
 import { type PositionRef, positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { JANUARY_PRICES } from '../pack/january-prices.js';
 import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from '../pack/ledger-cases.js';
 
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const BOB = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 const STRANGER = '5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y';
-// £2 per TAO at every day's end of January 2026 (the quote dated the next UTC day).
-const PRICES = new GbpPrices(
-  Array.from({ length: 31 }, (_, i) => ({
-    date: `2026-01-${String(i + 1).padStart(2, '0')}`,
-    usd: null,
-    gbp: '2',
-    source: 'test',
-  })),
-);
+const PRICES = JANUARY_PRICES;
 const opening = dayOf(0);
 const BLOCK = opening.block + 50;
 const p5 = { coldkey: ALICE, hotkey: '5H', netuid: 5 };

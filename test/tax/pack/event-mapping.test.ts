@@ -5,22 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
 import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
-import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
 import { type PositionRef, positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { JANUARY_PRICES } from './january-prices.js';
 import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cases.js';
 
 const ALICE = '5Alice';
 const BOB = '5Bob';
-// £2 per TAO at every day's end of January 2026 (the quote dated the next UTC day).
-const PRICES = new GbpPrices(
-  Array.from({ length: 31 }, (_, i) => ({
-    date: `2026-01-${String(i + 1).padStart(2, '0')}`,
-    usd: null,
-    gbp: '2',
-    source: 'test',
-  })),
-);
+const PRICES = JANUARY_PRICES;
 const opening = dayOf(0);
 const BLOCK = opening.block + 50;
 

@@ -10,23 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
 import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
 import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
-import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/income-ledger.js';
 import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
 import { incomeSummary } from '../../../pipeline/tax/pack/pack-summary.js';
 import { positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { JANUARY_PRICES } from './january-prices.js';
 import { dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cases.js';
 
 const COLDKEY = '5Customer';
-// £2 per TAO at every day's end of January 2026 (the quote dated the next UTC day).
-const PRICES = new GbpPrices(
-  Array.from({ length: 31 }, (_, i) => ({
-    date: `2026-01-${String(i + 1).padStart(2, '0')}`,
-    usd: null,
-    gbp: '2',
-    source: 'test',
-  })),
-);
+const PRICES = JANUARY_PRICES;
 const plain = (tx: {
   asset: string;
   action: string;
