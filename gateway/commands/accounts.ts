@@ -94,13 +94,18 @@ export function accountsCommand(config: GatewayConfig, io: CommandIo = processIo
           limit: config.monthlyAllowance,
           remaining: Math.max(0, config.monthlyAllowance - used),
         };
-        const keyEvents = recentKeyEvents(keys, now);
+        const keyEvents = await recentKeyEvents(deps.state, id, keys, now);
         if (options.json) {
           printJson(io, {
             ...describeAccount(account, now),
             usage,
             activeKeys,
-            keyEvents: keyEvents.map((e) => ({ at: e.at.toISOString(), prefix: e.prefix, event: e.event })),
+            keyEvents: keyEvents.map((e) => ({
+              at: e.at.toISOString(),
+              prefix: e.prefix,
+              event: e.event,
+              from: e.from,
+            })),
           });
         } else {
           io.out(accountLine(account, now));
@@ -108,7 +113,8 @@ export function accountsCommand(config: GatewayConfig, io: CommandIo = processIo
             `usage this period: ${used} of ${usage.limit} (${usage.remaining} left); active keys: ${activeKeys}`,
           );
           io.out(keyEvents.length === 0 ? 'recent key events: none' : 'recent key events:');
-          for (const e of keyEvents) io.out(`  ${e.at.toISOString()}  ${e.prefix}…  ${e.event}`);
+          for (const e of keyEvents)
+            io.out(`  ${e.at.toISOString()}  ${e.prefix}…  ${e.event}${e.from ? `  from ${e.from}` : ''}`);
         }
       });
     });

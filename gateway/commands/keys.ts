@@ -3,6 +3,7 @@ import { createApiKey, keyStatus, listApiKeys, revokeApiKey } from '../auth/api-
 import type { GatewayConfig } from '../config.js';
 import type { ApiKeyRecord } from '../state/gateway-state.js';
 import { type CommandIo, isoOrNull, printJson, processIo, withState } from './command-io.js';
+import { recordOperatorKeyEvent } from './key-events.js';
 
 function describeKey(key: ApiKeyRecord, now: Date) {
   return {
@@ -36,6 +37,7 @@ export function keysCommand(config: GatewayConfig, io: CommandIo = processIo): C
     .action(async (options: { account: string; json?: boolean }) => {
       await withState(config, io, async (deps) => {
         const created = await createApiKey(deps, options.account);
+        await recordOperatorKeyEvent(deps.state, created.record, 'created', created.record.createdAt);
         if (options.json) {
           printJson(io, { ...describeKey(created.record, deps.now()), key: created.key });
         } else {
@@ -73,7 +75,11 @@ export function keysCommand(config: GatewayConfig, io: CommandIo = processIo): C
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { json?: boolean }) => {
       await withState(config, io, async (deps) => {
+        // Only a revocation that happens now is an event: revoking a revoked key again changes nothing.
+        const wasRevoked = (await deps.state.getKey(keyId))?.revokedAt ?? null;
         const revoked = await revokeApiKey(deps, keyId);
+        if (!wasRevoked && revoked.revokedAt)
+          await recordOperatorKeyEvent(deps.state, revoked, 'revoked', revoked.revokedAt);
         if (options.json) printJson(io, describeKey(revoked, deps.now()));
         else io.out(`revoked key ${revoked.id} (${revoked.prefix}…) at ${isoOrNull(revoked.revokedAt)}`);
       });

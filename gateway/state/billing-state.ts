@@ -51,7 +51,10 @@ export interface KeyEvent {
   keyId: string;
   kind: KeyEventKind;
   keyPrefix: string;
-  /** The address the change came from; shown to the account holder only, never logged with a key. */
+  /**
+   * The address the change came from; shown to the account holder (and in `accounts show`), never
+   * logged with a key. Null for the operator's `keys` commands, which come from no request.
+   */
   ip: string | null;
   at: Date;
 }

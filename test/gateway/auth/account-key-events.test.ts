@@ -1,76 +1,109 @@
 /**
- * `sbm-gateway accounts show` lists the account's recent key events (created, revoked), newest first,
- * with the keys' visible prefixes only, run in-process against a SQLite file.
+ * `sbm-gateway accounts show` lists the account's recent key events from the key_events table the
+ * account page shows: the operator's `keys create` and `keys revoke` (from "operator"), the holder's
+ * create and roll on the account page (from the request's address), and the end of a roll's grace
+ * period (expired), newest first, with the keys' visible prefixes only. Run in-process on a SQLite file
+ * and a PostgreSQL schema.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Command } from 'commander';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountKey, rollAccountKey } from '../../../gateway/account/account-keys.js';
 import { accountsCommand } from '../../../gateway/commands/accounts.js';
 import type { CommandIo } from '../../../gateway/commands/command-io.js';
 import { keysCommand } from '../../../gateway/commands/keys.js';
 import { type GatewayConfig, loadGatewayConfig } from '../../../gateway/config.js';
+import type { GatewayState } from '../../../gateway/state/gateway-state.js';
+import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
+import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 
-let dir: string;
-let config: GatewayConfig;
-const clock = { ms: Date.parse('2025-03-15T10:00:00Z') };
+const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sbm-key-events-'));
-  config = loadGatewayConfig({ SBM_STATE_URL: `sqlite:${join(dir, 'gateway.sqlite')}` });
-});
+describe.each(STATE_ENGINES)('accounts show: key events on $name', (engine) => {
+  let store: TestStateStore;
+  let config: GatewayConfig;
+  let state: GatewayState;
+  const clock = { ms: Date.parse('2025-03-15T10:00:00Z') };
+  const now = () => new Date(clock.ms);
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+  beforeAll(async () => {
+    store = await engine.start();
+    config = loadGatewayConfig({ SBM_STATE_URL: store.url });
+    state = await openGatewayState(store.url);
+  });
 
-async function run(...args: string[]): Promise<string> {
-  const lines: string[] = [];
-  const io: CommandIo = { out: (text) => lines.push(text), now: () => new Date(clock.ms) };
-  const program = new Command('sbm-gateway')
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
-    .addCommand(accountsCommand(config, io))
-    .addCommand(keysCommand(config, io));
-  for (const sub of program.commands) {
-    sub.exitOverride().configureOutput({ writeErr: () => {} });
-    for (const leaf of sub.commands) leaf.exitOverride().configureOutput({ writeErr: () => {} });
+  afterAll(async () => {
+    await state?.close();
+    await store?.stop();
+  });
+
+  async function run(...args: string[]): Promise<string> {
+    const lines: string[] = [];
+    const io: CommandIo = { out: (text) => lines.push(text), now };
+    const program = new Command('sbm-gateway')
+      .exitOverride()
+      .configureOutput({ writeErr: () => {}, writeOut: () => {} })
+      .addCommand(accountsCommand(config, io))
+      .addCommand(keysCommand(config, io));
+    for (const sub of program.commands) {
+      sub.exitOverride().configureOutput({ writeErr: () => {} });
+      for (const leaf of sub.commands) leaf.exitOverride().configureOutput({ writeErr: () => {} });
+    }
+    await program.parseAsync(args, { from: 'user' });
+    return lines.map((line) => `${line}\n`).join('');
   }
-  await program.parseAsync(args, { from: 'user' });
-  return lines.map((line) => `${line}\n`).join('');
-}
 
-it('shows the recent key events of an account, newest first, without the keys', async () => {
-  const account = JSON.parse(await run('accounts', 'create', '--plan', 'api', '--json')) as { id: string };
-  expect(await run('accounts', 'show', account.id)).toContain('recent key events: none');
+  const eventLines = (shown: string) => shown.split('\n').filter((line) => line.startsWith('  '));
 
-  const first = JSON.parse(await run('keys', 'create', '--account', account.id, '--json')) as {
-    id: string;
-    key: string;
-    prefix: string;
-  };
-  clock.ms += 3_600_000;
-  const second = JSON.parse(await run('keys', 'create', '--account', account.id, '--json')) as {
-    key: string;
-    prefix: string;
-  };
-  clock.ms += 3_600_000;
-  await run('keys', 'revoke', first.id);
+  it("lists the operator's and the holder's key changes and expiries, newest first, without the keys", async () => {
+    const account = JSON.parse(await run('accounts', 'create', '--plan', 'api', '--json')) as { id: string };
+    expect(await run('accounts', 'show', account.id)).toContain('recent key events: none');
 
-  const shown = await run('accounts', 'show', account.id);
-  expect(shown).toContain('recent key events:');
-  const events = shown.split('\n').filter((line) => line.startsWith('  '));
-  expect(events).toEqual([
-    `  2025-03-15T12:00:00.000Z  ${first.prefix}…  revoked`,
-    `  2025-03-15T11:00:00.000Z  ${second.prefix}…  created`,
-    `  2025-03-15T10:00:00.000Z  ${first.prefix}…  created`,
-  ]);
-  expect(shown).not.toContain(first.key);
-  expect(shown).not.toContain(second.key);
+    // 10:00 the operator makes a key; 11:00 the holder makes one on the account page.
+    const first = JSON.parse(await run('keys', 'create', '--account', account.id, '--json')) as {
+      id: string;
+      key: string;
+      prefix: string;
+    };
+    clock.ms += HOUR;
+    const holder = { state, now, mailer: null };
+    const record = (await state.getAccount(account.id))!;
+    const second = await createAccountKey(holder, record, 'laptop', '203.0.113.7');
 
-  const json = JSON.parse(await run('accounts', 'show', account.id, '--json')) as {
-    keyEvents: { at: string; prefix: string; event: string }[];
-  };
-  expect(json.keyEvents.map((e) => e.event)).toEqual(['revoked', 'created', 'created']);
+    // 12:00 the operator revokes the first key (twice: the second changes nothing); 13:00 the holder
+    // rolls the second with an hour's grace, which has passed by 15:00.
+    clock.ms += HOUR;
+    await run('keys', 'revoke', first.id);
+    clock.ms += HOUR;
+    await run('keys', 'revoke', first.id);
+    const rolled = await rollAccountKey(holder, record, second.record.id, 3600, '198.51.100.4');
+    clock.ms += 2 * HOUR;
+
+    const shown = await run('accounts', 'show', account.id);
+    expect(shown).toContain('recent key events:');
+    expect(eventLines(shown)).toEqual([
+      `  2025-03-15T14:00:00.000Z  ${second.record.prefix}…  expired`,
+      `  2025-03-15T13:00:00.000Z  ${rolled.record.prefix}…  created  from 198.51.100.4`,
+      `  2025-03-15T13:00:00.000Z  ${second.record.prefix}…  rolled  from 198.51.100.4`,
+      `  2025-03-15T12:00:00.000Z  ${first.prefix}…  revoked  from operator`,
+      `  2025-03-15T11:00:00.000Z  ${second.record.prefix}…  created  from 203.0.113.7`,
+      `  2025-03-15T10:00:00.000Z  ${first.prefix}…  created  from operator`,
+    ]);
+    for (const secret of [first.key, second.key, rolled.key]) expect(shown).not.toContain(secret);
+
+    const json = JSON.parse(await run('accounts', 'show', account.id, '--json')) as {
+      keyEvents: { at: string; prefix: string; event: string; from: string | null }[];
+    };
+    expect(json.keyEvents.map((e) => [e.event, e.from])).toEqual([
+      ['expired', null],
+      ['created', '198.51.100.4'],
+      ['rolled', '198.51.100.4'],
+      ['revoked', 'operator'],
+      ['created', '203.0.113.7'],
+      ['created', 'operator'],
+    ]);
+
+    // The account page reads the same table: the operator's changes are there too, with no address.
+    const page = await state.billing.listKeyEvents(account.id, 20);
+    expect(page.filter((e) => e.ip === null).map((e) => e.kind)).toEqual(['revoked', 'created']);
+  });
 });
