@@ -1,14 +1,16 @@
 # Every target installs dependencies first when node_modules is missing or older than the lock file,
 # so `make demo` and `make test` are each one command on a fresh clone.
-# `npm install` (which follows package-lock.json). The lock lists every platform's optional native builds
-# (duckdb, rollup, esbuild: the registry these machines reach lists them all), as a fresh clone's
-# `npm install` writes it, so an install leaves the tree clean and a macOS or ARM machine installs what
-# the lock names. `npm ci` would be the stricter choice; it has not been proven on a fresh clone here yet.
+# `npm ci`: installs exactly what package-lock.json names and never rewrites it (it stops with an error
+# when package.json and the lock disagree). The lock lists every platform's optional native builds
+# (duckdb, rollup, esbuild), so a macOS or ARM machine installs what the lock names and a fresh clone's
+# tree stays clean. Proven on a fresh clone here (2026-11-25: 510 packages in about 2 minutes,
+# better-sqlite3 built, `git status` clean afterwards). Adding a package: `npm install -D NAME@VERSION`,
+# then commit package.json and package-lock.json together.
 .PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture docs-text
 
 STAMP := node_modules/.installed
 
-NPM_INSTALL := npm install --no-audit --no-fund
+NPM_INSTALL := npm ci --no-audit --no-fund
 
 # A node_modules that is a symbolic link belongs to another checkout (a git worktree sharing it): it is
 # never installed into from here, where npm would replace the link or empty the folder it points to.
@@ -18,8 +20,12 @@ $(STAMP): package.json package-lock.json
 setup:
 	@if [ -L node_modules ]; then echo "node_modules is a link to another checkout's: not installing here"; else $(NPM_INSTALL) && touch $(STAMP); fi
 
+# DEMO_ARGS passes options to `sbm demo`, e.g. `make demo DEMO_ARGS="--history-days 3"` for a quick
+# world (the current tax year's pack is then not on sale: its days are not all collected).
+DEMO_ARGS ?=
+
 demo: $(STAMP) web
-	npm run -s sbm -- demo
+	npm run -s sbm -- demo $(DEMO_ARGS)
 
 # The explorer's bundle (gateway/web/dist, not committed): rebuilt only when its sources changed (a hash
 # of them is kept beside it). The gateway also builds it at start-up when it is missing or stale.
