@@ -5,16 +5,15 @@
  * period (expired), newest first, with the keys' visible prefixes only. Run in-process on a SQLite file
  * and a PostgreSQL schema.
  */
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountKey, rollAccountKey } from '../../../gateway/account/account-keys.js';
 import { accountsCommand } from '../../../gateway/commands/accounts.js';
-import type { CommandIo } from '../../../gateway/commands/command-io.js';
 import { keysCommand } from '../../../gateway/commands/keys.js';
 import { type GatewayConfig, loadGatewayConfig } from '../../../gateway/config.js';
 import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
+import { operatorCli } from './operator-cli.js';
 
 const HOUR = 3_600_000;
 
@@ -36,21 +35,7 @@ describe.each(STATE_ENGINES)('accounts show: key events on $name', (engine) => {
     await store?.stop();
   });
 
-  async function run(...args: string[]): Promise<string> {
-    const lines: string[] = [];
-    const io: CommandIo = { out: (text) => lines.push(text), now };
-    const program = new Command('sbm-gateway')
-      .exitOverride()
-      .configureOutput({ writeErr: () => {}, writeOut: () => {} })
-      .addCommand(accountsCommand(config, io))
-      .addCommand(keysCommand(config, io));
-    for (const sub of program.commands) {
-      sub.exitOverride().configureOutput({ writeErr: () => {} });
-      for (const leaf of sub.commands) leaf.exitOverride().configureOutput({ writeErr: () => {} });
-    }
-    await program.parseAsync(args, { from: 'user' });
-    return lines.map((line) => `${line}\n`).join('');
-  }
+  const run = operatorCli((io) => [accountsCommand(config, io), keysCommand(config, io)], now);
 
   const eventLines = (shown: string) => shown.split('\n').filter((line) => line.startsWith('  '));
 

@@ -5,16 +5,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyApiKey } from '../../../gateway/auth/api-keys.js';
 import { verifySession } from '../../../gateway/auth/sessions.js';
 import { accountsCommand } from '../../../gateway/commands/accounts.js';
-import type { CommandIo } from '../../../gateway/commands/command-io.js';
 import { keysCommand } from '../../../gateway/commands/keys.js';
 import { sessionsCommand } from '../../../gateway/commands/sessions.js';
 import { type GatewayConfig, loadGatewayConfig } from '../../../gateway/config.js';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
+import { operatorCli } from './operator-cli.js';
 
 describe('operator commands', () => {
   let dir: string;
@@ -30,22 +29,10 @@ describe('operator commands', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function run(...args: string[]): Promise<string> {
-    const lines: string[] = [];
-    const io: CommandIo = { out: (text) => lines.push(text), now: () => clock };
-    const program = new Command('sbm-gateway')
-      .exitOverride()
-      .configureOutput({ writeErr: () => {}, writeOut: () => {} })
-      .addCommand(accountsCommand(config, io))
-      .addCommand(keysCommand(config, io))
-      .addCommand(sessionsCommand(config, io));
-    for (const sub of program.commands) {
-      sub.exitOverride().configureOutput({ writeErr: () => {} });
-      for (const leaf of sub.commands) leaf.exitOverride().configureOutput({ writeErr: () => {} });
-    }
-    await program.parseAsync(args, { from: 'user' });
-    return lines.map((line) => `${line}\n`).join('');
-  }
+  const run = operatorCli(
+    (io) => [accountsCommand(config, io), keysCommand(config, io), sessionsCommand(config, io)],
+    () => clock,
+  );
 
   const json = async <T>(...args: string[]) => JSON.parse(await run(...args, '--json')) as T;
 
