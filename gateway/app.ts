@@ -175,6 +175,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     deps.now,
   );
   const explorer = deps.explorer ?? explorerFromDist({ onError: deps.onError });
+  const sandbox = deps.sandbox ?? false;
   orderRoutes(router, {
     ...common,
     ...orders,
@@ -182,10 +183,10 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     onError: deps.onError,
     coverage,
     explorer,
+    sandbox,
   });
   stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
   // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
-  const sandbox = deps.sandbox ?? false;
   explorerRoutes(router, { explorer, auth, sandbox });
   signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl, sandbox });
   accountRoutes(router, {

@@ -37,6 +37,7 @@ export function orderStatusPage(
   now: Date,
   manifest: AssetManifest | null,
   extraHeaders: Record<string, string>,
+  sandbox = false,
 ): Response {
   const day = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
   const what = `${escapeHtml(view.pack.name)} for ${view.coldkeys.length} coldkey${view.coldkeys.length === 1 ? '' : 's'}`;
@@ -77,7 +78,7 @@ export function orderStatusPage(
     paragraphs.push(
       `This page refreshes itself every ${STATUS_REFRESH_SECONDS} seconds; you can leave it open.`,
     );
-  const html = messagePage({ title, paragraphs, manifest, access: 'public' });
+  const html = messagePage({ title, paragraphs, manifest, access: 'public', sandbox });
   return new Response(html, {
     headers: {
       ...htmlHeaders(),
@@ -93,6 +94,7 @@ export function orderStatusPage(
 export function unknownOrderPage(
   manifest: AssetManifest | null,
   extraHeaders: Record<string, string>,
+  sandbox = false,
 ): Response {
   const html = messagePage({
     title: 'Order not found',
@@ -101,6 +103,7 @@ export function unknownOrderPage(
     ],
     manifest,
     access: 'public',
+    sandbox,
   });
   return new Response(html, {
     status: 404,

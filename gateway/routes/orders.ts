@@ -27,6 +27,8 @@ export interface OrderRouteDeps extends OrderServices {
   coverage: TaxYearCoverage;
   /** The explorer's bundle, for the status page's stylesheet; absent or null: a plain page. */
   explorer?: ExplorerSource;
+  /** The pages say they show the sandbox's synthetic world (`SBM_SANDBOX=1`). */
+  sandbox?: boolean;
 }
 
 async function manifestOf(deps: OrderRouteDeps) {
@@ -125,7 +127,8 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
       const order = await openOrderForPage(request, html, headers);
       if (order instanceof Response) return order;
       const view = orderView(order, deps.baseUrl, deps.tokens!.tokenFor(order.id));
-      if (html) return orderStatusPage(view, deps.now(), await manifestOf(deps), headers);
+      if (html)
+        return orderStatusPage(view, deps.now(), await manifestOf(deps), headers, deps.sandbox ?? false);
       return jsonResponse(view, 200, { ...headers, 'cache-control': 'private, no-store', vary: 'Accept' });
     });
   });
@@ -140,7 +143,7 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
       return await openOrder(request, deps.tokens);
     } catch (error) {
       if (!html || !(error instanceof HttpError) || error.status !== 404) throw error;
-      return unknownOrderPage(await manifestOf(deps), headers);
+      return unknownOrderPage(await manifestOf(deps), headers, deps.sandbox ?? false);
     }
   };
 

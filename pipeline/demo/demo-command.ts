@@ -232,7 +232,7 @@ export async function claimDemoPorts(wanted: DemoPorts): Promise<DemoPorts> {
     if (!(await portIsFree(port))) {
       const variable = DEMO_PORT_VARIABLES[name];
       throw new Error(
-        `port ${port} is taken (${variable}): stop what listens there, or choose another, e.g. ${variable}=${port === 8899 ? 8900 : 8899} make demo`,
+        `port ${port} is taken (${variable}): stop what listens there, or choose another, e.g. ${variable}=${port + 1} make demo`,
       );
     }
   }

@@ -65,7 +65,7 @@ describe('make demo on a taken port', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toEqual([
-      `error: port ${heldPort} is taken (SBM_PORT): stop what listens there, or choose another, e.g. SBM_PORT=8899 make demo`,
+      `error: port ${heldPort} is taken (SBM_PORT): stop what listens there, or choose another, e.g. SBM_PORT=${heldPort + 1} make demo`,
     ]);
   });
 
@@ -76,7 +76,7 @@ describe('make demo on a taken port', () => {
   ] as const)('the %s port taken: the error names %s', async (name, variable) => {
     const ports = { gateway: 0, devnet: 0, price: 0, stripe: 0, [name]: heldPort };
     await expect(claimDemoPorts(ports)).rejects.toThrow(
-      `port ${heldPort} is taken (${variable}): stop what listens there, or choose another, e.g. ${variable}=8899 make demo`,
+      `port ${heldPort} is taken (${variable}): stop what listens there, or choose another, e.g. ${variable}=${heldPort + 1} make demo`,
     );
   });
 
