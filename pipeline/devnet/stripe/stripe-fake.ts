@@ -28,6 +28,8 @@ export interface RecordedStripeCall {
   /** True when the answer was a stored idempotent result (`Idempotent-Replayed: true`). */
   replayed: boolean;
   status: number;
+  /** The JSON answer as sent (null for the hosted pages), so tests can check its shape. */
+  answer: unknown;
 }
 
 interface StoredResult {
@@ -366,7 +368,15 @@ export class StripeFake {
     const path = new URL(request.url ?? '/', 'http://stripe.fake').pathname;
     const params = method === 'POST' ? parseStripeForm(body) : {};
     const idempotencyKey = header(request, 'idempotency-key');
-    const call: RecordedStripeCall = { method, path, idempotencyKey, params, replayed: false, status: 0 };
+    const call: RecordedStripeCall = {
+      method,
+      path,
+      idempotencyKey,
+      params,
+      replayed: false,
+      status: 0,
+      answer: null,
+    };
     this.calls.push(call);
 
     if (!path.startsWith('/v1/')) {
@@ -404,6 +414,7 @@ export class StripeFake {
     }
     call.status = status;
     call.replayed = replayed;
+    call.answer = JSON.parse(JSON.stringify(answer)) as unknown;
     if (this.#drop > 0) {
       this.#drop -= 1;
       response.socket?.destroy();
