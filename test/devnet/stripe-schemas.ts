@@ -69,9 +69,21 @@ export async function loadStripeSchemas(): Promise<StripeSchemas> {
     }
   ).version;
   // The key also covers this file, so a change to how the schemas are made regenerates them.
-  const inputs = await Promise.all([readFile(typesFile, 'utf8'), readFile(fileURLToPath(import.meta.url), 'utf8')]);
-  const key = createHash('sha256').update([stripeVersion, ...inputs].join('\n')).digest('hex').slice(0, 16);
-  const cacheFile = join(root, 'node_modules', '.cache', 'sbm-stripe-schemas', `stripe-${stripeVersion}-${key}.json`);
+  const inputs = await Promise.all([
+    readFile(typesFile, 'utf8'),
+    readFile(fileURLToPath(import.meta.url), 'utf8'),
+  ]);
+  const key = createHash('sha256')
+    .update([stripeVersion, ...inputs].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const cacheFile = join(
+    root,
+    'node_modules',
+    '.cache',
+    'sbm-stripe-schemas',
+    `stripe-${stripeVersion}-${key}.json`,
+  );
   let schema: JsonSchema;
   let source: StripeSchemas['source'];
   try {
@@ -123,6 +135,10 @@ function generate(): JsonSchema {
   // The client's `Decimal` class is how it hands decimal fields to callers; on the wire they are
   // strings ("9900", "1.5"), which is what an answer carries.
   schema.definitions['Decimal.Decimal'] = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$' };
+  // The types join each enum's values with `OtherString` (any string) so that callers are ready for
+  // values a later version adds. The stand-in speaks one version: its enums are closed to that
+  // version's values (`ui_mode: "hosted"` must fail), so `OtherString` matches nothing here.
+  schema.definitions['shared.OtherString'] = { not: {} };
   return schema;
 }
 

@@ -1,0 +1,278 @@
+/**
+ * The Stripe stand-in checked against the pinned API version's own types (issue 27, point 8): the
+ * service's real Stripe code (the tax checkout in payment mode; the plan's customer, checkout in
+ * subscription mode, portal and webhook handling) talks to the stand-in over HTTP through the official
+ * client, time passes for the subscription (renewals paid and failed, a proration, a cancellation), and
+ * then every JSON answer the stand-in gave, every request body it received and every event it sent is
+ * validated against JSON Schemas generated from the `stripe` package's types (test/devnet/stripe-schemas.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BillingDeps,
+  billingStripeClient,
+  handleBillingEvent,
+  openBillingPortal,
+  startSubscriptionCheckout,
+} from '../../gateway/account/stripe-billing.js';
+import { stripeCheckoutSessions, stripeClient } from '../../gateway/orders/stripe-checkout.js';
+import type { GatewayState } from '../../gateway/state/gateway-state.js';
+import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
+import type { OrderRecord } from '../../gateway/state/order-state.js';
+import { DEFAULT_SKUS } from '../../pipeline/contract/sku.js';
+import { StripeFake } from '../../pipeline/devnet/stripe/stripe-fake.js';
+import {
+  EVENT_DEFINITIONS,
+  loadStripeSchemas,
+  OBJECT_DEFINITIONS,
+  PARAMS_DEFINITIONS,
+  type StripeSchemas,
+} from './stripe-schemas.js';
+
+const SECRET = 'whsec_schema_test';
+
+let schemas: StripeSchemas;
+let fake: StripeFake;
+let stripe: Stripe;
+let state: GatewayState;
+let stateDir: string;
+let webhook: Server;
+let deps: BillingDeps;
+const webhookFailures: string[] = [];
+
+/** Which Params type a request is checked against: by method and path. */
+function paramsDefinitionOf(method: string, path: string): string | null {
+  if (method !== 'POST') return null;
+  if (path === '/v1/checkout/sessions') return PARAMS_DEFINITIONS['checkout.sessions.create'];
+  if (/^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(path))
+    return PARAMS_DEFINITIONS['checkout.sessions.expire'];
+  if (path === '/v1/customers') return PARAMS_DEFINITIONS['customers.create'];
+  if (path === '/v1/prices') return PARAMS_DEFINITIONS['prices.create'];
+  if (/^\/v1\/subscriptions\/[^/]+$/.test(path)) return PARAMS_DEFINITIONS['subscriptions.update'];
+  if (path === '/v1/billing_portal/sessions') return PARAMS_DEFINITIONS['billing_portal.sessions.create'];
+  return null;
+}
+
+beforeAll(async () => {
+  schemas = await loadStripeSchemas();
+  fake = new StripeFake();
+  await fake.listen();
+  const apiBase = {
+    protocol: 'http' as const,
+    host: '127.0.0.1',
+    port: Number(new URL(fake.url).port),
+    url: fake.url,
+  };
+  stripe = billingStripeClient('sk_test_schema', apiBase);
+  stateDir = await mkdtemp(join(tmpdir(), 'sbm-stripe-schema-'));
+  state = await openGatewayState(`sqlite:${join(stateDir, 'gateway.sqlite')}`);
+
+  // The operator's set-up, through the API: the plan's monthly Price and a one-time Price.
+  const plan = await stripe.prices.create({
+    currency: 'usd',
+    unit_amount: 9900,
+    recurring: { interval: 'month' },
+    product_data: { name: 'API plan' },
+  });
+  deps = { state, now: () => new Date(), stripe, priceId: plan.id, baseUrl: 'https://sbm.example' };
+
+  // The gateway's webhook handling, as the route does it: verify the signature, then handle.
+  webhook = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        try {
+          const event = Stripe.webhooks.constructEvent(
+            Buffer.concat(chunks),
+            String(request.headers['stripe-signature']),
+            SECRET,
+          );
+          await handleBillingEvent(deps, event);
+          response.writeHead(200).end('{}');
+        } catch (error) {
+          webhookFailures.push(String(error));
+          response.writeHead(500).end();
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
+  fake.setWebhook(`http://127.0.0.1:${(webhook.address() as AddressInfo).port}/`, SECRET);
+
+  // A tax pack order: the tax checkout in payment mode, paid on the stand-in's page.
+  const order = {
+    id: 'ord_0123456789abcdef0123456789abcdef',
+    currency: 'gbp',
+    amountMinor: 3900,
+    coldkeys: ['5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'],
+  } as OrderRecord;
+  const taxClient = stripeClient('sk_test_schema', apiBase);
+  const taxCheckout = await stripeCheckoutSessions(taxClient).create(
+    order,
+    DEFAULT_SKUS[1]!,
+    'https://sbm.example/done',
+  );
+  await taxClient.checkout.sessions.retrieve(taxCheckout.sessionId);
+  await fake.paySession(taxCheckout.sessionId, 'buyer@example.com');
+  await taxClient.checkout.sessions.retrieve(taxCheckout.sessionId);
+
+  // A Price id in payment mode (the stand-in once took only inline price_data there).
+  const oneTime = await stripe.prices.create({
+    currency: 'gbp',
+    unit_amount: 3900,
+    product_data: { name: 'Pack' },
+  });
+  await stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{ price: oneTime.id, quantity: 1 }],
+    success_url: 'https://sbm.example/done',
+  });
+  await stripe.prices.retrieve(oneTime.id);
+
+  // The plan: the service's subscribe (customer, then a subscription-mode session), paid on the page.
+  const account = await state.createAccount({
+    id: 'acct_schema_test',
+    plan: 'api',
+    createdAt: new Date(),
+    periodAnchor: new Date(),
+  });
+  const checkoutUrl = await startSubscriptionCheckout(deps, account);
+  const session = fake.sessions().find((s) => s.url === checkoutUrl)!;
+  await fake.paySession(session.id, 'holder@example.com');
+  const subscriptionId = fake.session(session.id)!.subscription as string;
+  await stripe.customers.retrieve(String(session.customer));
+  await openBillingPortal(deps, account);
+
+  // Time passes: a failed renewal paid later, a proration, a paid renewal, a cancellation at the
+  // period's end taken back and made again, and the end.
+  await fake.renewSubscription(subscriptionId, 'failed');
+  await fake.payOpenInvoice(subscriptionId);
+  await fake.prorateSubscription(subscriptionId);
+  await fake.renewSubscription(subscriptionId, 'paid');
+  await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+  await stripe.subscriptions.update(subscriptionId, {
+    cancel_at_period_end: false,
+    metadata: { note: 'kept' },
+  });
+  await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+  await fake.renewSubscription(subscriptionId, 'paid');
+}, 180_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => (webhook ? webhook.close(() => resolve()) : resolve()));
+  await fake?.close();
+  await state?.close();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+describe('the Stripe stand-in against the pinned version’s types', () => {
+  it('made the schemas from the stripe package the service runs', () => {
+    expect(schemas.stripeVersion).toBe('23.1.0');
+    expect(webhookFailures).toEqual([]);
+  });
+
+  it('answers every object in its type’s shape: required fields present, null only where allowed, nothing extra', () => {
+    const answers = fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status === 200);
+    const seen = new Set<string>();
+    const failures: string[] = [];
+    for (const call of answers) {
+      const kind = (call.answer as { object?: string }).object ?? '';
+      const definition = OBJECT_DEFINITIONS[kind as keyof typeof OBJECT_DEFINITIONS];
+      if (!definition) {
+        failures.push(`${call.method} ${call.path}: an answer of no known object (${kind})`);
+        continue;
+      }
+      seen.add(kind);
+      for (const error of schemas.answerErrors(definition, call.answer)) {
+        failures.push(`${call.method} ${call.path} → ${kind}: ${error}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect([...seen].sort()).toEqual(Object.keys(OBJECT_DEFINITIONS).sort());
+  });
+
+  it('received every request the service sent with parameters its Params type allows', () => {
+    const requests = fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/v1/'));
+    const failures: string[] = [];
+    const seen = new Set<string>();
+    for (const call of requests) {
+      const definition = paramsDefinitionOf(call.method, call.path);
+      if (!definition) {
+        failures.push(`${call.method} ${call.path}: no Params type for this request`);
+        continue;
+      }
+      seen.add(definition);
+      for (const error of schemas.paramsErrors(definition, call.params)) {
+        failures.push(`${call.method} ${call.path}: ${error}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const modes = requests.filter((c) => c.path === '/v1/checkout/sessions').map((c) => c.params['mode']);
+    expect(new Set(modes)).toEqual(new Set(['payment', 'subscription']));
+    expect(seen).toEqual(
+      new Set([
+        PARAMS_DEFINITIONS['checkout.sessions.create'],
+        PARAMS_DEFINITIONS['customers.create'],
+        PARAMS_DEFINITIONS['prices.create'],
+        PARAMS_DEFINITIONS['subscriptions.update'],
+        PARAMS_DEFINITIONS['billing_portal.sessions.create'],
+      ]),
+    );
+  });
+
+  it('sends every event as its Event type, with the data object in its type’s shape', () => {
+    const failures: string[] = [];
+    const seen = new Set<string>();
+    for (const { event, delivered } of fake.events) {
+      const definition = EVENT_DEFINITIONS[event.type as keyof typeof EVENT_DEFINITIONS];
+      if (!definition) {
+        failures.push(`${event.type}: an event type this test has no schema for`);
+        continue;
+      }
+      seen.add(event.type);
+      if (delivered !== 200) failures.push(`${event.type} ${event.id}: delivery answered ${delivered}`);
+      // As sent: the JSON text, not the object in memory.
+      const wire: unknown = JSON.parse(JSON.stringify(event));
+      for (const error of schemas.answerErrors(definition, wire)) failures.push(`${event.type}: ${error}`);
+    }
+    expect(failures).toEqual([]);
+    expect([...seen].sort()).toEqual(
+      [
+        'checkout.session.completed',
+        'customer.subscription.created',
+        'customer.subscription.deleted',
+        'customer.subscription.updated',
+        'invoice.paid',
+        'invoice.payment_failed',
+      ].sort(),
+    );
+  });
+
+  it('would catch the drifts issue 27 found (the check can fail)', () => {
+    const answer = fake.calls.find(
+      (c) => c.path === '/v1/checkout/sessions' && c.status === 200 && c.params['mode'] === 'payment',
+    )!.answer as Record<string, unknown>;
+    const session = OBJECT_DEFINITIONS['checkout.session'];
+    expect(schemas.answerErrors(session, answer)).toEqual([]);
+    expect(schemas.answerErrors(session, { ...answer, ui_mode: 'hosted' })).not.toEqual([]);
+    const { custom_fields: _fields, client_secret: _secret, ...missing } = answer;
+    expect(schemas.answerErrors(session, missing).join('\n')).toMatch(
+      /custom_fields[\s\S]*client_secret|client_secret[\s\S]*custom_fields/,
+    );
+    expect(schemas.answerErrors(session, { ...answer, shipping_options: null })).not.toEqual([]);
+    expect(schemas.answerErrors(session, { ...answer, colour: 'blue' })).toEqual([
+      '/ must NOT have additional properties (colour)',
+    ]);
+    const params = PARAMS_DEFINITIONS['checkout.sessions.create'];
+    expect(
+      schemas.paramsErrors(params, { mode: 'payment', success_url: 'https://x', colour: 'blue' }),
+    ).toEqual(['/ must NOT have additional properties (colour)']);
+    expect(schemas.paramsErrors(params, { mode: 'hosted' })).not.toEqual([]);
+  });
+});
