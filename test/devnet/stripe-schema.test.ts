@@ -27,6 +27,7 @@ import type { OrderRecord } from '../../gateway/state/order-state.js';
 import { DEFAULT_SKUS } from '../../pipeline/contract/sku.js';
 import { StripeFake } from '../../pipeline/devnet/stripe/stripe-fake.js';
 import {
+  ERROR_DEFINITION,
   EVENT_DEFINITIONS,
   loadStripeSchemas,
   OBJECT_DEFINITIONS,
@@ -44,6 +45,7 @@ let stateDir: string;
 let webhook: Server;
 let deps: BillingDeps;
 const webhookFailures: string[] = [];
+let deliberateErrors: unknown[] = [];
 
 /** Which Params type a request is checked against: by method and path. */
 function paramsDefinitionOf(method: string, path: string): string | null {
@@ -162,6 +164,21 @@ beforeAll(async () => {
   });
   await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
   await fake.renewSubscription(subscriptionId, 'paid');
+
+  // Requests Stripe refuses, for the shape of its error answers: an unknown parameter, a missing
+  // object, no key, and one Idempotency-Key used for two different requests.
+  const refused = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'accepted',
+      (e: unknown) => e,
+    );
+  deliberateErrors = [
+    await refused(stripe.customers.create({ colour: 'blue' } as Stripe.CustomerCreateParams)),
+    await refused(stripe.subscriptions.retrieve('sub_test_missing')),
+    await refused(billingStripeClient('rk_live_wrong', apiBase).customers.create({})),
+    await refused(stripe.customers.create({ email: 'one@example.com' }, { idempotencyKey: 'schema-idem' })),
+    await refused(stripe.customers.create({ email: 'two@example.com' }, { idempotencyKey: 'schema-idem' })),
+  ];
 }, 180_000);
 
 afterAll(async () => {
@@ -198,7 +215,10 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
   });
 
   it('received every request the service sent with parameters its Params type allows', () => {
-    const requests = fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/v1/'));
+    // The refused requests are the test's own (see the error answers below).
+    const requests = fake.calls.filter(
+      (c) => c.method === 'POST' && c.path.startsWith('/v1/') && c.status === 200,
+    );
     const failures: string[] = [];
     const seen = new Set<string>();
     for (const call of requests) {
@@ -252,6 +272,33 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
         'invoice.payment_failed',
       ].sort(),
     );
+  });
+
+  it('answers a refused request with Stripe’s error shape, and nothing else failed', () => {
+    expect(deliberateErrors.map((e) => (e instanceof Stripe.errors.StripeError ? e.type : e))).toEqual([
+      'StripeInvalidRequestError',
+      'StripeInvalidRequestError',
+      'StripeAuthenticationError',
+      'accepted',
+      'StripeIdempotencyError',
+    ]);
+    const errors = fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status !== 200);
+    expect(errors.map((c) => c.status)).toEqual([400, 404, 401, 400]);
+    const failures = errors.flatMap((c) => {
+      const { error, ...rest } = c.answer as { error: unknown };
+      return [
+        ...Object.keys(rest).map((key) => `${c.method} ${c.path}: a field beside "error": ${key}`),
+        ...schemas.answerErrors(ERROR_DEFINITION, error).map((e) => `${c.method} ${c.path}: ${e}`),
+      ];
+    });
+    expect(failures).toEqual([]);
+    expect(errors.map((c) => (c.answer as { error: { type: string } }).error.type)).toEqual([
+      'invalid_request_error',
+      'invalid_request_error',
+      'invalid_request_error',
+      'idempotency_error',
+    ]);
+    expect((errors[0]!.answer as { error: { param?: string } }).error.param).toBe('colour');
   });
 
   it('would catch the drifts issue 27 found (the check can fail)', () => {

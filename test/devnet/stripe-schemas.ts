@@ -48,6 +48,9 @@ export const PARAMS_DEFINITIONS = {
   'billing_portal.sessions.create': 'BillingPortal.Sessions.BillingPortal.SessionCreateParams',
 } as const;
 
+/** What Stripe's error answer carries under `error` (`{"error": {type, message, code, param, …}}`). */
+export const ERROR_DEFINITION = 'Types.StripeRawError';
+
 type JsonSchema = { definitions: Record<string, unknown> } & Record<string, unknown>;
 
 export interface StripeSchemas {

@@ -25,3 +25,6 @@ export type PriceCreateParams = Stripe.PriceCreateParams;
 export type SubscriptionUpdateParams = Stripe.SubscriptionUpdateParams;
 export type PortalSessionCreateParams = Stripe.BillingPortal.SessionCreateParams;
 export type CheckoutSessionExpireParams = Stripe.Checkout.SessionExpireParams;
+
+/** The body of Stripe's error answer, `{"error": StripeRawError}`. */
+export type StripeRawError = Stripe.StripeRawError;
