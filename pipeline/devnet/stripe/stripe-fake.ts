@@ -365,8 +365,10 @@ export class StripeFake {
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     const method = request.method ?? 'GET';
-    const path = new URL(request.url ?? '/', 'http://stripe.fake').pathname;
-    const params = method === 'POST' ? parseStripeForm(body) : {};
+    const url = new URL(request.url ?? '/', 'http://stripe.fake');
+    const path = url.pathname;
+    // The client sends a POST's parameters in the body, a GET's and a DELETE's in the query.
+    const params = parseStripeForm(method === 'POST' ? body : url.search.slice(1));
     const idempotencyKey = header(request, 'idempotency-key');
     const call: RecordedStripeCall = {
       method,
@@ -544,6 +546,42 @@ export class StripeFake {
     }
     const sessionId = byId('checkout/sessions');
     if (method === 'GET' && sessionId) return one(this.#sessions, 'checkout.session', sessionId);
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      allowOnly(params, ['customer', 'status', 'subscription', 'limit']);
+      const matches = [...this.#sessions.values()]
+        .filter(
+          (session) =>
+            (params['customer'] === undefined || session.customer === params['customer']) &&
+            (params['status'] === undefined || session.status === params['status']) &&
+            (params['subscription'] === undefined || session.subscription === params['subscription']),
+        )
+        .reverse(); // newest first, as Stripe lists
+      const limit = Math.min(100, Number(params['limit'] ?? 10) || 10);
+      return {
+        object: 'list',
+        data: matches.slice(0, limit),
+        has_more: matches.length > limit,
+        url: '/v1/checkout/sessions',
+      } satisfies Stripe.ApiList<FakeCheckoutSession>;
+    }
+    const expireId = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)\/expire$/.exec(path)?.[1];
+    if (method === 'POST' && expireId) {
+      allowOnly(params, []);
+      const session = one(this.#sessions, 'checkout.session', expireId);
+      if (session.status !== 'open') {
+        throw new StripeFakeError(
+          400,
+          'invalid_request_error',
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          'checkout_session_not_open',
+        );
+      }
+      // An expired session's page no longer takes a payment, and it has no URL any more.
+      session.status = 'expired';
+      session.url = null;
+      await this.#emit('checkout.session.expired', session);
+      return session;
+    }
 
     if (method === 'POST' && path === '/v1/customers') {
       allowOnly(params, ['email', 'name', 'metadata', 'description']);
@@ -595,6 +633,30 @@ export class StripeFake {
       }
       subscription.metadata = { ...subscription.metadata, ...stringRecord(params['metadata']) };
       await this.#emit('customer.subscription.updated', subscription);
+      return subscription;
+    }
+
+    if (subscriptionId && method === 'DELETE') {
+      allowOnly(params, ['cancellation_details', 'invoice_now', 'prorate']);
+      const subscription = one(this.#subscriptions, 'subscription', subscriptionId);
+      if (subscription.status === 'canceled') {
+        throw new StripeFakeError(
+          400,
+          'invalid_request_error',
+          `The subscription ${subscription.id} has already been canceled.`,
+          'resource_already_canceled',
+        );
+      }
+      subscription.status = 'canceled';
+      subscription.canceled_at = now;
+      subscription.ended_at = now;
+      subscription.cancellation_details = {
+        comment: null,
+        feedback: null,
+        feedback_option: null,
+        reason: 'cancellation_requested',
+      };
+      await this.#emit('customer.subscription.deleted', subscription);
       return subscription;
     }
 
