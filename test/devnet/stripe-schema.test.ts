@@ -6,26 +6,17 @@
  * then every JSON answer the stand-in gave, every request body it received and every event it sent is
  * validated against JSON Schemas generated from the `stripe` package's types (test/devnet/stripe-schemas.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BillingDeps,
   billingStripeClient,
-  handleBillingEvent,
   openBillingPortal,
   startSubscriptionCheckout,
 } from '../../gateway/account/stripe-billing.js';
 import { stripeCheckoutSessions, stripeClient } from '../../gateway/orders/stripe-checkout.js';
-import type { GatewayState } from '../../gateway/state/gateway-state.js';
-import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import type { OrderRecord } from '../../gateway/state/order-state.js';
 import { DEFAULT_SKUS } from '../../pipeline/contract/sku.js';
-import { StripeFake } from '../../pipeline/devnet/stripe/stripe-fake.js';
+import { type BillingStandIn, startBillingStandIn } from '../support/billing-stand-in.js';
 import {
   ERROR_DEFINITION,
   EVENT_DEFINITIONS,
@@ -35,20 +26,17 @@ import {
   type StripeSchemas,
 } from './stripe-schemas.js';
 
-const SECRET = 'whsec_schema_test';
-
 let schemas: StripeSchemas;
-let fake: StripeFake;
-let stripe: Stripe;
-let state: GatewayState;
-let stateDir: string;
-let webhook: Server;
-let deps: BillingDeps;
-const webhookFailures: string[] = [];
+let world: BillingStandIn;
 let deliberateErrors: unknown[] = [];
 
 /** Which Params type a request is checked against: by method and path. */
 function paramsDefinitionOf(method: string, path: string): string | null {
+  if (method === 'GET' && path === '/v1/checkout/sessions')
+    return PARAMS_DEFINITIONS['checkout.sessions.list'];
+  if (method === 'DELETE' && /^\/v1\/subscriptions\/[^/]+$/.test(path)) {
+    return PARAMS_DEFINITIONS['subscriptions.cancel'];
+  }
   if (method !== 'POST') return null;
   if (path === '/v1/checkout/sessions') return PARAMS_DEFINITIONS['checkout.sessions.create'];
   if (/^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(path))
@@ -62,50 +50,16 @@ function paramsDefinitionOf(method: string, path: string): string | null {
 
 beforeAll(async () => {
   schemas = await loadStripeSchemas();
-  fake = new StripeFake();
-  await fake.listen();
-  const apiBase = {
-    protocol: 'http' as const,
-    host: '127.0.0.1',
-    port: Number(new URL(fake.url).port),
-    url: fake.url,
-  };
-  stripe = billingStripeClient('sk_test_schema', apiBase);
-  stateDir = await mkdtemp(join(tmpdir(), 'sbm-stripe-schema-'));
-  state = await openGatewayState(`sqlite:${join(stateDir, 'gateway.sqlite')}`);
+  world = await startBillingStandIn();
+  const { fake, stripe, apiBase, state, deps, clock } = world;
 
-  // The operator's set-up, through the API: the plan's monthly Price and a one-time Price.
-  const plan = await stripe.prices.create({
+  // An operator's Prices, made through the API: a monthly one and a one-time one.
+  await stripe.prices.create({
     currency: 'usd',
     unit_amount: 9900,
     recurring: { interval: 'month' },
     product_data: { name: 'API plan' },
   });
-  deps = { state, now: () => new Date(), stripe, priceId: plan.id, baseUrl: 'https://sbm.example' };
-
-  // The gateway's webhook handling, as the route does it: verify the signature, then handle.
-  webhook = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      void (async () => {
-        try {
-          const event = Stripe.webhooks.constructEvent(
-            Buffer.concat(chunks),
-            String(request.headers['stripe-signature']),
-            SECRET,
-          );
-          await handleBillingEvent(deps, event);
-          response.writeHead(200).end('{}');
-        } catch (error) {
-          webhookFailures.push(String(error));
-          response.writeHead(500).end();
-        }
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-  fake.setWebhook(`http://127.0.0.1:${(webhook.address() as AddressInfo).port}/`, SECRET);
 
   // A tax pack order: the tax checkout in payment mode, paid on the stand-in's page.
   const order = {
@@ -141,15 +95,31 @@ beforeAll(async () => {
   const account = await state.createAccount({
     id: 'acct_schema_test',
     plan: 'api',
-    createdAt: new Date(),
-    periodAnchor: new Date(),
+    createdAt: new Date(clock.nowMs),
+    periodAnchor: new Date(clock.nowMs),
   });
+  // The first checkout is left unpaid; after the claim's 30 minutes a second click expires it.
+  const abandonedUrl = await startSubscriptionCheckout(deps, account);
+  clock.nowMs += 31 * 60_000;
   const checkoutUrl = await startSubscriptionCheckout(deps, account);
+  expect(fake.sessions().find((s) => s.id === abandonedUrl.split('/').pop())?.status).toBe('expired');
   const session = fake.sessions().find((s) => s.url === checkoutUrl)!;
   await fake.paySession(session.id, 'holder@example.com');
   const subscriptionId = fake.session(session.id)!.subscription as string;
   await stripe.customers.retrieve(String(session.customer));
   await openBillingPortal(deps, account);
+
+  // A second subscription arriving anyway (a session opened elsewhere, paid later) is cancelled.
+  clock.nowMs += 60 * 60_000;
+  const other = await stripe.checkout.sessions.create({
+    mode: 'subscription',
+    customer: String(session.customer),
+    line_items: [{ price: deps.priceId, quantity: 1 }],
+    subscription_data: { metadata: { account_id: account.id } },
+    success_url: 'https://sbm.example/account',
+  });
+  await fake.paySession(other.id, 'holder@example.com');
+  expect(world.notices.map((n) => n.kept)).toEqual([subscriptionId]);
 
   // Time passes: a failed renewal paid later, a proration, a paid renewal, a cancellation at the
   // period's end taken back and made again, and the end.
@@ -182,20 +152,17 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => (webhook ? webhook.close(() => resolve()) : resolve()));
-  await fake?.close();
-  await state?.close();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe('the Stripe stand-in against the pinned version’s types', () => {
   it('made the schemas from the stripe package the service runs', () => {
     expect(schemas.stripeVersion).toBe('23.1.0');
-    expect(webhookFailures).toEqual([]);
+    expect(world.webhookFailures).toEqual([]);
   });
 
   it('answers every object in its type’s shape: required fields present, null only where allowed, nothing extra', () => {
-    const answers = fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status === 200);
+    const answers = world.fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status === 200);
     const seen = new Set<string>();
     const failures: string[] = [];
     for (const call of answers) {
@@ -216,8 +183,12 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
 
   it('received every request the service sent with parameters its Params type allows', () => {
     // The refused requests are the test's own (see the error answers below).
-    const requests = fake.calls.filter(
-      (c) => c.method === 'POST' && c.path.startsWith('/v1/') && c.status === 200,
+    // Every request with parameters (a retrieve has none); the refused ones are the test's own.
+    const requests = world.fake.calls.filter(
+      (c) =>
+        c.path.startsWith('/v1/') &&
+        c.status === 200 &&
+        (c.method !== 'GET' || Object.keys(c.params).length > 0),
     );
     const failures: string[] = [];
     const seen = new Set<string>();
@@ -233,11 +204,16 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
       }
     }
     expect(failures).toEqual([]);
-    const modes = requests.filter((c) => c.path === '/v1/checkout/sessions').map((c) => c.params['mode']);
+    const modes = requests
+      .filter((c) => c.method === 'POST' && c.path === '/v1/checkout/sessions')
+      .map((c) => c.params['mode']);
     expect(new Set(modes)).toEqual(new Set(['payment', 'subscription']));
     expect(seen).toEqual(
       new Set([
         PARAMS_DEFINITIONS['checkout.sessions.create'],
+        PARAMS_DEFINITIONS['checkout.sessions.list'],
+        PARAMS_DEFINITIONS['checkout.sessions.expire'],
+        PARAMS_DEFINITIONS['subscriptions.cancel'],
         PARAMS_DEFINITIONS['customers.create'],
         PARAMS_DEFINITIONS['prices.create'],
         PARAMS_DEFINITIONS['subscriptions.update'],
@@ -249,7 +225,7 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
   it('sends every event as its Event type, with the data object in its type’s shape', () => {
     const failures: string[] = [];
     const seen = new Set<string>();
-    for (const { event, delivered } of fake.events) {
+    for (const { event, delivered } of world.fake.events) {
       const definition = EVENT_DEFINITIONS[event.type as keyof typeof EVENT_DEFINITIONS];
       if (!definition) {
         failures.push(`${event.type}: an event type this test has no schema for`);
@@ -265,6 +241,7 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
     expect([...seen].sort()).toEqual(
       [
         'checkout.session.completed',
+        'checkout.session.expired',
         'customer.subscription.created',
         'customer.subscription.deleted',
         'customer.subscription.updated',
@@ -282,7 +259,7 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
       'accepted',
       'StripeIdempotencyError',
     ]);
-    const errors = fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status !== 200);
+    const errors = world.fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status !== 200);
     expect(errors.map((c) => c.status)).toEqual([400, 404, 401, 400]);
     const failures = errors.flatMap((c) => {
       const { error, ...rest } = c.answer as { error: unknown };
@@ -302,7 +279,7 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
   });
 
   it('would catch the drifts issue 27 found (the check can fail)', () => {
-    const answer = fake.calls.find(
+    const answer = world.fake.calls.find(
       (c) => c.path === '/v1/checkout/sessions' && c.status === 200 && c.params['mode'] === 'payment',
     )!.answer as Record<string, unknown>;
     const session = OBJECT_DEFINITIONS['checkout.session'];

@@ -27,6 +27,8 @@ export const OBJECT_DEFINITIONS = {
   subscription: 'Subscriptions.Subscription',
   invoice: 'Invoices.Invoice',
   'billing_portal.session': 'BillingPortal.Sessions.Session',
+  /** The one list the service asks for: an account's open Checkout Sessions. */
+  list: 'lib.ApiList<Checkout.Sessions.Session>',
 } as const;
 
 export const EVENT_DEFINITIONS = {
@@ -42,6 +44,8 @@ export const EVENT_DEFINITIONS = {
 export const PARAMS_DEFINITIONS = {
   'checkout.sessions.create': 'Checkout.Sessions.Checkout.SessionCreateParams',
   'checkout.sessions.expire': 'Checkout.Sessions.Checkout.SessionExpireParams',
+  'checkout.sessions.list': 'Checkout.Sessions.Checkout.SessionListParams',
+  'subscriptions.cancel': 'Subscriptions.SubscriptionCancelParams',
   'customers.create': 'Customers.CustomerCreateParams',
   'prices.create': 'Prices.PriceCreateParams',
   'subscriptions.update': 'Subscriptions.SubscriptionUpdateParams',

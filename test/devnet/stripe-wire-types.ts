@@ -25,6 +25,9 @@ export type PriceCreateParams = Stripe.PriceCreateParams;
 export type SubscriptionUpdateParams = Stripe.SubscriptionUpdateParams;
 export type PortalSessionCreateParams = Stripe.BillingPortal.SessionCreateParams;
 export type CheckoutSessionExpireParams = Stripe.Checkout.SessionExpireParams;
+export type CheckoutSessionListParams = Stripe.Checkout.SessionListParams;
+export type SubscriptionCancelParams = Stripe.SubscriptionCancelParams;
+export type CheckoutSessionList = Stripe.ApiList<Stripe.Checkout.Session>;
 
 /** The body of Stripe's error answer, `{"error": StripeRawError}`. */
 export type StripeRawError = Stripe.StripeRawError;
