@@ -35,6 +35,8 @@ export interface BillingStandIn {
   notices: BillingNotice[];
   /** Webhook deliveries the service could not handle (the error text), in order. */
   webhookFailures: string[];
+  /** Points the stand-in's events at the service's webhook again (after a test pointed them elsewhere). */
+  restoreWebhook(): void;
   close(): Promise<void>;
 }
 
@@ -88,7 +90,8 @@ export async function startBillingStandIn(
     });
   });
   await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-  fake.setWebhook(`http://127.0.0.1:${(webhook.address() as AddressInfo).port}/`, SECRET);
+  const webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/`;
+  fake.setWebhook(webhookUrl, SECRET);
   return {
     fake,
     stripe,
@@ -98,6 +101,7 @@ export async function startBillingStandIn(
     clock,
     notices,
     webhookFailures,
+    restoreWebhook: () => fake.setWebhook(webhookUrl, SECRET),
     async close() {
       await new Promise<void>((resolve) => webhook.close(() => resolve()));
       await fake.close();
