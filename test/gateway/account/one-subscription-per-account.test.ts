@@ -30,6 +30,19 @@ afterEach(async () => {
 
 const sessionOf = (url: string) => world.fake.sessions().find((s) => s.url === url)!;
 
+/**
+ * A subscription session for the same customer and account opened outside the service's checkout
+ * (say, by an older version of the service, or in the dashboard), still open.
+ */
+const openElsewhere = (customer: string) =>
+  world.stripe.checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    line_items: [{ price: world.deps.priceId, quantity: 1 }],
+    subscription_data: { metadata: { account_id: account.id } },
+    success_url: 'https://sbm.example/account',
+  });
+
 /** The buyer presses "Pay" on the stand-in's hosted page, as a browser would. */
 async function payOnPage(sessionId: string): Promise<number> {
   const response = await fetch(`${world.fake.url}/c/pay/${sessionId}`, {
@@ -61,15 +74,7 @@ describe('one subscription per account', () => {
 
   it('cancels at once a second subscription paid through a session opened elsewhere, keeping the first and its period', async () => {
     const ours = sessionOf(await startSubscriptionCheckout(world.deps, account));
-    // A session for the same customer and account, opened outside this checkout (say, an older
-    // version of the service, or the dashboard) and still open.
-    const elsewhere = await world.stripe.checkout.sessions.create({
-      mode: 'subscription',
-      customer: String(ours.customer),
-      line_items: [{ price: world.deps.priceId, quantity: 1 }],
-      subscription_data: { metadata: { account_id: account.id } },
-      success_url: 'https://sbm.example/account',
-    });
+    const elsewhere = await openElsewhere(String(ours.customer));
     await payOnPage(ours.id);
     const kept = world.fake.session(ours.id)!.subscription as string;
     const paidEnd = (await world.state.getAccount(account.id))!.paidPeriodEnd;
@@ -100,13 +105,7 @@ describe('one subscription per account', () => {
 
   it('keeps the first subscription made, whichever event comes first', async () => {
     const ours = sessionOf(await startSubscriptionCheckout(world.deps, account));
-    const elsewhere = await world.stripe.checkout.sessions.create({
-      mode: 'subscription',
-      customer: String(ours.customer),
-      line_items: [{ price: world.deps.priceId, quantity: 1 }],
-      subscription_data: { metadata: { account_id: account.id } },
-      success_url: 'https://sbm.example/account',
-    });
+    const elsewhere = await openElsewhere(String(ours.customer));
     // Both paid while the webhook is unreachable, the newer one first; then Stripe redelivers the
     // newer one's events before the older one's.
     world.fake.setWebhook('http://127.0.0.1:9/', 'whsec_unreachable');
