@@ -16,6 +16,11 @@ import {
 import { stripeCheckoutSessions, stripeClient } from '../../gateway/orders/stripe-checkout.js';
 import type { OrderRecord } from '../../gateway/state/order-state.js';
 import { DEFAULT_SKUS } from '../../pipeline/contract/sku.js';
+import {
+  KNOWN_PARAMS,
+  type KnownRequest,
+  type ParamShape,
+} from '../../pipeline/devnet/stripe/known-params.js';
 import { type BillingStandIn, startBillingStandIn } from '../support/billing-stand-in.js';
 import {
   ERROR_DEFINITION,
@@ -144,6 +149,13 @@ beforeAll(async () => {
     );
   deliberateErrors = [
     await refused(stripe.customers.create({ colour: 'blue' } as Stripe.CustomerCreateParams)),
+    await refused(
+      stripe.checkout.sessions.create({
+        mode: 'payment',
+        line_items: [{ price: deps.priceId, quantity: 1, colour: 'blue' }],
+        success_url: 'https://sbm.example/done',
+      } as unknown as Stripe.Checkout.SessionCreateParams),
+    ),
     await refused(stripe.subscriptions.retrieve('sub_test_missing')),
     await refused(billingStripeClient('rk_live_wrong', apiBase).customers.create({})),
     await refused(stripe.customers.create({ email: 'one@example.com' }, { idempotencyKey: 'schema-idem' })),
@@ -255,12 +267,13 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
     expect(deliberateErrors.map((e) => (e instanceof Stripe.errors.StripeError ? e.type : e))).toEqual([
       'StripeInvalidRequestError',
       'StripeInvalidRequestError',
+      'StripeInvalidRequestError',
       'StripeAuthenticationError',
       'accepted',
       'StripeIdempotencyError',
     ]);
     const errors = world.fake.calls.filter((c) => c.path.startsWith('/v1/') && c.status !== 200);
-    expect(errors.map((c) => c.status)).toEqual([400, 404, 401, 400]);
+    expect(errors.map((c) => c.status)).toEqual([400, 400, 404, 401, 400]);
     const failures = errors.flatMap((c) => {
       const { error, ...rest } = c.answer as { error: unknown };
       return [
@@ -273,9 +286,30 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
       'invalid_request_error',
       'invalid_request_error',
       'invalid_request_error',
+      'invalid_request_error',
       'idempotency_error',
     ]);
-    expect((errors[0]!.answer as { error: { param?: string } }).error.param).toBe('colour');
+    expect(errors.slice(0, 2).map((c) => (c.answer as { error: { param?: string } }).error.param)).toEqual([
+      'colour',
+      'line_items[0][colour]',
+    ]);
+  });
+
+  it('takes only parameters the pinned version declares (the stand-in refuses every other one)', () => {
+    const sample = (shape: ParamShape): unknown =>
+      shape === 'any'
+        ? 'x'
+        : Array.isArray(shape)
+          ? [sample(shape[0])]
+          : Object.fromEntries(Object.entries(shape).map(([name, inner]) => [name, sample(inner)]));
+    const unknown = Object.entries(KNOWN_PARAMS).flatMap(([request, shape]) =>
+      schemas
+        .paramsErrors(PARAMS_DEFINITIONS[request as KnownRequest], sample(shape))
+        .filter((error) => error.includes('additional properties'))
+        .map((error) => `${request}: ${error}`),
+    );
+    expect(unknown).toEqual([]);
+    expect(Object.keys(KNOWN_PARAMS).sort()).toEqual(Object.keys(PARAMS_DEFINITIONS).sort());
   });
 
   it('would catch the drifts issue 27 found (the check can fail)', () => {
