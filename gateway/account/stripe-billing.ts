@@ -283,7 +283,7 @@ export async function syncSubscription(deps: BillingDeps, id: string): Promise<S
   };
   await deps.state.billing.upsertSubscription(record);
   if (!LIVE_STATUSES.has(record.status)) return record;
-  return (await cancelDuplicateSubscriptions(deps, record)) ?? record;
+  return (await cancelDuplicateSubscriptions(deps, record, subscription.created)) ?? record;
 }
 
 /**
@@ -297,13 +297,21 @@ export async function syncSubscription(deps: BillingDeps, id: string): Promise<S
 async function cancelDuplicateSubscriptions(
   deps: BillingDeps,
   synced: SubscriptionRecord,
+  syncedCreated: number,
 ): Promise<SubscriptionRecord | null> {
-  const live = (await deps.state.billing.listSubscriptions(synced.accountId)).filter((s) =>
+  const stored = (await deps.state.billing.listSubscriptions(synced.accountId)).filter((s) =>
     LIVE_STATUSES.has(s.status),
   );
-  if (live.length < 2) return null;
+  if (stored.length < 2) return null;
+  // Stripe's word, not our copy: a stored one whose end we have not heard of yet is not a rival.
   const created = new Map<string, number>();
-  for (const s of live) created.set(s.id, (await deps.stripe.subscriptions.retrieve(s.id)).created);
+  for (const s of stored) {
+    const current = s.id === synced.id ? null : await deps.stripe.subscriptions.retrieve(s.id);
+    if (current && !LIVE_STATUSES.has(current.status)) continue;
+    created.set(s.id, current?.created ?? syncedCreated);
+  }
+  const live = stored.filter((s) => created.has(s.id));
+  if (live.length < 2) return null;
   const [kept, ...extra] = [...live].sort(
     (a, b) => created.get(a.id)! - created.get(b.id)! || a.id.localeCompare(b.id),
   );

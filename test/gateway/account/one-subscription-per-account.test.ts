@@ -122,4 +122,25 @@ describe('one subscription per account', () => {
     expect(world.fake.subscription(newer)!.status).toBe('canceled');
     expect(world.notices.map((n) => n.cancelled)).toEqual([newer]);
   });
+
+  it('does not take an ended subscription we have not heard the end of yet for a rival', async () => {
+    const first = sessionOf(await startSubscriptionCheckout(world.deps, account));
+    await payOnPage(first.id);
+    const ended = world.fake.session(first.id)!.subscription as string;
+    // It ends while the webhook is unreachable: our copy still says active.
+    world.fake.setWebhook('http://127.0.0.1:9/', 'whsec_unreachable');
+    world.clock.nowMs += 40 * 24 * 60 * MINUTE;
+    await world.fake.endSubscription(ended);
+    world.restoreWebhook();
+    expect((await world.state.billing.listSubscriptions(account.id)).map((s) => s.status)).toEqual([
+      'active',
+    ]);
+
+    const again = await openElsewhere(String(first.customer));
+    await payOnPage(again.id);
+    const renewed = world.fake.session(again.id)!.subscription as string;
+    expect(world.fake.subscription(renewed)!.status).toBe('active');
+    expect(world.notices).toEqual([]);
+    expect(world.webhookFailures).toEqual([]);
+  });
 });
