@@ -70,13 +70,11 @@ export interface StripeSchemas {
 
 export async function loadStripeSchemas(): Promise<StripeSchemas> {
   const started = Date.now();
-  const stripeVersion = (
-    JSON.parse(await readFile(join(root, 'node_modules', 'stripe', 'package.json'), 'utf8')) as {
-      version: string;
-    }
-  ).version;
-  // The key also covers this file, so a change to how the schemas are made regenerates them.
+  const stripeVersion = await packageVersion('stripe');
+  // The key also covers the generator and this file, so a change to how the schemas are made
+  // regenerates them.
   const inputs = await Promise.all([
+    packageVersion('ts-json-schema-generator'),
     readFile(typesFile, 'utf8'),
     readFile(fileURLToPath(import.meta.url), 'utf8'),
   ]);
@@ -114,6 +112,11 @@ export async function loadStripeSchemas(): Promise<StripeSchemas> {
     // Coercion rewrites the value it checks ("4900" → 4900): give it a copy.
     paramsErrors: (definition, value) => forms(definition, structuredClone(value)),
   };
+}
+
+async function packageVersion(name: string): Promise<string> {
+  const text = await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
 }
 
 function generate(): JsonSchema {
