@@ -47,16 +47,16 @@ interface StoredResult {
  * `port`, `protocol` options; `STRIPE_API_BASE`):
  *
  * - Customers and Prices (create, retrieve); Checkout Sessions in payment and subscription mode
- *   (create, retrieve); Subscriptions (retrieve, update `cancel_at_period_end`); Invoices (retrieve);
- *   Billing Portal sessions (create);
+ *   (create, retrieve, list, expire); Subscriptions (retrieve, update `cancel_at_period_end`, cancel);
+ *   Invoices (retrieve); Billing Portal sessions (create);
  * - the hosted pages: `GET /c/pay/{id}` (checkout: its "Pay" button completes the payment as Stripe's
  *   page does, sends the events and redirects to `success_url`) and `GET /p/session/{id}` (portal:
  *   cancel at period end, then back to `return_url`);
  * - time passing for a subscription (`renewSubscription` paid or failed, `endSubscription`,
  *   `prorateSubscription`; also `POST /_stand-in/subscriptions/{id}/{renew-paid|renew-failed|end}`);
  * - events signed as Stripe signs them, POSTed to the webhook set by `setWebhook(url, secret)`;
- * - every API request needs `Authorization: Bearer sk_test_…` (401 otherwise); an unknown parameter
- *   is a 400; a POST with an `Idempotency-Key` seen before gets the first answer again
+ * - every API request needs `Authorization: Bearer sk_test_…` (401 otherwise); an unknown parameter,
+ *   at any depth, is a 400 (known-params.ts); a POST with an `Idempotency-Key` seen before gets the first answer again
  *   (`Idempotent-Replayed: true`) when method, path and parameters match, else 400
  *   `idempotency_error`; a request refused by validation stores nothing, as Stripe saves a result only
  *   once the request starts executing.
