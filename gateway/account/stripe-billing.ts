@@ -26,6 +26,16 @@ export interface BillingDeps {
   /** `SBM_API_PLAN_PRICE`: the Stripe Price of the plan (99 USD a month). */
   priceId: string;
   baseUrl: string;
+  /** Where operator notices go (a duplicate subscription cancelled); stderr as a JSON line by default. */
+  notice?: (entry: BillingNotice) => void;
+}
+
+export interface BillingNotice {
+  level: 'warn';
+  message: string;
+  account: string;
+  cancelled: string;
+  kept: string;
 }
 
 export function billingStripeClient(secretKey: string, apiBase: StripeApiBase | null): Stripe {
@@ -71,6 +81,7 @@ export async function startSubscriptionCheckout(deps: BillingDeps, account: Acco
   }
   try {
     const customer = await customerOf(deps, account);
+    await expireOpenSubscriptionCheckouts(deps, customer);
     const session = await deps.stripe.checkout.sessions.create(
       {
         mode: 'subscription',
@@ -90,6 +101,24 @@ export async function startSubscriptionCheckout(deps: BillingDeps, account: Acco
   } catch (error) {
     await deps.state.billing.releaseCheckout(account.id);
     throw asHttpError(error);
+  }
+}
+
+/**
+ * Expires the customer's Checkout Sessions in subscription mode that are still open (an earlier
+ * checkout left unpaid: Stripe keeps one payable for 24 hours, our claim lasts 30 minutes), so that
+ * only the new session can make a subscription. One that completed meanwhile cannot be expired: that
+ * is fine, a second subscription it makes is cancelled when it arrives (`cancelDuplicateSubscriptions`).
+ */
+async function expireOpenSubscriptionCheckouts(deps: BillingDeps, customer: string): Promise<void> {
+  const open = await deps.stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 });
+  for (const session of open.data) {
+    if (session.mode !== 'subscription') continue;
+    try {
+      await deps.stripe.checkout.sessions.expire(session.id);
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
   }
 }
 
@@ -199,8 +228,10 @@ async function applyEvent(
     subscriptionId = idOf(invoice.parent?.subscription_details?.subscription ?? null);
     if (!subscriptionId) return { handled: 'ignored', reason: 'an invoice without a subscription' };
     const subscription = await syncSubscription(deps, subscriptionId);
+    // A subscription no longer live (a duplicate just cancelled) opens no paid period.
     if (
       subscription &&
+      LIVE_STATUSES.has(subscription.status) &&
       invoice.status === 'paid' &&
       invoice.billing_reason !== null &&
       PERIOD_REASONS.has(invoice.billing_reason)
@@ -251,7 +282,72 @@ export async function syncSubscription(deps: BillingDeps, id: string): Promise<S
     updatedAt: deps.now(),
   };
   await deps.state.billing.upsertSubscription(record);
-  return record;
+  if (!LIVE_STATUSES.has(record.status)) return record;
+  return (await cancelDuplicateSubscriptions(deps, record, subscription.created)) ?? record;
+}
+
+/**
+ * One live subscription per account, also when a second one got through (an old Checkout Session
+ * paid after the account subscribed another way): of the account's live subscriptions the first
+ * made (Stripe's `created`) is kept and the others are cancelled at once through the API. Every
+ * sync applies the same rule, so two events handled together agree on which one stays. The buyer
+ * paid the cancelled one's first invoice: the log line tells the operator to refund it.
+ * Returns the synced subscription's record when it was the one cancelled.
+ */
+async function cancelDuplicateSubscriptions(
+  deps: BillingDeps,
+  synced: SubscriptionRecord,
+  syncedCreated: number,
+): Promise<SubscriptionRecord | null> {
+  const stored = (await deps.state.billing.listSubscriptions(synced.accountId)).filter((s) =>
+    LIVE_STATUSES.has(s.status),
+  );
+  if (stored.length < 2) return null;
+  // Stripe's word, not our copy: a stored one whose end we have not heard of yet is not a rival.
+  const created = new Map<string, number>();
+  for (const s of stored) {
+    const current = s.id === synced.id ? null : await deps.stripe.subscriptions.retrieve(s.id);
+    if (current && !LIVE_STATUSES.has(current.status)) continue;
+    created.set(s.id, current?.created ?? syncedCreated);
+  }
+  const live = stored.filter((s) => created.has(s.id));
+  if (live.length < 2) return null;
+  const [kept, ...extra] = [...live].sort(
+    (a, b) => created.get(a.id)! - created.get(b.id)! || a.id.localeCompare(b.id),
+  );
+  let syncedAfter: SubscriptionRecord | null = null;
+  for (const duplicate of extra) {
+    let cancelled: Stripe.Subscription;
+    try {
+      cancelled = await deps.stripe.subscriptions.cancel(duplicate.id);
+    } catch (error) {
+      // Already cancelled (by a sync running at the same time): nothing left to do.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      continue;
+    }
+    const record: SubscriptionRecord = {
+      ...duplicate,
+      status: cancelled.status,
+      canceledAt: cancelled.canceled_at ? new Date(cancelled.canceled_at * 1000) : deps.now(),
+      updatedAt: deps.now(),
+    };
+    await deps.state.billing.upsertSubscription(record);
+    (deps.notice ?? logNotice)({
+      level: 'warn',
+      message:
+        'a second live subscription for one account was cancelled at once; refund its first invoice in the Stripe dashboard',
+      account: synced.accountId,
+      cancelled: duplicate.id,
+      kept: kept!.id,
+    });
+    if (duplicate.id === synced.id) syncedAfter = record;
+  }
+  return syncedAfter;
+}
+
+/** A line for the operator on stderr, as the gateway logs: ids only, nothing personal. */
+function logNotice(entry: BillingNotice): void {
+  process.stderr.write(`${JSON.stringify(entry)}\n`);
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import type { Sku } from '../../pipeline/contract/sku.js';
+import { STRIPE_API_VERSION } from '../account/stripe-billing.js';
 import type { OrderRecord } from '../state/order-state.js';
 import type { StripeApiBase } from './order-config.js';
 
@@ -26,6 +27,8 @@ export interface CheckoutSessions {
 /** The official client, pointed at Stripe or at a stand-in (`STRIPE_API_BASE`: host, port, protocol). */
 export function stripeClient(secretKey: string, apiBase: StripeApiBase | null): Stripe {
   return new Stripe(secretKey, {
+    // The version the Checkout Session fields are read by, pinned in code (not the package's default).
+    apiVersion: STRIPE_API_VERSION,
     // The client retries a lost connection or a 5xx with backoff, re-sending our Idempotency-Key, so
     // Stripe makes one session however many times the request went out.
     maxNetworkRetries: 2,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { FormValue } from './form-body.js';
+import { KNOWN_PARAMS, type KnownRequest, unknownParam } from './known-params.js';
 
 /**
  * A Checkout Session as the pinned API version types it (`Stripe.Checkout.Session`): every field the
@@ -32,6 +33,20 @@ export class StripeFakeError extends Error {
   }
 }
 
+/** Stripe's 400 for a parameter the request does not take, at any depth (`line_items[0][colour]`). */
+export function refuseUnknownParams(params: Record<string, FormValue>, request: KnownRequest): void {
+  const unknown = unknownParam(params, KNOWN_PARAMS[request]);
+  if (unknown !== null) {
+    throw new StripeFakeError(
+      400,
+      'invalid_request_error',
+      `Received unknown parameter: ${unknown}`,
+      'parameter_unknown',
+      unknown,
+    );
+  }
+}
+
 const missing = (param: string) =>
   new StripeFakeError(
     400,
@@ -40,22 +55,6 @@ const missing = (param: string) =>
     'parameter_missing',
     param,
   );
-
-/** The parameters this stand-in understands on `POST /v1/checkout/sessions`; others are refused (400). */
-const SESSION_PARAMS = new Set([
-  'mode',
-  'success_url',
-  'cancel_url',
-  'line_items',
-  'client_reference_id',
-  'customer',
-  'customer_email',
-  'metadata',
-  'payment_intent_data',
-  'subscription_data',
-  'ui_mode',
-  'expand',
-]);
 
 /**
  * A new open, unpaid session from the create parameters, checked as Stripe checks them: `mode`
@@ -73,17 +72,7 @@ export function createSession(
     customerExists?: (id: string) => boolean;
   },
 ): FakeCheckoutSession {
-  for (const name of Object.keys(params)) {
-    if (!SESSION_PARAMS.has(name)) {
-      throw new StripeFakeError(
-        400,
-        'invalid_request_error',
-        `Received unknown parameter: ${name}`,
-        'parameter_unknown',
-        name,
-      );
-    }
-  }
+  refuseUnknownParams(params, 'checkout.sessions.create');
   const mode = params['mode'];
   if (mode === undefined) throw missing('mode');
   if (mode !== 'payment' && mode !== 'subscription') {

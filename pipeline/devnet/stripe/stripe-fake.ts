@@ -14,6 +14,7 @@ import {
 import {
   createSession,
   type FakeCheckoutSession,
+  refuseUnknownParams,
   StripeFakeError,
   subscriptionMetadataOf,
 } from './checkout-session.js';
@@ -28,6 +29,8 @@ export interface RecordedStripeCall {
   /** True when the answer was a stored idempotent result (`Idempotent-Replayed: true`). */
   replayed: boolean;
   status: number;
+  /** The JSON answer as sent (null for the hosted pages), so tests can check its shape. */
+  answer: unknown;
 }
 
 interface StoredResult {
@@ -44,16 +47,16 @@ interface StoredResult {
  * `port`, `protocol` options; `STRIPE_API_BASE`):
  *
  * - Customers and Prices (create, retrieve); Checkout Sessions in payment and subscription mode
- *   (create, retrieve); Subscriptions (retrieve, update `cancel_at_period_end`); Invoices (retrieve);
- *   Billing Portal sessions (create);
+ *   (create, retrieve, list, expire); Subscriptions (retrieve, update `cancel_at_period_end`, cancel);
+ *   Invoices (retrieve); Billing Portal sessions (create);
  * - the hosted pages: `GET /c/pay/{id}` (checkout: its "Pay" button completes the payment as Stripe's
  *   page does, sends the events and redirects to `success_url`) and `GET /p/session/{id}` (portal:
  *   cancel at period end, then back to `return_url`);
  * - time passing for a subscription (`renewSubscription` paid or failed, `endSubscription`,
  *   `prorateSubscription`; also `POST /_stand-in/subscriptions/{id}/{renew-paid|renew-failed|end}`);
  * - events signed as Stripe signs them, POSTed to the webhook set by `setWebhook(url, secret)`;
- * - every API request needs `Authorization: Bearer sk_test_…` (401 otherwise); an unknown parameter
- *   is a 400; a POST with an `Idempotency-Key` seen before gets the first answer again
+ * - every API request needs `Authorization: Bearer sk_test_…` (401 otherwise); an unknown parameter,
+ *   at any depth, is a 400 (known-params.ts); a POST with an `Idempotency-Key` seen before gets the first answer again
  *   (`Idempotent-Replayed: true`) when method, path and parameters match, else 400
  *   `idempotency_error`; a request refused by validation stores nothing, as Stripe saves a result only
  *   once the request starts executing.
@@ -363,10 +366,20 @@ export class StripeFake {
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     const method = request.method ?? 'GET';
-    const path = new URL(request.url ?? '/', 'http://stripe.fake').pathname;
-    const params = method === 'POST' ? parseStripeForm(body) : {};
+    const url = new URL(request.url ?? '/', 'http://stripe.fake');
+    const path = url.pathname;
+    // The client sends a POST's parameters in the body, a GET's and a DELETE's in the query.
+    const params = parseStripeForm(method === 'POST' ? body : url.search.slice(1));
     const idempotencyKey = header(request, 'idempotency-key');
-    const call: RecordedStripeCall = { method, path, idempotencyKey, params, replayed: false, status: 0 };
+    const call: RecordedStripeCall = {
+      method,
+      path,
+      idempotencyKey,
+      params,
+      replayed: false,
+      status: 0,
+      answer: null,
+    };
     this.calls.push(call);
 
     if (!path.startsWith('/v1/')) {
@@ -404,6 +417,7 @@ export class StripeFake {
     }
     call.status = status;
     call.replayed = replayed;
+    call.answer = JSON.parse(JSON.stringify(answer)) as unknown;
     if (this.#drop > 0) {
       this.#drop -= 1;
       response.socket?.destroy();
@@ -533,9 +547,45 @@ export class StripeFake {
     }
     const sessionId = byId('checkout/sessions');
     if (method === 'GET' && sessionId) return one(this.#sessions, 'checkout.session', sessionId);
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      refuseUnknownParams(params, 'checkout.sessions.list');
+      const matches = [...this.#sessions.values()]
+        .filter(
+          (session) =>
+            (params['customer'] === undefined || session.customer === params['customer']) &&
+            (params['status'] === undefined || session.status === params['status']) &&
+            (params['subscription'] === undefined || session.subscription === params['subscription']),
+        )
+        .reverse(); // newest first, as Stripe lists
+      const limit = Math.min(100, Number(params['limit'] ?? 10) || 10);
+      return {
+        object: 'list',
+        data: matches.slice(0, limit),
+        has_more: matches.length > limit,
+        url: '/v1/checkout/sessions',
+      } satisfies Stripe.ApiList<FakeCheckoutSession>;
+    }
+    const expireId = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)\/expire$/.exec(path)?.[1];
+    if (method === 'POST' && expireId) {
+      refuseUnknownParams(params, 'checkout.sessions.expire');
+      const session = one(this.#sessions, 'checkout.session', expireId);
+      if (session.status !== 'open') {
+        throw new StripeFakeError(
+          400,
+          'invalid_request_error',
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          'checkout_session_not_open',
+        );
+      }
+      // An expired session's page no longer takes a payment, and it has no URL any more.
+      session.status = 'expired';
+      session.url = null;
+      await this.#emit('checkout.session.expired', session);
+      return session;
+    }
 
     if (method === 'POST' && path === '/v1/customers') {
-      allowOnly(params, ['email', 'name', 'metadata', 'description']);
+      refuseUnknownParams(params, 'customers.create');
       const customer = customerObject({
         email: typeof params['email'] === 'string' ? params['email'] : null,
         name: typeof params['name'] === 'string' ? params['name'] : null,
@@ -549,7 +599,7 @@ export class StripeFake {
     if (method === 'GET' && customerId) return one(this.#customers, 'customer', customerId);
 
     if (method === 'POST' && path === '/v1/prices') {
-      allowOnly(params, ['currency', 'unit_amount', 'recurring', 'product_data', 'nickname']);
+      refuseUnknownParams(params, 'prices.create');
       const recurring = params['recurring'];
       const interval =
         recurring && typeof recurring === 'object' && !Array.isArray(recurring)
@@ -574,7 +624,7 @@ export class StripeFake {
     const subscriptionId = byId('subscriptions');
     if (subscriptionId && method === 'GET') return one(this.#subscriptions, 'subscription', subscriptionId);
     if (subscriptionId && method === 'POST') {
-      allowOnly(params, ['cancel_at_period_end', 'metadata']);
+      refuseUnknownParams(params, 'subscriptions.update');
       const subscription = one(this.#subscriptions, 'subscription', subscriptionId);
       if (params['cancel_at_period_end'] !== undefined) {
         const cancel = params['cancel_at_period_end'] === 'true';
@@ -587,11 +637,35 @@ export class StripeFake {
       return subscription;
     }
 
+    if (subscriptionId && method === 'DELETE') {
+      refuseUnknownParams(params, 'subscriptions.cancel');
+      const subscription = one(this.#subscriptions, 'subscription', subscriptionId);
+      if (subscription.status === 'canceled') {
+        throw new StripeFakeError(
+          400,
+          'invalid_request_error',
+          `The subscription ${subscription.id} has already been canceled.`,
+          'resource_already_canceled',
+        );
+      }
+      subscription.status = 'canceled';
+      subscription.canceled_at = now;
+      subscription.ended_at = now;
+      subscription.cancellation_details = {
+        comment: null,
+        feedback: null,
+        feedback_option: null,
+        reason: 'cancellation_requested',
+      };
+      await this.#emit('customer.subscription.deleted', subscription);
+      return subscription;
+    }
+
     const invoiceId = byId('invoices');
     if (invoiceId && method === 'GET') return one(this.#invoices, 'invoice', invoiceId);
 
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
-      allowOnly(params, ['customer', 'return_url', 'configuration', 'locale']);
+      refuseUnknownParams(params, 'billing_portal.sessions.create');
       const customer = typeof params['customer'] === 'string' ? params['customer'] : undefined;
       if (!customer) throw missingParam('customer');
       one(this.#customers, 'customer', customer);
@@ -610,20 +684,6 @@ export class StripeFake {
       'invalid_request_error',
       `Unrecognized request URL (${method}: ${path}). This stand-in serves what the gateway calls only.`,
     );
-  }
-}
-
-function allowOnly(params: Record<string, FormValue>, allowed: string[]): void {
-  for (const name of Object.keys(params)) {
-    if (!allowed.includes(name) && name !== 'expand') {
-      throw new StripeFakeError(
-        400,
-        'invalid_request_error',
-        `Received unknown parameter: ${name}`,
-        'parameter_unknown',
-        name,
-      );
-    }
   }
 }
 
