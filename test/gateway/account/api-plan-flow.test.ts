@@ -5,7 +5,7 @@
  * One account walks the whole path: email → link → confirm → subscribe → pay on the stand-in's page
  * → keys → requests → usage → roll → revoke → cancel → renewals.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
 import { NOW_MS, publishedSandbox } from '../../support/published-sandbox.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
+import { signInLinkFor } from './sign-in-mail.js';
 
 const BASE = 'http://127.0.0.1';
 const SECRET = 'whsec_account_flow_test';
@@ -142,22 +143,8 @@ class Browser {
   }
 }
 
-/** The newest sign-in link mailed to `email`, read from the outbox's .eml files (quoted-printable). */
-async function linkFor(email: string): Promise<string> {
-  const files = (await readdir(outbox)).filter((f) => f.startsWith('sign-in-'));
-  const mails = await Promise.all(
-    files.map(async (f) => ({
-      text: await readFile(join(outbox, f), 'utf8'),
-      at: (await stat(join(outbox, f))).mtimeMs,
-    })),
-  );
-  const mine = mails.filter((m) => m.text.includes(`To: ${email}`)).sort((a, b) => a.at - b.at);
-  const text = mine
-    .at(-1)!
-    .text.replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return /(http:\/\/\S+\/account\/sign-in\?token=[1-9A-HJ-NP-Za-km-z]+)/.exec(text)![1]!;
-}
+/** The newest sign-in link mailed to `email`, read from the outbox. */
+const linkFor = (email: string) => signInLinkFor(outbox, email);
 
 async function signIn(browser: Browser, email: string): Promise<void> {
   const form = await browser.formToken();
