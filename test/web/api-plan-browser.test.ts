@@ -228,16 +228,20 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
 
     await standIn('pay-open-invoice'); // the card updated in the portal: the open invoice is paid
     expect(await usage()).toMatchObject({ limit: 10_000, used: 0, remaining: 10_000 });
-    expect((await withKey('/api/v1/subnets/1/history?days=90')).status).toBe(200);
+    await page.goto(`${stack.base}/account`);
+    expect(await pageUsed()).toBe(0);
+    expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('10000');
+    expect(await text()).not.toContain('The last payment failed');
+    expect(await text()).toMatch(/API plan: paid until/);
 
+    // The next month's renewal is paid: the allowance is back to 10,000 for the new period.
+    expect((await withKey('/api/v1/subnets/1/history?days=90')).status).toBe(200);
+    expect((await usage()).used).toBe(1);
     stack.clock.nowMs = periodEndMs();
     await standIn('renew-paid');
     const renewed = await usage();
     expect(renewed).toMatchObject({ limit: 10_000, used: 0, remaining: 10_000 });
     expect(renewed.period_start).toBe(new Date(stack.clock.nowMs).toISOString());
-    await page.goto(`${stack.base}/account`);
-    expect(await pageUsed()).toBe(0);
-    expect(await text()).not.toContain('The last payment failed');
     expect(consoleErrors).toEqual([]);
     expect(stack.problems).toEqual([]);
   });
