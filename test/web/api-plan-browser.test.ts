@@ -70,10 +70,16 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
   const usage = async (secret = key) => {
     const response = await withKey('/api/v1/usage', secret);
     expect(response.status).toBe(200);
-    return (await response.json()) as { limit: number; used: number; remaining: number; period_start: string };
+    return (await response.json()) as {
+      limit: number;
+      used: number;
+      remaining: number;
+      period_start: string;
+    };
   };
-  /** The usage figure the account page shows. */
-  const pageUsed = async () => Number(await page.$eval('#usage-used', (el) => el.textContent));
+  /** The usage figure the account page shows (written 1,234). */
+  const pageUsed = async () =>
+    Number((await page.$eval('#usage-used', (el) => el.textContent))!.replaceAll(',', ''));
 
   /** One of the stand-in's time controls, as `make demo` prints them. */
   async function standIn(action: 'renew-paid' | 'renew-failed' | 'pay-open-invoice'): Promise<void> {
@@ -91,7 +97,10 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
   /** The row of the key list holding `secret` (shown there as its prefix and last four). */
   async function rowOf(secret: string): Promise<string> {
     const rows = await page.$$eval('tr[data-key]', (trs) =>
-      trs.map((tr) => ({ id: tr.getAttribute('data-key')!, shown: tr.querySelector('code')?.textContent ?? '' })),
+      trs.map((tr) => ({
+        id: tr.getAttribute('data-key')!,
+        shown: tr.querySelector('code')?.textContent ?? '',
+      })),
     );
     const row = rows.find((r) => {
       const [prefix, lastFour] = r.shown.split('…');
@@ -167,7 +176,7 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     expect(await usage()).toMatchObject({ used: 1 }); // reading the usage costs nothing
     await page.goto(`${stack.base}/account`);
     expect(await pageUsed()).toBe(1);
-    expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('9999');
+    expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('9,999');
     await shot('usage');
   });
 
@@ -234,7 +243,7 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     expect(await usage()).toMatchObject({ limit: 10_000, used: 0, remaining: 10_000 });
     await page.goto(`${stack.base}/account`);
     expect(await pageUsed()).toBe(0);
-    expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('10000');
+    expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('10,000');
     expect(await text()).not.toContain('The last payment failed');
     expect(await text()).toMatch(/API plan: paid until/);
 
@@ -248,10 +257,7 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     expect(renewed.period_start).toBe(new Date(stack.clock.nowMs).toISOString());
     // Nothing failed to load but what this small world lacks: the home page's emissions (no emissions
     // watch publishes here) and the stand-in's favicon (Chrome asks every origin for one).
-    const expected = [
-      `503 ${stack.base}/api/v1/emissions`,
-      `404 ${stack.orders.standInUrl}/favicon.ico`,
-    ];
+    const expected = [`503 ${stack.base}/api/v1/emissions`, `404 ${stack.orders.standInUrl}/favicon.ico`];
     expect(failedLoads.filter((line) => !expected.includes(line))).toEqual([]);
     expect(consoleErrors.filter((line) => !/^Failed to load resource/.test(line))).toEqual([]);
     expect(stack.problems).toEqual([]);

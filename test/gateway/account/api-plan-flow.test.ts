@@ -330,7 +330,7 @@ describe('the plan, from subscribe to renewal', () => {
       });
     }
     const page = await (await browser.request('/account')).text();
-    expect(page).toContain('<strong id="usage-used">1</strong> of 10000');
+    expect(page).toContain('<strong id="usage-used">1</strong> of 10,000');
   });
 
   it('refuses a key with a bad checksum without a state lookup', async () => {
