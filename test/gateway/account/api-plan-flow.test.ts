@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { billingStripeClient } from '../../../gateway/account/stripe-billing.js';
+import { billingStripeClient, stripePagesOrigins } from '../../../gateway/account/stripe-billing.js';
 import { outboxMailer } from '../../../gateway/orders/mailer.js';
 import type { AccountServices } from '../../../gateway/routes/account.js';
 import { ApiUsage } from '../../../pipeline/contract/usage.js';
@@ -52,6 +52,7 @@ beforeAll(async () => {
     stripe: billingStripeClient('sk_test_account_flow', apiBase),
     priceId: price.id,
     webhookSecret: SECRET,
+    stripePages: stripePagesOrigins(apiBase),
   };
   // The app answers on a real port, so the base URL (Origin) and the stand-in's webhook are real.
   let app: GatewayUnderTest['app'] | null = null;
@@ -216,6 +217,17 @@ describe('email sign-in', () => {
     } finally {
       clock.nowMs -= 15 * 60_000;
     }
+  });
+
+  it("lets a browser's forms through: Origin sent on POST, redirects to the hosted pages allowed", async () => {
+    const response = await new Browser('203.0.113.66').request('/account');
+    // `no-referrer` would make browsers send `Origin: null` on every form POST (refused as cross-origin).
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+    // Subscribe and Manage billing answer 303 to the hosted pages; browsers check form-action on redirects.
+    expect(response.headers.get('content-security-policy')).toContain(
+      `form-action 'self' ${new URL(fake.url).origin};`,
+    );
+    expect(stripePagesOrigins(null)).toEqual(['https://checkout.stripe.com', 'https://billing.stripe.com']);
   });
 
   it('refuses a cross-origin POST, and a form without its token', async () => {
