@@ -175,7 +175,7 @@ function usageSection(usage: UsageSummary): string {
 (<span id="usage-remaining">${count(usage.remaining)}</span> left). The allowance resets at ${minute(usage.period.end)}.</p>
 <meter class="allowance" min="0" max="${usage.limit}" high="${Math.round(usage.limit * 0.9)}" value="${usage.used}" aria-label="Allowance used">${count(usage.used)} of ${count(usage.limit)}</meter>
 ${dailyChart(usage.days, usage.period)}
-<table class="account-table"><caption>By key, this period</caption><thead><tr><th>Key</th><th>Prefix</th><th class="num">Requests</th></tr></thead><tbody>${rows}</tbody></table>`;
+<div class="table-scroll"><table class="account-table"><caption>By key, this period</caption><thead><tr><th>Key</th><th>Prefix</th><th class="num">Requests</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /**
@@ -206,10 +206,10 @@ function keysSection(view: AccountView, csrf: string): string {
   const rows = view.usage.keys.map((k) => keyRow(k, csrf)).join('\n');
   return `<h2>API keys</h2>
 <p>Up to 3 active keys share the allowance. Send one as <code>Authorization: Bearer sbm_live_…</code>.</p>
-<table class="account-table keys"><thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th>Actions</th></tr></thead>
+<div class="table-scroll"><table class="account-table keys"><thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th>Actions</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>
+</tbody></table></div>
 <form class="create-key" method="post" action="/account/keys">${csrf}
 <label>New key's name <input name="name" maxlength="60" placeholder="e.g. dashboard"></label>
 <button type="submit">Create key</button>
@@ -236,7 +236,7 @@ function eventsSection(events: KeyEvent[]): string {
         `<tr><td>${minute(e.at)}</td><td>${e.kind}</td><td><code>${escapeHtml(e.keyPrefix)}…</code></td><td>${escapeHtml(e.ip ?? '')}</td></tr>`,
     )
     .join('');
-  return `<h2>Key activity</h2><table class="account-table"><thead><tr><th>When</th><th>What</th><th>Key</th><th>From</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<h2>Key activity</h2><div class="table-scroll"><table class="account-table"><thead><tr><th>When</th><th>What</th><th>Key</th><th>From</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The page's only script: reveals and wires the copy button (the key stays selectable without it). */

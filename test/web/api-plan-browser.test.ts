@@ -178,6 +178,15 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     expect(await pageUsed()).toBe(1);
     expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('9,999');
     await shot('usage');
+    // At a phone's width the page itself never scrolls sideways: the wide tables scroll in their box.
+    await page.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      await page.reload();
+      await shot('usage-phone');
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    } finally {
+      await page.setViewport({ width: 1280, height: 900 });
+    }
   });
 
   it('rolls with an hour of grace: both keys work, then the old one stops', async () => {
