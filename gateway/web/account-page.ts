@@ -239,8 +239,14 @@ function eventsSection(events: KeyEvent[]): string {
   return `<h2>Key activity</h2><div class="table-scroll"><table class="account-table"><thead><tr><th>When</th><th>What</th><th>Key</th><th>From</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-/** The page's only script: reveals and wires the copy button (the key stays selectable without it). */
-export const ACCOUNT_SCRIPT = `for (const button of document.querySelectorAll('[data-copy]')) {
+/**
+ * The page's only script. It reveals and wires the copy button (the key stays selectable without it),
+ * and after a form's answer (a new key at /account/keys, a roll) it puts /account in the address bar:
+ * a reload then opens the account page instead of posting the form again, which would make another
+ * key. The secret is not shown again either way.
+ */
+export const ACCOUNT_SCRIPT = `if (location.pathname !== '/account') history.replaceState(null, '', '/account');
+for (const button of document.querySelectorAll('[data-copy]')) {
   const target = document.getElementById(button.getAttribute('data-copy'));
   if (!target || !navigator.clipboard) continue;
   button.hidden = false;
