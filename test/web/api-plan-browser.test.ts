@@ -75,6 +75,7 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
       used: number;
       remaining: number;
       period_start: string;
+      period_end: string;
     };
   };
   /** The usage figure the account page shows (written 1,234). */
@@ -90,9 +91,8 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     expect(response.status).toBe(200);
   }
 
-  /** The end of the subscription's current period, as Stripe has it (UTC). */
-  const periodEndMs = () =>
-    stack.orders.fake.subscription(subscriptionId)!.items.data[0]!.current_period_end * 1000;
+  /** The end of the paid period, as the key holder reads it at /api/v1/usage (Stripe's period). */
+  const periodEndMs = async () => Date.parse((await usage()).period_end);
 
   /** The row of the key list holding `secret` (shown there as its prefix and last four). */
   async function rowOf(secret: string): Promise<string> {
@@ -177,6 +177,9 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     const api = await usage();
     expect(api).toMatchObject({ limit: 10_000, used: 1, remaining: 9_999 });
     expect(await usage()).toMatchObject({ used: 1 }); // reading the usage costs nothing
+    // The period is Stripe's: the subscription item's, as the stand-in made it.
+    const item = stack.orders.fake.subscription(subscriptionId)!.items.data[0]!;
+    expect(Date.parse(api.period_end)).toBe(item.current_period_end * 1000);
     await page.goto(`${stack.base}/account`);
     expect(await pageUsed()).toBe(1);
     expect(await page.$eval('#usage-remaining', (el) => el.textContent)).toBe('9,999');
@@ -225,9 +228,9 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     await follow('a::-p-text(Return to the service)');
     expect(await text()).toContain('Cancelled: the plan ends at the end of the paid period');
 
-    stack.clock.nowMs = periodEndMs() - MINUTE;
+    stack.clock.nowMs = (await periodEndMs()) - MINUTE;
     expect((await withKey('/api/v1/usage')).status).toBe(200);
-    stack.clock.nowMs = periodEndMs();
+    stack.clock.nowMs = await periodEndMs();
     await standIn('renew-paid'); // at the period's end Stripe ends a cancelled plan instead
     expect(stack.orders.fake.subscription(subscriptionId)!.status).toBe('canceled');
     const refused = await withKey('/api/v1/subnets/1/history?days=90');
@@ -243,7 +246,7 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     expect((await withKey('/api/v1/subnets/1/history?days=90')).status).toBe(200);
     expect((await usage()).used).toBe(1);
 
-    stack.clock.nowMs = periodEndMs();
+    stack.clock.nowMs = await periodEndMs();
     await standIn('renew-failed');
     const refused = await withKey('/api/v1/subnets/1/history?days=90');
     expect(refused.status).toBe(402);
@@ -262,7 +265,7 @@ describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', 
     // The next month's renewal is paid: the allowance is back to 10,000 for the new period.
     expect((await withKey('/api/v1/subnets/1/history?days=90')).status).toBe(200);
     expect((await usage()).used).toBe(1);
-    stack.clock.nowMs = periodEndMs();
+    stack.clock.nowMs = await periodEndMs();
     await standIn('renew-paid');
     const renewed = await usage();
     expect(renewed).toMatchObject({ limit: 10_000, used: 0, remaining: 10_000 });
