@@ -11,7 +11,7 @@ import { getRequestListener } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
 import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
-import { billingStripeClient } from './account/stripe-billing.js';
+import { billingStripeClient, stripePagesOrigins } from './account/stripe-billing.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import { leaseOptions } from './auth/allowance.js';
 import type { GatewayConfig } from './config.js';
@@ -237,5 +237,6 @@ function accountServicesFrom(config: GatewayConfig): AccountServices {
     stripe: orders.stripeSecretKey ? billingStripeClient(orders.stripeSecretKey, orders.stripeApiBase) : null,
     priceId: apiPlan.priceId,
     webhookSecret: apiPlan.webhookSecret,
+    stripePages: stripePagesOrigins(orders.stripeApiBase),
   };
 }

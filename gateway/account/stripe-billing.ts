@@ -47,6 +47,17 @@ export function billingStripeClient(secretKey: string, apiBase: StripeApiBase | 
   });
 }
 
+/** Where Stripe's hosted pages live: Checkout and the Customer Portal. */
+const STRIPE_PAGES_ORIGINS = ['https://checkout.stripe.com', 'https://billing.stripe.com'] as const;
+
+/**
+ * The origins the account page's forms are redirected to (its `form-action`): Stripe's hosted pages,
+ * or a stand-in's (`STRIPE_API_BASE`), which serves its pages on the origin of its API.
+ */
+export function stripePagesOrigins(apiBase: StripeApiBase | null): string[] {
+  return apiBase ? [new URL(apiBase.url).origin] : [...STRIPE_PAGES_ORIGINS];
+}
+
 export function liveSubscription(subscriptions: readonly SubscriptionRecord[]): SubscriptionRecord | null {
   return subscriptions.find((s) => LIVE_STATUSES.has(s.status)) ?? null;
 }

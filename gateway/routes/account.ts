@@ -15,6 +15,7 @@ import {
   liveSubscription,
   openBillingPortal,
   startSubscriptionCheckout,
+  stripePagesOrigins,
 } from '../account/stripe-billing.js';
 import { checkAccess } from '../auth/access.js';
 import {
@@ -45,7 +46,7 @@ import {
   signInFormPage,
 } from '../web/account-page.js';
 import type { ExplorerSource } from '../web/explorer-loader.js';
-import { htmlHeaders } from '../web/page-headers.js';
+import { contentSecurityPolicy, htmlHeaders } from '../web/page-headers.js';
 
 /** What the self-serve plan needs beyond the app's common dependencies; absent parts answer 503. */
 export interface AccountServices {
@@ -57,6 +58,8 @@ export interface AccountServices {
   priceId: string | null;
   /** The signing secret of `/account/webhooks/stripe`. */
   webhookSecret: string | null;
+  /** Origins of the hosted pages "Subscribe" and "Manage billing" redirect to (`stripePagesOrigins`); default Stripe's. */
+  stripePages?: readonly string[];
 }
 
 export const NO_ACCOUNT_SERVICES: AccountServices = {
@@ -86,11 +89,20 @@ const MAX_EVENT_BYTES = 512 * 1024;
  */
 export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountRouteDeps): void {
   const secure = deps.baseUrl.startsWith('https:');
+  const formTargets = deps.services.stripePages ?? stripePagesOrigins(null);
   const manifest = async () => (await deps.explorer())?.manifest ?? null;
+  // The pages' Referrer-Policy stays htmlHeaders' `same-origin`: a sign-in token never leaves the site
+  // in a Referer, and the forms' POSTs carry the page's Origin. Under `no-referrer` a browser sends
+  // `Origin: null` on every POST, and the same-origin check refuses each form.
   const html = (body: string, status = 200, extra: Record<string, string> = {}) =>
     new Response(body, {
       status,
-      headers: { ...htmlHeaders(), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...extra },
+      headers: {
+        ...htmlHeaders(),
+        'content-security-policy': contentSecurityPolicy(formTargets),
+        'cache-control': 'no-store',
+        ...extra,
+      },
     });
   const see = (location: string, extra: Record<string, string> = {}) =>
     new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...extra } });

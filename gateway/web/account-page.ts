@@ -13,6 +13,8 @@ import { renderShell } from './page-shell.js';
 const minute = (date: Date | null): string =>
   date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'never';
 const day = (date: Date): string => date.toISOString().slice(0, 10);
+/** Counts as people read them: 10,000 (the page's language is English). */
+const count = (n: number): string => n.toLocaleString('en-US');
 
 function page(title: string, body: string, manifest: AssetManifest | null, signedIn: boolean): string {
   return renderShell({
@@ -100,16 +102,17 @@ export function accountPage(manifest: AssetManifest | null, view: AccountView): 
     `<h1>Your account</h1>`,
     `<p>Signed in as <strong>${escapeHtml(view.account.email ?? view.account.id)}</strong>.</p>`,
     view.notice ? `<p class="notice" role="status">${view.notice}</p>` : '',
-    planSection(view, csrf),
+    // A key just made comes first: it is what the person came for, and it must be copied now.
     view.newKey ? newKeySection(view.newKey) : '',
+    planSection(view, csrf),
     usageSection(view.usage),
     keysSection(view, csrf),
     eventsSection(view.events),
     `<h2>Sessions</h2>
-<form method="post" action="/account/sign-out">${csrf}<button type="submit">Sign out</button></form>
-<form method="post" action="/account/sign-out-everywhere">${csrf}<button type="submit">Sign out everywhere</button></form>`,
+<div class="actions"><form method="post" action="/account/sign-out">${csrf}<button type="submit">Sign out</button></form>
+<form method="post" action="/account/sign-out-everywhere">${csrf}<button type="submit">Sign out everywhere</button></form></div>`,
   ];
-  return page('Account', sections.join('\n'), manifest, true).replace(
+  return page('Account', `<div class="account">${sections.join('\n')}</div>`, manifest, true).replace(
     '</body>',
     '<script type="module" src="/account/account.js"></script>\n</body>',
   );
@@ -160,40 +163,55 @@ function newKeySection(newKey: { name: string; key: string }): string {
 
 function usageSection(usage: UsageSummary): string {
   if (!usage.period) return '<h2>Usage</h2><p>No billing period yet.</p>';
-  const max = Math.max(1, ...usage.days.map((d) => d.used));
-  const width = 12;
-  const height = 80;
-  const bars = usage.days
-    .map((d, i) => {
-      const h = Math.round((d.used / max) * height);
-      return `<rect x="${i * width}" y="${height - h}" width="${width - 2}" height="${h}" fill="currentColor"><title>${d.day}: ${d.used}</title></rect>`;
-    })
-    .join('');
   const rows = usage.keys
     .filter((k) => k.used > 0 || k.status === 'active')
     .map(
       (k) =>
-        `<tr><td>${escapeHtml(k.name)}</td><td><code>${escapeHtml(k.prefix)}…${escapeHtml(k.lastFour)}</code></td><td>${k.used}</td></tr>`,
+        `<tr><td>${escapeHtml(k.name)}</td><td><code>${escapeHtml(k.prefix)}…${escapeHtml(k.lastFour)}</code></td><td class="num">${count(k.used)}</td></tr>`,
     )
     .join('');
   return `<h2>Usage</h2>
-<p><strong id="usage-used">${usage.used}</strong> of ${usage.limit} successful requests this period
-(<span id="usage-remaining">${usage.remaining}</span> left). The allowance resets at ${minute(usage.period.end)}.</p>
-<figure><svg role="img" aria-label="Successful requests per UTC day this period" width="${Math.max(width, usage.days.length * width)}" height="${height}" viewBox="0 0 ${Math.max(width, usage.days.length * width)} ${height}">${bars}</svg>
-<figcaption>Successful requests per UTC day, ${usage.days[0]?.day ?? ''} to ${usage.days.at(-1)?.day ?? ''}.</figcaption></figure>
-<table><caption>By key, this period</caption><thead><tr><th>Key</th><th>Prefix</th><th>Requests</th></tr></thead><tbody>${rows}</tbody></table>`;
+<p><strong id="usage-used">${count(usage.used)}</strong> of ${count(usage.limit)} successful requests this period
+(<span id="usage-remaining">${count(usage.remaining)}</span> left). The allowance resets at ${minute(usage.period.end)}.</p>
+<meter class="allowance" min="0" max="${usage.limit}" high="${Math.round(usage.limit * 0.9)}" value="${usage.used}" aria-label="Allowance used">${count(usage.used)} of ${count(usage.limit)}</meter>
+${dailyChart(usage.days, usage.period)}
+<div class="table-scroll"><table class="account-table"><caption>By key, this period</caption><thead><tr><th>Key</th><th>Prefix</th><th class="num">Requests</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/**
+ * The daily bars, drawn across the whole period (the days still to come are empty), so the chart
+ * also shows how far into the month the account is. No requests yet: a sentence, not an empty box.
+ */
+function dailyChart(days: UsageSummary['days'], period: { start: Date; end: Date }): string {
+  if (!days.some((d) => d.used > 0)) return '<p class="note">No successful requests yet this period.</p>';
+  const periodDays = Math.max(
+    days.length,
+    Math.ceil((period.end.getTime() - period.start.getTime()) / 86_400_000),
+  );
+  const max = Math.max(1, ...days.map((d) => d.used));
+  const width = 12;
+  const height = 80;
+  const bars = days
+    .map((d, i) => {
+      const h = Math.round((d.used / max) * height);
+      return `<rect x="${i * width}" y="${height - h}" width="${width - 2}" height="${h}" fill="currentColor"><title>${d.day}: ${count(d.used)}</title></rect>`;
+    })
+    .join('');
+  const span = periodDays * width;
+  return `<figure class="usage-chart"><svg role="img" aria-label="Successful requests per UTC day this period" width="${span}" height="${height}" viewBox="0 0 ${span} ${height}">${bars}</svg>
+<figcaption>Successful requests per UTC day, from ${day(period.start)} (the highest bar: ${count(max)}); the period ends ${minute(period.end)}.</figcaption></figure>`;
 }
 
 function keysSection(view: AccountView, csrf: string): string {
   const rows = view.usage.keys.map((k) => keyRow(k, csrf)).join('\n');
   return `<h2>API keys</h2>
 <p>Up to 3 active keys share the allowance. Send one as <code>Authorization: Bearer sbm_live_…</code>.</p>
-<table><thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th></th></tr></thead>
+<div class="table-scroll"><table class="account-table keys"><thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th>Actions</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>
-<form method="post" action="/account/keys">${csrf}
-<label>Name <input name="name" maxlength="60" placeholder="e.g. dashboard"></label>
+</tbody></table></div>
+<form class="create-key" method="post" action="/account/keys">${csrf}
+<label>New key's name <input name="name" maxlength="60" placeholder="e.g. dashboard"></label>
 <button type="submit">Create key</button>
 </form>`;
 }
@@ -202,10 +220,10 @@ function keyRow(k: KeyUsageSummary, csrf: string): string {
   const status = k.status === 'active' && k.graceEndsAt ? `active until ${minute(k.graceEndsAt)}` : k.status;
   const actions =
     k.status === 'active'
-      ? `<form method="post" action="/account/keys/${escapeHtml(k.id)}/roll">${csrf}
-<label>Old key keeps working <select name="grace"><option value="0">no longer</option><option value="3600">1 hour</option><option value="86400">24 hours</option></select></label>
+      ? `<div class="actions"><form method="post" action="/account/keys/${escapeHtml(k.id)}/roll">${csrf}
+<label>New secret; this one stops <select name="grace"><option value="0">at once</option><option value="3600">in 1 hour</option><option value="86400">in 24 hours</option></select></label>
 <button type="submit">Roll</button></form>
-<form method="post" action="/account/keys/${escapeHtml(k.id)}/revoke">${csrf}<button type="submit">Revoke</button></form>`
+<form method="post" action="/account/keys/${escapeHtml(k.id)}/revoke">${csrf}<button type="submit" class="danger">Revoke</button></form></div>`
       : '';
   return `<tr data-key="${escapeHtml(k.id)}"><td>${escapeHtml(k.name)}</td><td><code>${escapeHtml(k.prefix)}…${escapeHtml(k.lastFour)}</code></td><td>${day(k.createdAt)}</td><td>${minute(k.lastUsedAt)}</td><td>${escapeHtml(status)}</td><td>${actions}</td></tr>`;
 }
@@ -218,11 +236,17 @@ function eventsSection(events: KeyEvent[]): string {
         `<tr><td>${minute(e.at)}</td><td>${e.kind}</td><td><code>${escapeHtml(e.keyPrefix)}…</code></td><td>${escapeHtml(e.ip ?? '')}</td></tr>`,
     )
     .join('');
-  return `<h2>Key activity</h2><table><thead><tr><th>When</th><th>What</th><th>Key</th><th>From</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<h2>Key activity</h2><div class="table-scroll"><table class="account-table"><thead><tr><th>When</th><th>What</th><th>Key</th><th>From</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-/** The page's only script: reveals and wires the copy button (the key stays selectable without it). */
-export const ACCOUNT_SCRIPT = `for (const button of document.querySelectorAll('[data-copy]')) {
+/**
+ * The page's only script. It reveals and wires the copy button (the key stays selectable without it),
+ * and after a form's answer (a new key at /account/keys, a roll) it puts /account in the address bar:
+ * a reload then opens the account page instead of posting the form again, which would make another
+ * key. The secret is not shown again either way.
+ */
+export const ACCOUNT_SCRIPT = `if (location.pathname !== '/account') history.replaceState(null, '', '/account');
+for (const button of document.querySelectorAll('[data-copy]')) {
   const target = document.getElementById(button.getAttribute('data-copy'));
   if (!target || !navigator.clipboard) continue;
   button.hidden = false;

@@ -5,18 +5,27 @@
  * govern). HTML is `no-cache` (always revalidated: a new deployment's asset names show at once); the
  * hashed assets are cached for a year and never revalidated.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The policy, with `formTargets`: origins a form's POST may be redirected to (the account page's
+ * "Subscribe" and "Manage billing" answer 303 to Stripe's hosted pages, and browsers check
+ * `form-action` on every redirect of a form submission, so without them the click goes nowhere).
+ */
+export function contentSecurityPolicy(formTargets: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export function htmlHeaders(): Record<string, string> {
   return {

@@ -31,10 +31,12 @@ export async function startDemoOrders(
   environment: NodeJS.ProcessEnv,
   /** Where the stand-in listens (`make demo`: `SBM_STRIPE_PORT`, 12111 by default, the port of Stripe's own stripe-mock); 0: any free port. */
   standInPort = 0,
+  /** The stand-in's clock (its events' times and signatures): the real one, or a test's shared with its gateway. */
+  now: () => number = Date.now,
 ): Promise<DemoOrders> {
   const envFile = join(dataDir, ENV_FILE);
   const kept = await readEnvFile(envFile);
-  const fake = new StripeFake();
+  const fake = new StripeFake({ now });
   const standInUrl = await fake.listen('127.0.0.1', standInPort);
   // The API plan's Price, made in the stand-in as an operator makes it in Stripe's dashboard.
   const planPrice = fake.createPrice({

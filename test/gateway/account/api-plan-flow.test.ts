@@ -5,13 +5,13 @@
  * One account walks the whole path: email → link → confirm → subscribe → pay on the stand-in's page
  * → keys → requests → usage → roll → revoke → cancel → renewals.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { billingStripeClient } from '../../../gateway/account/stripe-billing.js';
+import { billingStripeClient, stripePagesOrigins } from '../../../gateway/account/stripe-billing.js';
 import { outboxMailer } from '../../../gateway/orders/mailer.js';
 import type { AccountServices } from '../../../gateway/routes/account.js';
 import { ApiUsage } from '../../../pipeline/contract/usage.js';
@@ -19,6 +19,7 @@ import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
 import { NOW_MS, publishedSandbox } from '../../support/published-sandbox.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
+import { signInLinkFor } from './sign-in-mail.js';
 
 const BASE = 'http://127.0.0.1';
 const SECRET = 'whsec_account_flow_test';
@@ -51,6 +52,7 @@ beforeAll(async () => {
     stripe: billingStripeClient('sk_test_account_flow', apiBase),
     priceId: price.id,
     webhookSecret: SECRET,
+    stripePages: stripePagesOrigins(apiBase),
   };
   // The app answers on a real port, so the base URL (Origin) and the stand-in's webhook are real.
   let app: GatewayUnderTest['app'] | null = null;
@@ -142,22 +144,8 @@ class Browser {
   }
 }
 
-/** The newest sign-in link mailed to `email`, read from the outbox's .eml files (quoted-printable). */
-async function linkFor(email: string): Promise<string> {
-  const files = (await readdir(outbox)).filter((f) => f.startsWith('sign-in-'));
-  const mails = await Promise.all(
-    files.map(async (f) => ({
-      text: await readFile(join(outbox, f), 'utf8'),
-      at: (await stat(join(outbox, f))).mtimeMs,
-    })),
-  );
-  const mine = mails.filter((m) => m.text.includes(`To: ${email}`)).sort((a, b) => a.at - b.at);
-  const text = mine
-    .at(-1)!
-    .text.replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return /(http:\/\/\S+\/account\/sign-in\?token=[1-9A-HJ-NP-Za-km-z]+)/.exec(text)![1]!;
-}
+/** The newest sign-in link mailed to `email`, read from the outbox. */
+const linkFor = (email: string) => signInLinkFor(outbox, email);
 
 async function signIn(browser: Browser, email: string): Promise<void> {
   const form = await browser.formToken();
@@ -229,6 +217,17 @@ describe('email sign-in', () => {
     } finally {
       clock.nowMs -= 15 * 60_000;
     }
+  });
+
+  it("lets a browser's forms through: Origin sent on POST, redirects to the hosted pages allowed", async () => {
+    const response = await new Browser('203.0.113.66').request('/account');
+    // `no-referrer` would make browsers send `Origin: null` on every form POST (refused as cross-origin).
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+    // Subscribe and Manage billing answer 303 to the hosted pages; browsers check form-action on redirects.
+    expect(response.headers.get('content-security-policy')).toContain(
+      `form-action 'self' ${new URL(fake.url).origin};`,
+    );
+    expect(stripePagesOrigins(null)).toEqual(['https://checkout.stripe.com', 'https://billing.stripe.com']);
   });
 
   it('refuses a cross-origin POST, and a form without its token', async () => {
@@ -343,7 +342,7 @@ describe('the plan, from subscribe to renewal', () => {
       });
     }
     const page = await (await browser.request('/account')).text();
-    expect(page).toContain('<strong id="usage-used">1</strong> of 10000');
+    expect(page).toContain('<strong id="usage-used">1</strong> of 10,000');
   });
 
   it('refuses a key with a bad checksum without a state lookup', async () => {
