@@ -192,6 +192,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   accountRoutes(router, {
     auth,
     explorer,
+    sandbox,
     baseUrl: deps.baseUrl,
     monthlyAllowance: deps.monthlyAllowance,
     services: deps.account ?? NO_ACCOUNT_SERVICES,

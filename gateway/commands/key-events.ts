@@ -1,5 +1,5 @@
 import { newId } from '../auth/random-id.js';
-import type { KeyEvent as RecordedKeyEvent } from '../state/billing-state.js';
+import { OPERATOR_SOURCE, type KeyEvent as RecordedKeyEvent } from '../state/billing-state.js';
 import type { ApiKeyRecord, GatewayState } from '../state/gateway-state.js';
 
 /** One thing that happened to one of an account's keys, as `accounts show` lists it. */
@@ -16,9 +16,6 @@ export interface KeyEvent {
 
 /** How many key events `accounts show` prints, newest first. */
 export const RECENT_KEY_EVENTS = 10;
-
-/** The `from` of an event recorded without an address: the operator's commands have none. */
-export const OPERATOR_SOURCE = 'operator';
 
 /**
  * The account's recent key events, newest first: the recorded creates, rolls and revocations (the

@@ -43,6 +43,7 @@ import {
   confirmPage,
   failurePage,
   linkSentPage,
+  type PageFrame,
   signInFormPage,
 } from '../web/account-page.js';
 import type { ExplorerSource } from '../web/explorer-loader.js';
@@ -73,6 +74,8 @@ export interface AccountRouteDeps {
   auth: AuthDeps;
   explorer: ExplorerSource;
   baseUrl: string;
+  /** The pages say they show the sandbox (`SBM_SANDBOX=1`), as the explorer's do. */
+  sandbox?: boolean;
   monthlyAllowance: number;
   services: AccountServices;
 }
@@ -90,7 +93,10 @@ const MAX_EVENT_BYTES = 512 * 1024;
 export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountRouteDeps): void {
   const secure = deps.baseUrl.startsWith('https:');
   const formTargets = deps.services.stripePages ?? stripePagesOrigins(null);
-  const manifest = async () => (await deps.explorer())?.manifest ?? null;
+  const frame = async (): Promise<PageFrame> => ({
+    manifest: (await deps.explorer())?.manifest ?? null,
+    sandbox: deps.sandbox ?? false,
+  });
   // The pages' Referrer-Policy stays htmlHeaders' `same-origin`: a sign-in token never leaves the site
   // in a Referer, and the forms' POSTs carry the page's Origin. Under `no-referrer` a browser sends
   // `Origin: null` on every POST, and the same-origin check refuses each form.
@@ -187,7 +193,7 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
       billingEnabled: Boolean(deps.services.stripe && deps.services.priceId),
       ...extra,
     };
-    return html(accountPage(await manifest(), view), status);
+    return html(accountPage(await frame(), view), status);
   };
 
   /** Form actions answer with the page and the refusal's status, so a browser shows what went wrong. */
@@ -202,7 +208,7 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
     }
   };
 
-  router.get('/api-plan', async (request) => html(apiPlanPage(await manifest(), cookieSet(request))));
+  router.get('/api-plan', async (request) => html(apiPlanPage(await frame(), cookieSet(request))));
 
   router.get(
     '/account/account.js',
@@ -226,7 +232,7 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
       return renderAccount(who, notice ? { notice } : {});
     }
     const { token, header } = formToken(request);
-    return html(signInFormPage({ manifest: await manifest(), formToken: token }), 200, header);
+    return html(signInFormPage({ frame: await frame(), formToken: token }), 200, header);
   });
 
   router.post('/account/sign-in-link', async (request) => {
@@ -238,14 +244,14 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
       form.get('email') ?? '',
       request.ctx.ip,
     );
-    return html(linkSentPage(await manifest()));
+    return html(linkSentPage(await frame()));
   });
 
   router.get('/account/sign-in', async (request) => {
     const tokens = new URL(request.url).searchParams.getAll('token');
     const token = tokens.length === 1 ? tokens[0]! : '';
     // Only a page with a button: a mail scanner's GET spends nothing.
-    return html(confirmPage(await manifest(), token));
+    return html(confirmPage(await frame(), token));
   });
 
   router.post('/account/sign-in', async (request) => {
@@ -258,7 +264,7 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
           : outcome.reason === 'expired'
             ? [410, 'This sign-in link has expired', 'Links work for 15 minutes after they are sent.']
             : [404, 'This sign-in link is not valid', 'Copy the whole link from the email.'];
-      return html(failurePage(await manifest(), title, text), status);
+      return html(failurePage(await frame(), title, text), status);
     }
     const maxAge = Math.floor((outcome.expiresAt.getTime() - deps.auth.now().getTime()) / 1000);
     return see('/account', { 'set-cookie': accountCookie(outcome.cookieValue, maxAge, secure) });

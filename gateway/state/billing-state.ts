@@ -59,6 +59,9 @@ export interface KeyEvent {
   at: Date;
 }
 
+/** How a key event recorded without an address (the operator's `keys` commands) is shown: its source. */
+export const OPERATOR_SOURCE = 'operator';
+
 export interface KeyUsageDay {
   keyId: string;
   /** UTC day, `YYYY-MM-DD`. */

@@ -4,7 +4,7 @@
  * sized by attributes.
  */
 import type { KeyUsageSummary, UsageSummary } from '../account/account-keys.js';
-import type { KeyEvent, SubscriptionRecord } from '../state/billing-state.js';
+import { type KeyEvent, OPERATOR_SOURCE, type SubscriptionRecord } from '../state/billing-state.js';
 import type { Account } from '../state/gateway-state.js';
 import type { AssetManifest } from './build-explorer.js';
 import { escapeHtml } from './html-text.js';
@@ -16,21 +16,25 @@ const day = (date: Date): string => date.toISOString().slice(0, 10);
 /** Counts as people read them: 10,000 (the page's language is English). */
 const count = (n: number): string => n.toLocaleString('en-US');
 
-function page(title: string, body: string, manifest: AssetManifest | null, signedIn: boolean): string {
+/** What every account page is framed with: the explorer's stylesheet, and whether it serves the sandbox. */
+export interface PageFrame {
+  manifest: AssetManifest | null;
+  /** `SBM_SANDBOX=1` (`make demo`): the pages say so, as the explorer's do. */
+  sandbox: boolean;
+}
+
+function page(title: string, body: string, frame: PageFrame, signedIn: boolean): string {
   return renderShell({
     title,
-    manifest,
+    manifest: frame.manifest,
+    sandbox: frame.sandbox,
     access: 'public',
     body,
     account: signedIn ? 'signed-in' : 'signed-out',
   });
 }
 
-export function signInFormPage(options: {
-  manifest: AssetManifest | null;
-  formToken: string;
-  notice?: string;
-}): string {
+export function signInFormPage(options: { frame: PageFrame; formToken: string; notice?: string }): string {
   return page(
     'Account',
     `<h1>Sign in to your account</h1>
@@ -43,24 +47,24 @@ The API plan (99 USD a month, 10,000 successful requests a month, up to 3 keys) 
 <button type="submit">Send me a sign-in link</button>
 </form>
 <p><a href="/api-plan">What the API plan gives</a></p>`,
-    options.manifest,
+    options.frame,
     false,
   );
 }
 
-export function linkSentPage(manifest: AssetManifest | null): string {
+export function linkSentPage(frame: PageFrame): string {
   return page(
     'Check your email',
     `<h1>Check your email</h1>
 <p>If the address can receive mail, a sign-in link is on its way. It works once, for 15 minutes.</p>
 <p>Nothing arrived? Look in the spam folder, or <a href="/account">ask again</a> in a few minutes.</p>`,
-    manifest,
+    frame,
     false,
   );
 }
 
 /** What `GET /account/sign-in?token=…` shows: a button. Only its POST spends the token. */
-export function confirmPage(manifest: AssetManifest | null, token: string): string {
+export function confirmPage(frame: PageFrame, token: string): string {
   return page(
     'Sign in',
     `<h1>Sign in</h1>
@@ -69,16 +73,16 @@ export function confirmPage(manifest: AssetManifest | null, token: string): stri
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <button type="submit">Sign in</button>
 </form>`,
-    manifest,
+    frame,
     false,
   );
 }
 
-export function failurePage(manifest: AssetManifest | null, title: string, text: string): string {
+export function failurePage(frame: PageFrame, title: string, text: string): string {
   return page(
     title,
     `<h1>${escapeHtml(title)}</h1>\n<p>${text}</p>\n<p><a href="/account">Ask for a new sign-in link</a></p>`,
-    manifest,
+    frame,
     false,
   );
 }
@@ -96,7 +100,7 @@ export interface AccountView {
   billingEnabled: boolean;
 }
 
-export function accountPage(manifest: AssetManifest | null, view: AccountView): string {
+export function accountPage(frame: PageFrame, view: AccountView): string {
   const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">`;
   const sections = [
     `<h1>Your account</h1>`,
@@ -112,7 +116,7 @@ export function accountPage(manifest: AssetManifest | null, view: AccountView): 
 <div class="actions"><form method="post" action="/account/sign-out">${csrf}<button type="submit">Sign out</button></form>
 <form method="post" action="/account/sign-out-everywhere">${csrf}<button type="submit">Sign out everywhere</button></form></div>`,
   ];
-  return page('Account', `<div class="account">${sections.join('\n')}</div>`, manifest, true).replace(
+  return page('Account', `<div class="account">${sections.join('\n')}</div>`, frame, true).replace(
     '</body>',
     '<script type="module" src="/account/account.js"></script>\n</body>',
   );
@@ -233,7 +237,7 @@ function eventsSection(events: KeyEvent[]): string {
   const rows = events
     .map(
       (e) =>
-        `<tr><td>${minute(e.at)}</td><td>${e.kind}</td><td><code>${escapeHtml(e.keyPrefix)}…</code></td><td>${escapeHtml(e.ip ?? '')}</td></tr>`,
+        `<tr><td>${minute(e.at)}</td><td>${e.kind}</td><td><code>${escapeHtml(e.keyPrefix)}…</code></td><td>${escapeHtml(e.ip ?? OPERATOR_SOURCE)}</td></tr>`,
     )
     .join('');
   return `<h2>Key activity</h2><div class="table-scroll"><table class="account-table"><thead><tr><th>When</th><th>What</th><th>Key</th><th>From</th></tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -258,7 +262,7 @@ for (const button of document.querySelectorAll('[data-copy]')) {
 `;
 
 /** The API plan in plain words (spec section 8). */
-export function apiPlanPage(manifest: AssetManifest | null, signedIn: boolean): string {
+export function apiPlanPage(frame: PageFrame, signedIn: boolean): string {
   return page(
     'API plan',
     `<h1>API plan</h1>
@@ -272,7 +276,7 @@ export function apiPlanPage(manifest: AssetManifest | null, signedIn: boolean): 
 <li>Please poll no more often than every five minutes: the data changes daily (emissions every five minutes).</li>
 </ul>
 <p><a href="/account">${signedIn ? 'Go to your account' : 'Sign in with your email to subscribe'}</a></p>`,
-    manifest,
+    frame,
     signedIn,
   );
 }

@@ -32,7 +32,8 @@ export interface ShellOptions {
 /** The line every page carries while the gateway serves the sandbox's world. */
 export const SANDBOX_NOTICE =
   "Every figure on this page comes from the local sandbox chain's synthetic world (invented subnets, burns, " +
-  'stakes and prices), not from Bittensor. It shows how the service works, not what the network does.';
+  'stakes and prices), not from Bittensor. It shows how the service works, not what the network does. ' +
+  'Payments go to a local Stripe stand-in: nothing is charged.';
 
 export function renderShell(options: ShellOptions): string {
   const { manifest, page } = options;

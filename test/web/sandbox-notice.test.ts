@@ -1,5 +1,5 @@
 /**
- * Under `make demo` (SBM_SANDBOX=1) every explorer page (and the order status page) says plainly that it shows the sandbox's
+ * Under `make demo` (SBM_SANDBOX=1) every explorer page (and the order status and account pages) says plainly that it shows the sandbox's
  * synthetic world; a gateway serving real data says nothing of the kind.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +17,10 @@ const PAGES = [
   '/explore/sign-out',
   // The order status page a buyer's browser lands on (here: the page for a link that finds no order).
   '/tax/orders/ord_00000000000000000000000000000000?t=forged',
+  // The API plan's pages.
+  '/api-plan',
+  '/account',
+  '/account/sign-in?token=forged',
 ];
 
 let dir: string;

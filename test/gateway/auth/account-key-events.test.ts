@@ -87,7 +87,8 @@ describe.each(STATE_ENGINES)('accounts show: key events on $name', (engine) => {
       ['created', 'operator'],
     ]);
 
-    // The account page reads the same table: the operator's changes are there too, with no address.
+    // The account page reads the same table: the operator's changes are there too, with no address
+    // (the page shows their source as "operator", as `accounts show` does).
     const page = await state.billing.listKeyEvents(account.id, 20);
     expect(page.filter((e) => e.ip === null).map((e) => e.kind)).toEqual(['revoked', 'created']);
   });
