@@ -62,7 +62,13 @@ export function createKeyUseTally(options: {
     pending = new Map();
     for (const [i, entry] of entries.entries()) {
       try {
-        await billing.recordKeyUse(entry.keyId, entry.accountId, entry.day, new Date(entry.lastUsedMs), entry.used);
+        await billing.recordKeyUse(
+          entry.keyId,
+          entry.accountId,
+          entry.day,
+          new Date(entry.lastUsedMs),
+          entry.used,
+        );
       } catch (error) {
         onError(error);
         for (const left of entries.slice(i)) add(left);
