@@ -5,6 +5,7 @@ import { createAccessGuard } from './access-guard.js';
 import { countsAgainstAllowance, createAllowanceMeter, type LeaseOptions } from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
+import { createKeyUseTally } from './auth/key-use-tally.js';
 import { limitHeaders } from './auth/limit-headers.js';
 import { createPublicLimiter } from './auth/window-limiter.js';
 import { createFastPath, type FastPath } from './fast-path.js';
@@ -73,7 +74,7 @@ export interface GatewayApp {
    * other request returns false, untouched, for `fetch` (see `fast-path.ts`).
    */
   fastPath: FastPath;
-  /** Gives back the unspent part of the allowance leases this instance holds. */
+  /** Gives back the unspent part of the allowance leases this instance holds and writes the per-key use it counted. */
   close(): Promise<void>;
 }
 
@@ -83,7 +84,8 @@ export interface GatewayApp {
  * and `finally` settles the allowance, adds the limit headers and logs one line.
  */
 export function buildApp(deps: GatewayDeps): GatewayApp {
-  const auth: AuthDeps = { state: deps.state, now: deps.now };
+  const keyUse = createKeyUseTally({ billing: deps.state.billing, onError: deps.onError });
+  const auth: AuthDeps = { state: deps.state, now: deps.now, keyUse };
   const allowance = createAllowanceMeter({
     state: deps.state,
     limit: deps.monthlyAllowance,
@@ -100,17 +102,11 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     }),
   });
 
-  /**
-   * The account page's per-key, per-day use (issue 27): one upsert for each counted request, after
-   * the response is settled and without holding it up; a failure is logged, never answered.
-   */
+  /** The account page's per-key, per-day use (issue 27): counted here, written once a second. */
   const recordKeyUse = (request: GatewayRequest, granted: boolean, status: number): void => {
     const credential = request.ctx.credential;
     if (!granted || credential?.kind !== 'key' || !countsAgainstAllowance(status)) return;
-    const at = deps.now();
-    deps.state.billing
-      .recordKeyUse(credential.keyId, credential.accountId, at.toISOString().slice(0, 10), at)
-      .catch(deps.onError);
+    keyUse.count(credential.keyId, credential.accountId, deps.now().getTime());
   };
 
   /**
@@ -214,7 +210,9 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
 
   return {
     fastPath,
-    close: () => allowance.close(),
+    async close() {
+      await Promise.all([allowance.close(), keyUse.close()]);
+    },
     fetch(request, connection) {
       const gatewayRequest = request as unknown as GatewayRequest;
       const requestHeaders = connection?.headers ?? request.headers;

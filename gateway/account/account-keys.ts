@@ -196,6 +196,8 @@ export async function usageSummary(deps: AuthDeps, account: Account, limit: numb
   const period = hasPeriod ? accountPeriod(account, now) : null;
   const used = period ? await deps.state.getUsage(account.id, period.start) : 0;
   const fromDay = (period?.start ?? now).toISOString().slice(0, 10);
+  // This instance's counted uses first, so what it shows includes every request it answered.
+  await deps.keyUse?.flush();
   const rows = period ? await deps.state.billing.keyUsage(account.id, fromDay) : [];
   const byDay = new Map<string, number>();
   const byKey = new Map<string, number>();

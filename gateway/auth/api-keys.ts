@@ -96,15 +96,29 @@ function reject(reason: KeyRejection): KeyVerification {
 }
 
 /**
+ * The SHA-256 of each presented key that matched a stored key, by the key as presented. A client sends
+ * the same key on every request, and its shape check (two patterns and a CRC32) and its digest were
+ * about half of a keyed request's JavaScript (profiled 2026-11-25, issue 28). Only keys that matched
+ * are kept, so made-up values cannot fill it (and it is emptied at 1,024); the constant-time comparison
+ * with the stored hash, the state lookup and every status check still run on each request. The keys
+ * kept are ones this process reads in every request anyway; they are never written anywhere.
+ */
+const matchedDigests = new Map<string, string>();
+const MAX_MATCHED_DIGESTS = 1_024;
+
+/**
  * Checks a presented key against the state on every call, so a revocation made through any gateway
  * instance or the operator CLI takes effect on the very next request (the SQLite state may answer
  * from rows it read before, but only while nothing can have changed them). Candidates are found by
  * the visible prefix; the digest comparison itself is constant-time.
  */
 export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<KeyVerification> {
-  const shape = apiKeyShape(presented);
-  if (shape === 'malformed' || shape === 'bad-checksum') return reject(shape);
-  const digest = sha256Hex(presented);
+  let digest = matchedDigests.get(presented);
+  if (digest === undefined) {
+    const shape = apiKeyShape(presented);
+    if (shape === 'malformed' || shape === 'bad-checksum') return reject(shape);
+    digest = sha256Hex(presented);
+  }
   let match: KeyCandidate | undefined;
   for (const candidate of await deps.state.findKeyCandidates(visiblePrefix(presented))) {
     // Compare every candidate, not stopping early, so the number of comparisons does not depend
@@ -112,6 +126,10 @@ export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<K
     if (digestsEqual(candidate.key.hash, digest) && !match) match = candidate;
   }
   if (!match) return reject('unknown');
+  if (!matchedDigests.has(presented)) {
+    if (matchedDigests.size >= MAX_MATCHED_DIGESTS) matchedDigests.clear();
+    matchedDigests.set(presented, digest);
+  }
   const now = deps.now();
   const status = keyStatus(match.key, now);
   if (status !== 'active') return reject(status);

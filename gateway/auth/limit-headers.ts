@@ -20,15 +20,42 @@ export interface LimitDecision {
  * A refusal adds `Retry-After` in seconds (at least 1) until the window ends.
  */
 export function limitHeaders(decision: LimitDecision, now: Date): Record<string, string> {
-  const resetIn = Math.max(0, Math.ceil((decision.resetAt.getTime() - now.getTime()) / 1000));
+  const resetMs = decision.resetAt.getTime();
+  const resetIn = Math.max(0, Math.ceil((resetMs - now.getTime()) / 1000));
   const remaining = Math.max(0, decision.remaining);
+  const fixed = fixedParts(decision.limit, decision.windowSeconds, resetMs);
   const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Limit': fixed.limit,
     'X-RateLimit-Remaining': String(remaining),
-    'X-RateLimit-Reset': String(Math.ceil(decision.resetAt.getTime() / 1000)),
-    'RateLimit-Policy': `${decision.limit};w=${decision.windowSeconds}`,
-    RateLimit: `limit=${decision.limit}, remaining=${remaining}, reset=${resetIn}`,
+    'X-RateLimit-Reset': fixed.reset,
+    'RateLimit-Policy': fixed.policy,
+    RateLimit: `limit=${fixed.limit}, remaining=${remaining}, reset=${resetIn}`,
   };
   if (!decision.allowed) headers['Retry-After'] = String(Math.max(1, resetIn));
   return headers;
+}
+
+interface FixedParts {
+  limit: string;
+  reset: string;
+  policy: string;
+}
+
+/** The parts that stay the same for a window, kept from the last call: keyed requests repeat them. */
+let last: { limit: number; windowSeconds: number; resetMs: number; parts: FixedParts } | null = null;
+
+function fixedParts(limit: number, windowSeconds: number, resetMs: number): FixedParts {
+  if (last?.limit !== limit || last.windowSeconds !== windowSeconds || last.resetMs !== resetMs) {
+    last = {
+      limit,
+      windowSeconds,
+      resetMs,
+      parts: {
+        limit: String(limit),
+        reset: String(Math.ceil(resetMs / 1000)),
+        policy: `${limit};w=${windowSeconds}`,
+      },
+    };
+  }
+  return last.parts;
 }

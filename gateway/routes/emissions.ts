@@ -14,14 +14,15 @@ import { ParamReader } from '../http/params.js';
 import type { GatewayRequest } from '../request-context.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
 import { EmissionEventLists, eventsPage } from './emission-events-page.js';
-import { cachedResponse, requirePublished, snapshotResponse } from './snapshot-response.js';
+import { cachedResponse, requirePublished } from './snapshot-response.js';
+import { addSnapshotRoutes, type RouteQuery, type SnapshotRoute } from './snapshot-routes.js';
 
 const SUBNET_NOT_FOUND = 'Subnet not found';
 const PAID_WINDOWS = 'An emissions window of 90 or 365 days';
 
 /** The `days` query parameter of the emissions windows (7, 90, 365; default 7). */
-function windowDays(params: ParamReader, request: GatewayRequest): EmissionWindow {
-  return params.oneOf('query', 'days', request.query['days'], EMISSION_WINDOWS, DEFAULT_EMISSION_DAYS);
+function windowDays(params: ParamReader, query: RouteQuery): EmissionWindow {
+  return params.oneOf('query', 'days', query['days'], EMISSION_WINDOWS, DEFAULT_EMISSION_DAYS);
 }
 
 /** 7 days are public; longer windows need a key or a session. */
@@ -29,29 +30,51 @@ function windowNeed(days: number): AccessNeed {
   return PUBLIC_EMISSION_WINDOWS.includes(days) ? 'public' : 'paid';
 }
 
-/** Spec 4.2: the emissions watch's published run. Handlers parse, admit, and serve. */
+/**
+ * Spec 4.2: the emissions watch's published run. The status and the history windows are published
+ * objects, served by `addSnapshotRoutes` (on the router and the fast path alike); the events list is
+ * paged per request, so it is a router handler that parses, admits and serves.
+ */
 export function emissionRoutes(
   router: RouterType<GatewayRequest>,
   deps: { emissions: SnapshotCache; guard: AccessGuard; now: () => Date },
 ): void {
   const { emissions, guard, now } = deps;
   const lists = new EmissionEventLists(emissions);
-
-  router.get('/api/v1/emissions', async (request) => {
-    await guard.admit(request, 'public', 'The emissions status');
-    return snapshotResponse(
-      emissions,
-      request,
-      emissionPaths.status(),
-      now().getTime(),
-      'No emissions status',
-    );
-  });
+  const snapshots: SnapshotRoute[] = [
+    {
+      pattern: '/api/v1/emissions',
+      target: () => ({
+        need: 'public',
+        what: 'The emissions status',
+        cache: emissions,
+        path: emissionPaths.status(),
+        missing: 'No emissions status',
+      }),
+    },
+    {
+      pattern: '/api/v1/emissions/:netuid/history',
+      target(pathParams, query) {
+        const params = new ParamReader();
+        const netuid = params.required('path', 'netuid', pathParams['netuid']);
+        const days = windowDays(params, query);
+        params.done();
+        return {
+          need: windowNeed(days),
+          what: PAID_WINDOWS,
+          cache: emissions,
+          path: emissionPaths.history(netuid!, days),
+          missing: SUBNET_NOT_FOUND,
+        };
+      },
+    },
+  ];
+  addSnapshotRoutes(router, snapshots, deps);
 
   router.get('/api/v1/emissions/events', async (request) => {
     const params = new ParamReader();
     const netuid = params.nonNegative('query', 'netuid', request.query['netuid']);
-    const days = windowDays(params, request);
+    const days = windowDays(params, request.query as RouteQuery);
     const beforeBlock = params.nonNegative('query', 'before_block', request.query['before_block']);
     params.done();
     await guard.admit(request, windowNeed(days), PAID_WINDOWS);
@@ -75,21 +98,6 @@ export function emissionRoutes(
         });
       },
       'application/json; charset=utf-8',
-    );
-  });
-
-  router.get('/api/v1/emissions/:netuid/history', async (request) => {
-    const params = new ParamReader();
-    const netuid = params.required('path', 'netuid', request.params['netuid']);
-    const days = windowDays(params, request);
-    params.done();
-    await guard.admit(request, windowNeed(days), PAID_WINDOWS);
-    return snapshotResponse(
-      emissions,
-      request,
-      emissionPaths.history(netuid!, days),
-      now().getTime(),
-      SUBNET_NOT_FOUND,
     );
   });
 }

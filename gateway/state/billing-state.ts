@@ -120,8 +120,11 @@ export interface BillingState {
    * Takes effect on every instance at once, like a revocation.
    */
   expireKeyAt(keyId: string, expiresAt: Date): Promise<void>;
-  /** Counts one successful request of a key on a UTC day and sets its last use. */
-  recordKeyUse(keyId: string, accountId: string, day: string, at: Date): Promise<void>;
+  /**
+   * Counts `used` (default 1) successful requests of a key on a UTC day and moves its last use to `at`
+   * if later. The gateway adds up a second's requests per key and day first (`auth/key-use-tally.ts`).
+   */
+  recordKeyUse(keyId: string, accountId: string, day: string, at: Date, used?: number): Promise<void>;
   /** Per key and UTC day, from `fromDay` on (inclusive). */
   keyUsage(accountId: string, fromDay: string): Promise<KeyUsageDay[]>;
 

@@ -126,11 +126,11 @@ export class SqlBillingState implements BillingState {
     await this.sql.run('UPDATE key_details SET grace_ends_at = ? WHERE key_id = ?', [expiresAt, keyId]);
   }
 
-  async recordKeyUse(keyId: string, accountId: string, day: string, at: Date): Promise<void> {
+  async recordKeyUse(keyId: string, accountId: string, day: string, at: Date, used = 1): Promise<void> {
     await this.sql.run(
-      `INSERT INTO key_usage_days (key_id, account_id, day, used) VALUES (?, ?, ?, 1)
-       ON CONFLICT (key_id, day) DO UPDATE SET used = key_usage_days.used + 1`,
-      [keyId, accountId, day],
+      `INSERT INTO key_usage_days (key_id, account_id, day, used) VALUES (?, ?, ?, ?)
+       ON CONFLICT (key_id, day) DO UPDATE SET used = key_usage_days.used + excluded.used`,
+      [keyId, accountId, day, used],
     );
     await this.sql.run(
       'UPDATE key_details SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at < ?)',

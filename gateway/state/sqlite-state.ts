@@ -105,11 +105,19 @@ class SqliteState implements GatewayState {
    * `PRAGMA data_version` shows a commit by another connection since the last batch. Each batch holds
    * the write lock, so nothing can commit between that check and the batch's reads: a key revoked
    * anywhere fails on its next request, as without the cache. Only keys that exist are kept.
+   * A lookup whose prefix is cached does not wait for the batch: `PRAGMA data_version` is read once
+   * per event-loop turn, at its first lookup, and a commit by another connection seen there drops the
+   * cache as above; a revocation committed before the turn began is always seen (issue 28: the batch's
+   * transaction per turn was most of a keyed request's state cost once the allowance was leased).
    */
   private readonly candidates = new Map<string, KeyCandidate[]>();
   private dataVersion: unknown = null;
+  /** Whether this turn's lookups have read `PRAGMA data_version` yet. */
+  private versionReadThisTurn = false;
+  private readonly dataVersionStatement: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
+    this.dataVersionStatement = db.prepare('PRAGMA data_version').pluck();
     this.batch = new SqliteTurnBatch(db, () => this.dropCandidatesIfChangedElsewhere());
     this.orders = new SqliteOrderState(db);
     // Billing writes to accounts (paid periods) and api_keys (a roll's expiry) drop the key cache.
@@ -117,7 +125,7 @@ class SqliteState implements GatewayState {
   }
 
   private dropCandidatesIfChangedElsewhere(): void {
-    const version = this.statement('PRAGMA data_version').pluck().get();
+    const version = this.dataVersionStatement.get();
     if (version !== this.dataVersion) this.candidates.clear();
     this.dataVersion = version;
   }
@@ -205,6 +213,15 @@ class SqliteState implements GatewayState {
   }
 
   findKeyCandidates(prefix: string): Promise<KeyCandidate[]> {
+    if (!this.versionReadThisTurn) {
+      this.versionReadThisTurn = true;
+      setImmediate(() => {
+        this.versionReadThisTurn = false;
+      });
+      this.dropCandidatesIfChangedElsewhere();
+    }
+    const known = this.candidates.get(prefix);
+    if (known) return Promise.resolve(known);
     return this.batch.run(() => {
       const cached = this.candidates.get(prefix);
       if (cached) return cached;

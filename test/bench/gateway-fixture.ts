@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GatewayApp } from '../../gateway/app.js';
 import { createAccount } from '../../gateway/auth/accounts.js';
 import { createApiKey } from '../../gateway/auth/api-keys.js';
 import { loadGatewayConfig } from '../../gateway/config.js';
@@ -19,6 +20,8 @@ import { FolderObjectStore } from '../../pipeline/store/index.js';
 export interface GatewayFixture {
   url: string;
   apiKey: string;
+  /** The app itself, for profiling its fast path without the network (`profile-gateway.ts`). */
+  app: GatewayApp;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function startGatewayFixture(world: {
     return {
       url: gateway.url,
       apiKey,
+      app: gateway.app,
       async close() {
         await gateway.close();
         await new Promise((resolve) => requestLog.end(resolve));

@@ -1,11 +1,15 @@
 /**
  * The emissions routes through the real app: a run published by the watch's own code from a real
  * emissions database (synthetic samples, recorded and published as the watch does), a folder store,
- * SQLite gateway state, and `app.fetch` in-process.
+ * SQLite gateway state, and each test on both paths: `app.fetch` in-process (the router) and over a
+ * real HTTP connection to the gateway's Node listener (the fast path for the published objects).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type GatewayApp } from '../../gateway/app.js';
 import { createAccount } from '../../gateway/auth/accounts.js';
@@ -13,6 +17,7 @@ import { createApiKey } from '../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { billingPeriod } from '../../gateway/auth/billing-period.js';
 import { createSession, SESSION_COOKIE } from '../../gateway/auth/sessions.js';
+import { nodeListener } from '../../gateway/node.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';
 import { SnapshotCache } from '../../gateway/snapshots/snapshot-cache.js';
 import type { GatewayState } from '../../gateway/state/gateway-state.js';
@@ -74,10 +79,13 @@ function sweep(i: number): EmissionSweep {
   };
 }
 
-describe('emissions routes', () => {
+describe.each(['fetch', 'http'] as const)('emissions routes via %s', (transport) => {
   let dir: string;
   let state: GatewayState;
   let app: GatewayApp;
+  let server: Server | null = null;
+  let url = '';
+  const via = { fast: 0, router: 0 };
   let clock = new Date(LAST_SAMPLE + 60_000);
   let key: string;
   let keyAccount: string;
@@ -85,7 +93,9 @@ describe('emissions routes', () => {
   const errors: unknown[] = [];
   const auth = (): AuthDeps => ({ state, now: () => clock });
   const get = (path: string, headers: Record<string, string> = {}) =>
-    app.fetch(new Request(`http://gateway.test${path}`, { headers }), { ip: '10.0.0.1' });
+    transport === 'http'
+      ? fetch(`${url}${path}`, { headers })
+      : app.fetch(new Request(`http://gateway.test${path}`, { headers }), { ip: '10.0.0.1' });
   const bearer = () => ({ authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
@@ -123,9 +133,20 @@ describe('emissions routes', () => {
     key = (await createApiKey(auth(), apiAccount.id)).key;
     const subscriber = await createAccount(auth(), 'subscriber');
     cookie = `${SESSION_COOKIE}=${(await createSession(auth(), subscriber.id)).cookieValue}`;
+    if (transport === 'http') {
+      const listening = createServer(nodeListener(app, (path) => via[path]++));
+      await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+      server = listening;
+      url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    }
   });
 
   afterAll(async () => {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server!.close(resolve));
+    }
+    await app?.close();
     await state?.close();
     await rm(dir, { recursive: true, force: true });
     expect(errors).toEqual([]);
@@ -280,4 +301,43 @@ describe('emissions routes', () => {
     expect(capped.headers.get('x-ratelimit-reset')).not.toBeNull();
     expect(await state.getUsage(keyAccount, period.start)).toBe(100);
   });
+
+  it.runIf(transport === 'http')(
+    'answers the status and the history windows on the fast path, the events on the router',
+    async () => {
+      const paths: Array<[string, Record<string, string>, 'fast' | 'router']> = [
+        ['/api/v1/emissions', {}, 'fast'],
+        ['/api/v1/emissions/3/history', {}, 'fast'],
+        ['/api/v1/emissions/3/history?days=90', bearer(), 'fast'],
+        ['/api/v1/emissions/x/history', {}, 'fast'],
+        ['/api/v1/emissions/events', {}, 'router'],
+      ];
+      for (const [path, headers, expected] of paths) {
+        for (const encoding of ['identity', 'gzip', 'br']) {
+          const asked = { ...headers, 'accept-encoding': encoding };
+          const before = { ...via };
+          const fast = await get(path, asked);
+          const fastBody = await fast.text(); // fetch decodes what the wire carried
+          expect(via[expected], path).toBe(before[expected] + 1);
+          const routed = await app.fetch(new Request(`http://gateway.test${path}`, { headers: asked }), {
+            ip: '10.0.0.1',
+          });
+          const label = `${path} ${encoding}`;
+          expect(fast.status, label).toBe(routed.status);
+          expect(fast.headers.get('etag'), label).toBe(routed.headers.get('etag'));
+          expect(fast.headers.get('content-encoding'), label).toBe(routed.headers.get('content-encoding'));
+          expect(fastBody, label).toBe(
+            decodedText(routed.headers.get('content-encoding'), await routed.arrayBuffer()),
+          );
+        }
+      }
+    },
+  );
 });
+
+function decodedText(encoding: string | null, body: ArrayBuffer): string {
+  const bytes = Buffer.from(body);
+  const plain =
+    encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+  return plain.toString('utf8');
+}

@@ -24,6 +24,10 @@ const PATHS = [
   '/api/v1/subnets/1/history',
   '/api/v1/subnets/1/history?days=8',
   '/api/v1/subnets/1/history?days=&days=30',
+  '/api/v1/subnets/1/history?&days=90&&flag',
+  '/api/v1/subnets/1/history?days=9%30',
+  '/api/v1/subnets/1/history?days=7+',
+  '/api/v1/subnets/1/history?=7&days=30=',
   ...[7, 30, 90, 365].map((days) => `/api/v1/subnets/2/history.csv?days=${days}`),
   '/api/v1/subnets/2/history.csv',
 ];

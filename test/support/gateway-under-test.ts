@@ -122,6 +122,7 @@ export async function gatewayUnderTest(options: {
       if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
       burns.stop();
       emissions.stop();
+      await app.close();
       await state.close();
     },
   };

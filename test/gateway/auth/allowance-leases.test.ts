@@ -86,6 +86,27 @@ describe.each(STATE_ENGINES)('allowance leases on $name', (engine) => {
     expect(await states[1]!.getUsage(id, period().start)).toBe(2);
   });
 
+  it('grows the lease of a busy account, and keeps it at the configured size near the cap', async () => {
+    const id = await account();
+    // A long lifetime: every lease below is spent well within a quarter of it.
+    const slow: LeaseOptions = { ...LEASE, lifetimeMs: 20_000, graceMs: 1_000 };
+    const meter = createAllowanceMeter({ state: states[0]!, limit: 1_000, lease: slow });
+    const spend = async (n: number) => {
+      for (let i = 0; i < n; i++) await (await meter.reserve(id, period())).settle(200);
+    };
+    await spend(LEASE.units);
+    expect(await states[1]!.getUsage(id, period().start)).toBe(LEASE.units);
+    // The first lease was spent at once: the next is twice as large.
+    await spend(1);
+    expect(await states[1]!.getUsage(id, period().start)).toBe(3 * LEASE.units);
+    await spend(2 * LEASE.units - 1);
+    // Four times would leave less than its margin (4 × keepFree) below the cap of 1,000: the configured size.
+    await spend(1);
+    expect(await states[1]!.getUsage(id, period().start)).toBe(4 * LEASE.units);
+    await meter.close();
+    expect(await states[1]!.getUsage(id, period().start)).toBe(3 * LEASE.units + 1);
+  });
+
   it('gives the unspent part back after its lifetime, idle or not', async () => {
     const id = await account();
     const meter = createAllowanceMeter({ state: states[0]!, limit: 10_000, lease: LEASE });
