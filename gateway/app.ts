@@ -85,13 +85,13 @@ export interface GatewayApp {
  */
 export function buildApp(deps: GatewayDeps): GatewayApp {
   const keyUse = createKeyUseTally({ billing: deps.state.billing, onError: deps.onError });
-  const auth: AuthDeps = { state: deps.state, now: deps.now, keyUse };
   const allowance = createAllowanceMeter({
     state: deps.state,
     limit: deps.monthlyAllowance,
     lease: deps.allowanceLease,
     now: deps.now,
   });
+  const auth: AuthDeps = { state: deps.state, now: deps.now, keyUse, allowance };
   const guard = createAccessGuard({
     auth,
     allowance,

@@ -194,7 +194,12 @@ export async function usageSummary(deps: AuthDeps, account: Account, limit: numb
   const now = deps.now();
   const hasPeriod = account.billing === 'operator' || account.paidPeriodEnd !== null;
   const period = hasPeriod ? accountPeriod(account, now) : null;
-  const used = period ? await deps.state.getUsage(account.id, period.start) : 0;
+  // What was used, not what is reserved: an open allowance lease's unspent units are not shown as used.
+  const used = !period
+    ? 0
+    : deps.allowance
+      ? await deps.allowance.used(account.id, period)
+      : await deps.state.getSettledUsage(account.id, period.start, now);
   const fromDay = (period?.start ?? now).toISOString().slice(0, 10);
   // This instance's counted uses first, so what it shows includes every request it answered.
   await deps.keyUse?.flush();

@@ -26,6 +26,12 @@ export interface AllowanceMeter {
   reserve(accountId: string, period: BillingPeriod): Promise<AllowanceTicket>;
   /** The current standing without counting anything. */
   peek(accountId: string, period: BillingPeriod): Promise<LimitDecision>;
+  /**
+   * The period's successful requests as the holder is shown them: the settled count plus what this
+   * instance has spent of its open lease. A lease's unspent units are never shown as used; another
+   * instance's spent part shows once it settles (within a lease's lifetime, a second by default).
+   */
+  used(accountId: string, period: BillingPeriod): Promise<number>;
   /** Gives back the unspent part of every open lease (the gateway is closing). */
   close(): Promise<void>;
 }
@@ -232,6 +238,11 @@ export function createAllowanceMeter(options: {
     async peek(accountId, period) {
       const used = await state.getUsage(accountId, period.start);
       return decide(used < limit, Math.max(0, limit - used), period);
+    },
+    async used(accountId, period) {
+      const held = leases.get(leaseKey(accountId, period));
+      const spentHere = held?.open ? held.units - held.left : 0;
+      return (await state.getSettledUsage(accountId, period.start, now())) + spentHere;
     },
     async close() {
       await Promise.all([...leases.values()].map((held) => settleLease(held)));

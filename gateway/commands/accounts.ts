@@ -86,7 +86,8 @@ export function accountsCommand(config: GatewayConfig, io: CommandIo = processIo
         const account = await requireAccount(deps, id);
         const now = deps.now();
         const period = billingPeriod(account.periodAnchor, now);
-        const used = await deps.state.getUsage(id, period.start);
+        // Settled use: the unspent units of the gateways' open allowance leases are not counted.
+        const used = await deps.state.getSettledUsage(id, period.start, now);
         const keys = await deps.state.listKeys(id);
         const activeKeys = keys.filter((key) => keyStatus(key, now) === 'active').length;
         const usage = {

@@ -162,6 +162,12 @@ export interface GatewayState {
   refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult>;
   getUsage(accountId: string, periodStart: Date): Promise<number>;
   /**
+   * The period's successful requests as far as they are settled: the counter less the units of the
+   * leases still open at `now` (their spent parts are known only to the instance holding them, until it
+   * settles them). What an account's holder is shown; `getUsage` is what the cap is checked against.
+   */
+  getSettledUsage(accountId: string, periodStart: Date, now: Date): Promise<number>;
+  /**
    * Takes a lease of `lease.units` requests for (account, period) if, after it, at least
    * `lease.keepFree` of `limit` stay uncounted: the units are counted in `used` at once, and a lease
    * row (expiring at `lease.expiresAt`) says they may come back. Atomic like `reserveRequest`, across

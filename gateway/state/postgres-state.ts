@@ -332,6 +332,17 @@ class PostgresState implements GatewayState {
     );
   }
 
+  async getSettledUsage(accountId: string, periodStart: Date, now: Date): Promise<number> {
+    const row = await this.one(
+      `SELECT GREATEST(0,
+         COALESCE((SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2), 0)
+         - COALESCE((SELECT SUM(units) FROM allowance_leases
+                     WHERE account_id = $1 AND period_start = $2 AND expires_at >= $3), 0)) AS used`,
+      [accountId, periodStart, now],
+    );
+    return Number(row?.['used'] ?? 0);
+  }
+
   async hasOpenLease(accountId: string, periodStart: Date, now: Date): Promise<boolean> {
     const row = await this.one(
       `SELECT 1 AS open FROM allowance_leases

@@ -357,6 +357,20 @@ class SqliteState implements GatewayState {
     return this.batch.run(() => this.usage(accountId, iso(periodStart)));
   }
 
+  getSettledUsage(accountId: string, periodStart: Date, now: Date): Promise<number> {
+    return this.batch.run(() => {
+      const period = iso(periodStart);
+      const leased = this.one(
+        `SELECT COALESCE(SUM(units), 0) AS units FROM allowance_leases
+         WHERE account_id = ? AND period_start = ? AND expires_at >= ?`,
+        accountId,
+        period,
+        iso(now),
+      );
+      return Math.max(0, this.usage(accountId, period) - Number(leased?.['units'] ?? 0));
+    });
+  }
+
   takeLease(lease: LeaseRequest, now: Date): Promise<{ taken: boolean; used: number }> {
     return this.batch.run(() => {
       this.statement('DELETE FROM allowance_leases WHERE expires_at < ?').run(iso(now));

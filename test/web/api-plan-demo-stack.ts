@@ -57,10 +57,8 @@ export async function startApiPlanDemoStack(): Promise<ApiPlanDemoStack> {
       SBM_OUTBOX_DIR: outbox,
       SBM_SANDBOX: '1',
       SBM_GATEWAY_INSTANCES: '2',
-      // Every request counted in the shared state. With the demo's default leases (100 requests taken
-      // at once), the page and /api/v1/usage count a lease's unspent units as used until it is settled
-      // (up to a second later): one request shows as 100. Reported in docs/_incoming/h-browser.md.
-      SBM_ALLOWANCE_LEASE: '0',
+      // The demo's default allowance leases are on (SBM_ALLOWANCE_LEASE unset): the page and
+      // /api/v1/usage must still say exactly 1 after one request, not the lease's size.
     };
     for (const port of ports) {
       gateways.push(

@@ -86,6 +86,25 @@ describe.each(STATE_ENGINES)('allowance leases on $name', (engine) => {
     expect(await states[1]!.getUsage(id, period().start)).toBe(2);
   });
 
+  it("shows what was used, never a lease's unspent units: this instance's spent part at once, another's once settled", async () => {
+    const id = await account();
+    const [here, there] = states.map((state) => createAllowanceMeter({ state, limit: 10_000, lease: LEASE }));
+    await (await here!.reserve(id, period())).settle(200);
+    // The shared counter holds the whole lease; what the holder is shown is the one request.
+    expect(await states[0]!.getUsage(id, period().start)).toBe(LEASE.units);
+    expect(await here!.used(id, period())).toBe(1);
+    expect(await states[1]!.getSettledUsage(id, period().start, new Date())).toBe(0);
+    for (let i = 0; i < 3; i++) await (await there!.reserve(id, period())).settle(200);
+    // Each instance sees its own spent part at once, the other's once that lease is settled.
+    expect(await here!.used(id, period())).toBe(1);
+    expect(await there!.used(id, period())).toBe(3);
+    await there!.close();
+    expect(await here!.used(id, period())).toBe(4);
+    await here!.close();
+    expect(await states[1]!.getSettledUsage(id, period().start, new Date())).toBe(4);
+    expect(await states[1]!.getUsage(id, period().start)).toBe(4);
+  });
+
   it('grows the lease of a busy account, and keeps it at the configured size near the cap', async () => {
     const id = await account();
     // A long lifetime: every lease below is spent well within a quarter of it.
