@@ -3,7 +3,19 @@
  * year into a folder (every file of the zip, unpacked) and renders summary.pdf to PNG with `pdftoppm`
  * (Debian's poppler-utils), so a person can read the pack as a customer would.
  *
- *   npx tsx test/tools/pack-preview.ts [--out DIR] [--history-days N]
+ *   npx tsx test/tools/pack-preview.ts [--out DIR] [--history-days N] [--upgrade-days-ago N] [--old-world]
+ *
+ * --out DIR               where the pack's files and the pages' PNGs go (default data/pack-preview; emptied first)
+ * --history-days N        days of sandbox history before today (default 35), all of it on the real clock
+ * --upgrade-days-ago N    the day (counted back from today, at noon UTC) the sandbox switches to its current
+ *                         runtime (spec 425, docs/sandbox.md), default 12. The demo coldkey's life in that
+ *                         runtime follows on the seven days after it (moves, stake transfer, recycle, fee in
+ *                         alpha, auto-stake, miner incentive, root claim, lease dividends, hotkey swap,
+ *                         dissolution with payout, coldkey swap), so with the defaults all of it falls in the
+ *                         current tax year and the pack shows today's chain. It must come after the spec 393
+ *                         upgrade in the middle of the history and leave the seven days before today.
+ * --old-world             the world as it was before the current runtime (history ends with spec 393): no
+ *                         life events, only stakes, unstakes and transfers.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -16,19 +28,51 @@ import { publishPackWorld } from '../tax/pack/pack-world.js';
 import { ensurePoppler } from '../tax/pack/poppler.js';
 
 const DAY_MS = 86_400_000;
+const BLOCK_MS = 600_000;
+/** Days the demo coldkey's life takes after the upgrade day (pipeline/devnet/world/current-life.ts). */
+const LIFE_DAYS = 7;
+
+/** Noon (UTC) of the day `daysAgo` days before today, as a block of a world whose genesis is `historyDays` ago. */
+function currentRuntimeBlockOf(historyDays: number, daysAgo: number): number {
+  const day = historyDays - daysAgo;
+  if (!Number.isInteger(daysAgo) || day <= Math.floor(historyDays / 2) || daysAgo <= LIFE_DAYS) {
+    throw new Error(
+      `--upgrade-days-ago must be a whole number above ${LIFE_DAYS} (the life's days) and below ` +
+        `${historyDays - Math.floor(historyDays / 2)} (after the spec 393 upgrade mid-history); got ${daysAgo}`,
+    );
+  }
+  return (day * DAY_MS + DAY_MS / 2) / BLOCK_MS;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       out: { type: 'string', default: 'data/pack-preview' },
       'history-days': { type: 'string', default: '35' },
+      'upgrade-days-ago': { type: 'string', default: '12' },
+      'old-world': { type: 'boolean', default: false },
     },
   });
+  ensurePoppler(); // before the minute of publishing, so a missing pdftoppm fails at once
   const out = resolve(values.out!);
   const historyDays = Number(values['history-days']);
   const genesis = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - historyDays * DAY_MS);
-  process.stderr.write(`publishing a sandbox world of ${historyDays} days (ten-minute blocks)...\n`);
-  const world = await publishPackWorld({ genesis, historyDays, realClock: true });
+  const currentRuntimeBlock = values['old-world']
+    ? undefined
+    : currentRuntimeBlockOf(historyDays, Number(values['upgrade-days-ago']));
+  process.stderr.write(
+    `publishing a sandbox world of ${historyDays} days (ten-minute blocks), ` +
+      (currentRuntimeBlock === undefined
+        ? 'without the current runtime...\n'
+        : `the current runtime from block ${currentRuntimeBlock} (${values['upgrade-days-ago']} days ago)...\n`),
+  );
+  const world = await publishPackWorld({
+    genesis,
+    historyDays,
+    realClock: true,
+    blockTimeMs: BLOCK_MS,
+    ...(currentRuntimeBlock === undefined ? {} : { currentRuntimeBlock }),
+  });
   const chain = openPackChain(world.devnet.url);
   try {
     const taxYear = ukTaxYearOf(Date.now()).label;
@@ -48,7 +92,6 @@ async function main(): Promise<void> {
     await mkdir(out, { recursive: true });
     for (const name of PACK_FILE_NAMES) await writeFile(join(out, name), built.files.get(name)!);
     await writeFile(join(out, 'pack.zip'), built.zip);
-    ensurePoppler();
     execFileSync('pdftoppm', ['-png', '-r', '80', join(out, 'summary.pdf'), join(out, 'summary')]);
     process.stdout.write(
       `pack of ${world.devnet.demoColdkey} for ${taxYear}: ${built.ledger.income.length} income rows, ` +
