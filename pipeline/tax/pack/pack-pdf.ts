@@ -74,6 +74,17 @@ export async function packPdf(
   );
   w.line(`Coldkeys (${order.coldkeys.length}):`);
   for (const coldkey of order.coldkeys) w.line(coldkey, { indent: 12 });
+  if (inputs.followed.length > 0) {
+    // The record follows a coldkey swap (pack-inputs.ts): the reader sees the key it went on with, and why.
+    w.line(
+      `Followed after a coldkey swap (${inputs.followed.length}), its holdings and later events included:`,
+    );
+    for (const swap of inputs.followed) {
+      w.line(`${swap.to} (ColdkeySwapped, block ${swap.block}, from ${swap.from.slice(0, 8)}...)`, {
+        indent: 12,
+      });
+    }
+  }
   w.gap(4);
   w.paragraph(NOT_TAX_ADVICE, { font: bold, size: 9 });
 
@@ -138,8 +149,9 @@ export async function packPdf(
     );
   }
 
-  if (order.coldkeys.length > 1) {
-    for (const coldkey of order.coldkeys) {
+  // Every coldkey of the record, the ones followed after a coldkey swap too: each its own income pages.
+  if (inputs.coldkeys.length > 1) {
+    for (const coldkey of inputs.coldkeys) {
       w.newPage();
       w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
       const own = ledger.income.filter((row) => row.position.coldkey === coldkey);

@@ -76,7 +76,8 @@ export function incomeSummary(
     const key = `${String(netuid).padStart(5, '0')}:${row.registeredAt}`;
     let subnet = subnets.get(key);
     if (!subnet) {
-      const name = netuid === 0 ? 'root (TAO)' : (names.get(netuid) ?? '');
+      // A netuid missing from the published run's subnet list is no longer registered (dissolved, say).
+      const name = netuid === 0 ? 'root (TAO)' : (names.get(netuid) ?? '(no longer registered)');
       const label = `${netuid}${row.registeredAt > 0 ? ` (reg. ${row.registeredAt})` : ''}${name ? ` ${name}` : ''}`;
       subnet = { key, label, ...emptyTotal() };
       subnets.set(key, subnet);

@@ -13,7 +13,8 @@ export const HMRC_METHOD: readonly string[] = [
     'It is exact to the RAO (10^-9 of a token).',
   'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
     "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
-    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at the TAO/GBP rate of the " +
+    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO; on the day a subnet is dissolved, at " +
+    'the block before the dissolution, its last price) and TAO at the TAO/GBP rate of the ' +
     "day's end. An event is valued from its own amounts at the rate of its UK day's end. " +
     "Root stake is TAO. That value is also the tokens' cost for capital gains: income is an acquisition.",
   "Assets. TAO and each subnet's alpha are different tokens, each with its own section 104 pool, pooled per " +
@@ -24,7 +25,8 @@ export const HMRC_METHOD: readonly string[] = [
     'and acquires TAO; moving stake to another subnet disposes of one alpha and acquires another. The ' +
     'proceeds are the sterling value of what is received, and the new tokens cost the value given up. The ' +
     "chain's staking fee is an allowable cost, deducted once, from the proceeds. Moving stake between " +
-    "hotkeys on one subnet, staking on root, and moves between the order's own coldkeys are not disposals.",
+    "hotkeys on one subnet, a hotkey or coldkey swap, staking on root, and moves between the order's own " +
+    'coldkeys are not disposals: the same token stays with the same owner.',
   'Transfers. Stake or TAO sent to a coldkey outside this order is treated as disposed of at its market value, ' +
     'and what is received from outside as acquired at market value; both are flagged for you to check.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
