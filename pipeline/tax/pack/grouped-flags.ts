@@ -30,9 +30,11 @@ export function groupFlags(flags: readonly PackFlag[]): GroupedFlag[] {
   return [...groups.values()];
 }
 
-/** One line of the PDF: the words, and for a repeated point its count and dates (the first few, then a range). */
+/** One line of the PDF: the words with their date, and for a repeated point its count and dates (the first few, then a range). */
 export function groupedFlagLine(group: GroupedFlag): string {
-  if (group.count === 1) return group.dated ? `${group.dates[0]}: ${group.text}` : group.text;
+  // A single point always says its UK day: an event's words start with its block, which tells a person nothing.
+  if (group.count === 1)
+    return group.dated ? `${group.dates[0]}: ${group.text}` : `${group.dates[0]}, ${group.text}`;
   const dates =
     group.dates.length <= 4
       ? group.dates.join(', ')

@@ -80,9 +80,7 @@ export async function packPdf(
       `Followed after a coldkey swap (${inputs.followed.length}), its holdings and later events included:`,
     );
     for (const swap of inputs.followed) {
-      w.line(`${swap.to} (ColdkeySwapped, block ${swap.block}, from ${swap.from.slice(0, 8)}...)`, {
-        indent: 12,
-      });
+      w.line(`${swap.to} (ColdkeySwapped, block ${swap.block})`, { indent: 12 });
     }
   }
   w.gap(4);
@@ -154,6 +152,12 @@ export async function packPdf(
     for (const coldkey of inputs.coldkeys) {
       w.newPage();
       w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
+      const swap = inputs.followed.find((f) => f.to === coldkey);
+      if (swap) {
+        w.line(`Followed from ${swap.from} after its coldkey swap (ColdkeySwapped, block ${swap.block})`, {
+          size: 9,
+        });
+      }
       const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
       incomeSection(
         w,
