@@ -16,6 +16,8 @@ export interface GroupedFlag {
 }
 
 const LEADING_DATE = /^(\d{4}-\d{2}-\d{2}): /;
+/** The `Kind block/index` references an action's flag begins with, as events.csv's chain_events writes them. */
+const LEADING_EVENTS = /^([A-Za-z]+ \d+\/\d+(?:, [A-Za-z]+ \d+\/\d+)*): /;
 
 export function groupFlags(flags: readonly PackFlag[]): GroupedFlag[] {
   const groups = new Map<string, GroupedFlag>();
@@ -32,9 +34,12 @@ export function groupFlags(flags: readonly PackFlag[]): GroupedFlag[] {
 
 /** One line of the PDF: the words with their date, and for a repeated point its count and dates (the first few, then a range). */
 export function groupedFlagLine(group: GroupedFlag): string {
-  // A single point always says its UK day: an event's words start with its block, which tells a person nothing.
-  if (group.count === 1)
-    return group.dated ? `${group.dates[0]}: ${group.text}` : `${group.dates[0]}, ${group.text}`;
+  if (group.count === 1) {
+    if (group.dated) return `${group.dates[0]}: ${group.text}`;
+    // An event's words start with its chain events (`Transfer 912/5: ...`), which tell a person no day.
+    const refs = LEADING_EVENTS.exec(group.text);
+    return refs ? `${group.dates[0]} (${refs[1]}): ${group.text.slice(refs[0].length)}` : group.text;
+  }
   const dates =
     group.dates.length <= 4
       ? group.dates.join(', ')
