@@ -374,9 +374,16 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     return { ...done('key-swap', what), swap };
   }
   if (legs.length === 0 && (leased.size > 0 || [...kinds].every((k) => INCOME_KINDS.has(k)))) {
+    const what = has('RootClaimed')
+      ? 'root claim (RootClaimed, which states no amount: the alpha claimed is the rise of the position)'
+      : has('AutoStakeAdded')
+        ? 'auto-stake of a miner\u2019s incentive (AutoStakeAdded)'
+        : has('SubnetLeaseDividendsDistributed')
+          ? 'lease dividends of a subnet lease (SubnetLeaseDividendsDistributed)'
+          : 'income';
     return done(
       'income',
-      'income when received: counted in the day\u2019s income (income.csv), not a disposal',
+      `${what}: income when received, counted in the day\u2019s income (income.csv), not a disposal`,
     );
   }
   if (has('TransactionFeePaidWithAlpha') && removed.length === 0 && added.length === 0 && !summary) {
