@@ -32,11 +32,14 @@ const BLOCK_MS = 600_000;
 /** Days the demo coldkey's life takes after the upgrade day (pipeline/devnet/world/current-life.ts). */
 const LIFE_DAYS = 7;
 
+/** A bad option: said in one line, without a stack trace. */
+class UsageError extends Error {}
+
 /** Noon (UTC) of the day `daysAgo` days before today, as a block of a world whose genesis is `historyDays` ago. */
 function currentRuntimeBlockOf(historyDays: number, daysAgo: number): number {
   const day = historyDays - daysAgo;
   if (!Number.isInteger(daysAgo) || day <= Math.floor(historyDays / 2) || daysAgo <= LIFE_DAYS) {
-    throw new Error(
+    throw new UsageError(
       `--upgrade-days-ago must be a whole number above ${LIFE_DAYS} (the life's days) and below ` +
         `${historyDays - Math.floor(historyDays / 2)} (after the spec 393 upgrade mid-history); got ${daysAgo}`,
     );
@@ -53,13 +56,18 @@ async function main(): Promise<void> {
       'old-world': { type: 'boolean', default: false },
     },
   });
-  ensurePoppler(); // before the minute of publishing, so a missing pdftoppm fails at once
   const out = resolve(values.out!);
   const historyDays = Number(values['history-days']);
+  if (!Number.isInteger(historyDays) || historyDays < 2) {
+    throw new UsageError(
+      `--history-days must be a whole number of days, at least 2; got ${values['history-days']}`,
+    );
+  }
   const genesis = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - historyDays * DAY_MS);
   const currentRuntimeBlock = values['old-world']
     ? undefined
     : currentRuntimeBlockOf(historyDays, Number(values['upgrade-days-ago']));
+  ensurePoppler(); // before the minute of publishing, so a missing pdftoppm fails at once
   process.stderr.write(
     `publishing a sandbox world of ${historyDays} days (ten-minute blocks), ` +
       (currentRuntimeBlock === undefined
@@ -104,6 +112,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const text =
+    error instanceof UsageError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`error: ${text}\n`);
   process.exit(1);
 });
