@@ -95,7 +95,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'one row per economic action of the coldkeys in the tax year (the events of one extrinsic: a stake is ' +
       'its TAO transfer to the subnet account and its StakeAdded): coldkey, time (UTC), uk_date, block, ' +
       'event_index, kind, role (origin or destination), hotkey, netuid, counterpart_coldkey, ' +
-      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao (of the event naming the action), ' +
+      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao (of the event naming the action; a ' +
+      "dissolution's row, whose event is the payout, has the subnet dissolved and the alpha it took), " +
       'treatment (what it is for capital gains), action, chain_events (kind block/index of every event in it).',
   ],
   [
