@@ -154,9 +154,12 @@ export async function packPdf(
       w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
       const swap = inputs.followed.find((f) => f.to === coldkey);
       if (swap) {
-        w.line(`Followed from ${swap.from} after its coldkey swap (ColdkeySwapped, block ${swap.block})`, {
-          size: 9,
-        });
+        w.paragraph(
+          `Followed from ${swap.from} after its coldkey swap (ColdkeySwapped, block ${swap.block})`,
+          {
+            size: 9,
+          },
+        );
       }
       const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
       incomeSection(
