@@ -1,9 +1,10 @@
 /**
- * `make pack-preview`: builds the tax pack of the sandbox's demo coldkey for the sandbox's current tax
- * year into a folder (every file of the zip, unpacked) and renders summary.pdf to PNG with `pdftoppm`
+ * `make pack-preview`: builds the tax pack of the sandbox's demo coldkey for a UK tax year (the current one
+ * by default) into a folder (every file of the zip, unpacked) and renders summary.pdf to PNG with `pdftoppm`
  * (Debian's poppler-utils), so a person can read the pack as a customer would.
  *
  *   npx tsx test/tools/pack-preview.ts [--out DIR] [--history-days N] [--upgrade-days-ago N] [--old-world]
+ *                                      [--tax-year YYYY/YY]
  *
  * --out DIR               where the pack's files and the pages' PNGs go (default data/pack-preview; emptied first)
  * --history-days N        days of sandbox history before today (default 35), all of it on the real clock
@@ -16,6 +17,10 @@
  *                         upgrade in the middle of the history and leave the seven days before today.
  * --old-world             the world as it was before the current runtime (history ends with spec 393): no
  *                         life events, only stakes, unstakes and transfers.
+ * --tax-year YYYY/YY      the pack's UK tax year (default the current one). With a history that starts
+ *                         before 6 April (say --history-days 240 in November), the current year's pack shows
+ *                         its pools carried across tax years, and the year before's the 30-day rule read on
+ *                         into the next year.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +28,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildPackFiles, PACK_FILE_NAMES } from '../../pipeline/tax/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
-import { ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
+import { parseUkTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 import { publishPackWorld } from '../tax/pack/pack-world.js';
 import { ensurePoppler } from '../tax/pack/poppler.js';
 
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
       'history-days': { type: 'string', default: '35' },
       'upgrade-days-ago': { type: 'string', default: '12' },
       'old-world': { type: 'boolean', default: false },
+      'tax-year': { type: 'string' },
     },
   });
   const out = resolve(values.out!);
@@ -67,6 +73,12 @@ async function main(): Promise<void> {
   const currentRuntimeBlock = values['old-world']
     ? undefined
     : currentRuntimeBlockOf(historyDays, Number(values['upgrade-days-ago']));
+  let taxYear: string;
+  try {
+    taxYear = values['tax-year'] ? parseUkTaxYear(values['tax-year']).label : ukTaxYearOf(Date.now()).label;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   ensurePoppler(); // before the minute of publishing, so a missing pdftoppm fails at once
   process.stderr.write(
     `publishing a sandbox world of ${historyDays} days (ten-minute blocks), ` +
@@ -83,7 +95,6 @@ async function main(): Promise<void> {
   });
   const chain = openPackChain(world.devnet.url);
   try {
-    const taxYear = ukTaxYearOf(Date.now()).label;
     const paidAt = new Date(Math.floor(Date.now() / 1000) * 1000);
     const built = await buildPackFiles(
       {
