@@ -123,7 +123,8 @@ export async function packPdf(
       pool.asset,
       plainDecimal(pool.quantity.toDecimalPlaces(9)),
       money(pool.cost),
-      pool.quantity.gt(0) ? `£${pool.cost.div(pool.quantity).toDecimalPlaces(4).toFixed(4)}` : '',
+      // A pool emptied in the year (all sold, a subnet dissolved) says so rather than show a bare £0.
+      pool.quantity.gt(0) ? `£${pool.cost.div(pool.quantity).toDecimalPlaces(4).toFixed(4)}` : 'none held',
     ]),
   );
   w.paragraph(
