@@ -5,6 +5,8 @@
 import type { PackFlag } from '../cgt-transactions.js';
 
 export interface GroupedFlag {
+  /** The kind of its flags (the same words are raised by one kind). */
+  kind: PackFlag['kind'];
   /** The point's words, without a leading date. */
   text: string;
   /** The UK dates it was raised on, oldest first, each once. */
@@ -23,7 +25,13 @@ export function groupFlags(flags: readonly PackFlag[]): GroupedFlag[] {
   const groups = new Map<string, GroupedFlag>();
   for (const flag of flags) {
     const text = flag.text.replace(LEADING_DATE, '');
-    const group = groups.get(text) ?? { text, dates: [], count: 0, dated: text !== flag.text };
+    const group = groups.get(text) ?? {
+      kind: flag.kind,
+      text,
+      dates: [],
+      count: 0,
+      dated: text !== flag.text,
+    };
     group.count += 1;
     if (!group.dates.includes(flag.date)) group.dates.push(flag.date);
     groups.set(text, group);
@@ -45,4 +53,27 @@ export function groupedFlagLine(group: GroupedFlag): string {
       ? group.dates.join(', ')
       : `${group.dates.slice(0, 3).join(', ')} ... ${group.dates[group.dates.length - 1]}`;
   return `${group.text} (${group.count} times, on ${group.dates.length} day(s): ${dates})`;
+}
+
+/** Kinds of points raised once per transfer or per day: there can be hundreds (the CSVs hold them all). */
+const MANY_KINDS = new Set<PackFlag['kind']>([
+  'transfer-out',
+  'transfer-in',
+  'negative-income',
+  'unexplained',
+  'unpriced',
+]);
+
+/**
+ * The points the PDF lists, in order: the first `max` of the kinds raised per transfer or per day, and every
+ * point about the whole record (its opening, a coldkey swap followed, provisional disposals), which a long
+ * list must never push out. `unlisted` counts the points left to the CSVs.
+ */
+export function pointsToList(
+  points: readonly GroupedFlag[],
+  max = 30,
+): { listed: GroupedFlag[]; unlisted: number } {
+  let many = 0;
+  const listed = points.filter((point) => !MANY_KINDS.has(point.kind) || ++many <= max);
+  return { listed, unlisted: points.length - listed.length };
 }

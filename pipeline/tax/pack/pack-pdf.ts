@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fixedToText } from '../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../cgt/cgt-decimal.js';
-import { groupedFlagLine, groupFlags } from './grouped-flags.js';
+import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import type { PackLedger } from './pack-ledger.js';
 import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
@@ -137,14 +137,13 @@ export async function packPdf(
   const points = groupFlags(ledger.mapping.flags);
   w.heading(`Points to check (${points.length})`);
   if (points.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
-  const shown = points.slice(0, 40);
-  for (const point of shown) w.paragraph(`- ${groupedFlagLine(point)}`, { size: 8.5 });
-  if (points.length > shown.length) {
-    w.line(
-      `... and ${points.length - shown.length} more: see income.csv (note) and events.csv (treatment).`,
-      {
-        size: 8.5,
-      },
+  const { listed, unlisted } = pointsToList(points);
+  for (const point of listed) w.paragraph(`- ${groupedFlagLine(point)}`, { size: 8.5 });
+  if (unlisted > 0) {
+    w.paragraph(
+      `- ... and ${unlisted} more transfers outside this order or negative, unexplained or unpriced days: ` +
+        'events.csv (treatment) and income.csv (note) list them all.',
+      { size: 8.5 },
     );
   }
 
