@@ -217,7 +217,7 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
   w.line('Income by month (£)', { font: w.bold, size: 9 });
   w.barChart(
     summary.byMonth.map((month) => ({
-      label: month.label.slice(0, 3),
+      label: month.chartLabel ?? month.label.slice(0, 3),
       value: month.gbp.toNumber(), // a drawing coordinate only; every figure is rendered from the decimal
       // Whole pounds, rounded (not cut), where pence would crowd the bar; pence below £100.
       text: month.gbp.isZero()

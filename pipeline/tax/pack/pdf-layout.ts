@@ -175,7 +175,8 @@ export class PdfWriter {
     const min = Math.min(0, ...bars.map((b) => b.value));
     const span = max - min || 1;
     const plot = height - 14;
-    const zeroY = top - 12 - (max / span) * plot;
+    // With nothing to draw (every value 0) the axis sits at the bottom, where a chart of income starts.
+    const zeroY = top - 12 - (max === min ? plot : (max / span) * plot);
     const slot = this.width / Math.max(1, bars.length);
     const barWidth = Math.min(26, slot * 0.6);
     this.page.drawLine({
