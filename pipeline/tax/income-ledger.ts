@@ -59,6 +59,11 @@ function registrationAt(stakes: StakesAtBlock, netuid: number): number {
   return netuid === 0 ? 0 : (stakes.subnets.get(netuid)?.registeredAt ?? 0);
 }
 
+/** Whether a block has the subnet's pool price (root always: its price is 1). */
+function hasPoolPrice(stakes: StakesAtBlock, netuid: number): boolean {
+  return taoRaoAt(stakes, netuid, 1n) !== null;
+}
+
 /** Alpha RAO in TAO RAO at a block's pool price (root: the same amount); null without a price. */
 export function taoRaoAt(stakes: StakesAtBlock, netuid: number, alphaRao: bigint): bigint | null {
   if (netuid === 0) return alphaRao;
@@ -103,15 +108,21 @@ export function incomeLedger(
         const registeredAt = registrationAt(stakes, position.netuid);
         const entry = received.get(registeredAt) ?? { rao: 0n, priceAt: stakes };
         entry.rao += rao;
-        // Valued at the last block that still shows this registration (the day's end when it survives).
-        if (stakes.block >= entry.priceAt.block) entry.priceAt = stakes;
+        // Valued at the last block that still shows this registration with a pool (the day's end when it
+        // survives). A subnet gone has no pool and reads as registered at 0, like one registered at genesis:
+        // a block without a price never replaces one with a price.
+        const later = stakes.block >= entry.priceAt.block || !hasPoolPrice(entry.priceAt, position.netuid);
+        if (hasPoolPrice(stakes, position.netuid) && later) entry.priceAt = stakes;
         received.set(registeredAt, entry);
       };
       add(start, -(start.stake.get(id) ?? 0n));
       for (const block of eventBlocks.get(id) ?? []) {
         if (block <= previous.block || block > day.block) continue;
         const after = at(block);
-        add(after, -((after.stake.get(id) ?? 0n) - (at(block - 1).stake.get(id) ?? 0n)));
+        const before = at(block - 1);
+        // The block before an action offers its price: the last one a dissolved subnet has.
+        add(before, 0n);
+        add(after, -((after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n)));
       }
       add(end, end.stake.get(id) ?? 0n);
       for (const [registeredAt, { rao, priceAt }] of received) {

@@ -374,9 +374,16 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     return { ...done('key-swap', what), swap };
   }
   if (legs.length === 0 && (leased.size > 0 || [...kinds].every((k) => INCOME_KINDS.has(k)))) {
+    const what = has('RootClaimed')
+      ? 'root claim (RootClaimed, which states no amount: the alpha claimed is the rise of the position)'
+      : has('AutoStakeAdded')
+        ? 'auto-stake of a miner\u2019s incentive (AutoStakeAdded)'
+        : has('SubnetLeaseDividendsDistributed')
+          ? 'lease dividends of a subnet lease (SubnetLeaseDividendsDistributed)'
+          : 'income';
     return done(
       'income',
-      'income when received: counted in the day\u2019s income (income.csv), not a disposal',
+      `${what}: income when received, counted in the day\u2019s income (income.csv), not a disposal`,
     );
   }
   if (has('TransactionFeePaidWithAlpha') && removed.length === 0 && added.length === 0 && !summary) {
@@ -391,8 +398,13 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   if (has('AlphaBurned') && removed.length === 0 && added.length === 0) {
     return done('burn', 'alpha burned by the holder: a disposal for nothing');
   }
-  if (events.some((e) => e.dissolved_netuid != null)) {
-    return done('dissolution', 'subnet dissolved: its alpha disposed of for the TAO the chain paid out');
+  const dissolved = events.find((e) => e.dissolved_netuid != null)?.dissolved_netuid;
+  if (dissolved != null) {
+    return done(
+      'dissolution',
+      `subnet ${dissolved} dissolved (NetworkRemoved): the alpha held on it disposed of for the TAO the chain ` +
+        "paid out from the subnet's account (this transfer), that TAO acquired at its value",
+    );
   }
   if (has('LimitOrderExecuted') && removed.length === 0 && added.length === 0) {
     return done(
@@ -448,7 +460,13 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   }
   return done('internal', 'between coldkeys of this order: not a disposal');
 
-  function done(kind: ActionKind, treatment: string): EconomicAction {
+  function done(kind: ActionKind, plain: string): EconomicAction {
+    // A fee paid in alpha inside another call (an unstake, say) is a second disposal the row must name.
+    const feeInAlpha =
+      kind !== 'fee-in-alpha' && events.some((e) => e.kind === 'TransactionFeePaidWithAlpha');
+    const treatment = feeInAlpha
+      ? `${plain}; its transaction fee was paid in alpha (TransactionFeePaidWithAlpha): that alpha disposed of too, at the TAO it was swapped for`
+      : plain;
     return { kind, treatment, block: first.block, time: first.time, events, legs, touches, flags };
   }
 }

@@ -83,7 +83,7 @@ export async function locateMoves(
       kind: 'key-swap',
       treatment: isColdkeySwap
         ? 'coldkey swapped: the same holdings under the new coldkey, not a disposal and not income'
-        : `hotkey swapped by its owner (${swap.name}, found on the chain: no event of this record names it): this coldkey's stake moved with it to the new hotkey, not a disposal and not income`,
+        : `hotkey swapped by its owner (${swap.name}, read from the chain: the event names the hotkey's owner, not this coldkey): this coldkey's stake on the old hotkey moved to the new one, the same alpha, not a disposal and not income`,
       block,
       time,
       events: [event],

@@ -99,26 +99,36 @@ export const EVENT_COLUMNS = [
 export function eventsCsv(ledger: PackLedger): string {
   return csv(
     EVENT_COLUMNS,
-    ledger.mapping.events.map(({ event, action, date, treatment }) => [
-      event.coldkey,
-      event.time,
-      date,
-      event.block,
-      event.event_index,
-      event.kind,
-      event.role,
-      event.hotkey,
-      event.netuid,
-      event.counterpart_coldkey,
-      event.counterpart_hotkey,
-      event.counterpart_netuid,
-      units(event.tao_rao === null ? null : BigInt(event.tao_rao)),
-      units(event.alpha_rao === null ? null : BigInt(event.alpha_rao)),
-      units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
-      treatment,
-      action.kind,
-      action.events.map((e) => `${e.kind} ${e.block}/${e.event_index}`).join('; '),
-    ]),
+    ledger.mapping.events.map(({ event, action, date, treatment, transactions }) => {
+      // A dissolution's only event of the holder is the payout transfer, which names no subnet and no alpha:
+      // its row names the subnet dissolved and the alpha disposed of, so a person sees what was given up.
+      const destroyed =
+        action.kind === 'dissolution' ? transactions.find((tx) => tx.action === 'dispose') : undefined;
+      return [
+        event.coldkey,
+        event.time,
+        date,
+        event.block,
+        event.event_index,
+        event.kind,
+        event.role,
+        event.hotkey,
+        event.netuid ?? event.dissolved_netuid ?? null,
+        event.counterpart_coldkey,
+        event.counterpart_hotkey,
+        event.counterpart_netuid,
+        units(event.tao_rao === null ? null : BigInt(event.tao_rao)),
+        event.alpha_rao === null
+          ? destroyed
+            ? plainDecimal(destroyed.quantity)
+            : null
+          : units(BigInt(event.alpha_rao)),
+        units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
+        treatment,
+        action.kind,
+        action.events.map((e) => `${e.kind} ${e.block}/${e.event_index}`).join('; '),
+      ];
+    }),
   );
 }
 

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fixedToText } from '../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../cgt/cgt-decimal.js';
-import { groupedFlagLine, groupFlags } from './grouped-flags.js';
+import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import type { PackLedger } from './pack-ledger.js';
 import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
@@ -74,6 +74,15 @@ export async function packPdf(
   );
   w.line(`Coldkeys (${order.coldkeys.length}):`);
   for (const coldkey of order.coldkeys) w.line(coldkey, { indent: 12 });
+  if (inputs.followed.length > 0) {
+    // The record follows a coldkey swap (pack-inputs.ts): the reader sees the key it went on with, and why.
+    w.line(
+      `Followed after a coldkey swap (${inputs.followed.length}), its holdings and later events included:`,
+    );
+    for (const swap of inputs.followed) {
+      w.line(`${swap.to} (ColdkeySwapped, block ${swap.block})`, { indent: 12 });
+    }
+  }
   w.gap(4);
   w.paragraph(NOT_TAX_ADVICE, { font: bold, size: 9 });
 
@@ -114,7 +123,8 @@ export async function packPdf(
       pool.asset,
       plainDecimal(pool.quantity.toDecimalPlaces(9)),
       money(pool.cost),
-      pool.quantity.gt(0) ? `£${pool.cost.div(pool.quantity).toDecimalPlaces(4).toFixed(4)}` : '',
+      // A pool emptied in the year (all sold, a subnet dissolved) says so rather than show a bare £0.
+      pool.quantity.gt(0) ? `£${pool.cost.div(pool.quantity).toDecimalPlaces(4).toFixed(4)}` : 'none held',
     ]),
   );
   w.paragraph(
@@ -127,21 +137,30 @@ export async function packPdf(
   const points = groupFlags(ledger.mapping.flags);
   w.heading(`Points to check (${points.length})`);
   if (points.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
-  const shown = points.slice(0, 40);
-  for (const point of shown) w.paragraph(`- ${groupedFlagLine(point)}`, { size: 8.5 });
-  if (points.length > shown.length) {
-    w.line(
-      `... and ${points.length - shown.length} more: see income.csv (note) and events.csv (treatment).`,
-      {
-        size: 8.5,
-      },
+  const { listed, unlisted } = pointsToList(points);
+  for (const point of listed) w.paragraph(`- ${groupedFlagLine(point)}`, { size: 8.5 });
+  if (unlisted > 0) {
+    w.paragraph(
+      `- ... and ${unlisted} more transfers outside this order or negative, unexplained or unpriced days: ` +
+        'events.csv (treatment) and income.csv (note) list them all.',
+      { size: 8.5 },
     );
   }
 
-  if (order.coldkeys.length > 1) {
-    for (const coldkey of order.coldkeys) {
+  // Every coldkey of the record, the ones followed after a coldkey swap too: each its own income pages.
+  if (inputs.coldkeys.length > 1) {
+    for (const coldkey of inputs.coldkeys) {
       w.newPage();
       w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
+      const swap = inputs.followed.find((f) => f.to === coldkey);
+      if (swap) {
+        w.paragraph(
+          `Followed from ${swap.from} after its coldkey swap (ColdkeySwapped, block ${swap.block})`,
+          {
+            size: 9,
+          },
+        );
+      }
       const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
       incomeSection(
         w,
@@ -198,7 +217,7 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
   w.line('Income by month (£)', { font: w.bold, size: 9 });
   w.barChart(
     summary.byMonth.map((month) => ({
-      label: month.label.slice(0, 3),
+      label: month.chartLabel ?? month.label.slice(0, 3),
       value: month.gbp.toNumber(), // a drawing coordinate only; every figure is rendered from the decimal
       // Whole pounds, rounded (not cut), where pence would crowd the bar; pence below £100.
       text: month.gbp.isZero()

@@ -24,6 +24,8 @@ export interface IncomeTotal {
 export interface IncomeGroup extends IncomeTotal {
   key: string;
   label: string;
+  /** The bar chart's label when it is not the label's first three letters. */
+  chartLabel?: string;
 }
 
 export interface IncomeSummary {
@@ -53,7 +55,7 @@ function addRow(total: IncomeTotal, row: IncomeRow): void {
   total.gbp = total.gbp.add(row.gbp ?? 0);
 }
 
-/** The twelve months of the tax year (April to March), each present even with no income. */
+/** The twelve months of the tax year (April to March), each present even with no income, then 1 to 5 April. */
 export function incomeSummary(
   rows: readonly IncomeRow[],
   startYear: number,
@@ -67,16 +69,30 @@ export function incomeSummary(
     const key = `${year}-${String(month).padStart(2, '0')}`;
     months.set(key, { key, label: `${MONTHS[month - 1]} ${year}`, ...emptyTotal() });
   }
+  // The tax year ends on 5 April: 1 to 5 April of the next calendar year are a thirteenth, short month,
+  // listed when it has income (a finished year always has) so that the months sum to the total.
+  const lastApril = `${startYear + 1}-04`;
   const subnets = new Map<string, IncomeGroup>();
   for (const row of rows) {
     addRow(total, row);
-    const month = months.get(row.date.slice(0, 7));
+    const monthKey = row.date.slice(0, 7);
+    let month = months.get(monthKey);
+    if (!month && monthKey === lastApril) {
+      month = {
+        key: monthKey,
+        label: `Apr ${startYear + 1} (1st to 5th)`,
+        chartLabel: 'Apr 1-5',
+        ...emptyTotal(),
+      };
+      months.set(monthKey, month);
+    }
     if (month) addRow(month, row);
     const netuid = row.position.netuid;
     const key = `${String(netuid).padStart(5, '0')}:${row.registeredAt}`;
     let subnet = subnets.get(key);
     if (!subnet) {
-      const name = netuid === 0 ? 'root (TAO)' : (names.get(netuid) ?? '');
+      // A netuid missing from the published run's subnet list is no longer registered (dissolved, say).
+      const name = netuid === 0 ? 'root (TAO)' : (names.get(netuid) ?? '(no longer registered)');
       const label = `${netuid}${row.registeredAt > 0 ? ` (reg. ${row.registeredAt})` : ''}${name ? ` ${name}` : ''}`;
       subnet = { key, label, ...emptyTotal() };
       subnets.set(key, subnet);

@@ -13,7 +13,8 @@ export const HMRC_METHOD: readonly string[] = [
     'It is exact to the RAO (10^-9 of a token).',
   'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
     "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
-    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO) and TAO at the TAO/GBP rate of the " +
+    "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO; on the day a subnet is dissolved, at " +
+    'the block before the dissolution, its last price) and TAO at the TAO/GBP rate of the ' +
     "day's end. An event is valued from its own amounts at the rate of its UK day's end. " +
     "Root stake is TAO. That value is also the tokens' cost for capital gains: income is an acquisition.",
   "Assets. TAO and each subnet's alpha are different tokens, each with its own section 104 pool, pooled per " +
@@ -24,9 +25,25 @@ export const HMRC_METHOD: readonly string[] = [
     'and acquires TAO; moving stake to another subnet disposes of one alpha and acquires another. The ' +
     'proceeds are the sterling value of what is received, and the new tokens cost the value given up. The ' +
     "chain's staking fee is an allowable cost, deducted once, from the proceeds. Moving stake between " +
-    "hotkeys on one subnet, staking on root, and moves between the order's own coldkeys are not disposals.",
+    "hotkeys on one subnet, a hotkey or coldkey swap, staking on root, and moves between the order's own " +
+    'coldkeys are not disposals: the same token stays with the same owner.',
   'Transfers. Stake or TAO sent to a coldkey outside this order is treated as disposed of at its market value, ' +
     'and what is received from outside as acquired at market value; both are flagged for you to check.',
+  'Actions. Each row of events.csv is one call, with the chain events it was made of. A stake is ' +
+    "a Balances.Transfer of TAO to the subnet's own account and a StakeAdded: one exchange of TAO for alpha, " +
+    "the transfer being staking's own leg, never a payment to anyone; an unstake is the reverse. A move of " +
+    'stake to another subnet (StakeMoved, StakeSwapped) unstakes and stakes again in one call: one exchange ' +
+    'of one alpha for another. A move between hotkeys on one subnet (StakeRemoved and StakeAdded, no ' +
+    'transfer) and a hotkey or coldkey swap (HotkeySwapped, ColdkeySwapped) leave the same alpha with the ' +
+    'same owner: neither a disposal nor income; after a coldkey swap the pack follows the holdings to the ' +
+    'new coldkey. Stake sent to a coldkey outside the order (StakeTransferred) is a disposal at market ' +
+    'value. Recycled or burned alpha (AlphaRecycled, AlphaBurned) is a disposal for nothing: no proceeds, ' +
+    'so its cost is a loss. A transaction fee paid in alpha (TransactionFeePaidWithAlpha) is a disposal of ' +
+    'that alpha for the TAO it was swapped for. A dissolved subnet (its account paying each holder by ' +
+    'Balances.Transfer, then NetworkRemoved) is a disposal of the alpha held on it for the TAO paid, that ' +
+    "TAO acquired at its value. Alpha received by auto-stake (AutoStakeAdded), as a miner's incentive, by " +
+    'a root claim (RootClaimed, which states no amount: the rise of the position is the amount) or as lease ' +
+    'dividends (SubnetLeaseDividendsDistributed) is income of its day, in income.csv.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
     'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +
@@ -54,11 +71,9 @@ export const LIMITS: readonly string[] = [
   "Falls. A coldkey's rises and falls on one subnet and UK day are netted across its hotkeys before anything " +
     'is income: stake that left one hotkey and reached another (a hotkey or coldkey swap, HotkeySwapped, ' +
     'HotkeySwappedOnSubnet, ColdkeySwapped) is a move, named in Points to check. A fall that nothing explains ' +
-    'is listed for you to check and never booked as a disposal for nothing. A dissolved subnet is a disposal ' +
-    'of its alpha for the TAO the chain paid you (that TAO is acquired at its value); if it paid nothing, no ' +
-    'disposal is booked, the pool stays, and a negligible value claim (CRYPTO22500, for the whole pool) is ' +
-    'the route to the loss. Recycled or burned alpha is a disposal for nothing; a fee paid in alpha a ' +
-    'disposal at its value; alpha received by auto-stake, root claims or lease dividends is income.',
+    'is listed for you to check and never booked as a disposal for nothing. A subnet that ended without ' +
+    'paying you anything: no disposal is booked, the pool stays, and a negligible value claim (CRYPTO22500, ' +
+    'for the whole pool) is the route to the loss.',
   'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
   'A reward paid in the very block of one of your staking events (a subnet pays its stakers once per tempo, ' +
     'about every 72 minutes) is measured together with that event and counted as part of it, not as income: ' +
@@ -80,7 +95,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'one row per economic action of the coldkeys in the tax year (the events of one extrinsic: a stake is ' +
       'its TAO transfer to the subnet account and its StakeAdded): coldkey, time (UTC), uk_date, block, ' +
       'event_index, kind, role (origin or destination), hotkey, netuid, counterpart_coldkey, ' +
-      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao (of the event naming the action), ' +
+      'counterpart_hotkey, counterpart_netuid, tao, alpha, fee_tao (of the event naming the action; a ' +
+      "dissolution's row, whose event is the payout, has the subnet dissolved and the alpha it took), " +
       'treatment (what it is for capital gains), action, chain_events (kind block/index of every event in it).',
   ],
   [

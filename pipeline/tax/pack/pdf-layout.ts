@@ -72,6 +72,14 @@ export class PdfWriter {
     options: { font?: PDFFont; size?: number; color?: ReturnType<typeof rgb>; indent?: number } = {},
   ): void {
     const size = options.size ?? 9.5;
+    // A line too wide for the page is wrapped rather than run off it (an address with its note, say); a
+    // single word is drawn as it is.
+    const tooWide =
+      (options.font ?? this.font).widthOfTextAtSize(winAnsi(text), size) > this.width - (options.indent ?? 0);
+    if (tooWide && /\s/.test(text.trim())) {
+      this.paragraph(text, options);
+      return;
+    }
     this.need(size + 4);
     this.text(text, MARGIN + (options.indent ?? 0), options);
     this.y -= size + 4;
@@ -167,7 +175,8 @@ export class PdfWriter {
     const min = Math.min(0, ...bars.map((b) => b.value));
     const span = max - min || 1;
     const plot = height - 14;
-    const zeroY = top - 12 - (max / span) * plot;
+    // With nothing to draw (every value 0) the axis sits at the bottom, where a chart of income starts.
+    const zeroY = top - 12 - (max === min ? plot : (max / span) * plot);
     const slot = this.width / Math.max(1, bars.length);
     const barWidth = Math.min(26, slot * 0.6);
     this.page.drawLine({

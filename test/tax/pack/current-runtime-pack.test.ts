@@ -150,6 +150,15 @@ describe('the pack on the current runtime', () => {
     expect(disposal.gbp.toFixed()).toBe(gbpOfTaoRao(BigInt(payout.tao_rao), price).toFixed());
     const acquired = treated!.transactions.find((tx) => tx.action === 'acquire')!;
     expect([acquired.asset, raoOf(acquired.quantity.toFixed())]).toEqual(['TAO', BigInt(payout.tao_rao)]);
+    // events.csv's row (the payout transfer) names the subnet and the alpha given up, as a person reads it.
+    const row = readCsv(files.get('events.csv')!).find(
+      (r) => r['block'] === String(dissolution!.block) && r['action'] === 'dissolution',
+    );
+    expect([row?.['netuid'], raoOf(row?.['alpha'] ?? '0'), row?.['treatment']]).toEqual([
+      String(dissolution!.netuid),
+      BigInt(payout.alpha_rao),
+      expect.stringContaining(`subnet ${dissolution!.netuid} dissolved`),
+    ]);
   });
 
   it('takes a recycle as a disposal for nothing', () => {
