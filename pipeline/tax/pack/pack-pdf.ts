@@ -86,7 +86,8 @@ export async function packPdf(
   w.gap(4);
   w.paragraph(NOT_TAX_ADVICE, { font: bold, size: 9 });
 
-  const summary = incomeSummary(ledger.income, year.startYear, names);
+  const record = recordDays(ledger);
+  const summary = incomeSummary(ledger.income, year.startYear, names, record);
   incomeSection(w, summary, 'Staking income (miscellaneous income, valued when received)');
 
   const sa108 = sa108Of(ledger, year.label);
@@ -164,7 +165,7 @@ export async function packPdf(
       const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
       incomeSection(
         w,
-        incomeSummary(own, year.startYear, names),
+        incomeSummary(own, year.startYear, names, record),
         `Staking income of this coldkey, ${year.label}`,
       );
       const positions = ledger.positions.filter((p) => p.coldkey === coldkey);
@@ -199,6 +200,16 @@ export async function packPdf(
   return pdf.save({ useObjectStreams: false });
 }
 
+/** The record's first and last UK days, when it has any. */
+function recordDays(ledger: PackLedger): { firstDay: string; lastDay: string } | undefined {
+  const first = ledger.days[0];
+  const last = ledger.days.at(-1);
+  return first && last ? { firstDay: first.date, lastDay: last.date } : undefined;
+}
+
+/** What a month outside the record's days shows in the income table. */
+const NOT_YET = '—';
+
 function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): void {
   w.heading(title);
   w.line(`Total: ${fixedToText(summary.total.taoRao, 9)} TAO, ${money(summary.total.gbp)}`, {
@@ -232,17 +243,31 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
     { header: 'TAO', width: 120, align: 'right' as const },
     { header: 'GBP', width: 120, align: 'right' as const },
   ];
-  const monthRows = summary.byMonth.map((m) => [m.label, tao4(m.taoRao), money(m.gbp)]);
+  // A month outside the record shows a dash: not known, which £0.00 would misstate.
+  const monthRows = summary.byMonth.map((m) =>
+    m.outsideRecord ? [m.label, NOT_YET, NOT_YET] : [m.label, tao4(m.taoRao), money(m.gbp)],
+  );
   w.table(columns, [...monthRows, ['Total', tao4(summary.total.taoRao), money(summary.total.gbp)]], {
     boldLast: true,
   });
   const printedSum = (rows: string[][], column: number) =>
-    rows.reduce((sum, row) => sum.add(row[column]!.replace(/[£,]/g, '')), new CgtDecimal(0));
+    rows.reduce(
+      (sum, row) => (row[column] === NOT_YET ? sum : sum.add(row[column]!.replace(/[£,]/g, ''))),
+      new CgtDecimal(0),
+    );
   if (
     !printedSum(monthRows, 1).eq(tao4(summary.total.taoRao)) ||
     !printedSum(monthRows, 2).eq(pounds(summary.total.gbp).replace(/,/g, ''))
   ) {
     w.paragraph('Rows are rounded separately: the total is the exact sum, rounded once.', { size: 8 });
+  }
+  if (summary.byMonth.some((m) => m.outsideRecord)) {
+    w.paragraph(
+      `${NOT_YET}: outside the days covered (the tax year is not over, or the record starts later).`,
+      {
+        size: 8,
+      },
+    );
   }
   w.table(
     [

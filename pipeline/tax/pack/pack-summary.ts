@@ -26,6 +26,8 @@ export interface IncomeGroup extends IncomeTotal {
   label: string;
   /** The bar chart's label when it is not the label's first three letters. */
   chartLabel?: string;
+  /** A month wholly outside the record's UK days (the year not over, the record opened later): not known, not £0. */
+  outsideRecord?: boolean;
 }
 
 export interface IncomeSummary {
@@ -55,11 +57,15 @@ function addRow(total: IncomeTotal, row: IncomeRow): void {
   total.gbp = total.gbp.add(row.gbp ?? 0);
 }
 
-/** The twelve months of the tax year (April to March), each present even with no income, then 1 to 5 April. */
+/**
+ * The twelve months of the tax year (April to March), each present even with no income, then 1 to 5 April.
+ * A month wholly before `record.firstDay` or after `record.lastDay` (UK days, YYYY-MM-DD) is marked `outsideRecord`.
+ */
 export function incomeSummary(
   rows: readonly IncomeRow[],
   startYear: number,
   names: ReadonlyMap<number, string>,
+  record?: { firstDay: string; lastDay: string },
 ): IncomeSummary {
   const total = emptyTotal();
   const months = new Map<string, IncomeGroup>();
@@ -67,7 +73,14 @@ export function incomeSummary(
     const month = ((3 + i) % 12) + 1;
     const year = startYear + (month < 4 ? 1 : 0);
     const key = `${year}-${String(month).padStart(2, '0')}`;
-    months.set(key, { key, label: `${MONTHS[month - 1]} ${year}`, ...emptyTotal() });
+    const outsideRecord =
+      record !== undefined && (key > record.lastDay.slice(0, 7) || key < record.firstDay.slice(0, 7));
+    months.set(key, {
+      key,
+      label: `${MONTHS[month - 1]} ${year}`,
+      ...(outsideRecord ? { outsideRecord } : {}),
+      ...emptyTotal(),
+    });
   }
   // The tax year ends on 5 April: 1 to 5 April of the next calendar year are a thirteenth, short month,
   // listed when it has income (a finished year always has) so that the months sum to the total.

@@ -46,4 +46,21 @@ describe('income by month of the 2025/26 tax year', () => {
   it('keeps twelve months while 1 to 5 April has no income yet (the current year)', () => {
     expect(incomeSummary(rows.slice(0, 2), 2025, new Map()).byMonth).toHaveLength(12);
   });
+
+  it("marks the months outside the record's days, so the PDF shows a dash there and not £0.00", () => {
+    // A year not over, and a record that opened in June: 2 June to 24 November 2025.
+    const record = { firstDay: '2025-06-02', lastDay: '2025-11-24' };
+    const months = incomeSummary(rows.slice(0, 1), 2025, new Map(), record).byMonth;
+    expect(months.filter((m) => m.outsideRecord).map((m) => m.label)).toEqual([
+      'Apr 2025',
+      'May 2025',
+      'Dec 2025',
+      'Jan 2026',
+      'Feb 2026',
+      'Mar 2026',
+    ]);
+    // June and November, partly covered, and the months between are real figures.
+    expect(months.find((m) => m.label === 'Jun 2025')?.outsideRecord).toBeUndefined();
+    expect(months.find((m) => m.label === 'Nov 2025')?.outsideRecord).toBeUndefined();
+  });
 });
