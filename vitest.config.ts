@@ -13,9 +13,10 @@ const EXPECTED_DISCONNECT =
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One S3 server (radosgw) per run, up before the heavy suites load the cores; only for runs whose
-    // selected files use it (see the file).
-    globalSetup: ['test/services/s3-global-setup.ts'],
+    // Temporary files in RAM when the machine has /dev/shm (the worlds' DuckDB and SQLite commits wait for
+    // no disk), first so the S3 server's files go there too; then one S3 server (radosgw) per run, up
+    // before the heavy suites load the cores, only for runs whose selected files use it (see the files).
+    globalSetup: ['test/support/ram-temp-dir.ts', 'test/services/s3-global-setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
