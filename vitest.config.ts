@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.js';
 
 // The AWS SDK's NodeVersionSupportWarning is for whoever upgrades the pinned SDK, not for a test run: the
 // entry points set the same documented opt-out (docs/operating.md "Node versions"). Test files inherit it;
@@ -19,6 +20,8 @@ export default defineConfig({
     globalSetup: ['test/support/ram-temp-dir.ts', 'test/services/s3-global-setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // The files that take minutes start first, so they overlap the rest instead of ending the run alone.
+    sequence: { sequencer: LongFilesFirst },
     testTimeout: 60_000,
     // A passing run prints the summary and little else: console output of passing tests is dropped (a
     // failing test's output is kept), and so are the chain client's disconnect lines when a test stops
