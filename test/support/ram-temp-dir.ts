@@ -12,9 +12,21 @@
  * Processes the tests start inherit TMPDIR, so the servers they start write there too.
  */
 import { mkdtemp, rm, statfs } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const RAM_DIR = '/dev/shm';
+/**
+ * The usual temporary folder, for a test whose kill timings assume a disk's pace (the publication crash
+ * test kills a publisher 5, 60 and 200 ms in and needs it still writing then; in RAM it has finished).
+ */
+export const DISK_TMPDIR = 'SBM_TEST_DISK_TMPDIR';
+
+/** The usual temporary folder on disk, also when the run's TMPDIR is in RAM. */
+export function diskTempDir(): string {
+  return process.env[DISK_TMPDIR] ?? tmpdir();
+}
+
 /** Room the run needs at most (the worlds, the S3 server's store, the browser's profile), with a margin. */
 const NEEDED_BYTES = 2 * 1024 ** 3;
 
@@ -23,13 +35,17 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (chosen === 'disk') return async () => {};
   const parent = chosen ?? ((await hasRoom(RAM_DIR)) ? RAM_DIR : null);
   if (parent === null) return async () => {};
+  const diskDir = tmpdir();
   const dir = await mkdtemp(join(parent, 'sbm-test-'));
   const before = process.env['TMPDIR'];
   // Set before the test processes start: they and the processes they start inherit it.
   process.env['TMPDIR'] = dir;
+  // For the few tests whose timing assumes a disk's pace (see DISK_TMPDIR).
+  process.env[DISK_TMPDIR] = diskDir;
   return async () => {
     if (before === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = before;
+    delete process.env[DISK_TMPDIR];
     await rm(dir, { recursive: true, force: true });
   };
 }
