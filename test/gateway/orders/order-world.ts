@@ -3,8 +3,6 @@
  * its chain kept running for the pack's stake reads), real coldkey addresses, and Stripe events signed
  * the way Stripe signs them.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
@@ -12,9 +10,8 @@ import { checkOrderRequest, createOrder } from '../../../gateway/orders/create-o
 import { handleStripeWebhook } from '../../../gateway/orders/stripe-webhook.js';
 import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import type { PaymentOutcome } from '../../../gateway/state/order-state.js';
-import { type DevnetOptions, startDevnet } from '../../../pipeline/devnet/index.js';
-import { FolderObjectStore } from '../../../pipeline/store/index.js';
-import { buildOnce } from '../../support/build-once.js';
+import type { FolderObjectStore } from '../../../pipeline/store/index.js';
+import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import { publishPackWorld } from '../../tax/pack/pack-world.js';
 
 /** Alice, Bob and Charlie of the Substrate dev keyring: valid prefix-42 addresses. */
@@ -54,7 +51,7 @@ export interface OrderWorld {
  * one-hour blocks to keep the collection short.
  *
  * The fixed-clock world is the same in every file that uses it, so it is collected and published once per
- * test run (`sharedOrderWorld`); each file gets its own copy of the published folder (its orders write
+ * test run (`sharedPackWorld`); each file gets its own copy of the published folder (its orders write
  * packs and emails there) and its own sandbox chain started with the same options, the same chain.
  */
 export async function orderWorld(options: { realClock?: boolean } = {}): Promise<OrderWorld> {
@@ -79,58 +76,13 @@ function daysTo(endMs: number): number {
   return Math.floor((endMs - GENESIS_MS) / 86_400_000);
 }
 
-/** What a file needs to start the published world's chain: its options (no functions) and its clock. */
-interface SavedChain {
-  options: Omit<DevnetOptions, 'now' | 'genesis'> & { genesis: string };
-  nowMs: number;
-  /** The head of the chain the world was published from, and its hash: the restarted chain must stand at the same. */
-  head: number;
-  headHash: string;
-}
-
 async function sharedOrderWorld(): Promise<OrderWorld> {
-  const shared = join(tmpdir(), `sbm-order-world-${process.ppid}`);
-  await buildOnce(shared, async (into) => {
-    const world = await publishPackWorld({ ...ORDER_WORLD, historyDays: daysTo(NOW_MS) });
-    try {
-      await cp(world.dir, join(into, 'world'), { recursive: true });
-      const saved: SavedChain = {
-        options: { ...world.options, genesis: world.options.genesis!.toISOString() },
-        nowMs: world.nowMs,
-        head: world.devnet.head(),
-        headHash: world.devnet.blockHash(world.devnet.head()),
-      };
-      await writeFile(join(into, 'chain.json'), JSON.stringify(saved));
-    } finally {
-      await world.close();
-    }
-  });
-  const saved = JSON.parse(await readFile(join(shared, 'chain.json'), 'utf8')) as SavedChain;
-  const dir = await mkdtemp(join(tmpdir(), 'sbm-order-world-copy-'));
-  await cp(join(shared, 'world'), dir, { recursive: true });
-  const devnet = await startDevnet({
-    ...saved.options,
-    genesis: new Date(saved.options.genesis),
-    now: () => saved.nowMs,
-  }).catch(async (error: unknown) => {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  });
-  if (devnet.head() !== saved.head || devnet.blockHash(devnet.head()) !== saved.headHash) {
-    await devnet.stop();
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(
-      `the order world's chain restarted at block ${devnet.head()}, published at ${saved.head}`,
-    );
-  }
+  const world = await sharedPackWorld({ ...ORDER_WORLD, historyDays: daysTo(NOW_MS) });
   return {
-    ...folders(dir, new FolderObjectStore(join(dir, 'store'))),
-    chainUrl: devnet.url,
-    demoColdkey: devnet.demoColdkey,
-    async close() {
-      await devnet.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
+    ...folders(world.dir, world.store),
+    chainUrl: world.devnet.url,
+    demoColdkey: world.devnet.demoColdkey,
+    close: () => world.close(),
   };
 }
 
