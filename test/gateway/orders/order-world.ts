@@ -55,15 +55,19 @@ export interface OrderWorld {
  * packs and emails there) and its own sandbox chain started with the same options, the same chain.
  */
 export async function orderWorld(options: { realClock?: boolean } = {}): Promise<OrderWorld> {
-  if (!options.realClock) return sharedOrderWorld();
-  const world = await publishPackWorld({
-    ...ORDER_WORLD,
-    historyDays: daysTo(Date.now()),
-    realClock: true,
-    blockTimeMs: 3_600_000,
-  });
+  const world = options.realClock
+    ? await publishPackWorld({
+        ...ORDER_WORLD,
+        historyDays: daysTo(Date.now()),
+        realClock: true,
+        blockTimeMs: 3_600_000,
+      })
+    : await sharedPackWorld({ ...ORDER_WORLD, historyDays: daysTo(NOW_MS) });
   return {
-    ...folders(world.dir, world.store),
+    dir: world.dir,
+    storeDir: join(world.dir, 'store'),
+    store: world.store,
+    outboxDir: join(world.dir, 'outbox'),
     chainUrl: world.devnet.url,
     demoColdkey: world.devnet.demoColdkey,
     close: () => world.close(),
@@ -74,23 +78,6 @@ const ORDER_WORLD = { seed: 'orders', genesis: new Date(GENESIS_MS), hoursIntoTo
 
 function daysTo(endMs: number): number {
   return Math.floor((endMs - GENESIS_MS) / 86_400_000);
-}
-
-async function sharedOrderWorld(): Promise<OrderWorld> {
-  const world = await sharedPackWorld({ ...ORDER_WORLD, historyDays: daysTo(NOW_MS) });
-  return {
-    ...folders(world.dir, world.store),
-    chainUrl: world.devnet.url,
-    demoColdkey: world.devnet.demoColdkey,
-    close: () => world.close(),
-  };
-}
-
-function folders(
-  dir: string,
-  store: FolderObjectStore,
-): Pick<OrderWorld, 'dir' | 'storeDir' | 'store' | 'outboxDir'> {
-  return { dir, storeDir: join(dir, 'store'), store, outboxDir: join(dir, 'outbox') };
 }
 
 /** A Checkout Session event body as Stripe sends it, and its `Stripe-Signature` under `secret`. */
