@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.js';
 
 // The AWS SDK's NodeVersionSupportWarning is for whoever upgrades the pinned SDK, not for a test run: the
 // entry points set the same documented opt-out (docs/operating.md "Node versions"). Test files inherit it;
@@ -13,11 +14,14 @@ const EXPECTED_DISCONNECT =
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One S3 server (radosgw) per run, up before the heavy suites load the cores; only for runs whose
-    // selected files use it (see the file).
-    globalSetup: ['test/services/s3-global-setup.ts'],
+    // Temporary files in RAM when the machine has /dev/shm (the worlds' DuckDB and SQLite commits wait for
+    // no disk), first so the S3 server's files go there too; then one S3 server (radosgw) per run, up
+    // before the heavy suites load the cores, only for runs whose selected files use it (see the files).
+    globalSetup: ['test/support/ram-temp-dir.ts', 'test/services/s3-global-setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // The files that take minutes start first, so they overlap the rest instead of ending the run alone.
+    sequence: { sequencer: LongFilesFirst },
     testTimeout: 60_000,
     // A passing run prints the summary and little else: console output of passing tests is dropped (a
     // failing test's output is kept), and so are the chain client's disconnect lines when a test stops

@@ -11,7 +11,7 @@
  * Then, as a check of the claim from the outside, every other route and command runs against a
  * created and a paid order and neither moves.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../gateway/config.js';
@@ -128,7 +128,7 @@ describe('who writes paid and fulfilled (behaviour)', () => {
   afterAll(async () => {
     await fake?.close();
     await stateStore?.stop();
-    await rm(world.dir, { recursive: true, force: true });
+    await world?.close();
   });
 
   it('leaves created and paid orders as they are through every other route and command', async () => {

@@ -251,9 +251,12 @@ describe.each(implementations)('object store contract: $name', (implementation) 
     const object = (text: string) => [
       { path: 'status.json', body: bytes(text), contentType: 'application/json' },
     ];
-    const burns = await publishRun(store, { prefix: '', objects: object('"burns"'), keepRuns: 1 });
-    const first = await publishRun(store, { prefix: 'emissions/', objects: object('"e1"'), keepRuns: 1 });
-    const second = await publishRun(store, { prefix: 'emissions/', objects: object('"e2"'), keepRuns: 1 });
+    // One minute apart: runs published within one millisecond have no order (a version's tail is random),
+    // and a store in RAM publishes these three within one.
+    const at = (minute: number) => ({ now: new Date(`2026-11-21T22:0${minute}:00.000Z`), keepRuns: 1 });
+    const burns = await publishRun(store, { prefix: '', objects: object('"burns"'), ...at(0) });
+    const first = await publishRun(store, { prefix: 'emissions/', objects: object('"e1"'), ...at(1) });
+    const second = await publishRun(store, { prefix: 'emissions/', objects: object('"e2"'), ...at(2) });
 
     expect(second.pruned).toEqual([first.manifest.version]);
     expect((await readManifest(store, ''))?.version).toBe(burns.manifest.version);

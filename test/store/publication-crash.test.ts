@@ -6,13 +6,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FolderObjectStore } from '../../pipeline/store/folder-store.js';
 import { type Manifest, readManifest } from '../../pipeline/store/manifest.js';
 import { publishRun, readPublishedObject } from '../../pipeline/store/publication.js';
+import { diskTempDir } from '../support/ram-temp-dir.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
@@ -21,7 +21,8 @@ const OBJECTS = 120;
 const OBJECT_BYTES = 48 * 1024;
 const KEEP_RUNS = 2;
 
-const root = await mkdtemp(join(tmpdir(), 'sbm-crash-'));
+// On disk: the kills by delay (5, 60, 200 ms) must land while the publisher still writes; in RAM it is done.
+const root = await mkdtemp(join(diskTempDir(), 'sbm-crash-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 interface ChildRun {

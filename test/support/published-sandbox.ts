@@ -2,12 +2,12 @@
  * One sandbox world collected and published by the real pipeline the way `sbm daily` does it (collect,
  * share pools, fiat prices from the sandbox's price API, publish), shared by the test files that need
  * published snapshots and tax objects (snapshot semantics, gateway routes). The first file to ask builds it under the OS
- * temp folder (keyed by the vitest run) while holding a lock; the others wait and reuse it.
+ * temp folder (keyed by the vitest run, `build-once.ts`); the others wait and reuse it.
  *
  * The world's clock is fixed (genesis and "now" are constants), so every run sees the same chain, the
  * same truth, and a partial current day.
  */
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importClaims } from '../../pipeline/claims/import-claims.js';
@@ -23,6 +23,7 @@ import { fetchFiatPrices } from '../../pipeline/prices/fetch-fiat-prices.js';
 import { publishSnapshots } from '../../pipeline/snapshots/publish-snapshots.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
 import { readDailySharePools } from '../../pipeline/yields/read-share-pools.js';
+import { buildOnce } from './build-once.js';
 
 const DAY_MS = 86_400_000;
 export const HISTORY_DAYS = 35;
@@ -62,23 +63,7 @@ export async function publishedSandbox(): Promise<PublishedSandbox> {
     firstDay: GENESIS.toISOString().slice(0, 10),
     today: new Date(NOW_MS).toISOString().slice(0, 10),
   };
-  const ready = join(dir, 'ready');
-  if (await exists(ready)) return world;
-  const lock = `${dir}.lock`;
-  try {
-    await mkdir(lock);
-  } catch {
-    await waitFor(ready, 600_000);
-    return world;
-  }
-  try {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    await build(world);
-    await writeFile(ready, 'ok');
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
+  await buildOnce(dir, () => build(world));
   return world;
 }
 
@@ -156,19 +141,4 @@ function claimsCsv(world: PublishedSandbox): string {
     `${reusedNetuid(world.truth)},"${CLAIMS.reusedText}",Former,https://example.com/reused,${day(0)},`,
     '',
   ].join('\n');
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function waitFor(path: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await exists(path))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${path}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }

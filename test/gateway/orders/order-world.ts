@@ -11,6 +11,7 @@ import { handleStripeWebhook } from '../../../gateway/orders/stripe-webhook.js';
 import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import type { PaymentOutcome } from '../../../gateway/state/order-state.js';
 import type { FolderObjectStore } from '../../../pipeline/store/index.js';
+import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import { publishPackWorld } from '../../tax/pack/pack-world.js';
 
 /** Alice, Bob and Charlie of the Substrate dev keyring: valid prefix-42 addresses. */
@@ -47,18 +48,21 @@ export interface OrderWorld {
  * A sandbox world from 4 April 2026 to NOW_MS (2026/27 covered up to yesterday), collected and published by
  * the real pipeline, its chain kept running: the fulfilment job builds the real pack from it. With
  * `realClock` (a gateway process that reads the real time) it runs from the same day to today, in
- * half-hour blocks to keep the collection short.
+ * one-hour blocks to keep the collection short.
+ *
+ * The fixed-clock world is the same in every file that uses it, so it is collected and published once per
+ * test run (`sharedPackWorld`); each file gets its own copy of the published folder (its orders write
+ * packs and emails there) and its own sandbox chain started with the same options, the same chain.
  */
 export async function orderWorld(options: { realClock?: boolean } = {}): Promise<OrderWorld> {
-  const endMs = options.realClock ? Date.now() : NOW_MS;
-  const days = Math.floor((endMs - GENESIS_MS) / 86_400_000);
-  const world = await publishPackWorld({
-    seed: 'orders',
-    genesis: new Date(GENESIS_MS),
-    historyDays: days,
-    hoursIntoToday: 12,
-    ...(options.realClock ? { realClock: true, blockTimeMs: 3_600_000 } : {}),
-  });
+  const world = options.realClock
+    ? await publishPackWorld({
+        ...ORDER_WORLD,
+        historyDays: daysTo(Date.now()),
+        realClock: true,
+        blockTimeMs: 3_600_000,
+      })
+    : await sharedPackWorld({ ...ORDER_WORLD, historyDays: daysTo(NOW_MS) });
   return {
     dir: world.dir,
     storeDir: join(world.dir, 'store'),
@@ -68,6 +72,12 @@ export async function orderWorld(options: { realClock?: boolean } = {}): Promise
     demoColdkey: world.devnet.demoColdkey,
     close: () => world.close(),
   };
+}
+
+const ORDER_WORLD = { seed: 'orders', genesis: new Date(GENESIS_MS), hoursIntoToday: 12 } as const;
+
+function daysTo(endMs: number): number {
+  return Math.floor((endMs - GENESIS_MS) / 86_400_000);
 }
 
 /** A Checkout Session event body as Stripe sends it, and its `Stripe-Signature` under `secret`. */

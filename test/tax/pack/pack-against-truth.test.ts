@@ -10,7 +10,8 @@ import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
-import { type PackWorld, publishPackWorld } from './pack-world.js';
+import { sharedPackWorld } from '../../support/shared-pack-world.js';
+import type { PackWorld } from './pack-world.js';
 import { readCsv } from './read-pack-csv.js';
 
 const GENESIS = new Date('2026-01-01T00:00:00Z');
@@ -34,7 +35,7 @@ const order = () => ({
 });
 
 beforeAll(async () => {
-  world = await publishPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS });
+  world = await sharedPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS });
   chain = openPackChain(world.devnet.url);
   demo = world.devnet.demoColdkey;
   const finalizedNow = world.nowMs - world.options.finalityLag * world.options.blockTimeMs;

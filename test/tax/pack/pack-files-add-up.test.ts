@@ -9,7 +9,8 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
-import { type PackWorld, publishPackWorld } from './pack-world.js';
+import { sharedPackWorld } from '../../support/shared-pack-world.js';
+import type { PackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { readCsv } from './read-pack-csv.js';
 
@@ -22,7 +23,7 @@ let files: Map<string, string>;
 let pdf: string;
 
 beforeAll(async () => {
-  world = await publishPackWorld({ genesis: GENESIS, historyDays: 30 });
+  world = await sharedPackWorld({ genesis: GENESIS, historyDays: 30 });
   chain = openPackChain(world.devnet.url);
   const zip = await JSZip.loadAsync(
     await buildPack(
