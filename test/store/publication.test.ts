@@ -35,6 +35,13 @@ describe('newRunVersion', () => {
     const muchLater = newRunVersion(new Date('2027-01-02T03:04:05.006Z'));
     expect([muchLater, later, version].sort()).toEqual([version, later, muchLater]);
   });
+
+  it('gives runs of one process in the same millisecond versions in the order they were made', () => {
+    const at = new Date('2026-11-21T22:30:00.456Z');
+    const made = Array.from({ length: 50 }, () => newRunVersion(at));
+    expect(new Set(made).size).toBe(50);
+    expect([...made].sort()).toEqual(made);
+  });
 });
 
 describe('publishRun', () => {
