@@ -2,7 +2,12 @@ import { Router, type RouterType } from 'itty-router';
 import { taxPaths } from '../pipeline/contract/tax-published.js';
 import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
-import { countsAgainstAllowance, createAllowanceMeter, type LeaseOptions } from './auth/allowance.js';
+import {
+  type AllowanceTicket,
+  countsAgainstAllowance,
+  createAllowanceMeter,
+  type LeaseOptions,
+} from './auth/allowance.js';
 import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
 import { createKeyUseTally } from './auth/key-use-tally.js';
@@ -111,19 +116,37 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
 
   /**
    * Every request's end, on the router and the fast path alike: settles the allowance reservation,
-   * puts the limit headers into `headers` when they differ from those built in, logs one line.
+   * puts the limit headers into `headers` when they differ from those built in, logs one line. A
+   * request without a reservation (public, session) ends without a promise: undefined means done.
    */
-  const finish = async (request: GatewayRequest, status: number, headers: Record<string, string>) => {
+  const finish = (
+    request: GatewayRequest,
+    status: number,
+    headers: Record<string, string>,
+  ): Promise<void> | undefined => {
     const ticket = request.ctx.ticket;
-    if (ticket) {
-      request.ctx.ticket = null;
-      const decision = await ticket.settle(status);
-      recordKeyUse(request, ticket.decision.allowed, status);
-      // A success keeps the reservation's headers, already built into the response.
-      if (decision !== ticket.decision || !request.ctx.headersApplied) {
-        Object.assign(headers, limitHeaders(decision, deps.now()));
-      }
+    if (!ticket) {
+      logRequest(request, status);
+      return undefined;
     }
+    request.ctx.ticket = null;
+    return settle(request, ticket, status, headers);
+  };
+  const settle = async (
+    request: GatewayRequest,
+    ticket: AllowanceTicket,
+    status: number,
+    headers: Record<string, string>,
+  ): Promise<void> => {
+    const decision = await ticket.settle(status);
+    recordKeyUse(request, ticket.decision.allowed, status);
+    // A success keeps the reservation's headers, already built into the response.
+    if (decision !== ticket.decision || !request.ctx.headersApplied) {
+      Object.assign(headers, limitHeaders(decision, deps.now()));
+    }
+    logRequest(request, status);
+  };
+  const logRequest = (request: GatewayRequest, status: number): void => {
     deps.log({
       method: request.method,
       route: request.route ?? 'unmatched',

@@ -35,8 +35,11 @@ export interface FastPathDeps {
   trustProxy: number;
   /** Maps a thrown error to the router's error answer (same status, headers and body). */
   errorAnswer(error: unknown): PlainAnswer;
-  /** Settles the allowance, sets limit headers into `headers`, logs the request; the router's finally does the same. */
-  finish(request: GatewayRequest, status: number, headers: Record<string, string>): Promise<void>;
+  /**
+   * Settles the allowance, sets limit headers into `headers`, logs the request; the router's finally
+   * does the same. Undefined when it is done without waiting (no reservation to settle).
+   */
+  finish(request: GatewayRequest, status: number, headers: Record<string, string>): Promise<void> | undefined;
 }
 
 /** Paths the fast path takes as they are; anything else (`%`, `..`, `//`, odd bytes) goes to the router, which normalises it. */
@@ -78,25 +81,58 @@ export function createFastPath(deps: FastPathDeps): FastPath {
           headersApplied: false,
         } satisfies RequestContext,
       } as unknown as GatewayRequest;
-      answerer(request)
-        .catch((error: unknown) => deps.errorAnswer(error))
-        .then(async (answer) => {
-          await deps.finish(request, answer.status, answer.headers);
-          write(outgoing, answer, method === 'HEAD');
-        })
-        .catch((error: unknown) => {
-          // Only a failure in finish or write lands here; answer if nothing was sent yet.
-          const answer = deps.errorAnswer(error);
-          try {
-            write(outgoing, answer, method === 'HEAD');
-          } catch {
-            // The connection is gone; nothing to answer.
-          }
-        });
+      const head = method === 'HEAD';
+      // A public request is answered here, inside Node's request event, as the bare server answers:
+      // no promise between the parsed request and the written answer.
+      let answer: PlainAnswer | Promise<PlainAnswer>;
+      try {
+        answer = answerer(request);
+      } catch (error) {
+        answer = deps.errorAnswer(error);
+      }
+      if (answer instanceof Promise) {
+        answer.then(
+          (settled) => respond(deps, request, outgoing, settled, head),
+          (error: unknown) => respond(deps, request, outgoing, deps.errorAnswer(error), head),
+        );
+      } else {
+        respond(deps, request, outgoing, answer, head);
+      }
       return true;
     }
     return false;
   };
+}
+
+/** Ends the request (`finish`) and writes its answer, or the error answer when either step fails. */
+function respond(
+  deps: FastPathDeps,
+  request: GatewayRequest,
+  outgoing: NodeResponseLike,
+  answer: PlainAnswer,
+  head: boolean,
+): void {
+  try {
+    const finished = deps.finish(request, answer.status, answer.headers);
+    if (finished) {
+      finished
+        .then(() => write(outgoing, answer, head))
+        .catch((error: unknown) => writeError(deps, outgoing, error, head));
+      return;
+    }
+    write(outgoing, answer, head);
+  } catch (error) {
+    writeError(deps, outgoing, error, head);
+  }
+}
+
+/** Only a failure in finish or write lands here; answer if nothing was sent yet. */
+function writeError(deps: FastPathDeps, outgoing: NodeResponseLike, error: unknown, head: boolean): void {
+  try {
+    write(outgoing, deps.errorAnswer(error), head);
+  } catch {
+    // The connection is gone, or the answer was already sent; nothing to answer.
+  }
 }
 
 function write(outgoing: NodeResponseLike, answer: PlainAnswer, head: boolean): void {

@@ -24,6 +24,22 @@ export interface HeaderSource {
  * cookies, and the public pages must keep working for them.
  */
 export async function resolveCredential(deps: AuthDeps, headers: HeaderSource): Promise<Credential> {
+  return publicCallerNow(headers) ?? resolvePresented(deps, headers);
+}
+
+const PUBLIC: Credential = Object.freeze({ kind: 'public' });
+
+/**
+ * The public credential when the request presents none (no `Authorization`, no session cookie), decided
+ * without waiting; null when there is something to verify. Most requests are public: answering them
+ * without a promise keeps them as cheap as the bytes they fetch.
+ */
+export function publicCallerNow(headers: HeaderSource): Credential | null {
+  if (headers.get('authorization')) return null;
+  return readCookie(headers.get('cookie'), SESSION_COOKIE) ? null : PUBLIC;
+}
+
+async function resolvePresented(deps: AuthDeps, headers: HeaderSource): Promise<Credential> {
   const authorization = headers.get('authorization');
   if (authorization) {
     const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization.trim());
@@ -56,5 +72,5 @@ export async function resolveCredential(deps: AuthDeps, headers: HeaderSource): 
       };
     }
   }
-  return { kind: 'public' };
+  return PUBLIC;
 }

@@ -34,8 +34,12 @@ export interface SnapshotRoute {
   target(params: Record<string, string | undefined>, query: RouteQuery): SnapshotTarget;
 }
 
-/** Answers one matched snapshot request: parse, admit (throws 401/403/429), serve. */
-export type SnapshotAnswerer = (request: GatewayRequest) => Promise<PlainAnswer>;
+/**
+ * Answers one matched snapshot request: parse, admit (throws 401/403/429), serve. A request admitted
+ * without waiting (a public caller, see `AccessGuard.admit`) is answered without a promise, and a
+ * refusal then is thrown, not returned as a rejected promise: callers handle both.
+ */
+export type SnapshotAnswerer = (request: GatewayRequest) => PlainAnswer | Promise<PlainAnswer>;
 
 const answerers = new WeakMap<object, SnapshotAnswerer>();
 
@@ -45,10 +49,8 @@ export function addSnapshotRoutes(
   deps: { guard: AccessGuard; now: () => Date },
 ): void {
   for (const route of routes) {
-    const answer: SnapshotAnswerer = async (request) => {
-      const target = route.target(request.params, request.query as RouteQuery);
-      await deps.guard.admit(request, target.need, target.what);
-      return snapshotAnswer(
+    const serve = (request: GatewayRequest, target: SnapshotTarget): PlainAnswer =>
+      snapshotAnswer(
         target.cache,
         request,
         target.path,
@@ -56,6 +58,10 @@ export function addSnapshotRoutes(
         target.missing,
         target.headers,
       );
+    const answer: SnapshotAnswerer = (request) => {
+      const target = route.target(request.params, request.query as RouteQuery);
+      const admitted = deps.guard.admit(request, target.need, target.what);
+      return admitted ? admitted.then(() => serve(request, target)) : serve(request, target);
     };
     const handler = async (request: GatewayRequest) => toResponse(await answer(request));
     answerers.set(handler, answer);
