@@ -11,7 +11,7 @@ import {
 import type { AuthDeps } from './auth/auth-deps.js';
 import { resolveClientIp } from './auth/client-ip.js';
 import { createKeyUseTally } from './auth/key-use-tally.js';
-import { limitHeaders } from './auth/limit-headers.js';
+import { type LimitDecision, limitHeaders } from './auth/limit-headers.js';
 import { createPublicLimiter } from './auth/window-limiter.js';
 import { createFastPath, type FastPath } from './fast-path.js';
 import { HttpError, ValidationFailure } from './http/http-errors.js';
@@ -117,7 +117,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   /**
    * Every request's end, on the router and the fast path alike: settles the allowance reservation,
    * puts the limit headers into `headers` when they differ from those built in, logs one line. A
-   * request without a reservation (public, session) ends without a promise: undefined means done.
+   * request ends without a promise (undefined: done) unless settling must write the shared state.
    */
   const finish = (
     request: GatewayRequest,
@@ -130,15 +130,20 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
       return undefined;
     }
     request.ctx.ticket = null;
-    return settle(request, ticket, status, headers);
+    const decision = ticket.settle(status);
+    if (decision instanceof Promise) {
+      return decision.then((settled) => endSettled(request, ticket, settled, status, headers));
+    }
+    endSettled(request, ticket, decision, status, headers);
+    return undefined;
   };
-  const settle = async (
+  const endSettled = (
     request: GatewayRequest,
     ticket: AllowanceTicket,
+    decision: LimitDecision,
     status: number,
     headers: Record<string, string>,
-  ): Promise<void> => {
-    const decision = await ticket.settle(status);
+  ): void => {
     recordKeyUse(request, ticket.decision.allowed, status);
     // A success keeps the reservation's headers, already built into the response.
     if (decision !== ticket.decision || !request.ctx.headersApplied) {

@@ -14,7 +14,7 @@ import { resolveClientIp } from './auth/client-ip.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import type { GatewayRequest, RequestContext } from './request-context.js';
 import type { PlainAnswer } from './routes/snapshot-response.js';
-import { snapshotAnswererOf } from './routes/snapshot-routes.js';
+import { type SnapshotHandler, type SnapshotTarget, snapshotHandlerOf } from './routes/snapshot-routes.js';
 
 /** What the fast path reads of Node's `IncomingMessage` (HTTP/1 and HTTP/2 compatibility alike). */
 export interface NodeRequestLike {
@@ -47,61 +47,115 @@ const PLAIN_PATH = /^\/[A-Za-z0-9._~\-/]*$/;
 
 export type FastPath = (incoming: NodeRequestLike, outgoing: NodeResponseLike) => boolean;
 
+/** A URL resolved against the route table: the snapshot route it reaches, parsed. */
+interface ResolvedUrl {
+  handler: SnapshotHandler;
+  /** The route's pattern, for the request log. */
+  route: string | undefined;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  /** The parsed target, or, when parsing refused the parameters, the error to answer with. */
+  target: SnapshotTarget | null;
+  failure: unknown;
+}
+
+/**
+ * URLs resolved before, by method; null marks a URL that is not a snapshot read. Clients poll the same
+ * few URLs, and matching the table, splitting the query and checking the parameters were a third of a
+ * public answer's JavaScript (issue 28). Only URLs whose parameters parsed are kept, at most this many
+ * per method (then the map starts again empty), and the route table never changes after start.
+ */
+const MAX_KNOWN_URLS = 4_096;
+
 export function createFastPath(deps: FastPathDeps): FastPath {
-  const { routes } = deps;
+  const known = { GET: new Map<string, ResolvedUrl | null>(), HEAD: new Map<string, ResolvedUrl | null>() };
   return (incoming, outgoing) => {
     const method = incoming.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
     const url = incoming.url ?? '';
-    const mark = url.indexOf('?');
-    const pathname = mark === -1 ? url : url.slice(0, mark);
-    if (!PLAIN_PATH.test(pathname) || pathname.includes('//') || pathname.includes('/.') || url.includes('#'))
-      return false;
-    // The router's own matching: the first entry for this method (or ALL) whose pattern matches.
-    for (const entry of routes) {
-      if (entry[0] !== method && entry[0] !== 'ALL') continue;
-      const match = pathname.match(entry[1]);
-      if (!match) continue;
-      const answerer = snapshotAnswererOf(entry);
-      if (!answerer) return false;
-      const headers = nodeHeaders(incoming.headers);
-      const request = {
-        method,
-        url,
-        route: entry[3],
-        params: match.groups ?? {},
-        query: mark === -1 ? {} : queryOf(url.slice(mark + 1)),
-        ctx: {
-          startedAt: performance.now(),
-          ip: resolveClientIp(incoming.socket.remoteAddress, headers, deps.trustProxy),
-          requestHeaders: headers,
-          credential: null,
-          ticket: null,
-          responseHeaders: {},
-          headersApplied: false,
-        } satisfies RequestContext,
-      } as unknown as GatewayRequest;
-      const head = method === 'HEAD';
-      // A public request is answered here, inside Node's request event, as the bare server answers:
-      // no promise between the parsed request and the written answer.
-      let answer: PlainAnswer | Promise<PlainAnswer>;
-      try {
-        answer = answerer(request);
-      } catch (error) {
-        answer = deps.errorAnswer(error);
+    const urls = known[method];
+    let resolved = urls.get(url);
+    if (resolved === undefined) {
+      resolved = resolveUrl(deps.routes, method, url);
+      if (resolved === null || resolved.target !== null) {
+        if (urls.size >= MAX_KNOWN_URLS) urls.clear();
+        urls.set(url, resolved);
       }
-      if (answer instanceof Promise) {
-        answer.then(
-          (settled) => respond(deps, request, outgoing, settled, head),
-          (error: unknown) => respond(deps, request, outgoing, deps.errorAnswer(error), head),
-        );
-      } else {
-        respond(deps, request, outgoing, answer, head);
-      }
-      return true;
     }
-    return false;
+    if (resolved === null) return false;
+    const headers = new NodeHeaders(incoming.headers);
+    const request = {
+      method,
+      url,
+      route: resolved.route,
+      params: resolved.params,
+      query: resolved.query,
+      ctx: {
+        startedAt: performance.now(),
+        ip: resolveClientIp(incoming.socket.remoteAddress, headers, deps.trustProxy),
+        requestHeaders: headers,
+        credential: null,
+        ticket: null,
+        responseHeaders: {},
+        headersApplied: false,
+      } satisfies RequestContext,
+    } as unknown as GatewayRequest;
+    const head = method === 'HEAD';
+    // A request admitted without waiting is answered here, inside Node's request event, as the bare
+    // server answers: no promise between the parsed request and the written answer.
+    let answer: PlainAnswer | Promise<PlainAnswer>;
+    try {
+      answer =
+        resolved.target === null
+          ? deps.errorAnswer(resolved.failure)
+          : resolved.handler.answer(request, resolved.target);
+    } catch (error) {
+      answer = deps.errorAnswer(error);
+    }
+    if (answer instanceof Promise) {
+      answer.then(
+        (settled) => respond(deps, request, outgoing, settled, head),
+        (error: unknown) => respond(deps, request, outgoing, deps.errorAnswer(error), head),
+      );
+    } else {
+      respond(deps, request, outgoing, answer, head);
+    }
+    return true;
   };
+}
+
+/**
+ * The router's own matching: the first entry for this method (or ALL) whose pattern matches; null when
+ * that entry is not a snapshot route, or the path is one the router must normalise first.
+ */
+function resolveUrl(routes: readonly RouteEntry[], method: string, url: string): ResolvedUrl | null {
+  const mark = url.indexOf('?');
+  const pathname = mark === -1 ? url : url.slice(0, mark);
+  if (!PLAIN_PATH.test(pathname) || pathname.includes('//') || pathname.includes('/.') || url.includes('#'))
+    return null;
+  for (const entry of routes) {
+    if (entry[0] !== method && entry[0] !== 'ALL') continue;
+    const match = pathname.match(entry[1]);
+    if (!match) continue;
+    const handler = snapshotHandlerOf(entry);
+    if (!handler) return null;
+    // Shared by every request for this URL: frozen, so no handler can change what the next one reads.
+    const params = Object.freeze(match.groups ?? {});
+    const query = Object.freeze(mark === -1 ? {} : queryOf(url.slice(mark + 1)));
+    try {
+      return {
+        handler,
+        route: entry[3],
+        params,
+        query,
+        target: handler.target(params, query),
+        failure: null,
+      };
+    } catch (failure) {
+      return { handler, route: entry[3], params, query, target: null, failure };
+    }
+  }
+  return null;
 }
 
 /** Ends the request (`finish`) and writes its answer, or the error answer when either step fails. */
@@ -175,11 +229,11 @@ function addQueryValue(query: Record<string, string | string[]>, name: string, v
 const ENCODED = /[%+]/;
 
 /** Node's parsed headers (names lower-cased; repeated values joined as Node joins them). */
-export function nodeHeaders(headers: IncomingHttpHeaders): HeaderSource {
-  return {
-    get(name) {
-      const value = headers[name];
-      return Array.isArray(value) ? value.join(', ') : (value ?? null);
-    },
-  };
+export class NodeHeaders implements HeaderSource {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name];
+    return Array.isArray(value) ? value.join(', ') : (value ?? null);
+  }
 }

@@ -15,7 +15,7 @@ import { billingStripeClient, stripePagesOrigins } from './account/stripe-billin
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import { leaseOptions } from './auth/allowance.js';
 import type { GatewayConfig } from './config.js';
-import { type NodeRequestLike, nodeHeaders } from './fast-path.js';
+import { NodeHeaders, type NodeRequestLike } from './fast-path.js';
 import { createGatewayMetrics } from './metrics/gateway-metrics.js';
 import { startMetricsServer } from './metrics/metrics-server.js';
 import { outboxMailer, smtpMailer } from './orders/mailer.js';
@@ -160,7 +160,7 @@ export function nodeListener(
   const viaRouter = getRequestListener((request: Request, env: { incoming: NodeRequestLike }) =>
     app.fetch(request, {
       ip: env.incoming.socket.remoteAddress ?? 'unknown',
-      headers: nodeHeaders(env.incoming.headers),
+      headers: new NodeHeaders(env.incoming.headers),
     }),
   );
   if (observe) {

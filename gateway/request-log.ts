@@ -58,6 +58,16 @@ export function logLine(entry: RequestLogEntry): string {
 
 const PLAIN = /^[A-Za-z0-9_\-./:{}]*$/;
 
+/** Each text quoted once: a log line's strings are a few route patterns, methods and account ids. */
+const QUOTED = new Map<string, string>();
+const MAX_QUOTED = 1_024;
+
 function quoted(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+  let json = QUOTED.get(text);
+  if (json === undefined) {
+    json = PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+    if (QUOTED.size >= MAX_QUOTED) QUOTED.clear();
+    QUOTED.set(text, json);
+  }
+  return json;
 }

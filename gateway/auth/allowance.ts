@@ -18,12 +18,17 @@ export interface AllowanceTicket {
    * Call once the response status is known. A granted reservation whose response is not a success
    * is given back; the decision returned is the one to put in the response headers.
    */
-  settle(status: number): Promise<LimitDecision>;
+  settle(status: number): LimitDecision | Promise<LimitDecision>;
 }
 
 export interface AllowanceMeter {
   readonly limit: number;
   reserve(accountId: string, period: BillingPeriod): Promise<AllowanceTicket>;
+  /**
+   * A reservation made without waiting: counted in a lease this instance holds for the account, with
+   * units left. Undefined means reserve with `reserve`.
+   */
+  reserveNow(accountId: string, period: BillingPeriod): AllowanceTicket | undefined;
   /** The current standing without counting anything. */
   peek(accountId: string, period: BillingPeriod): Promise<LimitDecision>;
   /**
@@ -138,8 +143,17 @@ export function createAllowanceMeter(options: {
     };
   };
 
-  /** Open leases by account and period; a renewal in flight, shared by the requests waiting for it. */
+  /**
+   * The open lease of each account, found by account id alone (no key to build per request) and then
+   * checked for the period; a renewal in flight by account and period, shared by the requests waiting
+   * for it. Across a period's end the newer period's lease takes the account's place, and the older
+   * one is settled by its timer as usual.
+   */
   const leases = new Map<string, Lease>();
+  const leaseFor = (accountId: string, period: BillingPeriod): Lease | undefined => {
+    const held = leases.get(accountId);
+    return held && held.period.start.getTime() === period.start.getTime() ? held : undefined;
+  };
   const renewing = new Map<string, Promise<Lease | null>>();
   /** Accounts near their cap: counted request by request until this time (performance.now()). */
   const sharedUntil = new Map<string, number>();
@@ -150,8 +164,7 @@ export function createAllowanceMeter(options: {
     if (!held.open) return;
     held.open = false;
     clearTimeout(held.timer);
-    const key = leaseKey(held.accountId, held.period);
-    if (leases.get(key) === held) leases.delete(key);
+    if (leases.get(held.accountId) === held) leases.delete(held.accountId);
     await state.settleLease(held.id, held.accountId, held.period.start, held.left);
   };
 
@@ -163,7 +176,7 @@ export function createAllowanceMeter(options: {
 
   const takeLease = async (key: string, accountId: string, period: BillingPeriod): Promise<Lease | null> => {
     if (!lease) return null;
-    const old = leases.get(key);
+    const old = leases.get(accountId);
     let units = sizes.get(key) ?? lease.units;
     if (old) {
       if (old.left === 0 && performance.now() - old.takenAt < lease.lifetimeMs / 4) {
@@ -213,18 +226,24 @@ export function createAllowanceMeter(options: {
       }, lease.lifetimeMs),
     };
     held.timer.unref();
-    leases.set(key, held);
+    leases.set(accountId, held);
     return held;
+  };
+
+  const reserveNow = (accountId: string, period: BillingPeriod): AllowanceTicket | undefined => {
+    const held = lease && leaseFor(accountId, period);
+    return held?.open && held.left > 0 ? new LeasedTicket(held, limit, state) : undefined;
   };
 
   return {
     limit,
+    reserveNow,
     async reserve(accountId, period) {
       if (!lease) return reserveShared(accountId, period);
       const key = leaseKey(accountId, period);
       for (;;) {
-        const held = leases.get(key);
-        if (held?.open && held.left > 0) return new LeasedTicket(held, limit, state);
+        const leased = reserveNow(accountId, period);
+        if (leased) return leased;
         const until = sharedUntil.get(key);
         if (until !== undefined && performance.now() < until) return reserveShared(accountId, period);
         let renewal = renewing.get(key);
@@ -240,7 +259,7 @@ export function createAllowanceMeter(options: {
       return decide(used < limit, Math.max(0, limit - used), period);
     },
     async used(accountId, period) {
-      const held = leases.get(leaseKey(accountId, period));
+      const held = leaseFor(accountId, period);
       const spentHere = held?.open ? held.units - held.left : 0;
       return (await state.getSettledUsage(accountId, period.start, now())) + spentHere;
     },
@@ -271,6 +290,7 @@ function leaseDecision(held: Lease, limit: number): LimitDecision {
 class LeasedTicket implements AllowanceTicket {
   readonly decision: LimitDecision;
   private settled: LimitDecision | undefined;
+  private refunding: Promise<LimitDecision> | undefined;
 
   constructor(
     private readonly held: Lease,
@@ -281,7 +301,8 @@ class LeasedTicket implements AllowanceTicket {
     this.decision = leaseDecision(held, limit);
   }
 
-  async settle(status: number): Promise<LimitDecision> {
+  /** Without waiting, except to give back a failed request's unit after its lease was settled. */
+  settle(status: number): LimitDecision | Promise<LimitDecision> {
     if (this.settled) return this.settled;
     const held = this.held;
     if (countsAgainstAllowance(status)) {
@@ -290,10 +311,17 @@ class LeasedTicket implements AllowanceTicket {
       held.left += 1;
       this.settled = leaseDecision(held, this.limit);
     } else {
-      // The lease was settled with this request counted as spent: give it back in the shared count.
-      const refunded = await this.state.refundRequest(held.accountId, held.period.start, this.limit);
-      this.settled = decisionOf(true, this.limit, refunded.remaining, held.period);
+      // Settling twice gives back once.
+      this.refunding ??= this.refund(held);
+      return this.refunding;
     }
+    return this.settled;
+  }
+
+  /** The lease was settled with this request counted as spent: give it back in the shared count. */
+  private async refund(held: Lease): Promise<LimitDecision> {
+    const refunded = await this.state.refundRequest(held.accountId, held.period.start, this.limit);
+    this.settled = decisionOf(true, this.limit, refunded.remaining, held.period);
     return this.settled;
   }
 }

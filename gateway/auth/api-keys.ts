@@ -96,15 +96,22 @@ function reject(reason: KeyRejection): KeyVerification {
 }
 
 /**
- * The SHA-256 of each presented key that matched a stored key, by the key as presented. A client sends
- * the same key on every request, and its shape check (two patterns and a CRC32) and its digest were
- * about half of a keyed request's JavaScript (profiled 2026-11-25, issue 28). Only keys that matched
- * are kept, so made-up values cannot fill it (and it is emptied at 1,024); the constant-time comparison
- * with the stored hash, the state lookup and every status check still run on each request. The keys
- * kept are ones this process reads in every request anyway; they are never written anywhere.
+ * What is known of each presented key that matched a stored key, by the key as presented: its SHA-256,
+ * and which candidate it matched in the candidate list it was last compared with. A client sends the
+ * same key on every request, and its shape check (two patterns and a CRC32), its digest and the
+ * comparisons were most of a keyed request's JavaScript (profiled 2026-11-25, issue 28). Only keys
+ * that matched are kept, so made-up values cannot fill it (and it is emptied at 1,024). The comparison
+ * is redone whenever the state hands over a different list (it reads the rows again after any change
+ * anywhere), and the state lookup and every status check still run on each request. The keys kept
+ * are ones this process reads in every request anyway; they are never written anywhere.
  */
-const matchedDigests = new Map<string, string>();
-const MAX_MATCHED_DIGESTS = 1_024;
+interface MatchedKey {
+  digest: string;
+  candidates: readonly KeyCandidate[];
+  match: KeyCandidate | undefined;
+}
+const matchedKeys = new Map<string, MatchedKey>();
+const MAX_MATCHED_KEYS = 1_024;
 
 /**
  * Checks a presented key against the state on every call, so a revocation made through any gateway
@@ -112,25 +119,57 @@ const MAX_MATCHED_DIGESTS = 1_024;
  * from rows it read before, but only while nothing can have changed them). Candidates are found by
  * the visible prefix; the digest comparison itself is constant-time.
  */
-export async function verifyApiKey(deps: AuthDeps, presented: string): Promise<KeyVerification> {
-  let digest = matchedDigests.get(presented);
+export async function verifyApiKey(
+  deps: AuthDeps,
+  presented: string,
+  now?: Date,
+): Promise<KeyVerification> {
+  let digest = matchedKeys.get(presented)?.digest;
   if (digest === undefined) {
     const shape = apiKeyShape(presented);
     if (shape === 'malformed' || shape === 'bad-checksum') return reject(shape);
     digest = sha256Hex(presented);
   }
+  const candidates = await deps.state.findKeyCandidates(visiblePrefix(presented));
+  return verdict(deps, matchIn(presented, digest, candidates), now);
+}
+
+/**
+ * `verifyApiKey` without waiting, for a key that matched before and whose candidates the state holds
+ * proven current (`findKeyCandidatesNow`): the same checks, the same answer. Undefined means verify
+ * with `verifyApiKey`. Most keyed requests come from clients that send the same key again and again.
+ */
+export function verifyApiKeyNow(deps: AuthDeps, presented: string, now?: Date): KeyVerification | undefined {
+  const known = matchedKeys.get(presented);
+  if (known === undefined) return undefined;
+  const candidates = deps.state.findKeyCandidatesNow(visiblePrefix(presented));
+  if (candidates === undefined) return undefined;
+  const match = candidates === known.candidates ? known.match : matchIn(presented, known.digest, candidates);
+  return verdict(deps, match, now);
+}
+
+/** The candidate whose hash is the digest's, remembered for a key that matched. */
+function matchIn(
+  presented: string,
+  digest: string,
+  candidates: readonly KeyCandidate[],
+): KeyCandidate | undefined {
   let match: KeyCandidate | undefined;
-  for (const candidate of await deps.state.findKeyCandidates(visiblePrefix(presented))) {
+  for (const candidate of candidates) {
     // Compare every candidate, not stopping early, so the number of comparisons does not depend
     // on which candidate matched.
     if (digestsEqual(candidate.key.hash, digest) && !match) match = candidate;
   }
-  if (!match) return reject('unknown');
-  if (!matchedDigests.has(presented)) {
-    if (matchedDigests.size >= MAX_MATCHED_DIGESTS) matchedDigests.clear();
-    matchedDigests.set(presented, digest);
+  if (match) {
+    if (!matchedKeys.has(presented) && matchedKeys.size >= MAX_MATCHED_KEYS) matchedKeys.clear();
+    matchedKeys.set(presented, { digest, candidates, match });
   }
-  const now = deps.now();
+  return match;
+}
+
+function verdict(deps: AuthDeps, match: KeyCandidate | undefined, at?: Date): KeyVerification {
+  if (!match) return reject('unknown');
+  const now = at ?? deps.now();
   const status = keyStatus(match.key, now);
   if (status !== 'active') return reject(status);
   if (!accountHasAccess(match.account, now)) return reject('account-inactive');

@@ -45,6 +45,8 @@ export function createKeyUseTally(options: {
   let dayStartMs = Number.NaN;
   let day = '';
   let writes: Promise<void> = Promise.resolve();
+  /** The pending tally the last count went to: a busy key's next count goes there without a lookup. */
+  let last: Tally | null = null;
 
   const add = (entry: Tally) => {
     const name = `${entry.keyId} ${entry.day}`;
@@ -60,6 +62,7 @@ export function createKeyUseTally(options: {
     if (pending.size === 0) return;
     const entries = [...pending.values()];
     pending = new Map();
+    last = null;
     for (const [i, entry] of entries.entries()) {
       try {
         await billing.recordKeyUse(
@@ -92,12 +95,16 @@ export function createKeyUseTally(options: {
       if (!(atMs >= dayStartMs && atMs < dayStartMs + DAY_MS)) {
         dayStartMs = atMs - (((atMs % DAY_MS) + DAY_MS) % DAY_MS);
         day = new Date(dayStartMs).toISOString().slice(0, 10);
+        last = null;
       }
-      const held = pending.get(`${keyId} ${day}`);
-      if (held) {
-        held.used += 1;
-        if (atMs > held.lastUsedMs) held.lastUsedMs = atMs;
-      } else add({ keyId, accountId, day, used: 1, lastUsedMs: atMs });
+      let held = last?.keyId === keyId ? last : pending.get(`${keyId} ${day}`);
+      if (!held) {
+        held = { keyId, accountId, day, used: 0, lastUsedMs: atMs };
+        add(held);
+      }
+      held.used += 1;
+      if (atMs > held.lastUsedMs) held.lastUsedMs = atMs;
+      last = held;
     },
     flush,
     async close() {

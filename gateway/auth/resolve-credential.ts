@@ -1,6 +1,6 @@
-import type { Plan } from '../state/gateway-state.js';
+import type { ApiKeyRecord, Plan } from '../state/gateway-state.js';
 import { accountPeriod } from './accounts.js';
-import { type KeyRejection, verifyApiKey } from './api-keys.js';
+import { type KeyRejection, type KeyVerification, verifyApiKey, verifyApiKeyNow } from './api-keys.js';
 import type { AuthDeps } from './auth-deps.js';
 import type { BillingPeriod } from './billing-period.js';
 import { readCookie } from './cookie-header.js';
@@ -24,41 +24,40 @@ export interface HeaderSource {
  * cookies, and the public pages must keep working for them.
  */
 export async function resolveCredential(deps: AuthDeps, headers: HeaderSource): Promise<Credential> {
-  return publicCallerNow(headers) ?? resolvePresented(deps, headers);
+  return credentialNow(deps, headers) ?? resolvePresented(deps, headers);
 }
 
 const PUBLIC: Credential = Object.freeze({ kind: 'public' });
 
 /**
- * The public credential when the request presents none (no `Authorization`, no session cookie), decided
- * without waiting; null when there is something to verify. Most requests are public: answering them
- * without a promise keeps them as cheap as the bytes they fetch.
+ * Who is calling, when that is known without waiting: the public caller (no `Authorization`, no
+ * session cookie), or a key `verifyApiKeyNow` can check now. Null when there is something to wait for.
+ * Most requests are public or repeat a key: answering them without a promise keeps them as cheap as
+ * the bytes they fetch (issue 28).
  */
-export function publicCallerNow(headers: HeaderSource): Credential | null {
-  if (headers.get('authorization')) return null;
-  return readCookie(headers.get('cookie'), SESSION_COOKIE) ? null : PUBLIC;
+export function credentialNow(deps: AuthDeps, headers: HeaderSource): Credential | null {
+  const authorization = headers.get('authorization');
+  if (!authorization) return readCookie(headers.get('cookie'), SESSION_COOKIE) ? null : PUBLIC;
+  const presented = bearerKey(authorization);
+  if (presented === null) return null;
+  const now = deps.now();
+  const verified = verifyApiKeyNow(deps, presented, now);
+  return verified ? keyCredential(verified, now) : null;
 }
 
 async function resolvePresented(deps: AuthDeps, headers: HeaderSource): Promise<Credential> {
   const authorization = headers.get('authorization');
   if (authorization) {
-    const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization.trim());
-    if (!bearer?.[1]) {
+    const presented = bearerKey(authorization);
+    if (presented === null) {
       return {
         kind: 'invalid',
         reason: 'bad-scheme',
         detail: 'send the API key as "Authorization: Bearer <key>"',
       };
     }
-    const verified = await verifyApiKey(deps, bearer[1]);
-    if (!verified.ok) return { kind: 'invalid', reason: verified.reason, detail: verified.detail };
-    return {
-      kind: 'key',
-      accountId: verified.account.id,
-      keyId: verified.key.id,
-      plan: verified.account.plan,
-      period: accountPeriod(verified.account, deps.now()),
-    };
+    const now = deps.now();
+    return keyCredential(await verifyApiKey(deps, presented, now), now);
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
   if (cookie) {
@@ -73,4 +72,45 @@ async function resolvePresented(deps: AuthDeps, headers: HeaderSource): Promise<
     }
   }
   return PUBLIC;
+}
+
+/** The key in `Authorization: Bearer <key>`, or null for any other form. */
+function bearerKey(authorization: string): string | null {
+  let presented = bearerKeys.get(authorization);
+  if (presented === undefined) {
+    presented = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization.trim())?.[1] ?? null;
+    if (bearerKeys.size >= MAX_REMEMBERED) bearerKeys.clear();
+    bearerKeys.set(authorization, presented);
+  }
+  return presented;
+}
+
+/**
+ * The last few `Authorization` values parsed, and the credential last made for each key record (the
+ * state hands over new records whenever it reads them again): a client repeats both on every request,
+ * and making them anew was a tenth of a keyed request's JavaScript (issue 28). Bounded, in memory only.
+ */
+const bearerKeys = new Map<string, string | null>();
+const keyCredentials = new Map<string, { key: ApiKeyRecord; credential: KeyCredential }>();
+const MAX_REMEMBERED = 1_024;
+
+type KeyCredential = Extract<Credential, { kind: 'key' }>;
+
+function keyCredential(verified: KeyVerification, now: Date): Credential {
+  if (!verified.ok) return { kind: 'invalid', reason: verified.reason, detail: verified.detail };
+  const known = keyCredentials.get(verified.key.id);
+  if (known?.key === verified.key) {
+    const { period } = known.credential;
+    if (period.start <= now && now < period.end) return known.credential;
+  }
+  const credential: KeyCredential = Object.freeze({
+    kind: 'key',
+    accountId: verified.account.id,
+    keyId: verified.key.id,
+    plan: verified.account.plan,
+    period: accountPeriod(verified.account, now),
+  });
+  if (keyCredentials.size >= MAX_REMEMBERED) keyCredentials.clear();
+  keyCredentials.set(verified.key.id, { key: verified.key, credential });
+  return credential;
 }

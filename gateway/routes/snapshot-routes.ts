@@ -30,18 +30,26 @@ export type RouteQuery = Record<string, string | string[] | undefined>;
 export interface SnapshotRoute {
   /** An itty-router pattern, e.g. `/api/v1/subnets/:netuid/history`. */
   pattern: string;
-  /** Parses path and query parameters (throwing `ValidationFailure`, a 422) into the target. */
+  /**
+   * Parses path and query parameters (throwing `ValidationFailure`, a 422) into the target. It must
+   * depend on nothing else (no clock, no state): the fast path keeps the target per URL.
+   */
   target(params: Record<string, string | undefined>, query: RouteQuery): SnapshotTarget;
 }
 
 /**
- * Answers one matched snapshot request: parse, admit (throws 401/403/429), serve. A request admitted
- * without waiting (a public caller, see `AccessGuard.admit`) is answered without a promise, and a
- * refusal then is thrown, not returned as a rejected promise: callers handle both.
+ * A matched snapshot route's two steps, which both paths run: `target` parses the request's parameters
+ * (a pure function of them, so the fast path may keep its result per URL), `answer` admits the caller
+ * (throws 401/403/429) and serves. A request admitted without waiting (see `AccessGuard.admit`) is
+ * answered without a promise, and a refusal then is thrown, not returned as a rejected promise:
+ * callers handle both.
  */
-export type SnapshotAnswerer = (request: GatewayRequest) => PlainAnswer | Promise<PlainAnswer>;
+export interface SnapshotHandler {
+  target(params: Record<string, string | undefined>, query: RouteQuery): SnapshotTarget;
+  answer(request: GatewayRequest, target: SnapshotTarget): PlainAnswer | Promise<PlainAnswer>;
+}
 
-const answerers = new WeakMap<object, SnapshotAnswerer>();
+const handlers = new WeakMap<object, SnapshotHandler>();
 
 export function addSnapshotRoutes(
   router: RouterType<GatewayRequest>,
@@ -58,19 +66,24 @@ export function addSnapshotRoutes(
         target.missing,
         target.headers,
       );
-    const answer: SnapshotAnswerer = (request) => {
-      const target = route.target(request.params, request.query as RouteQuery);
-      const admitted = deps.guard.admit(request, target.need, target.what);
-      return admitted ? admitted.then(() => serve(request, target)) : serve(request, target);
+    const snapshot: SnapshotHandler = {
+      target: (params, query) => route.target(params, query),
+      answer(request, target) {
+        const admitted = deps.guard.admit(request, target.need, target.what);
+        return admitted ? admitted.then(() => serve(request, target)) : serve(request, target);
+      },
     };
-    const handler = async (request: GatewayRequest) => toResponse(await answer(request));
-    answerers.set(handler, answer);
+    const handler = async (request: GatewayRequest) =>
+      toResponse(
+        await snapshot.answer(request, snapshot.target(request.params, request.query as RouteQuery)),
+      );
+    handlers.set(handler, snapshot);
     router.get(route.pattern, handler);
   }
 }
 
-/** The snapshot answerer behind a route table entry, or undefined when the entry is any other route. */
-export function snapshotAnswererOf(entry: RouteEntry): SnapshotAnswerer | undefined {
-  const handlers = entry[2];
-  return handlers.length === 1 ? answerers.get(handlers[0] as object) : undefined;
+/** The snapshot handler behind a route table entry, or undefined when the entry is any other route. */
+export function snapshotHandlerOf(entry: RouteEntry): SnapshotHandler | undefined {
+  const registered = entry[2];
+  return registered.length === 1 ? handlers.get(registered[0] as object) : undefined;
 }

@@ -136,6 +136,12 @@ export interface GatewayState {
    * every keyed request makes it); the caller compares hashes.
    */
   findKeyCandidates(prefix: string): Promise<KeyCandidate[]>;
+  /**
+   * The same candidates when they are known without waiting: read before and proven current in this
+   * event-loop turn, so a key revoked anywhere before the turn began is seen. Undefined means ask
+   * `findKeyCandidates` (nothing cached, or an engine that cannot prove its cache current).
+   */
+  findKeyCandidatesNow(prefix: string): KeyCandidate[] | undefined;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Sets `revokedAt` once (a second revocation keeps the first time); null when unknown. */
   revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null>;

@@ -197,6 +197,11 @@ class PostgresState implements GatewayState {
     return rows.map(toKeyCandidate);
   }
 
+  /** Every lookup asks the server: no notification tells this instance a cached row went stale. */
+  findKeyCandidatesNow(): undefined {
+    return undefined;
+  }
+
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
     return (
       await this.rows('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])

@@ -212,7 +212,7 @@ class SqliteState implements GatewayState {
     return row ? toKey(row) : null;
   }
 
-  findKeyCandidates(prefix: string): Promise<KeyCandidate[]> {
+  findKeyCandidatesNow(prefix: string): KeyCandidate[] | undefined {
     if (!this.versionReadThisTurn) {
       this.versionReadThisTurn = true;
       setImmediate(() => {
@@ -220,7 +220,11 @@ class SqliteState implements GatewayState {
       });
       this.dropCandidatesIfChangedElsewhere();
     }
-    const known = this.candidates.get(prefix);
+    return this.candidates.get(prefix);
+  }
+
+  findKeyCandidates(prefix: string): Promise<KeyCandidate[]> {
+    const known = this.findKeyCandidatesNow(prefix);
     if (known) return Promise.resolve(known);
     return this.batch.run(() => {
       const cached = this.candidates.get(prefix);
