@@ -12,6 +12,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RouteEntry } from 'itty-router';
 import { resolveClientIp } from './auth/client-ip.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
+import { atEndOfTurn } from './http/end-of-turn.js';
 import type { GatewayRequest, RequestContext } from './request-context.js';
 import type { PlainAnswer } from './routes/snapshot-response.js';
 import { type SnapshotHandler, type SnapshotTarget, snapshotHandlerOf } from './routes/snapshot-routes.js';
@@ -68,6 +69,15 @@ interface ResolvedUrl {
 const MAX_KNOWN_URLS = 4_096;
 
 export function createFastPath(deps: FastPathDeps): FastPath {
+  // Answers are written at the end of the turn that decided them (see `atEndOfTurn`); `call` must not
+  // throw, or the rest of its turn's answers would be lost.
+  const send = atEndOfTurn((outgoing: NodeResponseLike, answer: PlainAnswer, head: boolean) => {
+    try {
+      write(outgoing, answer, head);
+    } catch (error) {
+      writeError(deps, outgoing, error, head);
+    }
+  });
   const known = { GET: new Map<string, ResolvedUrl | null>(), HEAD: new Map<string, ResolvedUrl | null>() };
   return (incoming, outgoing) => {
     const method = incoming.method;
@@ -114,11 +124,11 @@ export function createFastPath(deps: FastPathDeps): FastPath {
     }
     if (answer instanceof Promise) {
       answer.then(
-        (settled) => respond(deps, request, outgoing, settled, head),
-        (error: unknown) => respond(deps, request, outgoing, deps.errorAnswer(error), head),
+        (settled) => respond(deps, send, request, outgoing, settled, head),
+        (error: unknown) => respond(deps, send, request, outgoing, deps.errorAnswer(error), head),
       );
     } else {
-      respond(deps, request, outgoing, answer, head);
+      respond(deps, send, request, outgoing, answer, head);
     }
     return true;
   };
@@ -158,9 +168,12 @@ function resolveUrl(routes: readonly RouteEntry[], method: string, url: string):
   return null;
 }
 
-/** Ends the request (`finish`) and writes its answer, or the error answer when either step fails. */
+type Send = (outgoing: NodeResponseLike, answer: PlainAnswer, head: boolean) => void;
+
+/** Ends the request (`finish`) and sends its answer, or the error answer when finishing fails. */
 function respond(
   deps: FastPathDeps,
+  send: Send,
   request: GatewayRequest,
   outgoing: NodeResponseLike,
   answer: PlainAnswer,
@@ -169,12 +182,13 @@ function respond(
   try {
     const finished = deps.finish(request, answer.status, answer.headers);
     if (finished) {
-      finished
-        .then(() => write(outgoing, answer, head))
-        .catch((error: unknown) => writeError(deps, outgoing, error, head));
+      finished.then(
+        () => send(outgoing, answer, head),
+        (error: unknown) => writeError(deps, outgoing, error, head),
+      );
       return;
     }
-    write(outgoing, answer, head);
+    send(outgoing, answer, head);
   } catch (error) {
     writeError(deps, outgoing, error, head);
   }

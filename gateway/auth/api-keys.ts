@@ -119,11 +119,7 @@ const MAX_MATCHED_KEYS = 1_024;
  * from rows it read before, but only while nothing can have changed them). Candidates are found by
  * the visible prefix; the digest comparison itself is constant-time.
  */
-export async function verifyApiKey(
-  deps: AuthDeps,
-  presented: string,
-  now?: Date,
-): Promise<KeyVerification> {
+export async function verifyApiKey(deps: AuthDeps, presented: string, now?: Date): Promise<KeyVerification> {
   let digest = matchedKeys.get(presented)?.digest;
   if (digest === undefined) {
     const shape = apiKeyShape(presented);
