@@ -6,7 +6,10 @@
  * 90-day history (API key checked and metered in SQLite), and the subnet list in brotli. The gateway
  * runs as operators run it: `startGateway`, request log on (to a file).
  * Targets: public ≥ 0.9 × bare, keyed ≥ 0.8 × bare, brotli ≥ 0.9 × bare and under 8 KB, p99 < 5 ms,
- * public ≥ 0.6 × nginx.
+ * public ≥ 0.6 × nginx. The gateway writes its answers at the end of each event-loop turn
+ * (`gateway/http/end-of-turn.ts`), which a plain handler does not; so a second bare server, writing
+ * the same way, shows what the gateway's own work costs once that scheduling is taken out (for
+ * information: the targets are against the plain bare server).
  */
 import { request } from 'node:http';
 import { startBareServer } from './bare-server.js';
@@ -80,6 +83,7 @@ export async function run(): Promise<void> {
       const answer = await fetchOnce(`${gateway.url}${endpoint.path}`, headers);
       const encoding = answer.encoding === 'br' ? 'br' : undefined;
       const bare = await startBareServer(new Map([[endpoint.path, answer]]));
+      const bareAtTurnEnd = await startBareServer(new Map([[endpoint.path, answer]]), { endOfTurn: true });
       // nginx maps paths to files: the same bytes at a path without the query string.
       const filePath = endpoint.path.replace(/[?=&]/g, '-');
       const nginx = withNginx
@@ -96,15 +100,17 @@ export async function run(): Promise<void> {
         const sides: Side[] = [
           { name: 'bare', url: `${bare.url}${endpoint.path}`, headers },
           { name: 'gateway', url: `${gateway.url}${endpoint.path}`, headers },
+          { name: 'bare, turn-end writes', url: `${bareAtTurnEnd.url}${endpoint.path}`, headers },
         ];
         if (nginx) sides.push({ name: 'nginx', url: `${nginx.url}${filePath}`, headers });
-        const [base, subject, reference] = await alternate(sides, {
+        const [base, subject, sameWrites, reference] = await alternate(sides, {
           ...ROUNDS,
           expectBytes: answer.body.byteLength,
         });
-        report(endpoint, answer.body.byteLength, base!, subject!, reference);
+        report(endpoint, answer.body.byteLength, base!, subject!, sameWrites!, reference);
       } finally {
         await bare.close();
+        await bareAtTurnEnd.close();
         await nginx?.close();
       }
     }
@@ -118,21 +124,23 @@ function report(
   bytes: number,
   bare: SideFigures,
   gateway: SideFigures,
+  bareAtTurnEnd: SideFigures,
   nginx: SideFigures | undefined,
 ): void {
   print(
     `\n${endpoint.name} (${bytes} bytes, ${ROUNDS.connections} connections, ${(ROUNDS.rounds * ROUNDS.roundMs) / 1000} s a side)`,
   );
   const sides: [string, SideFigures][] = [
-    ['bare   ', bare],
+    ['bare', bare],
     ['gateway', gateway],
+    ['bare, turn-end writes', bareAtTurnEnd],
   ];
-  if (nginx) sides.push(['nginx  ', nginx]);
+  if (nginx) sides.push(['nginx', nginx]);
   for (const [name, side] of sides) {
     // nginx runs in its own process: this process's CPU is not its cost.
     const cpu = side === nginx ? '   n/a' : side.serverCpuUsPerRequest.toFixed(0).padStart(6);
     print(
-      `  ${name} ${side.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${side.p50Ms.toFixed(2)} ms  ` +
+      `  ${name.padEnd(21)} ${side.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${side.p50Ms.toFixed(2)} ms  ` +
         `p99 ${side.p99Ms.toFixed(2)} ms  server CPU ${cpu} µs/req  ` +
         `client CPU ${(side.clientCpuShare * 100).toFixed(0)}%  errors ${side.errors}/${side.requests}`,
     );
@@ -140,6 +148,10 @@ function report(
   const ratio = gateway.requestsPerSecond / bare.requestsPerSecond;
   print(
     `  ratio gateway/bare ${ratio.toFixed(2)}  target ≥ ${endpoint.target}  ${verdict(ratio >= endpoint.target)}`,
+  );
+  print(
+    `  ratio gateway/(bare, turn-end writes) ${(gateway.requestsPerSecond / bareAtTurnEnd.requestsPerSecond).toFixed(2)}` +
+      "  (information: the gateway's own work, with the same write scheduling on both sides)",
   );
   if (nginx) {
     const toNginx = gateway.requestsPerSecond / nginx.requestsPerSecond;
