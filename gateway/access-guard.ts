@@ -5,7 +5,7 @@ import { limitHeaders } from './auth/limit-headers.js';
 import { type Credential, credentialNow, resolveCredential } from './auth/resolve-credential.js';
 import type { WindowLimiter } from './auth/window-limiter.js';
 import { HttpError } from './http/http-errors.js';
-import type { GatewayRequest } from './request-context.js';
+import { type GatewayRequest, requestTime } from './request-context.js';
 
 type KeyCredential = Extract<Credential, { kind: 'key' }>;
 
@@ -27,9 +27,10 @@ export function createAccessGuard(deps: {
 }): AccessGuard {
   return {
     admit(request, need, what) {
-      const credential = credentialNow(deps.auth, request.ctx.requestHeaders);
+      const now = requestTime(request, deps.auth.now);
+      const credential = credentialNow(deps.auth, request.ctx.requestHeaders, now);
       if (credential) return admitCredential(request, credential, need, what);
-      return resolveCredential(deps.auth, request.ctx.requestHeaders).then((resolved) =>
+      return resolveCredential(deps.auth, request.ctx.requestHeaders, now).then((resolved) =>
         admitCredential(request, resolved, need, what),
       );
     },
@@ -66,7 +67,7 @@ export function createAccessGuard(deps: {
     credential: KeyCredential,
     ticket: AllowanceTicket,
   ): undefined {
-    const now = deps.auth.now();
+    const now = requestTime(request, deps.auth.now);
     request.ctx.ticket = ticket;
     request.ctx.responseHeaders = limitHeaders(ticket.decision, now);
     if (!ticket.decision.allowed) {
@@ -86,7 +87,7 @@ export function createAccessGuard(deps: {
       throw new HttpError(
         429,
         `More than ${decision.limit} requests a minute from this address without an API key; retry shortly.`,
-        limitHeaders(decision, deps.auth.now()),
+        limitHeaders(decision, requestTime(request, deps.auth.now)),
       );
     }
   }

@@ -19,7 +19,7 @@ import { errorAnswer, errorBody } from './http/responses.js';
 import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
 import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
 import { publishedTaxYearCoverage } from './orders/tax-year-coverage.js';
-import type { ConnectionInfo, GatewayRequest } from './request-context.js';
+import { type ConnectionInfo, type GatewayRequest, requestTime } from './request-context.js';
 import { type AccountServices, accountRoutes, NO_ACCOUNT_SERVICES } from './routes/account.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
@@ -111,7 +111,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
   const recordKeyUse = (request: GatewayRequest, granted: boolean, status: number): void => {
     const credential = request.ctx.credential;
     if (!granted || credential?.kind !== 'key' || !countsAgainstAllowance(status)) return;
-    keyUse.count(credential.keyId, credential.accountId, deps.now().getTime());
+    keyUse.count(credential.keyId, credential.accountId, requestTime(request, deps.now).getTime());
   };
 
   /**
@@ -147,7 +147,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     recordKeyUse(request, ticket.decision.allowed, status);
     // A success keeps the reservation's headers, already built into the response.
     if (decision !== ticket.decision || !request.ctx.headersApplied) {
-      Object.assign(headers, limitHeaders(decision, deps.now()));
+      Object.assign(headers, limitHeaders(decision, requestTime(request, deps.now)));
     }
     logRequest(request, status);
   };
@@ -252,6 +252,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
         ticket: null,
         responseHeaders: {},
         headersApplied: false,
+        at: null,
       };
       return router.fetch(gatewayRequest, connection);
     },

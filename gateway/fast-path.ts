@@ -108,6 +108,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         ticket: null,
         responseHeaders: {},
         headersApplied: false,
+        at: null,
       } satisfies RequestContext,
     } as unknown as GatewayRequest;
     const head = method === 'HEAD';

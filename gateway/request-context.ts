@@ -5,6 +5,8 @@ import type { Credential, HeaderSource } from './auth/resolve-credential.js';
 /** What the stages of one request share: set by the app's `fetch`, read by handlers and by `finally`. */
 export interface RequestContext {
   startedAt: number;
+  /** The request's clock reading, taken at its first use (`requestTime`). */
+  at: Date | null;
   /**
    * The client's address as the per-IP limits count it: the socket's peer, or behind trusted proxies
    * the address they forwarded (`SBM_TRUST_PROXY`, see `auth/client-ip.ts`).
@@ -26,6 +28,15 @@ export interface RequestContext {
 }
 
 export type GatewayRequest = IRequest & { ctx: RequestContext };
+
+/**
+ * The time for every step of one request: the key's validity, its billing period, the allowance
+ * headers, the snapshot's freshness and the day its use is counted on all read one clock reading.
+ */
+export function requestTime(request: GatewayRequest, clock: () => Date): Date {
+  request.ctx.at ??= clock();
+  return request.ctx.at;
+}
 
 /** What the server knows of a request beyond the fetch `Request`. */
 export interface ConnectionInfo {

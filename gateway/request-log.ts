@@ -24,21 +24,27 @@ const WRITE_AT_CHARS = 64 * 1024;
  * lines wait up to 10 ms for the ones after them. A crash loses at most those 10 ms of lines.
  */
 export function requestLogTo(sink: LogSink): RequestLog {
-  let pending = '';
+  // Lines kept apart and joined once per write: a string grown by `+=` is a rope of every line, and
+  // turning that into bytes cost more than building the lines (profiled 2026-11-25, issue 28).
+  let pending: string[] = [];
+  let pendingChars = 0;
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
     if (timer) clearTimeout(timer);
     timer = null;
-    if (pending === '') return;
-    const chunk = pending;
-    pending = '';
-    sink.write(chunk);
+    if (pending.length === 0) return;
+    const lines = pending;
+    pending = [];
+    pendingChars = 0;
+    sink.write(lines.join(''));
   };
   return {
     log(entry) {
       if (timer === null) timer = setTimeout(flush, REQUEST_LOG_WRITE_MS);
-      pending += logLine(entry);
-      if (pending.length >= WRITE_AT_CHARS) flush();
+      const line = logLine(entry);
+      pending.push(line);
+      pendingChars += line.length;
+      if (pendingChars >= WRITE_AT_CHARS) flush();
     },
     flush,
   };

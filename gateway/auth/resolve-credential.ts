@@ -23,8 +23,12 @@ export interface HeaderSource {
  * wrong. A bad or expired session cookie is ignored and the caller is public: browsers keep stale
  * cookies, and the public pages must keep working for them.
  */
-export async function resolveCredential(deps: AuthDeps, headers: HeaderSource): Promise<Credential> {
-  return credentialNow(deps, headers) ?? resolvePresented(deps, headers);
+export async function resolveCredential(
+  deps: AuthDeps,
+  headers: HeaderSource,
+  now: Date = deps.now(),
+): Promise<Credential> {
+  return credentialNow(deps, headers, now) ?? resolvePresented(deps, headers, now);
 }
 
 const PUBLIC: Credential = Object.freeze({ kind: 'public' });
@@ -35,17 +39,16 @@ const PUBLIC: Credential = Object.freeze({ kind: 'public' });
  * Most requests are public or repeat a key: answering them without a promise keeps them as cheap as
  * the bytes they fetch (issue 28).
  */
-export function credentialNow(deps: AuthDeps, headers: HeaderSource): Credential | null {
+export function credentialNow(deps: AuthDeps, headers: HeaderSource, now: Date): Credential | null {
   const authorization = headers.get('authorization');
   if (!authorization) return readCookie(headers.get('cookie'), SESSION_COOKIE) ? null : PUBLIC;
   const presented = bearerKey(authorization);
   if (presented === null) return null;
-  const now = deps.now();
   const verified = verifyApiKeyNow(deps, presented, now);
   return verified ? keyCredential(verified, now) : null;
 }
 
-async function resolvePresented(deps: AuthDeps, headers: HeaderSource): Promise<Credential> {
+async function resolvePresented(deps: AuthDeps, headers: HeaderSource, now: Date): Promise<Credential> {
   const authorization = headers.get('authorization');
   if (authorization) {
     const presented = bearerKey(authorization);
@@ -56,7 +59,6 @@ async function resolvePresented(deps: AuthDeps, headers: HeaderSource): Promise<
         detail: 'send the API key as "Authorization: Bearer <key>"',
       };
     }
-    const now = deps.now();
     return keyCredential(await verifyApiKey(deps, presented, now), now);
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
@@ -101,7 +103,8 @@ function keyCredential(verified: KeyVerification, now: Date): Credential {
   const known = keyCredentials.get(verified.key.id);
   if (known?.key === verified.key) {
     const { period } = known.credential;
-    if (period.start <= now && now < period.end) return known.credential;
+    const at = now.getTime();
+    if (period.start.getTime() <= at && at < period.end.getTime()) return known.credential;
   }
   const credential: KeyCredential = Object.freeze({
     kind: 'key',

@@ -8,7 +8,7 @@
 import type { RouteEntry, RouterType } from 'itty-router';
 import type { AccessGuard } from '../access-guard.js';
 import type { AccessNeed } from '../auth/access.js';
-import type { GatewayRequest } from '../request-context.js';
+import { type GatewayRequest, requestTime } from '../request-context.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
 import { type PlainAnswer, snapshotAnswer, toResponse } from './snapshot-response.js';
 
@@ -62,7 +62,7 @@ export function addSnapshotRoutes(
         target.cache,
         request,
         target.path,
-        deps.now().getTime(),
+        requestTime(request, deps.now).getTime(),
         target.missing,
         target.headers,
       );
