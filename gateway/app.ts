@@ -19,7 +19,12 @@ import { errorAnswer, errorBody } from './http/responses.js';
 import { allowedMethods, serveHeadLikeGet, withoutBody } from './http/route-methods.js';
 import { NO_ORDER_SERVICES, type OrderServices } from './orders/order-services.js';
 import { publishedTaxYearCoverage } from './orders/tax-year-coverage.js';
-import { type ConnectionInfo, type GatewayRequest, requestTime } from './request-context.js';
+import {
+  type ConnectionInfo,
+  type GatewayRequest,
+  NO_RESPONSE_HEADERS,
+  requestTime,
+} from './request-context.js';
 import { type AccountServices, accountRoutes, NO_ACCOUNT_SERVICES } from './routes/account.js';
 import { dataRoutes } from './routes/data.js';
 import { emissionRoutes } from './routes/emissions.js';
@@ -250,7 +255,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
         requestHeaders,
         credential: null,
         ticket: null,
-        responseHeaders: {},
+        responseHeaders: NO_RESPONSE_HEADERS,
         headersApplied: false,
         at: null,
       };

@@ -13,7 +13,7 @@ import type { RouteEntry } from 'itty-router';
 import { resolveClientIp } from './auth/client-ip.js';
 import type { HeaderSource } from './auth/resolve-credential.js';
 import { atEndOfTurn } from './http/end-of-turn.js';
-import type { GatewayRequest, RequestContext } from './request-context.js';
+import { type GatewayRequest, NO_RESPONSE_HEADERS, type RequestContext } from './request-context.js';
 import type { PlainAnswer } from './routes/snapshot-response.js';
 import { type SnapshotHandler, type SnapshotTarget, snapshotHandlerOf } from './routes/snapshot-routes.js';
 
@@ -106,7 +106,7 @@ export function createFastPath(deps: FastPathDeps): FastPath {
         requestHeaders: headers,
         credential: null,
         ticket: null,
-        responseHeaders: {},
+        responseHeaders: NO_RESPONSE_HEADERS,
         headersApplied: false,
         at: null,
       } satisfies RequestContext,

@@ -29,6 +29,9 @@ export interface RequestContext {
 
 export type GatewayRequest = IRequest & { ctx: RequestContext };
 
+/** `responseHeaders` before anything is decided: one shared object, replaced (never changed) when headers are. */
+export const NO_RESPONSE_HEADERS: Record<string, string> = Object.freeze({});
+
 /**
  * The time for every step of one request: the key's validity, its billing period, the allowance
  * headers, the snapshot's freshness and the day its use is counted on all read one clock reading.

@@ -57,9 +57,41 @@ export function requestLogTo(sink: LogSink): RequestLog {
  */
 export function logLine(entry: RequestLogEntry): string {
   return (
-    `{"method":${quoted(entry.method)},"route":${quoted(entry.route)},"status":${entry.status},` +
-    `"duration_ms":${Number.isFinite(entry.duration_ms) ? String(entry.duration_ms) : 'null'},"account":${entry.account === null ? 'null' : quoted(entry.account)}}\n`
+    `${linePrefix(entry.method, entry.route)}${entry.status},"duration_ms":${decimal(entry.duration_ms)},` +
+    `"account":${entry.account === null ? 'null' : quoted(entry.account)}}\n`
   );
+}
+
+/** `{"method":…,"route":…,"status":`, made once per method and route. */
+function linePrefix(method: string, route: string): string {
+  const byRoute = prefixes.get(method) ?? new Map<string, string>();
+  let prefix = byRoute.get(route);
+  if (prefix === undefined) {
+    prefix = `{"method":${quoted(method)},"route":${quoted(route)},"status":`;
+    if (byRoute.size >= MAX_QUOTED) byRoute.clear();
+    byRoute.set(route, prefix);
+    prefixes.set(method, byRoute);
+  }
+  return prefix;
+}
+
+const prefixes = new Map<string, Map<string, string>>();
+
+/**
+ * A number as `JSON.stringify` writes it. A duration in hundredths of a millisecond (what the app
+ * logs) is written from integers: turning a fraction into its shortest decimal costs more than the
+ * rest of the line. Anything else goes through `String`.
+ */
+function decimal(value: number): string {
+  const hundredths = Math.round(value * 100);
+  if (hundredths / 100 !== value || hundredths < 0 || hundredths > 1e15) {
+    return Number.isFinite(value) ? String(value) : 'null';
+  }
+  const fraction = hundredths % 100;
+  const whole = (hundredths - fraction) / 100;
+  if (fraction === 0) return `${whole}`;
+  if (fraction % 10 === 0) return `${whole}.${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
 const PLAIN = /^[A-Za-z0-9_\-./:{}]*$/;

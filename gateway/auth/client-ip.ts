@@ -25,7 +25,7 @@ export function resolveClientIp(
   headers: HeaderSource,
   trustProxy: number,
 ): string {
-  const socket = socketIp ? normalizeIp(socketIp) : 'unknown';
+  const socket = socketIp ? socketAddress(socketIp) : 'unknown';
   if (trustProxy <= 0) return socket;
   const header = headers.get('x-forwarded-for');
   if (!header) return socket;
@@ -38,6 +38,18 @@ export function resolveClientIp(
     chosen = ip;
   }
   return chosen;
+}
+
+/** The last socket address normalised: a connection's requests, and a proxy's, repeat it. */
+let lastSocketIp = '';
+let lastNormalized = '';
+
+function socketAddress(ip: string): string {
+  if (ip !== lastSocketIp) {
+    lastNormalized = normalizeIp(ip);
+    lastSocketIp = ip;
+  }
+  return lastNormalized;
 }
 
 /** One `X-Forwarded-For` entry as a normalised IP address, or null when it is not one. */

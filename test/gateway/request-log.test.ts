@@ -68,6 +68,17 @@ describe('requestLogTo', () => {
     for (const one of entries) expect(logLine(one)).toBe(`${JSON.stringify(one)}\n`);
   });
 
+  it('writes every duration as JSON.stringify would (hundredths from integers, anything else as it is)', () => {
+    const durations = [-0, 1e-7, 1 / 3, 2.005, 1e15, 1e16, -1, Number.POSITIVE_INFINITY];
+    for (let hundredths = 0; hundredths <= 200_000; hundredths += 7) durations.push(hundredths / 100);
+    for (let i = 0; i < 2_000; i++) durations.push(Math.round(Math.random() * 1e12) / 100);
+    const wrong = durations.filter((duration_ms) => {
+      const one = { ...entry(200), duration_ms };
+      return logLine(one) !== `${JSON.stringify(one)}\n`;
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('writes what is queued when flushed, and nothing twice', async () => {
     const stream = new PassThrough();
     const seen = collect(stream);
