@@ -5,7 +5,13 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cancelAccount, createAccount } from '../../../gateway/auth/accounts.js';
 import { checksumOf, generateApiKey, visiblePrefix } from '../../../gateway/auth/api-key-format.js';
-import { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey, verifyApiKey } from '../../../gateway/auth/api-keys.js';
+import {
+  createApiKey,
+  MAX_ACTIVE_KEYS,
+  revokeApiKey,
+  verifyApiKey,
+  verifyApiKeyNow,
+} from '../../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../../gateway/auth/auth-deps.js';
 import {
   ActiveKeyLimitError,
@@ -92,6 +98,34 @@ describe.each(STATE_ENGINES)('API keys on $name', (engine) => {
       await revokeApiKey(deps(), record.id);
       expect(await verifyApiKey(elsewhere, key)).toMatchObject({ ok: false, reason: 'revoked' });
       expect(await verifyApiKey(deps(), key)).toMatchObject({ ok: false, reason: 'revoked' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers a repeat key without waiting, as verifyApiKey does, until another connection revokes it', async () => {
+    const other = await openGatewayState(store.url);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      const account = await createAccount(deps(), 'api');
+      const { key, record } = await createApiKey(deps(), account.id);
+      const elsewhere: AuthDeps = { state: other, now: () => clock };
+      // A key never matched here must be looked up, on every engine.
+      expect(verifyApiKeyNow(elsewhere, key)).toBeUndefined();
+      const verified = await verifyApiKey(elsewhere, key);
+      expect(verified.ok).toBe(true);
+      await nextTurn();
+      // SQLite proves its cached rows current each turn; PostgreSQL is always asked.
+      const cachedEngine = other.engine === 'sqlite';
+      expect(verifyApiKeyNow(elsewhere, key)).toEqual(cachedEngine ? verified : undefined);
+      await revokeApiKey(deps(), record.id);
+      await nextTurn();
+      // The commit on the other connection is seen at the turn's first lookup: read again, refused.
+      expect(verifyApiKeyNow(elsewhere, key)).toBeUndefined();
+      const refused = await verifyApiKey(elsewhere, key);
+      expect(refused).toMatchObject({ ok: false, reason: 'revoked' });
+      await nextTurn();
+      expect(verifyApiKeyNow(elsewhere, key)).toEqual(cachedEngine ? refused : undefined);
     } finally {
       await other.close();
     }
