@@ -1,10 +1,11 @@
-import { chooseEncoding } from '../http/accept-encoding.js';
+import { type ChosenEncoding, chooseEncoding } from '../http/accept-encoding.js';
 import { HttpError } from '../http/http-errors.js';
-import type { GatewayRequest } from '../request-context.js';
-import type { ServedObject, SnapshotCache } from '../snapshots/snapshot-cache.js';
+import { type GatewayRequest, NO_RESPONSE_HEADERS } from '../request-context.js';
+import type { Representation, ServedObject, SnapshotCache } from '../snapshots/snapshot-cache.js';
 
 /** Snapshots change at most every five minutes (spec 8's polling guidance). */
 const MAX_AGE_SECONDS = 300;
+const VARY_WITH_ENCODING = 'Accept-Encoding, Authorization, Cookie';
 
 /**
  * An answer before it is a fetch `Response`: what the router wraps in one and what the fast path
@@ -29,7 +30,7 @@ export function snapshotAnswer(
   path: string,
   nowMs: number,
   missing: string,
-  extraHeaders: Record<string, string> = {},
+  extraHeaders: Record<string, string> = NO_EXTRA_HEADERS,
 ): PlainAnswer {
   requirePublished(cache);
   const object = cache.get(path, nowMs);
@@ -43,7 +44,7 @@ export function snapshotResponse(
   path: string,
   nowMs: number,
   missing: string,
-  extraHeaders: Record<string, string> = {},
+  extraHeaders: Record<string, string> = NO_EXTRA_HEADERS,
 ): Response {
   return toResponse(snapshotAnswer(cache, request, path, nowMs, missing, extraHeaders));
 }
@@ -65,6 +66,15 @@ function representationAnswer(
 ): PlainAnswer {
   const encoding = chooseEncoding(request.ctx.requestHeaders.get('accept-encoding'), object.encoded);
   const chosen = encoding === 'identity' ? object : object.encoded[encoding]!;
+  if (
+    request.ctx.credential?.kind === 'public' &&
+    request.ctx.responseHeaders === NO_RESPONSE_HEADERS &&
+    extraHeaders === NO_EXTRA_HEADERS &&
+    !request.ctx.requestHeaders.get('if-none-match')
+  ) {
+    request.ctx.headersApplied = true;
+    return { status: 200, headers: publicHeadersOf(chosen, object.contentType, encoding), body: chosen.body };
+  }
   const answer = cachedAnswer(
     request,
     chosen.etag,
@@ -75,6 +85,36 @@ function representationAnswer(
   );
   if (encoding !== 'identity') answer.headers['content-encoding'] = encoding;
   return answer;
+}
+
+const NO_EXTRA_HEADERS: Record<string, string> = Object.freeze({});
+
+/**
+ * The headers of a public 200 of one representation, built once: every public answer of it sends the
+ * same ones (the same names, order and values `cachedAnswer` gives), so one frozen object serves them all
+ * and a public answer allocates no headers (issue 28). Kept as long as the representation is.
+ */
+const publicHeaders = new WeakMap<Representation, Record<string, string>>();
+
+function publicHeadersOf(
+  chosen: Representation,
+  contentType: string,
+  encoding: ChosenEncoding,
+): Record<string, string> {
+  let headers = publicHeaders.get(chosen);
+  if (headers === undefined) {
+    const built: Record<string, string> = {
+      etag: chosen.etag,
+      'cache-control': `public, max-age=${MAX_AGE_SECONDS}`,
+      vary: VARY_WITH_ENCODING,
+      'content-type': contentType,
+      'content-length': String(chosen.body.byteLength),
+    };
+    if (encoding !== 'identity') built['content-encoding'] = encoding;
+    headers = Object.freeze(built);
+    publicHeaders.set(chosen, headers);
+  }
+  return headers;
 }
 
 /**
@@ -96,7 +136,7 @@ export function cachedAnswer(
     {
       etag,
       'cache-control': `${scope}, max-age=${MAX_AGE_SECONDS}`,
-      vary: variesByEncoding ? 'Accept-Encoding, Authorization, Cookie' : 'Authorization, Cookie',
+      vary: variesByEncoding ? VARY_WITH_ENCODING : 'Authorization, Cookie',
     },
     request.ctx.responseHeaders,
   );
