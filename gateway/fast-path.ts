@@ -63,8 +63,9 @@ interface ResolvedUrl {
 /**
  * URLs resolved before, by method; null marks a URL that is not a snapshot read. Clients poll the same
  * few URLs, and matching the table, splitting the query and checking the parameters were a third of a
- * public answer's JavaScript (issue 28). Only URLs whose parameters parsed are kept, at most this many
- * per method (then the map starts again empty), and the route table never changes after start.
+ * public answer's JavaScript (issue 28). A URL whose parameters were refused is not kept (its error is
+ * made again per request); at most this many are kept per method (then the map starts again empty). The
+ * route table never changes after start.
  */
 const MAX_KNOWN_URLS = 4_096;
 

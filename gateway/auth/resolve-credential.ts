@@ -81,8 +81,11 @@ function bearerKey(authorization: string): string | null {
   let presented = bearerKeys.get(authorization);
   if (presented === undefined) {
     presented = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization.trim())?.[1] ?? null;
-    if (bearerKeys.size >= MAX_REMEMBERED) bearerKeys.clear();
-    bearerKeys.set(authorization, presented);
+    // Keys are about 60 characters: longer values are parsed each time, not kept.
+    if (authorization.length <= MAX_REMEMBERED_LENGTH) {
+      if (bearerKeys.size >= MAX_REMEMBERED) bearerKeys.clear();
+      bearerKeys.set(authorization, presented);
+    }
   }
   return presented;
 }
@@ -95,6 +98,7 @@ function bearerKey(authorization: string): string | null {
 const bearerKeys = new Map<string, string | null>();
 const keyCredentials = new Map<string, { key: ApiKeyRecord; credential: KeyCredential }>();
 const MAX_REMEMBERED = 1_024;
+const MAX_REMEMBERED_LENGTH = 256;
 
 type KeyCredential = Extract<Credential, { kind: 'key' }>;
 
