@@ -9,6 +9,9 @@ import type { LimitDecision } from './limit-headers.js';
  */
 export const DEFAULT_PUBLIC_LIMIT_PER_MIN = 60;
 
+/** At most this many refused keys are remembered per limiter and window (a few MB at most). */
+const MAX_REMEMBERED_FULL = 100_000;
+
 export interface WindowLimiter {
   readonly limit: number;
   readonly windowSeconds: number;
@@ -20,6 +23,11 @@ export interface WindowLimiter {
  * A fixed-window counter per key kept in the shared state, so every gateway instance enforces one
  * budget. Windows are aligned to the Unix epoch (minute windows start on the minute). Once per window
  * per process it deletes this limiter's expired windows, so the table stays small.
+ *
+ * A key the shared state refused is remembered until its window ends, and refused from memory: a
+ * window's count never falls (only windows already over are deleted), so the state would refuse it
+ * again, whichever instance asked. A flood from one address then costs the state nothing once the
+ * address is over its limit, where each refusal cost two statements in the turn's transaction.
  */
 export function createWindowLimiter(options: {
   state: GatewayState;
@@ -33,6 +41,16 @@ export function createWindowLimiter(options: {
   const windowMs = windowSeconds * 1000;
   const prefix = `${name}:`;
   let prunedWindow = -1;
+  /** Keys refused in the window that starts at `fullWindow`; emptied when the window moves on. */
+  let fullWindow = -1;
+  const full = new Set<string>();
+  const decision = (allowed: boolean, count: number, startMs: number): LimitDecision => ({
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt: new Date(startMs + windowMs),
+    windowSeconds,
+  });
   return {
     limit,
     windowSeconds,
@@ -40,18 +58,19 @@ export function createWindowLimiter(options: {
       if (limit <= 0) return null;
       const at = now();
       const startMs = Math.floor(at.getTime() / windowMs) * windowMs;
+      if (startMs !== fullWindow) {
+        fullWindow = startMs;
+        full.clear();
+      }
+      if (full.has(key)) return decision(false, limit, startMs);
       if (startMs !== prunedWindow) {
         prunedWindow = startMs;
         await state.pruneRateWindows(prefix, new Date(startMs));
       }
       const hit = await state.hitRateWindow(prefix + key, new Date(startMs), limit);
-      return {
-        allowed: hit.allowed,
-        limit,
-        remaining: Math.max(0, limit - hit.count),
-        resetAt: new Date(startMs + windowMs),
-        windowSeconds,
-      };
+      // Bounded: a flood from more addresses than this in one window is refused by the state instead.
+      if (!hit.allowed && startMs === fullWindow && full.size < MAX_REMEMBERED_FULL) full.add(key);
+      return decision(hit.allowed, hit.count, startMs);
     },
   };
 }

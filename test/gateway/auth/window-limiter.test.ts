@@ -47,6 +47,23 @@ describe('per-IP window limiter', () => {
     expect(await limiter.hit('192.0.2.1')).toMatchObject({ allowed: true, remaining: 2 });
   });
 
+  it('refuses an address over its limit from memory until the window ends, without the shared state', async () => {
+    clock = new Date('2025-03-15T12:00:05Z');
+    const own = await openGatewayState(`sqlite:${join(dir, 'flood.sqlite')}`);
+    const limiter = createPublicLimiter({ state: own, limitPerMinute: 2, now });
+    for (let i = 0; i < 2; i++) expect((await limiter.hit('203.0.113.5'))?.allowed).toBe(true);
+    const fromState = await limiter.hit('203.0.113.5');
+    // With the state gone, the refused address is still refused, with the same decision...
+    await own.close();
+    clock = new Date('2025-03-15T12:00:40Z');
+    expect(await limiter.hit('203.0.113.5')).toEqual(fromState);
+    expect(fromState).toMatchObject({ allowed: false, remaining: 0 });
+    // ...while anything that needs the state (another address, the next window) still asks it.
+    await expect(limiter.hit('203.0.113.6')).rejects.toThrow();
+    clock = new Date('2025-03-15T12:01:00Z');
+    await expect(limiter.hit('203.0.113.5')).rejects.toThrow();
+  });
+
   it('is off at 0 and defaults to a documented figure', async () => {
     const off = createPublicLimiter({ state, limitPerMinute: 0, now });
     for (let i = 0; i < 5; i++) expect(await off.hit('192.0.2.9')).toBeNull();
