@@ -44,12 +44,14 @@ lint: $(STAMP)
 deps: $(STAMP)
 	@npx tsx test/architecture/check-layers.ts
 
-# The JSON report feeds one closing line, `N passed, N failed`, that any CI reader understands. The dot
-# reporter and vitest.config.ts's `silent: 'passed-only'` keep a passing run to the summary: a failing
-# test prints its name, its error and its console output.
+# The JSON report feeds the closing lines (test/support/test-summary.ts): each skipped test with the
+# reason its title gives, so a green run says what it did not check, then one line any CI reader
+# understands, last: `N passed, N failed`, with `, N skipped` when any were. The dot reporter and
+# vitest.config.ts's `silent: 'passed-only'` keep a passing run to the summary: a failing test prints
+# its name, its error and its console output.
 unit: $(STAMP) web
 	npx vitest run --reporter=dot --reporter=json --outputFile=node_modules/.vitest-report.json
-	@node -e "const r = require('./node_modules/.vitest-report.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
+	@npx tsx test/support/test-summary.ts node_modules/.vitest-report.json
 
 test: typecheck lint deps unit
 
