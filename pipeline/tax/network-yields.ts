@@ -2,7 +2,8 @@
  * The network's chain-derived staking yield: how much a staker who does nothing earned, per subnet, from the
  * growth of its hotkeys' share prices over the last 7 complete UTC days (fewer where fewer are collected).
  *
- * A hotkey pool holds A alpha against S shares; one share is worth A/S. The shares a staker held at the end
+ * A hotkey pool holds A alpha against S shares (the chain's denominator, a SafeFloat: `SharePool.totalShares`);
+ * one share is worth A/S. The shares a staker held at the end
  * of the window's first day (A0, S0) are worth A1·S0/S1 at the end of its last, so the pool's growth is
  * A1·S0/S1 − A0. A subnet's growth rate weights its pools by their stake at the start:
  *   g = Σ (A1·S0/S1 − A0) / Σ A0        over pools with A0, S0, S1 > 0 in the same subnet registration,
@@ -15,6 +16,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { type PoolReserves, poolReserves } from '../amounts/pool-price.js';
+import { isZeroShares, scaledShareRatio } from '../amounts/safe-float.js';
 import type { SharePool } from '../chain/share-pools.js';
 import type { SubnetYield, TaxYields } from '../contract/tax-published.js';
 import { epochDay } from '../time/utc-day.js';
@@ -82,9 +84,14 @@ export function networkYields(inputs: NetworkYieldInputs): TaxYields {
     subnets.set(key, subnet);
     // Same hotkey, same netuid, same registration: a pool of a netuid registered anew is another pool.
     const start = startPools.get(poolKey(end));
-    if (!start || start.totalAlphaRao <= 0n || start.totalSharesBits <= 0n || end.totalSharesBits <= 0n)
+    if (
+      !start ||
+      start.totalAlphaRao <= 0n ||
+      isZeroShares(start.totalShares) ||
+      isZeroShares(end.totalShares)
+    )
       continue;
-    const worthAtEnd = ((end.totalAlphaRao * start.totalSharesBits) << SCALE_BITS) / end.totalSharesBits;
+    const worthAtEnd = scaledShareRatio(end.totalAlphaRao, start.totalShares, end.totalShares, SCALE_BITS);
     subnet.growth += worthAtEnd - (start.totalAlphaRao << SCALE_BITS);
     subnet.stake += start.totalAlphaRao;
   }

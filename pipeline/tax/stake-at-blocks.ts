@@ -156,9 +156,11 @@ function blockKeys(
   netuids: readonly number[],
   coldkeys: readonly string[],
 ): BlockKeys {
-  if (!codec.hasStorage(PALLET, 'Alpha')) {
+  // Only a runtime without the stake-info call reads positions from the V1 storage; spec 473 has no V1 maps
+  // at all, and its positions come from the call.
+  if (positions.length > 0 && !codec.hasStorage(PALLET, 'Alpha')) {
     throw new ChainDataError(
-      `runtime ${codec.specVersion} has no ${PALLET}.Alpha: stake before dynamic TAO is not read`,
+      `runtime ${codec.specVersion} has neither ${STAKE_INFO} nor ${PALLET}.Alpha: its stake cannot be read`,
     );
   }
   const key = (item: string, ...args: unknown[]) => codec.storageKey(PALLET, item, ...args).toLowerCase();

@@ -290,14 +290,16 @@ COMMENT ON COLUMN staking_events.tao_rao IS 'TAO amount of the event, in RAO (st
 COMMENT ON COLUMN staking_events.alpha_rao IS 'Alpha amount, in RAO: StakeAdded and StakeRemoved only.';
 COMMENT ON COLUMN staking_events.detail IS 'JSON of the fields that do not fit the columns: fee_rao (StakeAdded/StakeRemoved, a decimal string), destination_hotkey and destination_netuid (StakeMoved), destination_coldkey and destination_netuid (StakeTransferred), destination_netuid (StakeSwapped), to (Transfer recipient).';
 
-COMMENT ON TABLE share_pools IS 'Every hotkey''s share pool on every subnet at a collected day''s last block (sbm yields; sbm daily runs it after collecting). Stakers hold shares of a pool: one share is worth total_alpha_rao / (total_shares_bits / 2^64) RAO, and a staker who does nothing earns the growth of that price, the basis of the published staking yields (tax/yields.json). Root (netuid 0) pools hold TAO.';
+COMMENT ON TABLE share_pools IS 'Every hotkey''s share pool on every subnet at a collected day''s last block (sbm yields; sbm daily runs it after collecting). Stakers hold shares of a pool: one share is worth total_alpha_rao / (total_shares_mantissa × 10^total_shares_exponent) RAO, and a staker who does nothing earns the growth of that price, the basis of the published staking yields (tax/yields.json). Root (netuid 0) pools hold TAO.';
 COMMENT ON COLUMN share_pools.day IS 'UTC day.';
 COMMENT ON COLUMN share_pools.block IS 'Block the pools were read at: the day''s last collected block (collected_days.last_block; the finalized head for today).';
 COMMENT ON COLUMN share_pools.netuid IS 'Subnet number.';
 COMMENT ON COLUMN share_pools.registered_at IS 'NetworkRegisteredAt of the subnet holding this netuid at the block: with netuid, identifies the subnet registration.';
 COMMENT ON COLUMN share_pools.hotkey IS 'The hotkey (SS58) whose pool this is.';
 COMMENT ON COLUMN share_pools.total_alpha_rao IS 'TotalHotkeyAlpha: the alpha the pool holds, in RAO (TAO on root).';
-COMMENT ON COLUMN share_pools.total_shares_bits IS 'TotalHotkeyShares as the raw bits of its U64F64 fixed-point value (2^64 = one share), exact: UHUGEINT, since the bits can exceed HUGEINT''s 2^127. Shares = total_shares_bits / 2^64.';
+COMMENT ON COLUMN share_pools.total_shares_bits IS 'TotalHotkeyShares (V1) as the raw bits of its U64F64 fixed-point value (2^64 = one share), exact: UHUGEINT, since the bits can exceed HUGEINT''s 2^127. NULL where the chain held the pool in TotalHotkeySharesV2 (every pool from spec 473).';
+COMMENT ON COLUMN share_pools.total_shares_mantissa IS 'The pool''s shares as the chain reads its denominator (get_denominator), a SafeFloat: shares = total_shares_mantissa × 10^total_shares_exponent. V1 rows converted as SafeFloat::from(U64F64). NULL only in rows written before this column existed (then total_shares_bits holds them).';
+COMMENT ON COLUMN share_pools.total_shares_exponent IS 'The exponent (i64) of the shares SafeFloat: shares = total_shares_mantissa × 10^total_shares_exponent.';
 
 COMMENT ON TABLE share_pool_days IS 'Which days'' share pools were read, and at which block. A day read before its last block (today) is read again by the next sbm yields.';
 COMMENT ON COLUMN share_pool_days.day IS 'UTC day.';

@@ -123,9 +123,13 @@ CREATE TABLE IF NOT EXISTS staking_events (
 
 -- Every hotkey's share pool on every subnet at a collected day's last block (`sbm yields`, and `sbm daily`
 -- after its collection), for the network's chain-derived staking yield. A staker holds shares of a pool;
--- one share is worth total_alpha_rao / (total_shares_bits / 2^64) RAO, and a staker who does nothing earns
--- the growth of that price. total_shares_bits is the raw U64F64 of `TotalHotkeyShares` (2^64 = one share):
--- UHUGEINT, because the bits of a U64F64 reach 2^128 and HUGEINT (signed) stops at 2^127.
+-- one share is worth total_alpha_rao / shares RAO, and a staker who does nothing earns the growth of that
+-- price. The shares are the chain's denominator (`get_denominator`) as a SafeFloat, shares =
+-- total_shares_mantissa × 10^total_shares_exponent: the V1 `TotalHotkeyShares` converted as the chain converts
+-- it where the key still held one, else `TotalHotkeySharesV2` (spec 425 on; the only map from spec 473).
+-- total_shares_bits keeps the raw U64F64 of a V1 row (2^64 = one share; UHUGEINT, because the bits reach
+-- 2^128 and HUGEINT stops at 2^127), NULL for a V2 row. A warehouse written before the V2 columns existed has
+-- only the bits: readers convert them (`pipeline/warehouse/tax-queries.ts`).
 CREATE TABLE IF NOT EXISTS share_pools (
   day DATE NOT NULL,
   block BIGINT NOT NULL,               -- the day's last collected block (collected_days.last_block)
@@ -133,9 +137,14 @@ CREATE TABLE IF NOT EXISTS share_pools (
   registered_at BIGINT NOT NULL,       -- NetworkRegisteredAt of the subnet at that block
   hotkey VARCHAR NOT NULL,
   total_alpha_rao HUGEINT NOT NULL,    -- TotalHotkeyAlpha, RAO (alpha; TAO on root)
-  total_shares_bits UHUGEINT NOT NULL, -- TotalHotkeyShares, U64F64 bits
+  total_shares_bits UHUGEINT,          -- TotalHotkeyShares, U64F64 bits (V1 rows only)
+  total_shares_mantissa UHUGEINT,      -- the denominator as a SafeFloat: mantissa (u128) ...
+  total_shares_exponent BIGINT,        -- ... and exponent (i64)
   PRIMARY KEY (day, netuid, hotkey)
 );
+ALTER TABLE share_pools ADD COLUMN IF NOT EXISTS total_shares_mantissa UHUGEINT;
+ALTER TABLE share_pools ADD COLUMN IF NOT EXISTS total_shares_exponent BIGINT;
+ALTER TABLE share_pools ALTER COLUMN total_shares_bits DROP NOT NULL;
 
 -- Which days' pools were read, and at which block: a day whose row names an older block than
 -- collected_days.last_block (today, read again after more blocks) is read again by the next run.

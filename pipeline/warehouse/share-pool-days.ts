@@ -71,7 +71,10 @@ export async function replacePoolDay(
           appender.appendBigInt(BigInt(pool.registeredAt));
           appender.appendVarchar(pool.hotkey);
           appender.appendHugeInt(pool.totalAlphaRao);
-          appender.appendUHugeInt(pool.totalSharesBits);
+          if (pool.totalSharesBits === null) appender.appendNull();
+          else appender.appendUHugeInt(pool.totalSharesBits);
+          appender.appendUHugeInt(pool.totalShares.mantissa);
+          appender.appendBigInt(pool.totalShares.exponent);
           appender.endRow();
         }
         appender.flushSync();

@@ -4,6 +4,7 @@
  * each coldkey it concerns, streamed shard by shard so that a large warehouse is never held in memory.
  * Amounts stay bigint; prices stay the decimal text they are stored as.
  */
+import { safeFloatFromU64F64, safeFloatOf } from '../amounts/safe-float.js';
 import type { SharePool } from '../chain/share-pools.js';
 import type { StakingEvent, StakingKind } from '../chain/staking-event.js';
 import type { Warehouse } from './open-warehouse.js';
@@ -34,17 +35,27 @@ export async function readLastCollectedDay(warehouse: Warehouse): Promise<string
 
 export async function readPoolsOfDay(warehouse: Warehouse, day: string): Promise<SharePool[]> {
   const rows = await warehouse.rows(
-    `SELECT netuid, registered_at, hotkey, total_alpha_rao, total_shares_bits
+    `SELECT netuid, registered_at, hotkey, total_alpha_rao, total_shares_bits, total_shares_mantissa,
+            total_shares_exponent
        FROM share_pools WHERE day = $day::DATE ORDER BY netuid, hotkey`,
     { day },
   );
-  return rows.map((row) => ({
-    netuid: Number(row['netuid']),
-    registeredAt: Number(row['registered_at']),
-    hotkey: String(row['hotkey']),
-    totalAlphaRao: BigInt(row['total_alpha_rao'] as bigint),
-    totalSharesBits: BigInt(row['total_shares_bits'] as bigint),
-  }));
+  return rows.map((row) => {
+    const bits = row['total_shares_bits'] === null ? null : BigInt(row['total_shares_bits'] as bigint);
+    const mantissa = row['total_shares_mantissa'];
+    return {
+      netuid: Number(row['netuid']),
+      registeredAt: Number(row['registered_at']),
+      hotkey: String(row['hotkey']),
+      totalAlphaRao: BigInt(row['total_alpha_rao'] as bigint),
+      // A row written before the SafeFloat columns existed is a V1 row: converted as the chain converts it.
+      totalShares:
+        mantissa === null
+          ? safeFloatFromU64F64(bits ?? 0n)
+          : safeFloatOf(BigInt(mantissa as bigint), BigInt(row['total_shares_exponent'] as bigint)),
+      totalSharesBits: bits,
+    };
+  });
 }
 
 export interface DayReserves {

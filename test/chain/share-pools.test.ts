@@ -1,11 +1,12 @@
 /**
- * Share pools read over a real WebSocket from the sandbox chain, at a day's last block run by spec 343 and at
- * one run by spec 393, equal the world's truth (`TotalHotkeyAlpha`, `TotalHotkeyShares` of every pool).
+ * Share pools read over a real WebSocket from the sandbox chain, at day ends run by spec 343, 393 and 425
+ * (where part of the pools moved to `TotalHotkeySharesV2`), equal the world's truth (`TotalHotkeyAlpha`, and
+ * the denominator as the chain reads it: V1 converted to SafeFloat by the sandbox's own conversion, else V2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
-import { readSharePools } from '../../pipeline/chain/share-pools.js';
+import { readSharePools, type SharePool } from '../../pipeline/chain/share-pools.js';
 import {
   buildTruth,
   type DevnetOptions,
@@ -14,6 +15,7 @@ import {
   startDevnet,
   type Truth,
 } from '../../pipeline/devnet/index.js';
+import { fromU64F64 } from '../../pipeline/devnet/world/safe-float.js';
 
 const GENESIS = new Date('2025-04-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -28,6 +30,8 @@ const OPTIONS: DevnetOptions = {
   now: () => NOW,
   port: 0,
   pricePort: 0,
+  // Spec 425 from the middle of the last day: the V2 maps appear and pools move to them as they are written.
+  currentRuntimeBlock: Math.floor((3.4 * DAY) / 600_000),
 };
 
 let devnet: RunningDevnet;
@@ -48,29 +52,41 @@ afterAll(async () => {
 });
 
 describe('readSharePools', () => {
-  it('equals the truth at a spec-343 and a spec-393 day end', async () => {
+  it('equals the truth at spec-343, spec-393 and spec-425 day ends', async () => {
     const specs: number[] = [];
-    for (const date of ['2025-04-02', '2025-04-04']) {
+    let v2Pools = 0;
+    for (const date of ['2025-04-02', '2025-04-03', '2025-04-04']) {
       const day = truth.days.find((d) => d.date === date)!;
       const codec = await reader.codecOfBlock(day.last_block);
       specs.push(codec.specVersion);
       const pools = await readSharePools(reader, codec, await reader.blockHash(day.last_block), 4);
-      const expected = truth.share_pools
+      const expected: SharePool[] = truth.share_pools
         .filter((p) => p.date === date)
-        .map((p) => ({
-          netuid: p.netuid,
-          registeredAt: p.registered_at,
-          hotkey: p.hotkey,
-          totalAlphaRao: BigInt(p.total_alpha_rao),
-          totalSharesBits: BigInt(p.total_shares_bits),
-        }))
+        .map((p) => {
+          const v2 = p.total_shares_v2;
+          return {
+            netuid: p.netuid,
+            registeredAt: p.registered_at,
+            hotkey: p.hotkey,
+            totalAlphaRao: BigInt(p.total_alpha_rao),
+            totalShares: v2
+              ? { mantissa: BigInt(v2.mantissa), exponent: BigInt(v2.exponent) }
+              : fromU64F64(BigInt(p.total_shares_bits)),
+            totalSharesBits: v2 ? null : BigInt(p.total_shares_bits),
+          };
+        })
         .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
       expect(expected.length).toBeGreaterThan(10);
       expect(pools).toEqual(expected);
+      v2Pools += pools.filter((p) => p.totalSharesBits === null).length;
       // The pools have grown: a share is worth more than the one alpha it was issued at.
-      expect(pools.some((p) => p.totalAlphaRao * (1n << 64n) > p.totalSharesBits)).toBe(true);
+      expect(
+        pools.some((p) => p.totalSharesBits !== null && p.totalAlphaRao * (1n << 64n) > p.totalSharesBits),
+      ).toBe(true);
       expect(pools.some((p) => p.netuid === 0)).toBe(true);
     }
-    expect(specs).toEqual([343, 393]);
+    expect(specs).toEqual([343, 393, 425]);
+    // Spec 425 wrote some pools to V2 (lazily) and left the rest in V1: both maps were read.
+    expect(v2Pools).toBeGreaterThan(0);
   });
 });

@@ -125,6 +125,16 @@ interface Fraction {
 
 const ZERO: Fraction = { n: 0n, d: 1n };
 
+/** A truth pool's shares, exactly: the V2 SafeFloat where the denominator moved there, else V1 bits ÷ 2^64. */
+function truthShares(pool: TruthSharePool): Fraction {
+  const v2 = pool.total_shares_v2;
+  if (v2 === null) return fraction(BigInt(pool.total_shares_bits), 1n << 64n);
+  const exponent = BigInt(v2.exponent);
+  return exponent >= 0n
+    ? fraction(BigInt(v2.mantissa) * 10n ** exponent, 1n)
+    : fraction(BigInt(v2.mantissa), 10n ** -exponent);
+}
+
 function gcd(a: bigint, b: bigint): bigint {
   let [x, y] = [a < 0n ? -a : a, b];
   while (y !== 0n) [x, y] = [y, x % y];
@@ -172,13 +182,14 @@ function expectedYields(truth: Truth) {
     if (!begin) continue;
     const [a0, s0, a1, s1] = [
       BigInt(begin.total_alpha_rao),
-      BigInt(begin.total_shares_bits),
+      truthShares(begin),
       BigInt(end.total_alpha_rao),
-      BigInt(end.total_shares_bits),
+      truthShares(end),
     ];
-    if (a0 === 0n || s0 === 0n || s1 === 0n) continue;
-    // The alpha the start shares are worth at the end, less what they were worth at the start.
-    subnet.growth = add(subnet.growth, fraction(a1 * s0 - a0 * s1, s1));
+    if (a0 === 0n || s0.n === 0n || s1.n === 0n) continue;
+    // The alpha the start shares are worth at the end, less what they were worth at the start:
+    // a1·s0/s1 − a0, with the shares exact fractions (V1 bits ÷ 2^64, or V2 mantissa × 10^exponent).
+    subnet.growth = add(subnet.growth, fraction(a1 * s0.n * s1.d - a0 * s1.n * s0.d, s1.n * s0.d));
     subnet.stake += a0;
   }
   const annual = (growth: Fraction, weight: Fraction) =>

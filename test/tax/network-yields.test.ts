@@ -1,5 +1,6 @@
 /** The network yield's arithmetic on hand-made pools, each expectation worked out by hand. */
 import { describe, expect, it } from 'vitest';
+import { safeFloatFromU64F64 } from '../../pipeline/amounts/safe-float.js';
 import type { SharePool } from '../../pipeline/chain/share-pools.js';
 import { TaxYields } from '../../pipeline/contract/tax-published.js';
 import {
@@ -14,7 +15,15 @@ const WINDOW = { from: '2026-03-01', to: '2026-03-08', days: 7 };
 const AT = new Date('2026-03-09T00:30:00Z');
 
 function pool(netuid: number, hotkey: string, alpha: bigint, shares: bigint, registeredAt = 0): SharePool {
-  return { netuid, registeredAt, hotkey, totalAlphaRao: alpha, totalSharesBits: shares * ONE_SHARE };
+  const totalSharesBits = shares * ONE_SHARE;
+  return {
+    netuid,
+    registeredAt,
+    hotkey,
+    totalAlphaRao: alpha,
+    totalShares: safeFloatFromU64F64(totalSharesBits),
+    totalSharesBits,
+  };
 }
 
 function reserves(
@@ -71,6 +80,30 @@ describe('networkYields', () => {
       startReserves: [reserves(1, 1n, 1n)],
     });
     expect(result.subnets[0]!.yield).toBe(annual(1));
+  });
+
+  it('reads a V2 (SafeFloat) denominator, and compares a V1 start with a V2 end', () => {
+    // 150 shares as SafeFloat 1.5 × 10^2 (mantissa normalised to 21 digits): h1 starts in V1 at 150 alpha,
+    // ends in V2 at 180 alpha (+20 %); h2 is V2 at both ends, 0.5 shares (5 × 10^-1) worth 50 → 75 alpha (+50 %).
+    const v2 = (hotkey: string, alpha: bigint, mantissa: bigint, exponent: bigint): SharePool => ({
+      netuid: 1,
+      registeredAt: 0,
+      hotkey,
+      totalAlphaRao: alpha,
+      totalShares: { mantissa, exponent },
+      totalSharesBits: null,
+    });
+    const result = yields({
+      start: [pool(1, 'h1', 150n, 150n), v2('h2', 50n, 500_000_000_000_000_000_000n, -21n)],
+      end: [
+        v2('h1', 180n, 150_000_000_000_000_000_000n, -18n),
+        v2('h2', 75n, 500_000_000_000_000_000_000n, -21n),
+      ],
+      startReserves: [reserves(1, 1n, 1n)],
+    });
+    // (30 + 25) ÷ (150 + 50) = 27.5 %.
+    expect(result.subnets[0]!.yield).toBe((55 * 365) / (200 * 7));
+    expect(result.subnets[0]!.stake_rao).toBe('200');
   });
 
   it('weights pools by their alpha at the start', () => {

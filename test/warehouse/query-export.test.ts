@@ -13,6 +13,7 @@ let path: string;
 const BIG = 18_446_744_073_709_551_615n;
 // 2^128 - 1: the largest U64F64 share count, beyond HUGEINT and DECIMAL(38,0).
 const SHARE_BITS = 2n ** 128n - 1n;
+const MANTISSA = 10n ** 21n;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sbm-q-'));
@@ -24,8 +25,9 @@ beforeEach(async () => {
     { big: BIG.toString() },
   );
   await wh.run(
-    `INSERT INTO share_pools VALUES ('2025-03-01', 7199, 3, 0, 'h', $big::HUGEINT, $bits::UHUGEINT)`,
-    { big: BIG.toString(), bits: SHARE_BITS.toString() },
+    `INSERT INTO share_pools VALUES ('2025-03-01', 7199, 3, 0, 'h', $big::HUGEINT, $bits::UHUGEINT,
+       $mantissa::UHUGEINT, -3)`,
+    { big: BIG.toString(), bits: SHARE_BITS.toString(), mantissa: MANTISSA.toString() },
   );
   wh.close();
 });
@@ -69,10 +71,13 @@ describe('sbm export parquet', () => {
     );
     expect(reader.getRowObjectsJS()).toEqual([{ a: BIG, t: 'DECIMAL(38,0)' }]);
     const pools = await connection.runAndReadAll(
-      `SELECT CAST(total_shares_bits AS UHUGEINT) AS bits, CAST(total_alpha_rao AS HUGEINT) AS alpha
+      `SELECT CAST(total_shares_bits AS UHUGEINT) AS bits, CAST(total_alpha_rao AS HUGEINT) AS alpha,
+              CAST(total_shares_mantissa AS UHUGEINT) AS mantissa, total_shares_exponent AS exponent
          FROM '${join(out, 'share_pools.parquet')}'`,
     );
-    expect(pools.getRowObjectsJS()).toEqual([{ bits: SHARE_BITS, alpha: BIG }]);
+    expect(pools.getRowObjectsJS()).toEqual([
+      { bits: SHARE_BITS, alpha: BIG, mantissa: MANTISSA, exponent: -3n },
+    ]);
     connection.closeSync();
     instance.closeSync();
   });

@@ -68,7 +68,10 @@ async function storedPools() {
     return await warehouse.rows(
       `SELECT strftime(day, '%Y-%m-%d') AS date, block::INTEGER AS block, netuid, registered_at::INTEGER AS registered_at,
               hotkey, CAST(total_alpha_rao AS VARCHAR) AS total_alpha_rao,
-              CAST(total_shares_bits AS VARCHAR) AS total_shares_bits
+              coalesce(CAST(total_shares_bits AS VARCHAR), '0') AS total_shares_bits,
+              CASE WHEN total_shares_bits IS NULL
+                   THEN {'mantissa': CAST(total_shares_mantissa AS VARCHAR), 'exponent': CAST(total_shares_exponent AS VARCHAR)}
+              END AS total_shares_v2
          FROM share_pools ORDER BY day, netuid, hotkey`,
     );
   } finally {

@@ -152,6 +152,8 @@ export interface TruthSharePool {
   hotkey: string;
   total_alpha_rao: string;
   total_shares_bits: string;
+  /** `TotalHotkeySharesV2` (SafeFloat, value = mantissa × 10^exponent) where the denominator moved to V2; else null. */
+  total_shares_v2: { mantissa: string; exponent: string } | null;
 }
 
 export interface TruthEmissionChange {

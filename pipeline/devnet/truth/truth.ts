@@ -132,6 +132,9 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
         hotkey: world.stakers.validators[hotkeyIndex]!.address,
         total_alpha_rao: pool.alpha.toString(),
         total_shares_bits: pool.shares.toString(),
+        total_shares_v2: pool.v2
+          ? { mantissa: pool.v2.mantissa.toString(), exponent: pool.v2.exponent.toString() }
+          : null,
       });
     }
     for (const staker of world.stakers.stakers) {
