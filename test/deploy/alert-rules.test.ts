@@ -1,7 +1,7 @@
 /**
  * deploy/prometheus/alerts.yml and the Grafana dashboard against what the service exports: Prometheus's
- * own `promtool check rules` loads the rules (Debian's `prometheus` package, installed when possible,
- * skipped elsewhere), and every `sbm_*` metric and label the rules and panels name exists on the
+ * own `promtool check rules` loads the rules and `promtool check metrics` the daily file (Debian's
+ * `prometheus` package, installed when possible, skipped elsewhere with the reason in the test's title), and every `sbm_*` metric and label the rules and panels name exists on the
  * gateway's /metrics or in the file `sbm daily --metrics-file` writes. The daily file comes from the
  * real command: a run that fails (no node) keeps the last success of the file it replaces.
  */
@@ -22,11 +22,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RULES = join(ROOT, 'deploy/prometheus/alerts.yml');
 const DASHBOARD = join(ROOT, 'deploy/grafana/sbm-dashboard.json');
 const promtool = debianTool('promtool', 'prometheus');
+/** The reason the promtool tests are skipped here, in their titles (and `make test`'s summary). */
+const NO_PROMTOOL = 'skip' in promtool ? ` (skipped: ${promtool.skip})` : '';
 
 let dir: string;
 let gw: RunningGateway;
 let gatewayText: string;
 let dailyText: string;
+/** The daily file after the failed run. */
+let failedText: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sbm-alert-rules-'));
@@ -90,27 +94,49 @@ it('sbm daily --metrics-file writes the run figures, and a failed run keeps the 
   expect(after).toContain(`${DAILY_METRICS.lastSuccess} ${success.getTime() / 1000}\n`);
   const lastRun = Number(new RegExp(`^${DAILY_METRICS.lastRun} (\\d+)$`, 'm').exec(after)?.[1]);
   expect(lastRun).toBeGreaterThan(success.getTime() / 1000);
-  // What node_exporter's textfile collector accepts: promtool's own parser, when it is here.
-  if ('path' in promtool) {
-    const checked = await run('sh', ['-c', `"${promtool.path}" check metrics < "${file}"`]).then(
-      () => 0,
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
-    expect(checked).toBe(0);
-  }
+  failedText = after;
 }, 120_000);
 
 it.skipIf('skip' in promtool)(
-  `promtool check rules loads alerts.yml${'skip' in promtool ? ` (skipped: ${promtool.skip})` : ''}`,
+  `promtool check metrics accepts the daily file of a success and of a failed run${NO_PROMTOOL}`,
   async () => {
+    // What node_exporter's textfile collector accepts: promtool's own parser (exit 1 and "error while
+    // linting" when it cannot parse; exit 3 with one line per lint finding when it parses). The one
+    // finding allowed is the base-unit lint on sbm_daily_days_published: a count of days, not a duration.
     const path = (promtool as { path: string }).path;
-    const { stdout } = await run(path, ['check', 'rules', RULES]);
-    expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
+    expect([dailyText, failedText].map((text) => text.length > 0)).toEqual([true, true]);
+    for (const [name, text] of [
+      ['success', dailyText],
+      ['failed', failedText],
+    ] as const) {
+      const file = join(dir, `check-${name}.prom`);
+      await writeFile(file, text);
+      const checked = await run('sh', ['-c', `"${path}" check metrics < "${file}"`]).then(
+        ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          output: `${error.stdout}${error.stderr}`,
+        }),
+      );
+      const findings = checked.output.split('\n').filter((line) => line.trim() !== '');
+      const known = `${DAILY_METRICS.daysPublished} use base unit "seconds" instead of "days"`;
+      expect({ name, code: checked.code, others: findings.filter((line) => line !== known) }).toEqual({
+        name,
+        code: findings.length > 0 ? 3 : 0,
+        others: [],
+      });
+    }
   },
 );
 
+it.skipIf('skip' in promtool)(`promtool check rules loads alerts.yml${NO_PROMTOOL}`, async () => {
+  const path = (promtool as { path: string }).path;
+  const { stdout } = await run(path, ['check', 'rules', RULES]);
+  expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
+});
+
 it.skipIf('skip' in promtool)(
-  'promtool test rules: each alert fires at its threshold and not before',
+  `promtool test rules: each alert fires at its threshold and not before${NO_PROMTOOL}`,
   async () => {
     const path = (promtool as { path: string }).path;
     // The shipped rules without their annotations (promtool compares annotations verbatim); the

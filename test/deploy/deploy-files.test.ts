@@ -1,21 +1,25 @@
 /**
  * The deploy/ files name real things: every command the systemd units and the cron file run exists
  * (its `--help` answers, with the flags used), every variable of the environment file is one the code
- * reads, and systemd itself accepts the units (`systemd-analyze verify`, where systemd is installed).
+ * reads, and systemd itself accepts the units (`systemd-analyze verify`: Debian's `systemd` package,
+ * installed with apt-get when absent and this is root, see debian-tool.ts; skipped with the reason in
+ * the title elsewhere).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { debianTool } from './debian-tool.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEPLOY = join(ROOT, 'deploy');
 const UNITS = ['sbm-gateway.service', 'sbm-emissions-watch.service'];
-const SYSTEMD_ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
+const systemdAnalyze = debianTool('systemd-analyze', 'systemd');
+const SYSTEMD_ANALYZE = 'path' in systemdAnalyze ? systemdAnalyze.path : null;
+const SYSTEMD = 'skip' in systemdAnalyze ? `systemd (skipped: ${systemdAnalyze.skip})` : 'systemd';
 
 /** `tsx <entry> <words…> [--flags]` of every unit's ExecStart and every cron line. */
 async function commands(): Promise<{ from: string; entry: string; args: string[] }[]> {
@@ -83,7 +87,7 @@ it('sets only variables the code reads', async () => {
   expect(unread).toEqual([]);
 });
 
-describe.skipIf(!SYSTEMD_ANALYZE)('systemd', () => {
+describe.skipIf(!SYSTEMD_ANALYZE)(SYSTEMD, () => {
   it('accepts the units (systemd-analyze verify, with /opt/sbm pointed at this checkout)', async () => {
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
