@@ -8,19 +8,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayUnderTest, gatewayUnderTest } from '../support/gateway-under-test.js';
 
-const PAGES = [
-  '/',
-  '/subnets/3',
-  '/tax',
-  '/subnets/not-a-number',
-  '/explore/sign-in?token=forged',
-  '/explore/sign-out',
+/** Each page with the status and the title it answers with, on both gateways (so an error page fails). */
+const PAGES: Array<[path: string, status: number, title: string]> = [
+  ['/', 200, 'Subnets'],
+  ['/subnets/3', 200, 'Subnet 3'],
+  ['/tax', 200, 'Tax check'],
+  ['/subnets/not-a-number', 404, 'No such subnet'],
+  ['/explore/sign-in?token=forged', 404, 'This sign-in link is not valid'],
+  ['/explore/sign-out', 200, 'You are not signed in'],
   // The order status page a buyer's browser lands on (here: the page for a link that finds no order).
-  '/tax/orders/ord_00000000000000000000000000000000?t=forged',
+  ['/tax/orders/ord_00000000000000000000000000000000?t=forged', 404, 'Order not found'],
   // The API plan's pages.
-  '/api-plan',
-  '/account',
-  '/account/sign-in?token=forged',
+  ['/api-plan', 200, 'API plan'],
+  ['/account', 200, 'Account'],
+  ['/account/sign-in?token=forged', 200, 'Sign in'],
 ];
 
 let dir: string;
@@ -62,16 +63,27 @@ async function pageText(gw: GatewayUnderTest, path: string): Promise<{ status: n
 }
 
 describe('the sandbox notice', () => {
-  it.each(PAGES)('%s says it shows the synthetic sandbox world, not Bittensor', async (path) => {
-    const { text } = await pageText(sandbox, path);
-    expect(text).toContain(
-      "Sandbox. Every figure on this page comes from the local sandbox chain's synthetic world",
-    );
-    expect(text).toContain('not from Bittensor');
-  });
+  it.each(PAGES)(
+    '%s says it shows the synthetic sandbox world, not Bittensor',
+    async (path, status, title) => {
+      const { status: answered, text } = await pageText(sandbox, path);
+      expect([answered, titleOf(text)]).toEqual([status, title]);
+      expect(text).toContain(
+        "Sandbox. Every figure on this page comes from the local sandbox chain's synthetic world",
+      );
+      expect(text).toContain('not from Bittensor');
+    },
+  );
 
-  it.each(PAGES)('%s says nothing of a sandbox on a gateway serving real data', async (path) => {
-    const { text } = await pageText(production, path);
-    expect(text).not.toMatch(/sandbox/i);
-  });
+  it.each(PAGES)(
+    '%s says nothing of a sandbox on a gateway serving real data',
+    async (path, status, title) => {
+      const { status: answered, text } = await pageText(production, path);
+      expect([answered, titleOf(text)]).toEqual([status, title]);
+      expect(text).not.toMatch(/sandbox/i);
+    },
+  );
 });
+
+/** The page's <title> up to the site's name: the page itself, not an error page in its place. */
+const titleOf = (text: string) => text.trim().split(' · Subnet burn metrics ')[0];
