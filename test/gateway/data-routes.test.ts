@@ -281,13 +281,13 @@ describe.each(SUITES)('data routes with $name state via $transport', ({ engine, 
     });
   });
 
-  it.runIf(transport === 'http')(
-    'over HTTP, snapshot reads took the fast path and the rest the router',
-    () => {
+  // Registered over HTTP only (through app.fetch there is no fast path), so the fetch suites count no skip.
+  if (transport === 'http') {
+    it('over HTTP, snapshot reads took the fast path and the rest the router', () => {
       expect(gw.via.fast).toBeGreaterThan(20);
       expect(gw.via.router).toBeGreaterThan(3);
-    },
-  );
+    });
+  }
 });
 
 describe('the public per-IP limit', () => {

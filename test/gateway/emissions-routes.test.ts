@@ -302,9 +302,9 @@ describe.each(['fetch', 'http'] as const)('emissions routes via %s', (transport)
     expect(await state.getUsage(keyAccount, period.start)).toBe(100);
   });
 
-  it.runIf(transport === 'http')(
-    'answers the status and the history windows on the fast path, the events on the router',
-    async () => {
+  // Registered over HTTP only (through app.fetch there is no fast path), so the fetch suites count no skip.
+  if (transport === 'http') {
+    it('answers the status and the history windows on the fast path, the events on the router', async () => {
       const paths: Array<[string, Record<string, string>, 'fast' | 'router']> = [
         ['/api/v1/emissions', {}, 'fast'],
         ['/api/v1/emissions/3/history', {}, 'fast'],
@@ -331,8 +331,8 @@ describe.each(['fetch', 'http'] as const)('emissions routes via %s', (transport)
           );
         }
       }
-    },
-  );
+    });
+  }
 });
 
 function decodedText(encoding: string | null, body: ArrayBuffer): string {

@@ -148,7 +148,11 @@ describe.each(implementations)('object store contract: $name', (implementation) 
   });
 
   it.skipIf(!implementation.pages)(
-    'lists past one page: 1,050 keys in default pages and 23 keys in pages of 5',
+    `lists past one page: 1,050 keys in default pages and 23 keys in pages of 5${
+      implementation.pages
+        ? ''
+        : " (skipped: the S3 tests run on s3rver, radosgw not installable here or SBM_TEST_S3=s3rver; s3rver's truncated listings answer 500 on Node's OpenSSL 3)"
+    }`,
     async () => {
       const store = await implementation.open();
       const many = Array.from({ length: 1050 }, (_, i) => `many/${String(i).padStart(5, '0')}.txt`);

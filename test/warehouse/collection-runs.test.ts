@@ -133,7 +133,11 @@ describe('collection runs', () => {
   });
 
   it.skipIf(currentProcess().startTicks === null)(
-    'takes a live pid with another start time for a reused pid: the run is interrupted',
+    `takes a live pid with another start time for a reused pid: the run is interrupted${
+      currentProcess().startTicks === null
+        ? ' (skipped: no process start time here: /proc/<pid>/stat cannot be read, not Linux)'
+        : ''
+    }`,
     async () => {
       const wh = await openWarehouse(path);
       const child = await sleeper();

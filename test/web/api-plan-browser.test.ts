@@ -17,7 +17,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInLinkFor } from '../gateway/account/sign-in-mail.js';
 import { type ApiPlanDemoStack, startApiPlanDemoStack } from './api-plan-demo-stack.js';
-import { findChromium, launchBrowser } from './browser.js';
+import { findChromium, launchBrowser, NO_BROWSER } from './browser.js';
 
 const chromium = findChromium();
 const SHOTS = join(process.cwd(), 'test-results', 'account');
@@ -25,7 +25,9 @@ const EMAIL = 'walker@example.com';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-describe.skipIf(!chromium)('the API plan in a real browser, on the demo stack', () => {
+const WALK = `the API plan in a real browser, on the demo stack${chromium ? '' : NO_BROWSER}`;
+
+describe.skipIf(!chromium)(WALK, () => {
   let stack: ApiPlanDemoStack;
   let browser: Browser;
   let page: Page;

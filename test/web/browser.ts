@@ -2,13 +2,17 @@
  * The browser for the explorer's tests: Debian's `chromium`, installed by test/web/install-chromium.sh
  * when absent (root and apt-get), driven by puppeteer-core. When there is no browser and none can be
  * installed, `findChromium` prints a banner and returns null: the browser tests are then skipped (vitest
- * counts them as skipped, and `make test`'s closing line shows the count), never passed silently.
+ * counts them as skipped, and `make test`'s closing lines name each with `NO_BROWSER`), never passed silently.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 const INSTALL_SCRIPT = join(import.meta.dirname, 'install-chromium.sh');
+
+/** The reason the browser tests give in their titles when `findChromium` found none. */
+export const NO_BROWSER =
+  ' (skipped: no chromium, and it cannot be installed here: needs root and apt-get, or set SBM_CHROMIUM)';
 
 export function findChromium(): string | null {
   try {

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubnetHistory } from '../../pipeline/contract/subnet-history.js';
 import type { SubnetList } from '../../pipeline/contract/subnet-list.js';
 import type { TaxCheck } from '../../pipeline/contract/tax-check.js';
-import { findChromium, launchBrowser } from './browser.js';
+import { findChromium, launchBrowser, NO_BROWSER } from './browser.js';
 import { type ExplorerWorld, startExplorerWorld } from './explorer-world.js';
 
 const chromium = findChromium();
@@ -43,7 +43,7 @@ interface Watched {
   requests: string[];
 }
 
-describe.skipIf(!chromium)('the explorer in a real browser', () => {
+describe.skipIf(!chromium)(`the explorer in a real browser${chromium ? '' : NO_BROWSER}`, () => {
   let world: ExplorerWorld;
   let browser: Browser;
   let list: SubnetList;
