@@ -127,11 +127,34 @@ describe.each(STATE_ENGINES)('allowance leases on $name', (engine) => {
   });
 
   it('gives the unspent part back after its lifetime, idle or not', async () => {
-    const id = await account();
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Idle: one request, then nothing.
+    const idle = await account();
     const meter = createAllowanceMeter({ state: states[0]!, limit: 10_000, lease: LEASE });
-    await (await meter.reserve(id, period())).settle(200);
-    await new Promise((resolve) => setTimeout(resolve, LEASE.lifetimeMs + 200));
-    expect(await states[1]!.getUsage(id, period().start)).toBe(1);
+    await (await meter.reserve(idle, period())).settle(200);
+    await sleep(LEASE.lifetimeMs + 200);
+    expect(await states[1]!.getUsage(idle, period().start)).toBe(1);
+
+    // Busy: a request every 20 ms for 1.5 lifetimes, fewer than a lease's units in all, so one lease
+    // kept open would have served them all. The first lease is settled at its lifetime all the same: its
+    // spent part shows as settled on the other instance while the second lease is still open.
+    const busy = await account();
+    let granted = 0;
+    for (const started = performance.now(); performance.now() - started < 1.5 * LEASE.lifetimeMs; ) {
+      await sleep(20);
+      const ticket = await meter.reserve(busy, period());
+      expect(ticket.decision.allowed).toBe(true);
+      await ticket.settle(200);
+      granted += 1;
+    }
+    expect(granted).toBeLessThan(LEASE.units);
+    const settled = await states[1]!.getSettledUsage(busy, period().start, new Date());
+    expect(settled).toBeGreaterThan(0);
+    expect(settled).toBeLessThan(granted);
+    expect(await meter.used(busy, period())).toBe(granted);
+    // Then idle: the second lease's unspent part comes back too.
+    await sleep(LEASE.lifetimeMs + 200);
+    expect(await states[1]!.getUsage(busy, period().start)).toBe(granted);
     await meter.close();
   });
 
