@@ -38,7 +38,7 @@ import {
   type LedgerDay,
   taoRaoAt,
 } from './income-ledger.js';
-import type { LedgerEvent } from './ledger-event.js';
+import { eventLabel, type LedgerEvent } from './ledger-event.js';
 import { type PositionRef, positionId, type StakesAtBlock } from './stake-at-blocks.js';
 
 export const TAO_ASSET = 'TAO';
@@ -175,7 +175,8 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     blockActions.forEach((action, i) => {
       const date = ukDay(Date.parse(action.time));
       const at = new Date(action.time);
-      const ref = `event ${action.block}/${action.events[0]!.event_index}`;
+      const first = action.events[0]!;
+      const ref = first.event_index < 0 ? eventLabel(first) : `event ${action.block}/${first.event_index}`;
       const own: CgtTransaction[] = [];
       // Per asset: the net quantity (RAO, + acquired) and the TAO value of each side.
       const assets = new Map<
@@ -299,10 +300,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
     const named = input.actions.filter(
       (a) => a.kind === 'key-swap' && ukDay(Date.parse(a.time)) === move.date,
     );
-    const by =
-      named.length > 0
-        ? named.flatMap((a) => a.events.map((e) => `${e.kind} ${e.block}/${e.event_index}`)).join(', ')
-        : null;
+    const by = named.length > 0 ? named.flatMap((a) => a.events.map(eventLabel)).join(', ') : null;
     flags.push({
       date: move.date,
       kind: 'moved',

@@ -30,7 +30,10 @@
  *   - `LimitOrderExecuted`: a buy (TAO for alpha) or a sell (alpha for TAO) at the order's amounts;
  *   - `HotkeySwapped`, `HotkeySwappedOnSubnet`, `ColdkeySwapped`: the same holding under another key, nothing;
  *   - `AutoStakeAdded`, `RootClaimed`, `SubnetLeaseDividendsDistributed`: income, counted in the day's income
- *     when received (its stake is not explained away).
+ *     when received (its stake is not explained away);
+ *   - a `StakeRemoved` outside any extrinsic that is no lease dividend: the AlphaV2 migration of spec 473
+ *     unstaking a legacy position worth 1,000 to 3,000,000 rao to its coldkey (`migrate_alpha_v2.rs`): an
+ *     unstake, named as the migration. The positions it deleted have no event: `locate-sweep.ts`.
  */
 import type { LedgerEvent } from '../ledger-event.js';
 
@@ -78,6 +81,7 @@ export type ActionKind =
   | 'limit-order'
   | 'key-swap'
   | 'income'
+  | 'sweep'
   | 'subnet-leg';
 
 export interface ActionFlag {
@@ -283,12 +287,24 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       return old === sender && fresh === receiver;
     });
 
+  // A batch of limit orders (`pallets/limit-orders/src/lib.rs`, `execute_batched_orders`) collects a buyer's
+  // gross TAO into the pallet's account and pays a seller's TAO (after the order's fee) out of it, each by a
+  // transfer in the batch's extrinsic: the order's own TAO leg, which its `OrderExecuted` states already.
+  const limitOrders = events.filter((e) => e.kind === 'LimitOrderExecuted' && inOrder(e.coldkey));
+  const limitLeg = (sender: string | null, receiver: string | null, amount: bigint) =>
+    limitOrders.some((order) =>
+      order.order_type === 'LimitBuy'
+        ? sender === order.coldkey && amount === big(order.tao_rao)
+        : receiver === order.coldkey && amount === big(order.tao_rao),
+    );
+
   // TAO transfers.
   for (const e of events.filter(isTransfer)) {
     const sender = e.role === 'origin' ? e.coldkey : e.counterpart_coldkey;
     const receiver = e.role === 'origin' ? e.counterpart_coldkey : e.coldkey;
     const amount = big(e.tao_rao);
     if (swapLeg(sender, receiver)) continue;
+    if (!fromSubnet(e) && !toSubnet(e) && limitLeg(sender, receiver, amount)) continue;
     if (e.dissolved_netuid != null) {
       if (!inOrder(receiver)) continue;
       tao('acquire', amount, amount);
@@ -338,7 +354,7 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       big(e.tao_rao),
     );
   }
-  for (const e of events.filter((x) => x.kind === 'LimitOrderExecuted' && inOrder(x.coldkey))) {
+  for (const e of limitOrders) {
     // Its stake events, when the batch emits them for the holder, already say it all.
     if (removed.some((r) => r.netuid === e.netuid) || added.some((a) => a.netuid === e.netuid)) continue;
     const holding = { coldkey: e.coldkey, hotkey: null, netuid: e.netuid! };
@@ -432,6 +448,12 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       added.every((e) => e.netuid === 0)
         ? 'stake on root: TAO stays TAO, not a disposal'
         : 'TAO exchanged for alpha: disposal of TAO, acquisition of alpha',
+    );
+  }
+  if (removed.length > 0 && removed.every((e) => e.extrinsic_index === null)) {
+    return done(
+      'unstake',
+      `unstaked by the chain's AlphaV2 migration (migrate_alpha_v2_and_unstake_dust_v1, spec 473, block ${first.block}, outside any extrinsic): a legacy position worth 1,000 to 3,000,000 RAO paid out to its coldkey without fee. Alpha exchanged for TAO: disposal of alpha, acquisition of TAO`,
     );
   }
   if (removed.length > 0) {

@@ -9,6 +9,7 @@ import { csvField } from '../../csv/csv-field.js';
 import { plainDecimal } from '../cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../cgt/cgt-types.js';
 import { GBP_PLACES, type IncomeRow } from '../income-ledger.js';
+import { eventLabel } from '../ledger-event.js';
 import { positionId } from '../stake-at-blocks.js';
 import type { PackLedger } from './pack-ledger.js';
 
@@ -109,7 +110,7 @@ export function eventsCsv(ledger: PackLedger): string {
         event.time,
         date,
         event.block,
-        event.event_index,
+        event.event_index < 0 ? null : event.event_index,
         event.kind,
         event.role,
         event.hotkey,
@@ -126,7 +127,7 @@ export function eventsCsv(ledger: PackLedger): string {
         units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
         treatment,
         action.kind,
-        action.events.map((e) => `${e.kind} ${e.block}/${e.event_index}`).join('; '),
+        action.events.map(eventLabel).join('; '),
       ];
     }),
   );

@@ -12,6 +12,7 @@ import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
 import { type EconomicAction, economicAction, groupEvents } from '../actions/economic-action.js';
 import { locateMoves } from '../actions/locate-moves.js';
+import { alphaV2UpgradeBlock, locateSweep } from '../actions/locate-sweep.js';
 import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import { type CgtMapping, cgtTransactions, type PackFlag, touchedPositions } from '../cgt-transactions.js';
@@ -177,9 +178,10 @@ export async function computePackLedger(
   const ledgerRows = () =>
     mergeSwapDays(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices), pairs);
   let netted = netAcrossHotkeys(ledgerRows());
-  // Moves no event of the record names (a hotkey swap of the validator): found on the chain and named.
-  const located = await locateMoves(reader, netted.moves, [recordOpening, ...readDays], stakes, actions);
-  if (located.length > 0) {
+  // What no event of the record names, found on the chain and named: moves (a hotkey swap of the validator),
+  // then holdings the AlphaV2 migration deleted (falls in the blocks after the spec-473 upgrade).
+  const addLocated = async (located: EconomicAction[]) => {
+    if (located.length === 0) return;
     const extra = await readStakesAtBlocks(
       reader,
       ordered,
@@ -193,6 +195,13 @@ export async function computePackLedger(
     pairSwaps(located);
     explain(located);
     netted = netAcrossHotkeys(ledgerRows());
+  };
+  const dayEnds = [recordOpening, ...readDays];
+  await addLocated(await locateMoves(reader, netted.moves, dayEnds, stakes, actions));
+  const falls = netted.rows.filter((row) => row.alphaRao < 0n);
+  if (falls.length > 0) {
+    const upgrade = await alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
+    await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
   const income = netted.rows;
   const mapping = cgtTransactions({

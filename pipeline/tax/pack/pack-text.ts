@@ -43,7 +43,12 @@ export const HMRC_METHOD: readonly string[] = [
     'Balances.Transfer, then NetworkRemoved) is a disposal of the alpha held on it for the TAO paid, that ' +
     "TAO acquired at its value. Alpha received by auto-stake (AutoStakeAdded), as a miner's incentive, by " +
     'a root claim (RootClaimed, which states no amount: the rise of the position is the amount) or as lease ' +
-    'dividends (SubnetLeaseDividendsDistributed) is income of its day, in income.csv.',
+    'dividends (SubnetLeaseDividendsDistributed) is income of its day, in income.csv. After the spec-473 ' +
+    "upgrade (October 2026) the chain's AlphaV2 migration swept small positions outside any call: a legacy " +
+    'position worth 1,000 to 3,000,000 RAO was unstaked to its coldkey (StakeRemoved, no fee: a disposal for ' +
+    'the TAO paid), and one worth under 1,000 RAO was deleted with no event naming its holder and its value ' +
+    'burned: the pack finds its block on the chain and books a disposal for nothing (negligible value), the ' +
+    'row AlphaV2Migration in events.csv.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
     'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +
