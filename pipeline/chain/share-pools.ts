@@ -64,7 +64,7 @@ export async function readSharePools(
   const hasV2 = codec.hasStorage(PALLET, SHARES_V2);
   if (!codec.hasStorage(PALLET, ALPHA) || (!hasV1 && !hasV2)) {
     throw new ChainDataError(
-      `runtime ${codec.specVersion} has no ${PALLET}.${ALPHA} with ${SHARES_V1} or ${SHARES_V2}: its share pools cannot be read`,
+      `runtime ${codec.specVersion} has neither ${PALLET}.${SHARES_V1} nor ${SHARES_V2} beside ${ALPHA}: its share pools cannot be read`,
     );
   }
   const items = [ALPHA, ...(hasV1 ? [SHARES_V1] : []), ...(hasV2 ? [SHARES_V2] : [])];

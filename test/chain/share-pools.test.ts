@@ -3,9 +3,12 @@
  * (where part of the pools moved to `TotalHotkeySharesV2`), equal the world's truth (`TotalHotkeyAlpha`, and
  * the denominator as the chain reads it: V1 converted to SafeFloat by the sandbox's own conversion, else V2).
  */
+import { Metadata, TypeRegistry } from '@polkadot/types';
+import { u8aConcat, u8aToHex } from '@polkadot/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
+import { RuntimeCodec } from '../../pipeline/chain/runtime-codec.js';
 import { readSharePools, type SharePool } from '../../pipeline/chain/share-pools.js';
 import {
   buildTruth,
@@ -15,6 +18,7 @@ import {
   startDevnet,
   type Truth,
 } from '../../pipeline/devnet/index.js';
+import { readSpec393 } from '../../pipeline/devnet/runtime/metadata-files.js';
 import { fromU64F64 } from '../../pipeline/devnet/world/safe-float.js';
 
 const GENESIS = new Date('2025-04-01T00:00:00Z');
@@ -88,5 +92,32 @@ describe('readSharePools', () => {
     expect(specs).toEqual([343, 393, 425]);
     // Spec 425 wrote some pools to V2 (lazily) and left the rest in V1: both maps were read.
     expect(v2Pools).toBeGreaterThan(0);
+  });
+});
+
+/** Spec 393's real metadata without `TotalHotkeyShares`: a runtime with neither share map. */
+function codecWithoutShareMaps(): RuntimeCodec {
+  const registry = new TypeRegistry();
+  const body = new Metadata(registry, readSpec393().bytes).asV16.toJSON() as {
+    pallets: Array<{ name: string; storage: { items: Array<{ name: string }> } | null }>;
+  };
+  const storage = body.pallets.find((p) => p.name === 'SubtensorModule')!.storage!;
+  storage.items = storage.items.filter((item) => item.name !== 'TotalHotkeyShares');
+  const bytes = u8aConcat(
+    new Uint8Array([0x6d, 0x65, 0x74, 0x61, 16]),
+    registry.createType('MetadataV16', body).toU8a(),
+  );
+  return new RuntimeCodec(393, u8aToHex(bytes));
+}
+
+describe('a runtime with neither share map', () => {
+  it('fails with one line naming the items and the spec, instead of answering no pools', async () => {
+    const codec = codecWithoutShareMaps();
+    const hash = await reader.blockHash(truth.days[0]!.last_block);
+    const failure = readSharePools(reader, codec, hash, 4);
+    await expect(failure).rejects.toThrow(
+      'runtime 393 has neither SubtensorModule.TotalHotkeyShares nor TotalHotkeySharesV2 beside TotalHotkeyAlpha: its share pools cannot be read',
+    );
+    await expect(failure).rejects.toThrow(/^[^\n]+$/);
   });
 });
