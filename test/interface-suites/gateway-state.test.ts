@@ -9,6 +9,7 @@ import type { ApiKeyRecord, CachedCheck, GatewayState } from '../../gateway/stat
 import { MIGRATIONS } from '../../gateway/state/migrations.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import type { NewOrder, PaymentEvent } from '../../gateway/state/order-state.js';
+import { startKeyBurstProcess } from '../gateway/state/burst-process.js';
 import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';
 
 const T0 = new Date('2025-03-15T10:00:00.123Z');
@@ -149,13 +150,23 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
     });
 
     it('never lets concurrent creations take more than the limit', async () => {
+      // Two processes, each firing 10 creations at once on its own connections: on SQLite the calls of
+      // one process run one after another, so only another process can race them.
       const account = await newAccount();
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () => state.insertKeyWithinLimit(keyRecord(account.id), 3, T0)),
-      );
-      expect(results.filter((r) => r.inserted)).toHaveLength(3);
-      expect(await state.listKeys(account.id)).toHaveLength(3);
-    });
+      const burst = { url: store.url, accountId: account.id, now: T0, maxActive: 3, count: 10 };
+      const started = await Promise.all([startKeyBurstProcess(burst), startKeyBurstProcess(burst)]);
+      try {
+        const results = (await Promise.all(started.map((child) => child.fire()))).flat();
+        expect(results).toHaveLength(20);
+        expect(results.filter((r) => r.inserted)).toHaveLength(3);
+        expect(results.filter((r) => !r.inserted).every((r) => !r.inserted && r.reason === 'limit')).toBe(
+          true,
+        );
+        expect(await state.listKeys(account.id)).toHaveLength(3);
+      } finally {
+        for (const child of started) child.kill();
+      }
+    }, 60_000);
 
     it('reports an unknown account instead of inserting', async () => {
       expect(await state.insertKeyWithinLimit(keyRecord('acc_missing'), 3, T0)).toEqual({
@@ -737,13 +748,17 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
             (i % 2 ? own.state : second).orders.claimForFulfilment(lease(`w${i}`)),
           ),
         );
+        // Every order claimed, none twice: a claimer finds nothing only when each order is taken or being
+        // taken (SKIP LOCKED skips rows another claim holds, and that claim takes them), so 16 claimers
+        // leave no order of the 10 unclaimed.
         const claimed = claims.filter((c) => c !== null).map((c) => c!.id);
-        // Never one order twice; with SKIP LOCKED a claimer may find nothing while others hold rows.
-        expect(new Set(claimed).size).toBe(claimed.length);
-        expect(claimed.length).toBeGreaterThan(0);
-        expect(claimed.every((id) => ids.includes(id))).toBe(true);
+        expect([...claimed].sort()).toEqual([...ids].sort());
+        expect(claims.filter((c) => c === null)).toHaveLength(6);
+        // Each by the one worker whose claim returned it, and that worker holds no other.
+        const byWorker = new Map(claims.flatMap((c, i) => (c ? [[c.id, `w${i}`] as const] : [])));
         const holders = (await orders.listOrders({ status: 'paid' })).filter((o) => o.leaseOwner !== null);
-        expect(holders.map((o) => o.id).sort()).toEqual([...claimed].sort());
+        expect(new Map(holders.map((o) => [o.id, o.leaseOwner]))).toEqual(byWorker);
+        expect(new Set(byWorker.values()).size).toBe(10);
       } finally {
         await second.close();
         await own.close();
