@@ -1,6 +1,5 @@
+import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { BillingState } from '../state/billing-state.js';
-
-const DAY_MS = 86_400_000;
 
 /** How often the tally writes what it has added up (the allowance leases settle as often). */
 export const KEY_USE_WRITE_MS = 1_000;
