@@ -35,6 +35,7 @@ import { jsonResponse } from '../http/responses.js';
 import { isSameOrigin } from '../http/same-origin.js';
 import type { Mailer } from '../orders/mailer.js';
 import type { GatewayRequest } from '../request-context.js';
+import { PRIVATE_NO_STORE } from '../snapshots/cache-policy.js';
 import {
   ACCOUNT_SCRIPT,
   type AccountView,
@@ -106,12 +107,13 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
       headers: {
         ...htmlHeaders(),
         'content-security-policy': contentSecurityPolicy(formTargets),
-        'cache-control': 'no-store',
+        // The account's own page: kept by no cache, not even the browser's.
+        'cache-control': PRIVATE_NO_STORE,
         ...extra,
       },
     });
   const see = (location: string, extra: Record<string, string> = {}) =>
-    new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...extra } });
+    new Response(null, { status: 303, headers: { location, 'cache-control': PRIVATE_NO_STORE, ...extra } });
   const cookieSet = (request: GatewayRequest) =>
     readCookie(request.ctx.requestHeaders.get('cookie'), ACCOUNT_COOKIE) !== undefined;
 
@@ -412,7 +414,7 @@ export function accountRoutes(router: RouterType<GatewayRequest>, deps: AccountR
       now,
     );
     delete headers['Retry-After'];
-    return jsonResponse(body, 200, { 'cache-control': 'no-store', ...headers });
+    return jsonResponse(body, 200, { 'cache-control': PRIVATE_NO_STORE, ...headers });
   });
 }
 

@@ -98,6 +98,7 @@ export function emissionRoutes(
         });
       },
       'application/json; charset=utf-8',
+      emissions.publicCacheControl(nowMs),
     );
   });
 }

@@ -1,10 +1,11 @@
+import { readCookie } from '../auth/cookie-header.js';
+import { SESSION_COOKIE } from '../auth/sessions.js';
 import { type ChosenEncoding, chooseEncoding } from '../http/accept-encoding.js';
 import { HttpError } from '../http/http-errors.js';
 import { type GatewayRequest, NO_RESPONSE_HEADERS } from '../request-context.js';
+import { CREDENTIAL_CACHE_CONTROL } from '../snapshots/cache-policy.js';
 import type { Representation, ServedObject, SnapshotCache } from '../snapshots/snapshot-cache.js';
 
-/** Snapshots change at most every five minutes (spec 8's polling guidance). */
-const MAX_AGE_SECONDS = 300;
 const VARY_WITH_ENCODING = 'Accept-Encoding, Authorization, Cookie';
 
 /**
@@ -35,7 +36,7 @@ export function snapshotAnswer(
   requirePublished(cache);
   const object = cache.get(path, nowMs);
   if (!object) throw new HttpError(404, missing);
-  return representationAnswer(request, object, extraHeaders);
+  return representationAnswer(request, object, cache.publicCacheControl(nowMs), extraHeaders);
 }
 
 export function snapshotResponse(
@@ -62,24 +63,30 @@ export function requirePublished(cache: SnapshotCache): void {
 function representationAnswer(
   request: GatewayRequest,
   object: ServedObject,
+  publicCacheControl: string,
   extraHeaders: Record<string, string>,
 ): PlainAnswer {
   const encoding = chooseEncoding(request.ctx.requestHeaders.get('accept-encoding'), object.encoded);
   const chosen = encoding === 'identity' ? object : object.encoded[encoding]!;
   if (
-    request.ctx.credential?.kind === 'public' &&
     request.ctx.responseHeaders === NO_RESPONSE_HEADERS &&
     extraHeaders === NO_EXTRA_HEADERS &&
-    !request.ctx.requestHeaders.get('if-none-match')
+    !request.ctx.requestHeaders.get('if-none-match') &&
+    isPublicAnswer(request)
   ) {
     request.ctx.headersApplied = true;
-    return { status: 200, headers: publicHeadersOf(chosen, object.contentType, encoding), body: chosen.body };
+    return {
+      status: 200,
+      headers: publicHeadersOf(chosen, object.contentType, encoding, publicCacheControl),
+      body: chosen.body,
+    };
   }
   const answer = cachedAnswer(
     request,
     chosen.etag,
     () => chosen.body,
     object.contentType,
+    publicCacheControl,
     extraHeaders,
     true,
   );
@@ -90,9 +97,11 @@ function representationAnswer(
 const NO_EXTRA_HEADERS: Record<string, string> = Object.freeze({});
 
 /**
- * The headers of a public 200 of one representation, built once: every public answer of it sends the
- * same ones (the same names, order and values `cachedAnswer` gives), so one frozen object serves them all
- * and a public answer allocates no headers (issue 28). Kept as long as the representation is.
+ * The headers of a public 200 of one representation, built once per `Cache-Control` value: every
+ * public answer of it within that value's time sends the same ones (the same names, order and values
+ * `cachedAnswer` gives), so one frozen object serves them all and a public answer allocates no headers
+ * (issue 28). Kept as long as the representation is; rebuilt when the run's cache policy gives another
+ * value (at most once a second, usually once every few minutes).
  */
 const publicHeaders = new WeakMap<Representation, Record<string, string>>();
 
@@ -100,12 +109,13 @@ function publicHeadersOf(
   chosen: Representation,
   contentType: string,
   encoding: ChosenEncoding,
+  cacheControl: string,
 ): Record<string, string> {
   let headers = publicHeaders.get(chosen);
-  if (headers === undefined) {
+  if (headers === undefined || headers['cache-control'] !== cacheControl) {
     const built: Record<string, string> = {
       etag: chosen.etag,
-      'cache-control': `public, max-age=${MAX_AGE_SECONDS}`,
+      'cache-control': cacheControl,
       vary: VARY_WITH_ENCODING,
       'content-type': contentType,
       'content-length': String(chosen.body.byteLength),
@@ -118,24 +128,26 @@ function publicHeadersOf(
 }
 
 /**
- * A cacheable answer: `ETag`, `Cache-Control` (public for public callers, private otherwise) and 304
- * when `If-None-Match` names the same ETag; `body` is only produced for a 200. The request's
- * pre-decided headers (the allowance) are built in. A `Uint8Array` body gets its `Content-Length`.
+ * A cacheable answer: `ETag`, `Cache-Control` and 304 when `If-None-Match` names the same ETag; `body`
+ * is only produced for a 200. A caller without a credential gets `publicCacheControl` (the run's,
+ * `snapshots/cache-policy.ts`); a key or a session, even one that turned out invalid or expired, gets
+ * `private, no-cache`. The request's pre-decided headers (the allowance) are built in. A `Uint8Array`
+ * body gets its `Content-Length`.
  */
 export function cachedAnswer(
   request: GatewayRequest,
   etag: string,
   body: () => Uint8Array | string,
   contentType: string,
+  publicCacheControl: string,
   extraHeaders: Record<string, string> = {},
   variesByEncoding = false,
 ): PlainAnswer {
-  const scope = request.ctx.credential?.kind === 'public' ? 'public' : 'private';
   // One object, built once: these headers are set on every answer the gateway serves.
   const headers: Record<string, string> = Object.assign(
     {
       etag,
-      'cache-control': `${scope}, max-age=${MAX_AGE_SECONDS}`,
+      'cache-control': isPublicAnswer(request) ? publicCacheControl : CREDENTIAL_CACHE_CONTROL,
       vary: variesByEncoding ? VARY_WITH_ENCODING : 'Authorization, Cookie',
     },
     request.ctx.responseHeaders,
@@ -157,9 +169,21 @@ export function cachedResponse(
   etag: string,
   body: () => Uint8Array | string,
   contentType: string,
+  publicCacheControl: string,
   extraHeaders: Record<string, string> = {},
 ): Response {
-  return toResponse(cachedAnswer(request, etag, body, contentType, extraHeaders));
+  return toResponse(cachedAnswer(request, etag, body, contentType, publicCacheControl, extraHeaders));
+}
+
+/**
+ * Whether a shared cache may keep this answer: the caller was admitted as public and presented no
+ * credential at all (a bad or expired session cookie makes the caller public, but a browser that sends
+ * one is a subscriber's: its answers stay private).
+ */
+function isPublicAnswer(request: GatewayRequest): boolean {
+  if (request.ctx.credential?.kind !== 'public') return false;
+  const cookie = request.ctx.requestHeaders.get('cookie');
+  return !cookie || readCookie(cookie, SESSION_COOKIE) === undefined;
 }
 
 export function toResponse(answer: PlainAnswer): Response {

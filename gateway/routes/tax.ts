@@ -4,6 +4,7 @@ import { limitHeaders } from '../auth/limit-headers.js';
 import { createTaxLimiter } from '../auth/tax-limiter.js';
 import { HttpError } from '../http/http-errors.js';
 import type { GatewayRequest } from '../request-context.js';
+import { PRIVATE_NO_STORE } from '../snapshots/cache-policy.js';
 import { type CheckAnswerDeps, createCheckAnswer } from './tax-check-answer.js';
 
 /**
@@ -47,7 +48,7 @@ export function taxRoutes(router: RouterType<GatewayRequest>, deps: CheckAnswerD
           ...headers,
           'content-type': 'application/json; charset=utf-8',
           // The answer names the coldkey: no shared cache (or its logs) should keep it.
-          'cache-control': 'no-store',
+          'cache-control': PRIVATE_NO_STORE,
         },
       });
     });

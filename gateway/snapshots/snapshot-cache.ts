@@ -11,6 +11,7 @@ import {
   readPublishedForm,
   readPublishedObject,
 } from '../../pipeline/store/index.js';
+import { memoisedCacheControl, publicCacheControl, type RunChanges } from './cache-policy.js';
 
 /** One representation of an object: its bytes as sent and its own strong validator. */
 export interface Representation {
@@ -39,20 +40,26 @@ interface LoadedObject {
 }
 
 /**
- * Reads what a run's freshness depends on from its manifest, once per run, and returns its freshness
- * at a request's time (null: the objects carry none).
+ * Reads what a run's freshness depends on from its manifest, once per run: its freshness at a request's
+ * time (null: the objects carry none), and the moments its answers can change, from which the public
+ * `Cache-Control` is derived (`cache-policy.ts`).
  */
-export type FreshnessRule = (manifest: Manifest) => (nowMs: number) => Freshness | null;
+export type FreshnessRule = (manifest: Manifest) => {
+  freshnessAt: (nowMs: number) => Freshness | null;
+  changes: RunChanges;
+};
 
 interface LoadedRun {
   manifest: Manifest;
   freshnessAt: (nowMs: number) => Freshness | null;
+  cacheControlAt: (nowMs: number) => string;
   objects: Map<string, LoadedObject>;
   /** Served bytes by freshness, then by path: each made on first request. */
   variants: Map<Freshness | null, Map<string, ServedObject>>;
 }
 
 const LOAD_CONCURRENCY = 16;
+const UNPUBLISHED_CACHE_CONTROL = publicCacheControl({ freshnessChangeMs: null, nextPublicationMs: null }, 0);
 /**
  * Objects a run publishes that are not held in memory: the per-coldkey event shards (256 of them, read
  * one at a time by the tax check, see `fetch`). Everything else is served often and loaded up front.
@@ -85,6 +92,14 @@ export class SnapshotCache {
   /** The live run's freshness at `nowMs`; null when nothing is published or the run carries none. */
   freshnessAt(nowMs: number): Freshness | null {
     return this.run?.freshnessAt(nowMs) ?? null;
+  }
+
+  /**
+   * The `Cache-Control` of a public answer from the live run at `nowMs` (`cache-policy.ts`): the same
+   * string object for every request within a second. Before anything is published, the shortest.
+   */
+  publicCacheControl(nowMs: number): string {
+    return this.run?.cacheControlAt(nowMs) ?? UNPUBLISHED_CACHE_CONTROL;
   }
 
   /** Loads the live run if it changed; true when a new run was swapped in. */
@@ -180,7 +195,14 @@ export class SnapshotCache {
       }
     };
     await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
-    this.run = { manifest, freshnessAt: this.freshness(manifest), objects, variants: new Map() };
+    const { freshnessAt, changes } = this.freshness(manifest);
+    this.run = {
+      manifest,
+      freshnessAt,
+      cacheControlAt: memoisedCacheControl(changes),
+      objects,
+      variants: new Map(),
+    };
     return true;
   }
 }

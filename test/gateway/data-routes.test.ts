@@ -54,7 +54,10 @@ describe.each(SUITES)('data routes with $name state via $transport', ({ engine, 
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       // Over HTTP, fetch asks for gzip and br: the ETag names the representation sent.
       expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{64}(-br|-gzip)?"$/);
-      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+      // Nothing changes for hours (the next daily run is after midnight): the five-minute cap, and a
+      // minute of stale-while-revalidate.
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=60');
+      expect(response.headers.get('vary')).toBe('Accept-Encoding, Authorization, Cookie');
       expect(response.headers.get('x-ratelimit-limit')).toBeNull();
       const list = SubnetList.parse(await response.json());
       expect(list.freshness).toBe('current');
@@ -76,9 +79,41 @@ describe.each(SUITES)('data routes with $name state via $transport', ({ engine, 
         const stale = await gw.get('/api/v1/subnets');
         expect(((await stale.json()) as { freshness: string }).freshness).toBe('stale');
         expect(stale.headers.get('etag')).not.toBe(fresh.headers.get('etag'));
+        // The next daily run is due (past midnight): caches ask again every 30 s, and keep nothing stale.
+        expect(stale.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=0');
       } finally {
         gw.clock.nowMs = NOW_MS + 2 * HOUR;
       }
+    });
+
+    it('no cache keeps an answer past the moment its freshness changes', async () => {
+      const list = (await (await gw.get('/api/v1/subnets')).json()) as { burns_checked_at: string };
+      const staleAt = Date.parse(list.burns_checked_at) + 26 * HOUR;
+      // 26 hours after the collection the next daily run is due (30 s); 10.5 s before the data turns
+      // stale, the answer may be kept 10 s, and nothing is served stale past the change.
+      gw.clock.nowMs = staleAt - 10_500;
+      try {
+        const before = await gw.get('/api/v1/subnets');
+        expect(((await before.json()) as { freshness: string }).freshness).toBe('current');
+        expect(before.headers.get('cache-control')).toBe('public, max-age=10, stale-while-revalidate=0');
+      } finally {
+        gw.clock.nowMs = NOW_MS + 2 * HOUR;
+      }
+    });
+
+    it('with a credential, private and revalidated on every use; with none, public', async () => {
+      const keyed = await gw.get('/api/v1/subnets', bearer());
+      expect(keyed.headers.get('cache-control')).toBe('private, no-cache');
+      const session = await gw.get('/api/v1/subnets', { cookie: `svc_explore=${cookie}` });
+      expect(session.status).toBe(200);
+      expect(session.headers.get('cache-control')).toBe('private, no-cache');
+      // An expired or unknown session cookie reads as public, but a subscriber's browser sent it.
+      const unknown = await gw.get('/api/v1/subnets', { cookie: 'svc_explore=not-a-session' });
+      expect(unknown.status).toBe(200);
+      expect(unknown.headers.get('cache-control')).toBe('private, no-cache');
+      // Any other cookie is not a credential.
+      const other = await gw.get('/api/v1/subnets', { cookie: 'theme=dark' });
+      expect(other.headers.get('cache-control')).toMatch(/^public, max-age=\d+, stale-while-revalidate=\d+$/);
     });
 
     it('with a valid key: 200 and the allowance headers, in both vocabularies', async () => {
@@ -89,7 +124,7 @@ describe.each(SUITES)('data routes with $name state via $transport', ({ engine, 
       expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(NOW_MS / 1000);
       expect(response.headers.get('ratelimit-policy')).toMatch(/^10000;w=\d+$/);
       expect(response.headers.get('ratelimit')).toMatch(/^limit=10000, remaining=\d+, reset=\d+$/);
-      expect(response.headers.get('cache-control')).toBe('private, max-age=300');
+      expect(response.headers.get('cache-control')).toBe('private, no-cache');
     });
 
     it('with an invalid key: 401 with WWW-Authenticate, even on a public resource', async () => {

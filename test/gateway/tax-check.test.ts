@@ -80,7 +80,7 @@ describe('the demo coldkey’s figures', () => {
   it('agree with an independent computation from the truth and the published run to 1e-9', async () => {
     const response = await check(demo);
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
     const body = TaxCheck.parse(await response.json());
     const expected = await independentFigures(demo);
     expect(body.state).toBe('ok');
