@@ -1,6 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { PipelineConfig } from '../config.js';
-import { type DevnetOptions, defaultDevnetOptions, type WorldMagnitudes } from './options.js';
+import {
+  type DevnetOptions,
+  defaultDevnetOptions,
+  type RuntimeHistory,
+  type WorldMagnitudes,
+} from './options.js';
 import { startDevnet } from './start.js';
 import { buildTruth } from './truth/truth.js';
 import { isDate } from './world/timeline.js';
@@ -37,6 +42,8 @@ function date(raw: string): string {
 interface WorldFlags {
   seed: string;
   currentRuntimeBlock?: number;
+  latestRuntimeBlock?: number;
+  runtimes?: RuntimeHistory;
   historyDays: number;
   genesis?: Date;
   blockTimeMs: number;
@@ -75,8 +82,19 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
     )
     .option(
       '--current-runtime-block <n>',
-      'first block run by spec 425, the stand-in for the current runtime (default: none)',
+      'first block run by spec 425, the runtime of mid-2026 (default: placed by --runtimes)',
       integer('--current-runtime-block', 3),
+    )
+    .option(
+      '--latest-runtime-block <n>',
+      'first block run by spec 473, mainnet since October 2026; needs spec 425 before it (default: placed by --runtimes)',
+      integer('--latest-runtime-block', 4),
+    )
+    .option(
+      '--runtimes <history>',
+      'today (343 → 393 → 425 → 473, the last two placed near the end of the history) or legacy (ends with ' +
+        'spec 393), where the blocks above are not given (default: the sandbox default, docs/sandbox.md)',
+      runtimeHistory,
     )
     .option(
       '--upgrade-block <n>',
@@ -92,6 +110,11 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       worldName,
       fallback('mainnet'),
     );
+}
+
+function runtimeHistory(value: string): RuntimeHistory {
+  if (value !== 'today' && value !== 'legacy') throw new InvalidArgumentError('must be today or legacy');
+  return value;
 }
 
 function worldName(value: string): WorldMagnitudes {

@@ -93,7 +93,15 @@ function decodeAccounts(input: string): string[] {
 function stakeInfo(world: World, coldkeyHex: string, block: number) {
   const staker = world.stakers.findStaker(coldkeyHex.toLowerCase());
   if (!staker) return [];
-  return world.stakers.positionsAt(staker, block).map(({ position, alpha }) => ({
+  // Spec 473 also lists a pair's positions whose alpha key remains at stake 0 (Stakers.zeroStakeAt).
+  const listed = [
+    ...world.stakers.positionsAt(staker, block),
+    ...world.stakers.zeroStakeAt(staker, block).map((position) => ({ position, alpha: 0n })),
+  ];
+  const order = (p: { hotkey: { hex: string }; netuid: number }) =>
+    staker.hotkeys.findIndex((h) => h.hex === p.hotkey.hex) * 65_536 + p.netuid;
+  listed.sort((a, b) => order(a.position) - order(b.position));
+  return listed.map(({ position, alpha }) => ({
     hotkey: position.hotkey.publicKey,
     coldkey: staker.coldkey.publicKey,
     netuid: position.netuid,

@@ -1,6 +1,7 @@
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import { u8aConcat } from '@polkadot/util';
 import { extendToCurrentRuntime } from './current-runtime.js';
+import { extendToLatestRuntime } from './latest-runtime.js';
 import type { MetadataBodyJson } from './metadata-json.js';
 
 /**
@@ -17,10 +18,12 @@ const MAGIC = [0x6d, 0x65, 0x74, 0x61];
 
 /**
  * How a metadata blob is extended beyond the sandbox's own storage item: `current` turns spec 393's
- * metadata into the sandbox's stand-in for the current runtime (see `current-runtime.ts`).
+ * metadata into the sandbox's stand-in for spec 425 (see `current-runtime.ts`); with `latest` as well, that
+ * stand-in becomes spec 473's (see `latest-runtime.ts`).
  */
 export interface MetadataExtensionOptions {
   current?: { specVersion: number };
+  latest?: boolean;
 }
 
 export function extendMetadata(
@@ -44,6 +47,7 @@ export function extendMetadata(
     docs: [' Sandbox addition (not in the real runtime): MAP ( netuid ) --> emission flowing'],
   });
   if (options.current) extendToCurrentRuntime(registry, body, options.current.specVersion);
+  if (options.current && options.latest) extendToLatestRuntime(body);
   const encoded = registry.createType(`MetadataV${metadataVersion}` as 'MetadataV15', body).toU8a();
   return u8aConcat(new Uint8Array([...MAGIC, metadataVersion]), encoded);
 }

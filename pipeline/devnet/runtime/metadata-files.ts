@@ -10,6 +10,8 @@ export interface MetadataFile {
   bytes: Uint8Array;
   /** Built from another blob: spec 393's metadata extended in memory to stand for the current runtime. */
   standsForCurrent?: boolean;
+  /** With `standsForCurrent`: the spec-425 stand-in changed further into spec 473's (`latest-runtime.ts`). */
+  standsForLatest?: boolean;
 }
 
 const folder = new URL('../metadata/', import.meta.url);
@@ -34,4 +36,12 @@ export function readSpec393(): MetadataFile {
  */
 export function readSpec425(): MetadataFile {
   return { ...readSpec393(), specVersion: 425, standsForCurrent: true };
+}
+
+/**
+ * The sandbox's latest runtime (spec 473, mainnet since October 2026): the spec-425 stand-in without the V1
+ * share maps, with `NetworkRegistrationCancelled` and the `LimitOrders` pallet (`latest-runtime.ts`).
+ */
+export function readSpec473(): MetadataFile {
+  return { ...readSpec393(), specVersion: 473, standsForCurrent: true, standsForLatest: true };
 }

@@ -46,7 +46,9 @@ export class Runtime {
     const bytes = extendMetadata(
       file.bytes,
       file.metadataVersion,
-      file.standsForCurrent ? { current: { specVersion: file.specVersion } } : {},
+      file.standsForCurrent
+        ? { current: { specVersion: file.specVersion }, latest: file.standsForLatest === true }
+        : {},
     );
     this.registry = new TypeRegistry();
     const metadata = new Metadata(this.registry, bytes);

@@ -20,11 +20,59 @@ export interface Truth {
   coldkeys: TruthColdkey[];
   /** First block of the current runtime (spec 425), or null when the world has none. */
   current_runtime_block: number | null;
+  /** First block of spec 473 (mainnet since October 2026), or null when the world has none. */
+  latest_runtime_block: number | null;
+  /**
+   * Spec 473's AlphaV2 migration as far as the head (null without spec 473): the blocks it worked in and
+   * what it converted, deferred and burned. Independent of `from`/`to`.
+   */
+  alpha_v2_migration: TruthAlphaV2Migration | null;
+  /**
+   * Every position of a tracked coldkey the migration's sweep settled within `from`..`to`, in chain order:
+   * deleted (worth under 1,000 rao) or unstaked to its coldkey (a V1 row worth 1,000 to 3,000,000 rao).
+   */
+  alpha_v2_sweep: TruthSweptPosition[];
   /**
    * Every action of a tracked coldkey in the current runtime, one per extrinsic (or epoch event): the
    * economic action, its amounts in RAO and the chain events it is made of, in `System.Events` order.
    */
   actions: TruthAction[];
+}
+
+/** One block-range summary of spec 473's `migrate_alpha_v2_and_unstake_dust_v1` (`migrate_alpha_v2.rs`). */
+export interface TruthAlphaV2Migration {
+  /** The first block it worked in (the upgrade block, unless that is a day's first block). */
+  first_block: number;
+  /** The block it completed in (phase 3, `HasMigrationRun`), or null while it runs. */
+  completed_block: number | null;
+  /** V1 `Alpha` rows converted to `AlphaV2` (settled or kept) and leftover `TotalHotkeyShares` converted. */
+  rows_converted: number;
+  denominators_converted: number;
+  /** Payouts refused because stake would remain (retried later); 0 in every sandbox world so far. */
+  deferred: number;
+  /** TAO of deleted positions moved to the burn account (`burntnsr`), over all its blocks. */
+  burned_rao: string;
+}
+
+/** One position settled by spec 473's sweep. */
+export interface TruthSweptPosition {
+  block: number;
+  time: string;
+  coldkey: string;
+  hotkey: string;
+  netuid: number;
+  /** `deleted`: valued under 1,000 rao, its alpha taken back and its TAO value burned, no event names it.
+   * `unstaked`: a V1 row valued 1,000 to 3,000,000 rao, paid to its coldkey (`Balances.Transfer` from the
+   * subnet account, then `StakeRemoved` with fee 0, both in phase Finalization). */
+  kind: 'deleted' | 'unstaked';
+  /** Whether it was still a V1 (`Alpha`) row when the migration reached it. */
+  legacy: boolean;
+  /** The position's alpha when settled (all of it). */
+  alpha_rao: string;
+  /** Deleted: the TAO value burned; unstaked: the TAO paid to the coldkey. */
+  tao_rao: string;
+  /** The `StakeRemoved` of an unstaked position; null for a deleted one. */
+  event_index: number | null;
 }
 
 /** The economic action of one extrinsic in the current runtime. */
@@ -179,5 +227,10 @@ export interface TruthColdkey {
      * block with an action touching the position counts as after − before). Alpha RAO; TAO on root.
      */
     income: Array<{ hotkey: string; netuid: number; alpha_rao: string }>;
+    /**
+     * Spec 473 only, and only when there are some: positions `get_stake_for_coldkey` lists with stake 0 at
+     * the day's last block (their `AlphaV2` key remains with a share worth under one rao). Not in `positions`.
+     */
+    zero_stake_positions?: Array<{ hotkey: string; netuid: number }>;
   }>;
 }

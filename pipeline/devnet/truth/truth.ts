@@ -1,4 +1,4 @@
-import { type DevnetOptions, resolveWorldParams } from '../options.js';
+import { type DevnetOptions, resolveWorldParams, type WorldOptionKeys } from '../options.js';
 import type { Account } from '../world/accounts.js';
 import type { Staker, StakingAction } from '../world/stakers.js';
 import { isAlive } from '../world/subnets.js';
@@ -8,6 +8,7 @@ import type {
   Truth,
   TruthAction,
   TruthActionKind,
+  TruthAlphaV2Migration,
   TruthBurn,
   TruthStakingDetail,
   TruthStakingEvent,
@@ -15,11 +16,7 @@ import type {
 
 export type { Truth } from './truth-types.js';
 
-type TruthOptions = WorldOptions & Pick<DevnetOptions, 'currentRuntimeBlock'>;
-type WorldOptions = Pick<
-  DevnetOptions,
-  'seed' | 'historyDays' | 'genesis' | 'blockTimeMs' | 'upgradeBlock' | 'now' | 'magnitudes'
->;
+type TruthOptions = Pick<DevnetOptions, WorldOptionKeys | 'now'>;
 
 /** The truth of the world `options` describe, from `from` to `to` (UTC dates, inclusive). Pure. */
 export function buildTruth(options: TruthOptions, from: string, to: string): Truth {
@@ -61,6 +58,9 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
       days: [],
     })),
     current_runtime_block: params.currentRuntimeBlock,
+    latest_runtime_block: params.latestRuntimeBlock,
+    alpha_v2_migration: migrationSummary(world, head),
+    alpha_v2_sweep: [],
     actions: [],
   };
   if (firstDay > lastDay) return truth;
@@ -148,6 +148,13 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
         })),
         income: day === 0 ? [] : incomeOfDay(world, staker, day, last),
       });
+      const zero = world.stakers.zeroStakeAt(staker, last);
+      if (zero.length > 0) {
+        truth.coldkeys[staker.index]!.days.at(-1)!.zero_stake_positions = zero.map((p) => ({
+          hotkey: p.hotkey.address,
+          netuid: p.netuid,
+        }));
+      }
     }
   }
   return truth;
@@ -171,12 +178,14 @@ function incomeOfDay(
   const touching = new Map<string, Set<number>>();
   for (const action of world.stakers.actionsOfDay(day)) {
     if (action.block > last) continue;
-    // Swaps and a dissolution move or end holdings of many coldkeys at once: no income at their block.
+    // Swaps, a dissolution and the AlphaV2 migration's sweep move or end holdings of many coldkeys at once
+    // (the sweep also moves its pools' other holders by a rounding rao): no income at their block.
     // Auto-stake and root claims are income: their block is not set aside.
     if (
       action.kind === 'HotkeySwapped' ||
       action.kind === 'ColdkeySwapped' ||
-      action.kind === 'NetworkRemoved'
+      action.kind === 'NetworkRemoved' ||
+      action.kind === 'AlphaV2Migration'
     ) {
       for (const position of staker.positions) {
         const blocks = touching.get(position.pool) ?? new Set<number>();
@@ -265,6 +274,10 @@ function collectBlock(world: World, block: number, truth: Truth): void {
     });
   }
   for (const placed of content.staking) {
+    if (placed.action.kind === 'AlphaV2Migration') {
+      sweepRows(block, time, placed, truth);
+      continue;
+    }
     if (world.runsCurrentRuntime(block)) truth.actions.push(truthAction(block, time, placed, content.events));
     const { action, eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
@@ -336,7 +349,65 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'lease-dividends';
     case 'IncentiveAlphaEmittedToMiners':
       return 'miner-incentive';
+    case 'AlphaV2Migration':
+      throw new Error('truth: the AlphaV2 migration is not an action (see alpha_v2_sweep)');
   }
+}
+
+/** The sweep's settled rows of one migration block, with the `StakeRemoved` of each unstaked one. */
+function sweepRows(
+  block: number,
+  time: string,
+  placed: { action: StakingAction; events: number[] },
+  truth: Truth,
+): void {
+  let next = 0;
+  for (const row of placed.action.migration!.rows) {
+    const indexes = placed.events.slice(next, next + row.events.length);
+    next += row.events.length;
+    truth.alpha_v2_sweep.push({
+      block,
+      time,
+      coldkey: row.staker.coldkey.address,
+      hotkey: row.hotkey.address,
+      netuid: row.netuid,
+      kind: row.kind,
+      legacy: row.legacy,
+      alpha_rao: row.alpha.toString(),
+      tao_rao: row.tao.toString(),
+      event_index: row.kind === 'unstaked' ? indexes[indexes.length - 1]! : null,
+    });
+  }
+}
+
+/** The migration's blocks up to `head`, read from the world's day plans (null without spec 473). */
+function migrationSummary(world: World, head: number): TruthAlphaV2Migration | null {
+  const from = world.params.latestRuntimeBlock;
+  if (from === null || from > head) return null;
+  const summary: TruthAlphaV2Migration = {
+    first_block: -1,
+    completed_block: null,
+    rows_converted: 0,
+    denominators_converted: 0,
+    deferred: 0,
+    burned_rao: '0',
+  };
+  let burned = 0n;
+  for (let day = world.timeline.dayOf(from); day <= world.timeline.dayOf(head); day++) {
+    for (const action of world.stakers.actionsOfDay(day)) {
+      if (action.kind !== 'AlphaV2Migration' || action.block > head) continue;
+      const m = action.migration!;
+      if (summary.first_block < 0) summary.first_block = action.block;
+      summary.rows_converted += m.converted;
+      summary.denominators_converted += m.denominators;
+      summary.deferred += m.deferred;
+      burned += m.burned;
+      if (m.completed) summary.completed_block = action.block;
+    }
+    if (summary.completed_block !== null) break;
+  }
+  summary.burned_rao = burned.toString();
+  return summary.first_block < 0 ? null : summary;
 }
 
 function truthAction(

@@ -9,7 +9,10 @@ import type { WorldEvent } from './world-event.js';
 /** An event placed in a block: `System.Events` order, emitted by extrinsic `extrinsic`. */
 export interface PlacedEvent {
   index: number;
-  /** ApplyExtrinsic(extrinsic); -1 for an event of the block's initialization (phase Initialization). */
+  /**
+   * ApplyExtrinsic(extrinsic); -1 for an event of the block's initialization (phase Initialization), -2 for
+   * one of its finalization (phase Finalization: `on_idle`, after every extrinsic).
+   */
   extrinsic: number;
   event: WorldEvent;
 }
@@ -40,6 +43,8 @@ export interface BlockInputs {
   upgradeBlock: number;
   /** First block of spec 425 (null: none); its `set_code` is in the block before. */
   currentRuntimeBlock: number | null;
+  /** First block of spec 473 (null: none); its `set_code` is in the block before. */
+  latestRuntimeBlock: number | null;
   burns: BurnAction[];
   staking: StakingAction[];
   registered: SubnetRegistration[];
@@ -93,7 +98,8 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     const at = list.findIndex((e) => e.name === main);
     result.staking.push({
       action,
-      eventIndex: indexes[at < 0 ? indexes.length - 1 : at]!,
+      // -1: an action without events (a migration block that only converted rows).
+      eventIndex: indexes.length === 0 ? -1 : indexes[at < 0 ? indexes.length - 1 : at]!,
       extrinsic,
       events: indexes,
     });
@@ -109,7 +115,11 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     }
   }
   finish(true, 6_305_000); // timestamp.set
-  if (inputs.block === inputs.upgradeBlock - 1 || inputs.block === (inputs.currentRuntimeBlock ?? 0) - 1) {
+  if (
+    inputs.block === inputs.upgradeBlock - 1 ||
+    inputs.block === (inputs.currentRuntimeBlock ?? 0) - 1 ||
+    inputs.block === (inputs.latestRuntimeBlock ?? 0) - 1
+  ) {
     emit({ pallet: 'System', name: 'CodeUpdated', args: [] });
     finish(false, 1_000_000_000);
   }
@@ -159,7 +169,12 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   }
   for (const action of inputs.staking) {
     if (current) {
-      if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') continue;
+      if (
+        EPOCH_KINDS.has(action.kind) ||
+        FINALIZATION_KINDS.has(action.kind) ||
+        action.kind === 'NetworkRemoved'
+      )
+        continue;
       placeAll(action, currentRuntimeEvents(action), action.kind);
     } else {
       const index = emit(stakingEvent(action));
@@ -178,8 +193,20 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     finish(false, random.int(50_000_000, 900_000_000));
   }
   result.extrinsicCount = extrinsic;
+  if (current) {
+    // Work of `on_idle` comes after every extrinsic, in phase Finalization (frame-executive `finalize_block`).
+    for (const action of inputs.staking) {
+      if (!FINALIZATION_KINDS.has(action.kind)) continue;
+      extrinsic = -2;
+      placeAll(action, currentRuntimeEvents(action), 'StakeRemoved');
+    }
+    extrinsic = result.extrinsicCount;
+  }
   return result;
 }
+
+/** Actions of the block's finalization (`on_idle`), not of an extrinsic. */
+const FINALIZATION_KINDS = new Set<string>(['AlphaV2Migration']);
 
 /** Actions of the epoch (block initialization), not of an extrinsic. */
 const EPOCH_KINDS = new Set<string>([

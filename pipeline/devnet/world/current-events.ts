@@ -142,6 +142,15 @@ export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
           args: [netuid, action.incentives!.emissions],
         },
       ];
+    case 'AlphaV2Migration': {
+      // `on_idle` (phase Finalization), `migrations/migrate_alpha_v2.rs`: each settled row's events in
+      // cursor order, then the block's burn of the dust's TAO.
+      const migration = action.migration!;
+      return [
+        ...migration.rows.flatMap((row) => row.events),
+        ...(migration.burnEvent ? [migration.burnEvent] : []),
+      ];
+    }
     case 'SubnetLeaseDividendsDistributed': {
       // Epoch (phase Initialization), `subnets/leasing.rs` `distribute_leased_network_dividends`:
       // `transfer_stake_within_subnet` from the lease coldkey, then the event, per contributor.

@@ -19,7 +19,14 @@ export type LifeStep =
   | { kind: 'lease-dividends'; to: Position; leaseColdkey: Account; leaseId: number }
   | { kind: 'hotkey-swap'; from: number; to: number; owner: Account }
   | { kind: 'dissolution'; netuid: number }
-  | { kind: 'coldkey-swap'; successor: number };
+  | { kind: 'coldkey-swap'; successor: number }
+  // Spec 473, the day after its upgrade (see LATEST_SCHEDULE), by whoever holds the demo's stake then.
+  | { kind: 'unstake-all' };
+
+/** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SCHEDULE). */
+export type CurrentLifeKind = Exclude<LifeStep['kind'], LatestLifeKind>;
+/** The steps scheduled in days after the spec 473 upgrade day (LATEST_SCHEDULE). */
+export type LatestLifeKind = 'unstake-all';
 
 export interface PlannedLifeStep {
   block: number;
@@ -52,11 +59,13 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
       return 'NetworkRemoved';
     case 'coldkey-swap':
       return 'ColdkeySwapped';
+    case 'unstake-all':
+      return 'StakeRemoved';
   }
 }
 
 /** Days after the upgrade day and hours (UTC) of each step, in order. */
-const SCHEDULE: Array<[LifeStep['kind'], number, number]> = [
+const SCHEDULE: Array<[CurrentLifeKind, number, number]> = [
   ['move-within-subnet', 1, 9],
   ['move-across-subnets', 1, 15],
   ['stake-transfer', 2, 9],
@@ -71,12 +80,32 @@ const SCHEDULE: Array<[LifeStep['kind'], number, number]> = [
   ['coldkey-swap', 7, 9],
 ];
 
-export function lifeBlock(timeline: Timeline, upgradeBlock: number, kind: LifeStep['kind']): number {
-  const entry = SCHEDULE.find(([k]) => k === kind)!;
-  const day = timeline.dayOf(upgradeBlock) + entry[1];
-  return timeline.firstBlockOfDay(day) + Math.round((entry[2] * 3_600_000) / timeline.blockTimeMs) + 7;
+/**
+ * Days after the spec 473 upgrade day and hours (UTC): by default 473 comes the day before the coldkey swap,
+ * so these fall after it and the successor acts. `unstake-all` removes all of one position: its `AlphaV2`
+ * key remains with a share worth under one rao, which spec 473 lists at stake 0.
+ */
+const LATEST_SCHEDULE: Array<[LatestLifeKind, number, number]> = [['unstake-all', 1, 15]];
+
+function blockOf(timeline: Timeline, upgradeBlock: number, days: number, hour: number): number {
+  const day = timeline.dayOf(upgradeBlock) + days;
+  return timeline.firstBlockOfDay(day) + Math.round((hour * 3_600_000) / timeline.blockTimeMs) + 7;
 }
 
-export function scheduleOrder(): Array<LifeStep['kind']> {
+export function lifeBlock(timeline: Timeline, upgradeBlock: number, kind: CurrentLifeKind): number {
+  const entry = SCHEDULE.find(([k]) => k === kind)!;
+  return blockOf(timeline, upgradeBlock, entry[1], entry[2]);
+}
+
+export function latestLifeBlock(timeline: Timeline, latestBlock: number, kind: LatestLifeKind): number {
+  const entry = LATEST_SCHEDULE.find(([k]) => k === kind)!;
+  return blockOf(timeline, latestBlock, entry[1], entry[2]);
+}
+
+export function scheduleOrder(): CurrentLifeKind[] {
   return SCHEDULE.map(([kind]) => kind);
+}
+
+export function latestScheduleOrder(): LatestLifeKind[] {
+  return LATEST_SCHEDULE.map(([kind]) => kind);
 }

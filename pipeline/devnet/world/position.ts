@@ -21,7 +21,9 @@ export type LifeKind =
   | 'AutoStakeAdded'
   | 'RootClaimed'
   | 'SubnetLeaseDividendsDistributed'
-  | 'IncentiveAlphaEmittedToMiners';
+  | 'IncentiveAlphaEmittedToMiners'
+  /** Spec 473: one block of the AlphaV2 migration's `on_idle` work (phase Finalization, no extrinsic). */
+  | 'AlphaV2Migration';
 
 /** A position: a coldkey's stake through one hotkey on one subnet. */
 export interface Position {

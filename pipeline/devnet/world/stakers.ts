@@ -1,141 +1,49 @@
 import type { WorldParams } from '../options.js';
 import { type Account, deriveAccount } from './accounts.js';
+import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
 import { RAO } from './amounts.js';
 import {
+  type CurrentLifeKind,
+  type LatestLifeKind,
   type LifeStep,
+  latestLifeBlock,
+  latestScheduleOrder,
   lifeBlock,
   lifeStepKind,
   type PlannedLifeStep,
   scheduleOrder,
 } from './current-life.js';
 import type { Pools } from './pools.js';
-import type { LifeKind, Position, StakingKind } from './position.js';
+import type { Position } from './position.js';
+import { burnAccount } from './protocol-accounts.js';
 import { type Rng, rng } from './random.js';
+import { isZero, mulDiv, SAFE_FLOAT_ZERO, safeFloat, updateValueForOne } from './safe-float.js';
 import {
-  fromU64F64,
-  isZero,
-  SAFE_FLOAT_ZERO,
-  type SafeFloat,
-  shareValue,
-  updateValueForOne,
-} from './safe-float.js';
+  addShares,
+  alphaOf,
+  cloneState,
+  currentAlphaOf,
+  denominatorOf,
+  NO_V2_SHARES,
+  removeShares,
+  SHARE_ONE,
+  type SharePool,
+  type StakeState,
+  shareOf,
+} from './stake-state.js';
+import type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
+import { planSweepPositions, type SweepPosition } from './sweep-positions.js';
 import type { Timeline } from './timeline.js';
 
+export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stake-state.js';
+export type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
+
 export const TRACKED_COLDKEYS = 24;
+/** Blocks after spec 473's upgrade in which its migration may still be working (it needs a few dozen). */
+const MIGRATION_WINDOW_BLOCKS = 600;
 const VALIDATORS = 8;
 const PPM = 1_000_000n;
-const SHARE_ONE = 1n << 64n; // U64F64 fixed point: shares are stored as bits
-
-/** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
-export interface DissolutionPayout {
-  staker: Staker;
-  /** The holder's alpha destroyed, by pool key. */
-  alpha: Map<string, bigint>;
-  tao: bigint;
-}
-
-/** One staking extrinsic of a tracked coldkey (buyback stakes live in the burn schedule). */
-export interface StakingAction {
-  block: number;
-  kind: StakingKind | LifeKind;
-  coldkey: Account;
-  hotkey: Account | null;
-  netuid: number | null;
-  /** TAO moved (for moves, transfers and swaps the TAO value, as the chain's events carry). */
-  tao: bigint;
-  /** Alpha staked or unstaked (StakeAdded/StakeRemoved only). */
-  alpha: bigint | null;
-  fee: bigint;
-  destColdkey: Account | null;
-  destHotkey: Account | null;
-  destNetuid: number | null;
-  /** Current runtime: alpha bought on the destination subnet by a move, swap or transfer across subnets. */
-  destAlpha?: bigint;
-  /** Current runtime: the transaction fee taken in alpha from the call's position (with `feeTao`, its TAO). */
-  alphaFee?: bigint;
-  feeTao?: bigint;
-  /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
-  payouts?: DissolutionPayout[];
-  /** IncentiveAlphaEmittedToMiners: the subnet's incentive by UID (the coldkey's miner at `minerUid`). */
-  incentives?: { emissions: bigint[]; minerUid: number };
-  /** SubnetLeaseDividendsDistributed: the lease and the coldkey the alpha came from. */
-  lease?: { id: number; coldkey: Account };
-  /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
-  hotkeySwap?: { from: number; to: number };
-}
-
-export interface Staker {
-  index: number;
-  coldkey: Account;
-  demo: boolean;
-  /** Every position the coldkey can hold (its drawn ones, then any the current runtime's life adds). */
-  positions: Position[];
-  /** The positions random staking actions are drawn from (the world as before the current runtime). */
-  drawable: Position[];
-  /** Distinct hotkeys in first-use order: `StakingHotkeys`. */
-  hotkeys: Account[];
-}
-
-/**
- * A hotkey's share pool on one subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (U64F64 bits); once
- * written in the current runtime the denominator lives in `TotalHotkeySharesV2` (`v2`) and `shares` is 0.
- */
-export interface SharePool {
-  alpha: bigint;
-  shares: bigint;
-  v2?: SafeFloat;
-}
-
-/** Staking state at one block. */
-export interface StakeState {
-  pools: Map<string, SharePool>;
-  /** Per staker: pool key → share bits (`Alpha`). */
-  shares: Map<string, bigint>[];
-  /** Per staker: pool key → `AlphaV2` share, for entries written in the current runtime (no `Alpha` entry then). */
-  sharesV2: Map<string, SafeFloat>[];
-  free: bigint[];
-}
-
-const NO_V2_SHARES: Map<string, SafeFloat> = new Map();
-
-function cloneState(state: StakeState): StakeState {
-  return {
-    pools: new Map([...state.pools].map(([key, pool]) => [key, { ...pool }])),
-    shares: state.shares.map((m) => new Map(m)),
-    // Copy on write: until the current runtime writes a V2 share every map is the shared empty one.
-    sharesV2: state.sharesV2.map((m) => (m.size === 0 ? NO_V2_SHARES : new Map(m))),
-    free: [...state.free],
-  };
-}
-
-/**
- * A holder's alpha as the current runtime reads it (`staking/stake_utils.rs` `get_share`/`get_denominator`,
- * `primitives/share-pool` `get_value`): the `Alpha` (V1) entry if there is one, else `AlphaV2`; the
- * `TotalHotkeyShares` denominator if there is one, else `TotalHotkeySharesV2`; then
- * `TotalHotkeyAlpha × share ÷ denominator` in SafeFloat arithmetic, floored.
- */
-export function currentAlphaOf(state: StakeState, stakerIndex: number, key: string): bigint {
-  const pool = state.pools.get(key);
-  if (!pool) return 0n;
-  return shareValue(pool.alpha, shareOf(state, stakerIndex, key), denominatorOf(pool));
-}
-
-function shareOf(state: StakeState, stakerIndex: number, key: string): SafeFloat {
-  const v1 = state.shares[stakerIndex]!.get(key) ?? 0n;
-  if (v1 > 0n) return fromU64F64(v1);
-  return state.sharesV2[stakerIndex]!.get(key) ?? SAFE_FLOAT_ZERO;
-}
-
-function denominatorOf(pool: SharePool): SafeFloat {
-  return pool.v2 ?? fromU64F64(pool.shares);
-}
-
-/** Alpha of a share holding: shares × TotalHotkeyAlpha / TotalHotkeyShares, floored (as the chain does). */
-export function alphaOf(pool: SharePool | undefined, shares: bigint): bigint {
-  if (!pool || pool.shares === 0n) return 0n;
-  return (shares * pool.alpha) / pool.shares;
-}
 
 interface DaySnapshots {
   /** Ascending blocks; state after all actions of that block. */
@@ -199,8 +107,49 @@ export class Stakers {
       return { index, coldkey, demo: index === 0, positions, drawable: [...positions], hotkeys };
     });
     this.#currentFrom = params.currentRuntimeBlock;
+    this.#latestFrom = params.latestRuntimeBlock;
+    if (this.#latestFrom !== null) this.#planSweepPositions(this.#latestFrom);
     if (this.#currentFrom !== null) this.#planLife(this.#currentFrom, subnets);
     this.#dayStarts.push(this.#genesisState(random));
+  }
+
+  /** First block of spec 473 (the AlphaV2 migration and sweep start there), or null. */
+  readonly #latestFrom: number | null;
+  /** Small V1 positions from genesis that spec 473's sweep settles (none without a latest runtime). */
+  sweepPositions: SweepPosition[] = [];
+
+  /** Whether `block` runs spec 473 (no V1 maps in its metadata; zero-stake positions listed). */
+  isLatest(block: number): boolean {
+    return this.#latestFrom !== null && block >= this.#latestFrom;
+  }
+
+  #planSweepPositions(latest: number): void {
+    const demo = this.demo;
+    const day = this.#timeline.dayOf(latest);
+    this.sweepPositions = planSweepPositions({
+      seed: this.#params.seed,
+      stakers: this.stakers,
+      validators: this.validators,
+      excludedHotkey: Number(demo.drawable[0]!.pool.split(':')[0]),
+      excludedNetuid: demo.drawable[6]!.netuid,
+      position: (hotkey, netuid) => this.#position(hotkey, netuid),
+      growth: (pool) => {
+        let numerator = 1n;
+        let denominator = 1n;
+        for (let d = 1; d <= day; d++) {
+          const random = rng(this.#params.seed, `growth/${pool}/${d}`);
+          const ppm = pool.endsWith(':0') ? random.int(100, 400) : random.int(200, 2_500);
+          numerator *= PPM + BigInt(ppm);
+          denominator *= PPM;
+        }
+        return { numerator, denominator };
+      },
+      reserves: (netuid) => this.#poolOf(netuid, latest),
+    });
+    for (const { staker, position } of this.sweepPositions) {
+      staker.positions.push(position);
+      if (!staker.hotkeys.includes(position.hotkey)) staker.hotkeys.push(position.hotkey);
+    }
   }
 
   /** First block of the current runtime (spec 425), or null. */
@@ -282,7 +231,7 @@ export class Stakers {
       hotkeys: [...demo.hotkeys],
     };
     this.stakers.push(successor);
-    const steps: Record<LifeStep['kind'], LifeStep> = {
+    const steps: Record<CurrentLifeKind, LifeStep> = {
       'move-within-subnet': { kind: 'move-within-subnet', from: p1, to: sameSubnet },
       'move-across-subnets': { kind: 'move-across-subnets', from: p3, to: p5 },
       'stake-transfer': { kind: 'stake-transfer', from: p2, receiver: receiver.index },
@@ -312,6 +261,13 @@ export class Stakers {
     };
     for (const kind of scheduleOrder()) {
       this.life.push({ block: lifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
+    }
+    const latest = this.#latestFrom;
+    if (latest !== null) {
+      const later: Record<LatestLifeKind, LifeStep> = { 'unstake-all': { kind: 'unstake-all' } };
+      for (const kind of latestScheduleOrder()) {
+        this.life.push({ block: latestLifeBlock(this.#timeline, latest, kind), step: later[kind] });
+      }
     }
     const at = (kind: LifeStep['kind']) => this.life.find((l) => l.step.kind === kind)!.block;
     this.#retired = {
@@ -381,6 +337,14 @@ export class Stakers {
       pool.shares += added;
       shares[0]!.set(position.pool, added);
     }
+    for (const { staker, position, alpha } of this.sweepPositions) {
+      // Pools of drawn positions exist by now, at a share price of exactly one.
+      const pool = pools.get(position.pool)!;
+      const added = pool.alpha === 0n ? alpha * SHARE_ONE : (alpha * pool.shares) / pool.alpha;
+      pool.alpha += alpha;
+      pool.shares += added;
+      shares[staker.index]!.set(position.pool, added);
+    }
     return { pools, shares, sharesV2: shares.map(() => NO_V2_SHARES), free };
   }
 
@@ -443,6 +407,8 @@ export class Stakers {
       pick: number;
       force?: 'hotkey-move' | 'subnet-move';
       life?: LifeStep;
+      /** Spec 473's migration work of this block (`on_idle`, after every extrinsic). */
+      migration?: true;
     }> = [];
     // Stake grows at the day's first block (emissions, below): no staking action lands on that block.
     const firstAction = Math.max(first, this.#timeline.firstBlockOfDay(day) + 1);
@@ -475,21 +441,78 @@ export class Stakers {
       if (planned.block < first || planned.block > last) continue;
       drafts.push({ block: planned.block, staker: this.demo, roll: 0, size: 0, pick: 0, life: planned.step });
     }
-    drafts.sort((a, b) => a.block - b.block || a.staker.index - b.staker.index);
+    // The migration runs in every block from the upgrade until it completes, never in a day's first block
+    // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
+    const latest = this.#latestFrom;
+    if (latest !== null && state.migration?.phase !== 3) {
+      const to = Math.min(last, latest + MIGRATION_WINDOW_BLOCKS);
+      for (let block = Math.max(firstAction, latest); block <= to; block++) {
+        drafts.push({ block, staker: this.demo, roll: 0, size: 0, pick: 0, migration: true });
+      }
+    }
+    drafts.sort(
+      (a, b) =>
+        a.block - b.block ||
+        Number(a.migration ?? false) - Number(b.migration ?? false) ||
+        a.staker.index - b.staker.index,
+    );
     const actions: StakingAction[] = [];
     for (const draft of drafts) {
-      const action = draft.life
-        ? this.#lifeAction(state, draft.block, draft.life)
-        : draft.force
-          ? this.#scriptedMove(state, draft.block, draft.staker, BigInt(draft.size), draft.pick, draft.force)
-          : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
-      if (action && (draft.life || this.#allowed(action))) {
+      const action = draft.migration
+        ? this.#migrationAction(state, draft.block)
+        : draft.life
+          ? this.#lifeAction(state, draft.block, draft.life)
+          : draft.force
+            ? this.#scriptedMove(
+                state,
+                draft.block,
+                draft.staker,
+                BigInt(draft.size),
+                draft.pick,
+                draft.force,
+              )
+            : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
+      if (action && (draft.life || draft.migration || this.#allowed(action))) {
         if (this.isCurrent(action.block)) this.#fillCurrent(action);
         this.#apply(state, action);
         actions.push(action);
       }
     }
     return actions;
+  }
+
+  /** The migration's work in `block`, sized on a copy of the state (null once it has completed). */
+  #migrationAction(state: StakeState, block: number): StakingAction | null {
+    if (state.migration?.phase === 3) return null;
+    const migration = migrateBlock(cloneState(state), this.#migrationContext(block));
+    if (!migration) return null;
+    return {
+      block,
+      kind: 'AlphaV2Migration',
+      coldkey: burnAccount(),
+      hotkey: null,
+      netuid: null,
+      tao: migration.burned,
+      alpha: null,
+      fee: 0n,
+      destColdkey: null,
+      destHotkey: null,
+      destNetuid: null,
+      migration,
+    };
+  }
+
+  #migrationContext(block: number): MigrationContext {
+    return {
+      stakers: this.stakers,
+      validators: this.validators,
+      executableValue: (netuid, alpha) => {
+        // Root is a stable subnet (mechanism 0): 1:1. Elsewhere the fee-free constant-product sale.
+        if (netuid === 0) return alpha;
+        const pool = this.#poolOf(netuid, block);
+        return pool ? (pool.tao * alpha) / (pool.alphaIn + alpha) : null;
+      },
+    };
   }
 
   #draft(
@@ -776,7 +799,52 @@ export class Stakers {
           destColdkey: this.stakers[step.successor]!.coldkey,
           tao: state.free[demo.index]!,
         };
+      case 'unstake-all': {
+        // A non-root position of the holder (not one the sweep was sized for) whose removal leaves a share
+        // worth under a rao (one in a pool with other holders, where the subtraction is not exact): the one
+        // leaving the least, so that the pool's growth takes longest to lift it to a whole rao.
+        const holder = this.holderAt(block);
+        const sweep = new Set(this.sweepPositions.map((s) => s.position));
+        const leftover = (pool: string, alpha: bigint) => {
+          const shares = state.pools.get(pool)!;
+          const share = shareOf(state, holder.index, pool);
+          const after = updateValueForOne(shares.alpha, share, denominatorOf(shares), -alpha);
+          if (isZero(after.share)) return null;
+          // Its value in units of 10^-12 rao.
+          const value = mulDiv(safeFloat(shares.alpha - alpha), after.share, after.denominator);
+          if (!value) return null;
+          const e = value.exponent + 12n;
+          return e >= 0n ? value.mantissa * 10n ** e : value.mantissa / 10n ** -e;
+        };
+        const candidates = holder.positions
+          .filter((p) => p.netuid !== 0 && !sweep.has(p) && this.#poolOf(p.netuid, block) !== null)
+          .map((p) => {
+            const alpha = currentAlphaOf(state, holder.index, p.pool);
+            return { p, alpha, left: alpha > 0n ? leftover(p.pool, alpha) : null };
+          })
+          .filter((c): c is { p: Position; alpha: bigint; left: bigint } => c.left !== null)
+          .sort((a, b) => (a.left < b.left ? -1 : a.left > b.left ? 1 : a.p.netuid - b.p.netuid));
+        const chosen = candidates[0];
+        if (!chosen) return null;
+        const gross = this.#toTao(chosen.p.netuid, block, chosen.alpha);
+        const fee = gross / 2_000n;
+        return {
+          ...base,
+          coldkey: holder.coldkey,
+          hotkey: chosen.p.hotkey,
+          netuid: chosen.p.netuid,
+          alpha: chosen.alpha,
+          tao: gross - fee,
+          fee,
+        };
+      }
     }
+  }
+
+  /** Who holds the demo's stake at `block`: the demo coldkey, or its successor from the coldkey swap on. */
+  holderAt(block: number): Staker {
+    const retired = this.#retired;
+    return retired?.coldkey && block >= retired.coldkeyFrom ? this.successor! : this.demo;
   }
 
   /**
@@ -911,6 +979,9 @@ export class Stakers {
     const poolOf = (staker: Staker, hotkey: Account | null, netuid: number | null) =>
       staker.positions.find((p) => p.hotkey === hotkey && p.netuid === netuid)?.pool;
     switch (action.kind) {
+      case 'AlphaV2Migration':
+        migrateBlock(state, this.#migrationContext(action.block));
+        return;
       case 'HotkeySwapped': {
         const swap = action.hotkeySwap!;
         for (const key of [...state.pools.keys()]) {
@@ -1048,6 +1119,32 @@ export class Stakers {
     return this.stakers.find((s) => s.coldkey.hex === publicKeyHex);
   }
 
+  /**
+   * Spec 473 lists a position with stake 0 while its `AlphaV2` key remains (`StakingHotkeys` keeps the hotkey
+   * while any alpha key of the pair remains): the positions of `staker` at `block` whose share is not zero but
+   * whose alpha floors to 0. None before spec 473, and none for the demo coldkey after its coldkey swap
+   * (`swap_coldkey.rs` moves its `StakingHotkeys` to the successor).
+   */
+  zeroStakeAt(staker: Staker, block: number): Position[] {
+    if (!this.isLatest(block)) return [];
+    const retired = this.#retired;
+    if (retired?.coldkey === staker && block >= retired.coldkeyFrom) return [];
+    const state = this.stateAt(block);
+    const own = state.sharesV2[staker.index]!;
+    const result: Position[] = [];
+    for (const hotkey of staker.hotkeys) {
+      const positions = staker.positions
+        .filter((p) => p.hotkey === hotkey)
+        .sort((a, b) => a.netuid - b.netuid);
+      for (const position of positions) {
+        const share = own.get(position.pool);
+        if (share && share.mantissa > 0n && currentAlphaOf(state, staker.index, position.pool) === 0n)
+          result.push(position);
+      }
+    }
+    return result;
+  }
+
   /** Alpha of each position of a staker at `block` (positions with zero stake omitted). */
   positionsAt(staker: Staker, block: number): Array<{ position: Position; alpha: bigint; shares: bigint }> {
     const state = this.stateAt(block);
@@ -1067,46 +1164,6 @@ export class Stakers {
     }
     return result;
   }
-}
-
-function setShare(state: StakeState, stakerIndex: number, key: string, share: SafeFloat): void {
-  state.shares[stakerIndex]!.delete(key);
-  let own = state.sharesV2[stakerIndex]!;
-  if (isZero(share)) {
-    own.delete(key);
-    return;
-  }
-  if (own === NO_V2_SHARES) {
-    own = new Map();
-    state.sharesV2[stakerIndex] = own;
-  }
-  own.set(key, share);
-}
-
-/** `increase_stake_for_hotkey_and_coldkey_on_subnet` in the current runtime. */
-function addShares(state: StakeState, stakerIndex: number, key: string, alpha: bigint): void {
-  if (alpha === 0n) return;
-  let pool = state.pools.get(key);
-  if (!pool) {
-    pool = { alpha: 0n, shares: 0n, v2: SAFE_FLOAT_ZERO };
-    state.pools.set(key, pool);
-  }
-  const update = updateValueForOne(pool.alpha, shareOf(state, stakerIndex, key), denominatorOf(pool), alpha);
-  pool.alpha += alpha;
-  pool.v2 = update.denominator;
-  pool.shares = 0n;
-  setShare(state, stakerIndex, key, update.share);
-}
-
-/** `decrease_stake_for_hotkey_and_coldkey_on_subnet`: nothing when the holder has less than `alpha`. */
-function removeShares(state: StakeState, stakerIndex: number, key: string, alpha: bigint): void {
-  const pool = state.pools.get(key);
-  if (!pool || alpha === 0n || currentAlphaOf(state, stakerIndex, key) < alpha) return;
-  const update = updateValueForOne(pool.alpha, shareOf(state, stakerIndex, key), denominatorOf(pool), -alpha);
-  pool.alpha -= alpha;
-  pool.v2 = update.denominator;
-  pool.shares = 0n;
-  setShare(state, stakerIndex, key, update.share);
 }
 
 function min(a: bigint, b: bigint): bigint {

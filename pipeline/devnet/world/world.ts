@@ -7,8 +7,8 @@ import { Stakers } from './stakers.js';
 import { buildSubnets, isAlive, type SubnetRegistration } from './subnets.js';
 import { Timeline } from './timeline.js';
 
-/** The sandbox's runtimes in history order: spec 343, spec 393, spec 425 (the current runtime). */
-export type RuntimeEra = 'before' | 'after' | 'current';
+/** The sandbox's runtimes in history order: spec 343, spec 393, spec 425 (the current runtime), spec 473. */
+export type RuntimeEra = 'before' | 'after' | 'current' | 'latest';
 
 /**
  * The simulated world: everything the chain holds at any block, computed from the seed and the block
@@ -56,8 +56,15 @@ export class World {
     return from !== null && block >= from;
   }
 
+  /** Spec 473 runs blocks from its upgrade block on, when the world has one (always after spec 425's). */
+  runsLatestRuntime(block: number): boolean {
+    const from = this.params.latestRuntimeBlock;
+    return from !== null && block >= from;
+  }
+
   /** Which runtime ran `block` (its events, and the state after it). */
   eraOf(block: number): RuntimeEra {
+    if (this.runsLatestRuntime(block)) return 'latest';
     return this.runsCurrentRuntime(block) ? 'current' : this.runsNewRuntime(block) ? 'after' : 'before';
   }
 
@@ -82,6 +89,7 @@ export class World {
         block,
         upgradeBlock: this.params.upgradeBlock,
         currentRuntimeBlock: this.params.currentRuntimeBlock,
+        latestRuntimeBlock: this.params.latestRuntimeBlock,
         burns: this.burns.atBlock(block),
         staking: this.stakers.actionsAt(block),
         registered: block === 0 ? [] : this.subnets.filter((s) => s.registeredAt === block),

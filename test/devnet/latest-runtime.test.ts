@@ -1,0 +1,404 @@
+/**
+ * The sandbox's spec 473 (mainnet since October 2026) through the real @polkadot/api over a real WebSocket:
+ * no V1 share maps in its metadata, the AlphaV2 migration and its dust sweep over the blocks after the
+ * upgrade (phase Finalization, no extrinsic), zero-stake positions in `get_stake_info_for_coldkey`, and the
+ * income that the sweep is not. Every figure is compared with the world's ground truth (`buildTruth`).
+ */
+import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { AccountId32, EventRecord } from '@polkadot/types/interfaces';
+import type { Codec } from '@polkadot/types/types';
+import { u8aToHex } from '@polkadot/util';
+import { decodeAddress, xxhashAsHex } from '@polkadot/util-crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../pipeline/chain/subtensor-extensions.js';
+import {
+  buildTruth,
+  type DevnetOptions,
+  defaultDevnetOptions,
+  type RunningDevnet,
+  resolveWorldParams,
+  startDevnet,
+  type Truth,
+} from '../../pipeline/devnet/index.js';
+import { type Decorated, events, read, runtimeCall } from './decorated.js';
+
+const GENESIS = new Date('2026-05-01T00:00:00Z');
+const DAY = 86_400_000;
+const BLOCKS_PER_DAY = 7_200;
+const CURRENT_FROM = 6 * BLOCKS_PER_DAY + 3_600; // noon of day 6
+const LATEST_FROM = 12 * BLOCKS_PER_DAY + 3_600; // noon of day 12: after the dissolution, before the coldkey swap
+const OPTIONS: DevnetOptions = {
+  ...defaultDevnetOptions,
+  seed: 'latest-runtime-test',
+  historyDays: 16,
+  genesis: GENESIS,
+  upgradeBlock: 3 * BLOCKS_PER_DAY + 3_600,
+  currentRuntimeBlock: CURRENT_FROM,
+  latestRuntimeBlock: LATEST_FROM,
+  now: () => GENESIS.getTime() + 16.5 * DAY,
+  port: 0,
+  pricePort: 0,
+};
+
+let devnet: RunningDevnet;
+let api: ApiPromise;
+let truth: Truth;
+
+beforeAll(async () => {
+  devnet = await startDevnet(OPTIONS);
+  api = await ApiPromise.create({
+    provider: new WsProvider(devnet.url),
+    signedExtensions: SUBTENSOR_SIGNED_EXTENSIONS,
+    throwOnConnect: true,
+  });
+  truth = buildTruth(OPTIONS, '2026-05-01', '2026-05-17');
+}, 120_000);
+
+afterAll(async () => {
+  await api?.disconnect();
+  await devnet?.stop();
+});
+
+async function hashOf(block: number): Promise<string> {
+  return (await api.rpc.chain.getBlockHash(block)).toHex();
+}
+
+async function at(block: number): Promise<Decorated> {
+  return api.at(await hashOf(block));
+}
+
+/** "modl" ++ the eight-byte PalletId ++ zeros; with a netuid, the subtensor sub-account of that subnet. */
+function palletAccountHex(id: string, netuid?: number): string {
+  const bytes = new Uint8Array(32);
+  bytes.set(new TextEncoder().encode(`modl${id}`), 0);
+  if (netuid !== undefined) {
+    bytes[12] = netuid & 0xff;
+    bytes[13] = netuid >> 8;
+  }
+  return u8aToHex(bytes);
+}
+
+const hexOf = (address: string) => u8aToHex(decodeAddress(address));
+const accountHex = (codec: Codec) => (codec as AccountId32).toHex();
+const big = (codec: Codec) => BigInt(codec.toString());
+const demo = () => truth.coldkeys.find((c) => c.demo)!;
+const successor = () => truth.coldkeys.find((c) => c.successor_of)!;
+const nameOf = (record: EventRecord) =>
+  `${record.event.section.charAt(0).toUpperCase()}${record.event.section.slice(1)}.${record.event.method}`;
+const migration = () => truth.alpha_v2_migration!;
+const prefixOf = (pallet: string, item: string) => xxhashAsHex(pallet, 128) + xxhashAsHex(item, 128).slice(2);
+
+async function keysUnder(prefix: string, block: number): Promise<string[]> {
+  const keys = await api.rpc.state.getKeysPaged(prefix, 1000, null, await hashOf(block));
+  return keys.map((k) => k.toHex());
+}
+
+async function stakeRows(state: Decorated, coldkey: string) {
+  return [
+    ...((await runtimeCall(
+      state,
+      'stakeInfoRuntimeApi.getStakeInfoForColdkey',
+    )(coldkey)) as unknown as Array<{
+      hotkey: Codec;
+      netuid: Codec;
+      stake: Codec;
+    }>),
+  ].map((r) => [accountHex(r.hotkey), r.netuid.toString(), r.stake.toString()]);
+}
+
+describe('spec 473', () => {
+  it('runs from its block with its set_code in the block before; spec 425 before that', async () => {
+    const version = async (block: number) =>
+      (await api.rpc.state.getRuntimeVersion(await hashOf(block))).specVersion.toNumber();
+    expect(await version(LATEST_FROM - 2)).toBe(425);
+    expect(await version(LATEST_FROM - 1)).toBe(473);
+    expect(await version(LATEST_FROM + 5)).toBe(473);
+    const setCode = await events(await at(LATEST_FROM - 1));
+    expect(setCode.map(nameOf)).toContain('System.CodeUpdated');
+    // api.at reads the version at the parent: the set_code block still decodes with 425.
+    expect((await at(LATEST_FROM - 1)).runtimeVersion.specVersion.toNumber()).toBe(425);
+    expect((await at(LATEST_FROM)).runtimeVersion.specVersion.toNumber()).toBe(473);
+  });
+
+  it('declares no V1 share maps, keeps the V2 ones, and appends NetworkRegistrationCancelled at 153', async () => {
+    const before = await at(LATEST_FROM - 2);
+    const after = await at(LATEST_FROM + 5);
+    for (const item of ['alpha', 'totalHotkeyShares', 'alphaMapLastKey']) {
+      expect(before.query.subtensorModule?.[item], item).toBeDefined();
+      expect(after.query.subtensorModule?.[item], item).toBeUndefined();
+    }
+    expect(after.query.subtensorModule?.alphaV2).toBeDefined();
+    expect(after.query.subtensorModule?.totalHotkeySharesV2).toBeDefined();
+    const cancelled = after.events.subtensorModule?.NetworkRegistrationCancelled;
+    expect(cancelled).toBeDefined();
+    expect(cancelled!.meta.index.toNumber()).toBe(153);
+    expect(cancelled!.meta.fields.map((f) => f.name.toString())).toEqual([
+      'coldkey',
+      'hotkey',
+      'lock_id',
+      'error',
+    ]);
+    const lookup = after.registry.lookup;
+    expect(cancelled!.meta.fields.map((f) => lookup.getSiType(f.type).path.join('::'))).toEqual([
+      'sp_core::crypto::AccountId32',
+      'sp_core::crypto::AccountId32',
+      '',
+      'sp_runtime::DispatchError',
+    ]);
+    expect(lookup.getSiType(cancelled!.meta.fields[2]!.type).def.asPrimitive.toString()).toBe('U32');
+    // Every event the sandbox emitted in 425 keeps its index in 473.
+    for (const name of ['StakeAdded', 'StakeRemoved', 'TransactionFeePaidWithAlpha', 'ColdkeySwapped']) {
+      expect(after.events.subtensorModule![name]!.meta.index.toNumber()).toBe(
+        before.events.subtensorModule![name]!.meta.index.toNumber(),
+      );
+    }
+  });
+
+  it('the V1 rows stay under their raw keys until the migration drains them; then the prefixes are empty', async () => {
+    expect(migration().first_block).toBe(LATEST_FROM);
+    expect(migration().completed_block).toBeGreaterThan(LATEST_FROM);
+    expect(migration().completed_block! - LATEST_FROM).toBeLessThan(60);
+    expect(migration().deferred).toBe(0);
+    const alpha = prefixOf('SubtensorModule', 'Alpha');
+    const totalShares = prefixOf('SubtensorModule', 'TotalHotkeyShares');
+    const v2 = prefixOf('SubtensorModule', 'AlphaV2');
+    expect((await keysUnder(alpha, LATEST_FROM - 1)).length).toBeGreaterThan(20);
+    const done = migration().completed_block!;
+    expect(await keysUnder(alpha, done)).toEqual([]);
+    expect(await keysUnder(totalShares, done)).toEqual([]);
+    // `Alpha`'s prefix is not a prefix of `AlphaV2`'s: the V2 rows are all there.
+    expect((await keysUnder(v2, done)).length).toBeGreaterThan(20);
+    expect(await keysUnder(alpha, truth.days.at(-1)!.last_block)).toEqual([]);
+  });
+});
+
+describe('the sweep', () => {
+  it("settles the demo coldkey's dust and small legacy positions, and those of other holders, root too", () => {
+    const sweep = truth.alpha_v2_sweep;
+    const mine = sweep.filter((r) => r.coldkey === demo().coldkey && r.alpha_rao !== '0');
+    expect(mine.filter((r) => r.kind === 'deleted' && r.legacy).length).toBeGreaterThanOrEqual(2);
+    expect(mine.filter((r) => r.kind === 'unstaked' && r.legacy).length).toBeGreaterThanOrEqual(2);
+    const others = new Set(sweep.filter((r) => r.coldkey !== demo().coldkey).map((r) => r.coldkey));
+    expect(others.size).toBeGreaterThanOrEqual(3);
+    expect(sweep.some((r) => r.netuid === 0 && r.kind === 'unstaked')).toBe(true);
+    expect(sweep.some((r) => r.netuid === 0 && r.kind === 'deleted' && r.alpha_rao !== '0')).toBe(true);
+    for (const row of sweep) {
+      const tao = BigInt(row.tao_rao);
+      if (row.kind === 'deleted') expect(tao).toBeLessThan(1_000n);
+      else expect(tao >= 1_000n && tao <= 3_000_000n && row.legacy).toBe(true);
+      expect(row.block >= migration().first_block && row.block <= migration().completed_block!).toBe(true);
+    }
+  });
+
+  it('emits only in phase Finalization: an unstaked row is paid from its subnet account, then StakeRemoved with fee 0; the dust TAO goes to root and is burned', async () => {
+    const blocks = [...new Set(truth.alpha_v2_sweep.map((r) => r.block))];
+    let burns = 0n;
+    for (const block of blocks) {
+      const records = await events(await at(block));
+      const finalization = records.filter((r) => r.phase.isFinalization);
+      const rows = truth.alpha_v2_sweep.filter((r) => r.block === block);
+      const expected: Array<[string, string, string, bigint]> = [];
+      for (const row of rows) {
+        if (row.kind === 'unstaked') {
+          expected.push([
+            'Balances.Transfer',
+            palletAccountHex('subtensr', row.netuid),
+            hexOf(row.coldkey),
+            BigInt(row.tao_rao),
+          ]);
+          expected.push([
+            'SubtensorModule.StakeRemoved',
+            hexOf(row.coldkey),
+            hexOf(row.hotkey),
+            BigInt(row.tao_rao),
+          ]);
+          const removed = records[row.event_index!]!;
+          expect(nameOf(removed)).toBe('SubtensorModule.StakeRemoved');
+          const [, , , alpha, netuid, fee] = removed.event.data as unknown as Codec[];
+          expect([big(alpha!), Number(netuid!.toString()), big(fee!)]).toEqual([
+            BigInt(row.alpha_rao),
+            row.netuid,
+            0n,
+          ]);
+        } else if (row.netuid !== 0 && row.tao_rao !== '0') {
+          expected.push([
+            'Balances.Transfer',
+            palletAccountHex('subtensr', row.netuid),
+            palletAccountHex('subtensr', 0),
+            BigInt(row.tao_rao),
+          ]);
+        }
+      }
+      const burned = rows.filter((r) => r.kind === 'deleted').reduce((a, r) => a + BigInt(r.tao_rao), 0n);
+      if (burned > 0n) {
+        expected.push([
+          'Balances.Transfer',
+          palletAccountHex('subtensr', 0),
+          palletAccountHex('burntnsr'),
+          burned,
+        ]);
+      }
+      burns += burned;
+      // Transfer (from, to, amount) and StakeRemoved (coldkey, hotkey, tao, …): the first three fields.
+      const got = finalization.map((r) => {
+        const [a, b, c] = r.event.data as unknown as Codec[];
+        return [nameOf(r), accountHex(a!), accountHex(b!), big(c!)];
+      });
+      expect(got, `block ${block}`).toEqual(expected);
+      // They close the block: nothing after them, and no ExtrinsicSuccess of theirs.
+      if (finalization.length > 0) {
+        expect(records.slice(-finalization.length).every((r) => r.phase.isFinalization)).toBe(true);
+      }
+    }
+    expect(burns.toString()).toBe(migration().burned_rao);
+  });
+
+  it("the demo coldkey's free balance rises by exactly what the sweep paid it", async () => {
+    const first = migration().first_block;
+    const done = migration().completed_block!;
+    const others = truth.actions.filter(
+      (a) =>
+        a.block >= first &&
+        a.block <= done &&
+        (a.coldkey === demo().coldkey || a.destination_coldkey === demo().coldkey),
+    );
+    expect(others).toEqual([]);
+    const free = async (block: number) =>
+      big(
+        (
+          (await read(await at(block), 'system.account', demo().coldkey)) as unknown as {
+            data: { free: Codec };
+          }
+        ).data.free,
+      );
+    const paid = truth.alpha_v2_sweep
+      .filter((r) => r.coldkey === demo().coldkey && r.kind === 'unstaked')
+      .reduce((a, r) => a + BigInt(r.tao_rao), 0n);
+    expect(paid).toBeGreaterThan(0n);
+    expect((await free(done)) - (await free(first - 1))).toBe(paid);
+  });
+
+  it('the settled positions are gone from stake info; the rest read the same as before the migration', async () => {
+    const before = await at(LATEST_FROM - 1);
+    const after = await at(migration().completed_block!);
+    for (const owner of [demo(), ...truth.coldkeys.filter((c) => !c.demo && !c.successor_of).slice(0, 12)]) {
+      const settled = new Set(
+        truth.alpha_v2_sweep
+          .filter((r) => r.coldkey === owner.coldkey)
+          .map((r) => `${hexOf(r.hotkey)}/${r.netuid}`),
+      );
+      const was = (await stakeRows(before, owner.coldkey)).filter(([h, n]) => !settled.has(`${h}/${n}`));
+      const now = (await stakeRows(after, owner.coldkey)).filter(([, , stake]) => stake !== '0');
+      for (const [h, n] of now) expect(settled.has(`${h}/${n}`), `${owner.coldkey} ${h}/${n}`).toBe(false);
+      // The migration changes no other value: stake moves only by actions (none of these holders acts then).
+      const acted = truth.actions.some(
+        (a) =>
+          a.block >= LATEST_FROM - 1 &&
+          a.block <= migration().completed_block! &&
+          (a.coldkey === owner.coldkey || a.destination_coldkey === owner.coldkey),
+      );
+      if (!acted) expect(now.sort()).toEqual(was.sort());
+    }
+  });
+});
+
+describe('stake and income in spec 473', () => {
+  it('every day end, stake info lists the truth positions and, at stake 0, its zero-stake positions', async () => {
+    const days = truth.days.filter((d) => d.last_block >= LATEST_FROM);
+    expect(days.length).toBeGreaterThanOrEqual(4);
+    let zeros = 0;
+    for (const day of days) {
+      const state = await at(day.last_block);
+      for (const owner of [demo(), successor(), ...truth.coldkeys.slice(1, 6)]) {
+        const entry = owner.days.find((d) => d.date === day.date)!;
+        const want = [
+          ...entry.positions.map((p) => [hexOf(p.hotkey), String(p.netuid), p.alpha_rao]),
+          ...(entry.zero_stake_positions ?? []).map((p) => [hexOf(p.hotkey), String(p.netuid), '0']),
+        ];
+        zeros += entry.zero_stake_positions?.length ?? 0;
+        expect((await stakeRows(state, owner.coldkey)).sort(), `${owner.coldkey} ${day.date}`).toEqual(
+          want.sort(),
+        );
+      }
+    }
+    // The demo's holder (its successor after the coldkey swap) unstakes all of one position the day after
+    // 473: its AlphaV2 key remains with a share worth under a rao, listed at stake 0.
+    const lastDay = successor().days.at(-1)!;
+    expect(lastDay.zero_stake_positions?.length ?? 0).toBeGreaterThan(0);
+    const [zero] = lastDay.zero_stake_positions!;
+    const share = (await read(
+      await at(truth.days.at(-1)!.last_block),
+      'subtensorModule.alphaV2',
+      zero!.hotkey,
+      successor().coldkey,
+      zero!.netuid,
+    )) as unknown as { mantissa: Codec };
+    expect(big(share.mantissa)).toBeGreaterThan(0n);
+    expect(zeros).toBeGreaterThan(0);
+  });
+
+  it("the truth's income is the chain's stake growth that no action and no sweep block explains", async () => {
+    const incomeKinds = new Set(['auto-stake', 'root-claim', 'lease-dividends', 'miner-incentive']);
+    const migrationBlocks = new Set<number>();
+    for (let b = migration().first_block; b <= migration().completed_block!; b++) migrationBlocks.add(b);
+    const states = new Map<number, Promise<Decorated>>();
+    const stakeAt = async (coldkey: string, block: number) => {
+      if (!states.has(block)) states.set(block, at(block));
+      const rows = await stakeRows(await states.get(block)!, coldkey);
+      return new Map(rows.map(([h, n, s]) => [`${h}/${n}`, BigInt(s!)]));
+    };
+    const days = truth.days.filter((d) => d.first_block > LATEST_FROM - BLOCKS_PER_DAY);
+    for (const owner of [demo(), successor(), truth.coldkeys[3]!, truth.coldkeys[5]!]) {
+      for (const day of days) {
+        const previous = truth.days[truth.days.indexOf(day) - 1]!;
+        const growth = new Map<string, bigint>();
+        const addTo = (from: Map<string, bigint>, to: Map<string, bigint>, sign: bigint) => {
+          for (const key of new Set([...from.keys(), ...to.keys()])) {
+            growth.set(key, (growth.get(key) ?? 0n) + sign * ((to.get(key) ?? 0n) - (from.get(key) ?? 0n)));
+          }
+        };
+        addTo(
+          await stakeAt(owner.coldkey, previous.last_block),
+          await stakeAt(owner.coldkey, day.last_block),
+          1n,
+        );
+        const blocks = new Set(
+          truth.actions
+            .filter(
+              (a) =>
+                a.block >= day.first_block &&
+                a.block <= day.last_block &&
+                !incomeKinds.has(a.action) &&
+                (a.action === 'hotkey-swap' ||
+                  a.coldkey === owner.coldkey ||
+                  a.destination_coldkey === owner.coldkey ||
+                  (a.payouts ?? []).some((p) => p.coldkey === owner.coldkey)),
+            )
+            .map((a) => a.block),
+        );
+        for (const b of migrationBlocks) if (b >= day.first_block && b <= day.last_block) blocks.add(b);
+        for (const block of blocks) {
+          addTo(await stakeAt(owner.coldkey, block - 1), await stakeAt(owner.coldkey, block), -1n);
+        }
+        const got = [...growth].filter(([, v]) => v !== 0n).sort();
+        const want = owner.days
+          .find((d) => d.date === day.date)!
+          .income.map((i) => [`${hexOf(i.hotkey)}/${i.netuid}`, BigInt(i.alpha_rao)] as [string, bigint])
+          .sort();
+        expect(got, `${owner.coldkey} ${day.date}`).toEqual(want);
+      }
+    }
+  }, 300_000);
+});
+
+describe('options', () => {
+  it('a latest-runtime block needs a current-runtime block before it', () => {
+    const base = { ...OPTIONS, runtimes: 'legacy' as const };
+    expect(() => resolveWorldParams({ ...base, currentRuntimeBlock: null }, Date.now())).toThrow(/spec 425/);
+    expect(() => resolveWorldParams({ ...base, currentRuntimeBlock: LATEST_FROM + 1 }, Date.now())).toThrow(
+      /spec 425/,
+    );
+    const params = resolveWorldParams(base, Date.now());
+    expect([params.currentRuntimeBlock, params.latestRuntimeBlock]).toEqual([CURRENT_FROM, LATEST_FROM]);
+  });
+});
