@@ -11,6 +11,7 @@ import { incomeCsv } from '../../../pipeline/tax/pack/pack-csv.js';
 import { type PackInputs, readPackInputs } from '../../../pipeline/tax/pack/pack-inputs.js';
 import { computePackLedger } from '../../../pipeline/tax/pack/pack-ledger.js';
 import { packPdf } from '../../../pipeline/tax/pack/pack-pdf.js';
+import { addDays } from '../../../pipeline/time/utc-day.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { readCsv } from './read-pack-csv.js';
@@ -78,6 +79,17 @@ describe('a TAO/GBP rate missing at a day’s end', () => {
   it('values every day of a fully priced record at its own day-end quote', async () => {
     const ledger = await computePackLedger(inputs, order().coldkeys, await chain.reader());
     expect(ledger.mapping.flags.filter((f) => f.kind === 'stale-rate')).toEqual([]);
-    for (const row of ledger.income) expect(row.gbpPrice.date > row.date).toBe(true);
+    // Income on every day of the record after the first (collected 1 to 16 January; the record opens at
+    // the first day's end), each at the quote of its end: in winter the UK day is the UTC day, and its
+    // end is the quote dated the next UTC day.
+    const days = Array.from({ length: 15 }, (_, i) => addDays('2026-01-02', i));
+    expect([...new Set(ledger.income.map((row) => row.date))].sort()).toEqual(days);
+    for (const row of ledger.income) {
+      expect([row.date, row.gbpPrice.date, row.gbpPrice.stale]).toEqual([
+        row.date,
+        addDays(row.date, 1),
+        false,
+      ]);
+    }
   });
 });
