@@ -48,7 +48,15 @@ afterAll(async () => {
 
 describe('the 2025/26 pack built after the year', () => {
   it('shows income of the year only, every UK day once, the 23-hour 29 March included', () => {
-    const days = [...new Set(readCsv(files.get('income.csv')!).map((row) => row['date']!))].sort();
+    const income = readCsv(files.get('income.csv')!);
+    // A position's income once per UK day: a day listed twice would repeat its rows.
+    const rows = income.map((row) => `${row['date']}|${row['coldkey']}|${row['hotkey']}|${row['netuid']}`);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows).size).toBe(rows.length);
+    // Every UK day of the record in the year with income, none missing: from the second (the record opens
+    // at the end of its first, 1 March) to the year's last.
+    const days = [...new Set(income.map((row) => row['date']!))].sort();
+    expect(days[0]).toBe(addDays(GENESIS.toISOString().slice(0, 10), 1));
     expect(days[days.length - 1]).toBe(YEAR_END);
     expect(days).toContain('2026-03-29');
     for (const [i, day] of days.entries()) if (i > 0) expect(day).toBe(addDays(days[i - 1]!, 1));
