@@ -67,7 +67,7 @@ ${script}
 <a href="/api/v1/method">Method</a>
 <a href="/api-plan">API plan</a>
 <a href="/account">${options.account === 'signed-in' ? 'Account' : 'Sign in'}</a>
-${accessControl(options.access)}
+${accessControl(options.access, options.account)}
 </nav>
 </header>
 ${options.sandbox ? `<p class="sandbox-notice" role="note"><strong>Sandbox.</strong> ${escapeHtml(SANDBOX_NOTICE)}</p>\n` : ''}<main id="main">
@@ -81,9 +81,16 @@ ${options.body}
 `;
 }
 
-function accessControl(access: Access): string {
+/**
+ * Who the header says is reading: a subscriber (with its sign-out), a person signed in to an API-plan
+ * account (whose history windows come with a key, not in these pages), or nobody (the subscribers' hint).
+ */
+function accessControl(access: Access, account: ShellOptions['account']): string {
   if (access === 'subscriber') {
     return `<form class="sign-out" method="post" action="/explore/sign-out"><span class="badge">Subscriber</span> <button type="submit">Sign out</button></form>`;
+  }
+  if (account === 'signed-in') {
+    return '<span class="hint" title="Your API keys and usage are on the account page; the longer windows here are for subscribers">Signed in: API plan account</span>';
   }
   return '<span class="hint" title="Subscribers sign in with the one-time link they are sent">Subscribers: use your sign-in link</span>';
 }
