@@ -19,7 +19,7 @@ import {
   TAO,
 } from './format.js';
 import { freshnessLine } from './freshness.js';
-import { sparkLine } from './spark-line.js';
+import { asOfDayPartial, sparkLine } from './spark-line.js';
 
 type Status = 'emitting' | 'suspended' | 'unknown';
 
@@ -34,7 +34,7 @@ interface Column {
   /** The value the column sorts by; null sorts last in either direction. */
   sortValue: (row: SubnetRow, status: Status) => number | string | null;
   numeric: boolean;
-  cell: (row: SubnetRow, status: Status) => HTMLTableCellElement;
+  cell: (row: SubnetRow, status: Status, list: SubnetList) => HTMLTableCellElement;
 }
 
 /**
@@ -144,11 +144,15 @@ const COLUMNS: Column[] = [
     fullLabel: 'Last 7 days, alpha burned per day',
     numeric: true,
     sortValue: (row) => (row.spark7 ?? []).reduce((sum, value) => sum + value, 0),
-    cell: (row) =>
+    cell: (row, _status, list) =>
       h(
         'td',
         { class: 'spark-cell' },
-        sparkLine(row.spark7 ?? [], `Alpha burned per day, last 7 days, subnet ${row.netuid}`),
+        sparkLine(
+          row.spark7 ?? [],
+          `Alpha burned per day, last 7 days, subnet ${row.netuid}`,
+          asOfDayPartial(list.as_of),
+        ),
       ),
   },
   {
@@ -260,7 +264,7 @@ export async function renderSubnetsPage(app: HTMLElement): Promise<void> {
     replaceChildren(
       tbody,
       ...rows.map((row) =>
-        h('tr', { 'data-netuid': row.netuid }, ...COLUMNS.map((c) => c.cell(row, statusOf(row)))),
+        h('tr', { 'data-netuid': row.netuid }, ...COLUMNS.map((c) => c.cell(row, statusOf(row), list))),
       ),
     );
     shown.textContent = `${count(rows.length)} of ${count(list.rows.length)} subnets`;
