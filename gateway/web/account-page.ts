@@ -210,7 +210,7 @@ function keysSection(view: AccountView, csrf: string): string {
   const rows = view.usage.keys.map((k) => keyRow(k, csrf)).join('\n');
   return `<h2>API keys</h2>
 <p>Up to 3 active keys share the allowance. Send one as <code>Authorization: Bearer sbm_live_…</code>.</p>
-<div class="table-scroll"><table class="account-table keys"><thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th>Actions</th></tr></thead>
+<div class="table-scroll key-table"><table class="account-table keys"><thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th>Actions</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table></div>
@@ -229,7 +229,9 @@ function keyRow(k: KeyUsageSummary, csrf: string): string {
 <button type="submit">Roll</button></form>
 <form method="post" action="/account/keys/${escapeHtml(k.id)}/revoke">${csrf}<button type="submit" class="danger">Revoke</button></form></div>`
       : '';
-  return `<tr data-key="${escapeHtml(k.id)}"><td>${escapeHtml(k.name)}</td><td><code>${escapeHtml(k.prefix)}…${escapeHtml(k.lastFour)}</code></td><td>${day(k.createdAt)}</td><td>${minute(k.lastUsedAt)}</td><td>${escapeHtml(status)}</td><td>${actions}</td></tr>`;
+  // Each cell names its column (`data-label`): on a phone the rows are stacked cards (styles.css), so a
+  // key's Roll and Revoke sit under it instead of past a sideways scroll.
+  return `<tr data-key="${escapeHtml(k.id)}"><td data-label="Name">${escapeHtml(k.name)}</td><td data-label="Key"><code>${escapeHtml(k.prefix)}…${escapeHtml(k.lastFour)}</code></td><td data-label="Created">${day(k.createdAt)}</td><td data-label="Last used">${minute(k.lastUsedAt)}</td><td data-label="Status">${escapeHtml(status)}</td><td data-label="Actions" class="key-actions">${actions}</td></tr>`;
 }
 
 function eventsSection(events: KeyEvent[]): string {

@@ -192,6 +192,23 @@ describe.skipIf(!chromium)(WALK, () => {
       await page.reload();
       await shot('usage-phone');
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      // The key table is a card per key there: its Roll and Revoke are in view without scrolling sideways.
+      const actions = await page.$$eval('tr[data-key] button', (buttons) =>
+        buttons.map((button) => {
+          const box = button.getBoundingClientRect();
+          return { text: button.textContent, left: box.left, right: box.right, width: box.width };
+        }),
+      );
+      expect(actions.map((button) => button.text)).toEqual(expect.arrayContaining(['Roll', 'Revoke']));
+      for (const button of actions) {
+        expect(button.width, button.text ?? '').toBeGreaterThan(0);
+        expect(button.left, button.text ?? '').toBeGreaterThanOrEqual(0);
+        expect(button.right, button.text ?? '').toBeLessThanOrEqual(375);
+      }
+      expect(
+        await page.$eval('.key-table', (box) => box.scrollWidth <= box.clientWidth),
+        'the key table does not scroll sideways',
+      ).toBe(true);
     } finally {
       await page.setViewport({ width: 1280, height: 900 });
     }

@@ -3,7 +3,7 @@
  * day so far, drawn apart (gateway/web/src/spark-line.ts), so most lines do not seem to fall at the end.
  */
 import { describe, expect, it } from 'vitest';
-import { asOfDayPartial } from '../../gateway/web/src/spark-line.js';
+import { asOfDayPartial } from '../../gateway/web/src/partial-day.js';
 
 describe('asOfDayPartial', () => {
   it('is true while the as_of day is under way', () => {

@@ -19,7 +19,8 @@ import {
   TAO,
 } from './format.js';
 import { freshnessLine } from './freshness.js';
-import { asOfDayPartial, sparkLine } from './spark-line.js';
+import { asOfDayPartial } from './partial-day.js';
+import { sparkLine } from './spark-line.js';
 
 type Status = 'emitting' | 'suspended' | 'unknown';
 
