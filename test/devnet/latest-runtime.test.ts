@@ -402,3 +402,128 @@ describe('options', () => {
     expect([params.currentRuntimeBlock, params.latestRuntimeBlock]).toEqual([CURRENT_FROM, LATEST_FROM]);
   });
 });
+
+describe('limit orders', () => {
+  const orders = () => truth.actions.filter((a) => a.action.startsWith('limit-order-'));
+
+  it('spec 473 has the LimitOrders pallet at index 32 with execute_batched_orders and OrderExecuted as the real pallet declares them', async () => {
+    const state = await at(LATEST_FROM + 5);
+    const pallet = state.registry.metadata.pallets.find((p) => p.name.toString() === 'LimitOrders')!;
+    expect(pallet.index.toNumber()).toBe(32);
+    const executed = state.events.limitOrders!.OrderExecuted!;
+    expect(executed.meta.fields.map((f) => f.name.toString())).toEqual([
+      'order_id',
+      'signer',
+      'netuid',
+      'order_type',
+      'amount_in',
+      'amount_out',
+    ]);
+    const summary = state.events.limitOrders!.GroupExecutionSummary!;
+    expect(summary.meta.fields.map((f) => f.name.toString())).toEqual([
+      'netuid',
+      'net_side',
+      'net_amount',
+      'actual_out',
+      'executed_count',
+    ]);
+    const call = api.registry.findMetaCall(new Uint8Array([32, 1]));
+    expect(call.method).toBe('executeBatchedOrders');
+    expect(call.meta.fields.map((f) => f.name.toString())).toEqual(['netuid', 'orders']);
+    expect((await at(LATEST_FROM - 2)).events.limitOrders).toBeUndefined();
+  });
+
+  it("fills one buy and one sell of the demo's holder in one batch, with the pallet's events in its order", async () => {
+    const [buy, sell] = orders();
+    expect(orders().map((o) => o.action)).toEqual(['limit-order-buy', 'limit-order-sell']);
+    expect(buy!.block).toBe(sell!.block);
+    expect(buy!.block).toBeGreaterThan(LATEST_FROM);
+    // The day after 473 the coldkey swap has happened: the successor signs.
+    expect(buy!.coldkey).toBe(successor().coldkey);
+    const records = await events(await at(buy!.block));
+    const mine = buy!.events.map((e) => records[e.event_index]!);
+    const names = mine.map(nameOf);
+    const pool =
+      names[1] === 'Balances.Transfer'
+        ? [
+            'Balances.Transfer',
+            names[2] === 'SubtensorModule.StakeAdded'
+              ? 'SubtensorModule.StakeAdded'
+              : 'SubtensorModule.StakeRemoved',
+          ]
+        : [];
+    expect(names).toEqual([
+      'Balances.Transfer',
+      ...pool,
+      'LimitOrders.OrderExecuted',
+      'Balances.Transfer',
+      'LimitOrders.OrderExecuted',
+      'Balances.Transfer',
+      'LimitOrders.GroupExecutionSummary',
+    ]);
+    for (const record of mine) expect(record.phase.asApplyExtrinsic.toNumber()).toBe(buy!.extrinsic_index);
+    expect(nameOf(records[buy!.events.at(-1)!.event_index + 1]!)).toBe('System.ExtrinsicSuccess');
+    const limitAccount = palletAccountHex('bt/limit');
+    const [collected] = mine;
+    const [from, to, amount] = collected!.event.data as unknown as Codec[];
+    expect([accountHex(from!), accountHex(to!), big(amount!)]).toEqual([
+      hexOf(buy!.coldkey),
+      limitAccount,
+      BigInt(buy!.tao_rao),
+    ]);
+    for (const [order, type] of [
+      [buy!, 'LimitBuy'],
+      [sell!, 'TakeProfit'],
+    ] as const) {
+      const record = records[order.event_index]!;
+      expect(nameOf(record)).toBe('LimitOrders.OrderExecuted');
+      const [id, signer, netuid, orderType, amountIn, amountOut] = record.event.data as unknown as Codec[];
+      expect(id!.toHex()).toBe(order.order_id);
+      expect(accountHex(signer!)).toBe(hexOf(order.coldkey));
+      expect(Number(netuid!.toString())).toBe(order.netuid);
+      expect(orderType!.toString()).toBe(type);
+      // Buy: TAO in, alpha out; sell: alpha in, TAO out (after the order's fee).
+      const [inAmount, outAmount] =
+        type === 'LimitBuy' ? [order.tao_rao, order.alpha_rao] : [order.alpha_rao, order.tao_rao];
+      expect([big(amountIn!), big(amountOut!)]).toEqual([BigInt(inAmount!), BigInt(outAmount!)]);
+    }
+    // The seller is paid by the pallet account just before its OrderExecuted; the fees go in one transfer.
+    const paid = records[sell!.event_index - 1]!.event.data as unknown as Codec[];
+    expect([accountHex(paid[0]!), accountHex(paid[1]!), big(paid[2]!)]).toEqual([
+      limitAccount,
+      hexOf(sell!.coldkey),
+      BigInt(sell!.tao_rao),
+    ]);
+    const fees = records[buy!.events.at(-2)!.event_index]!.event.data as unknown as Codec[];
+    expect([accountHex(fees[0]!), big(fees[2]!)]).toEqual([
+      limitAccount,
+      BigInt(buy!.fee_rao) + BigInt(sell!.fee_rao),
+    ]);
+  });
+
+  it("moves the holder's stake and TAO as the pallet does: the sold position to a zero-stake listing, the alpha bought onto the other", async () => {
+    const [buy, sell] = orders();
+    const owner = buy!.coldkey;
+    const before = new Map(
+      (await stakeRows(await at(buy!.block - 1), owner)).map(([h, n, s]) => [`${h}/${n}`, BigInt(s!)]),
+    );
+    const after = new Map(
+      (await stakeRows(await at(buy!.block), owner)).map(([h, n, s]) => [`${h}/${n}`, BigInt(s!)]),
+    );
+    const sold = `${hexOf(sell!.hotkey!)}/${sell!.netuid}`;
+    const bought = `${hexOf(buy!.hotkey!)}/${buy!.netuid}`;
+    expect(before.get(sold)).toBe(BigInt(sell!.alpha_rao!));
+    expect(after.get(sold)).toBe(0n);
+    expect(after.get(bought)! - before.get(bought)!).toBe(BigInt(buy!.alpha_rao!));
+    const free = async (block: number) =>
+      big(
+        ((await read(await at(block), 'system.account', owner)) as unknown as { data: { free: Codec } }).data
+          .free,
+      );
+    expect((await free(buy!.block)) - (await free(buy!.block - 1))).toBe(
+      BigInt(sell!.tao_rao) - BigInt(buy!.tao_rao),
+    );
+    const day = successor().days.find((d) => d.date === buy!.time.slice(0, 10))!;
+    expect(day.zero_stake_positions).toContainEqual({ hotkey: sell!.hotkey, netuid: sell!.netuid });
+  });
+});

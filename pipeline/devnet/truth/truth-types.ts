@@ -90,7 +90,10 @@ export type TruthActionKind =
   | 'auto-stake'
   | 'root-claim'
   | 'lease-dividends'
-  | 'miner-incentive';
+  | 'miner-incentive'
+  /** Spec 473: a `LimitOrders` order filled by `execute_batched_orders` (one row per order of the batch). */
+  | 'limit-order-buy'
+  | 'limit-order-sell';
 
 export interface TruthAction {
   block: number;
@@ -122,6 +125,8 @@ export interface TruthAction {
   fee_tao_rao: string | null;
   /** Dissolution: each tracked holder's destroyed alpha (all its hotkeys) and the TAO paid to it. */
   payouts: Array<{ coldkey: string; alpha_rao: string; tao_rao: string }> | null;
+  /** Limit orders only: the order's id (`OrderExecuted.order_id`, 0x hex). */
+  order_id?: string;
 }
 
 export interface TruthDay {

@@ -1,3 +1,4 @@
+import { u8aToHex } from '@polkadot/util';
 import { type DevnetOptions, resolveWorldParams, type WorldOptionKeys } from '../options.js';
 import type { Account } from '../world/accounts.js';
 import type { Staker, StakingAction } from '../world/stakers.js';
@@ -278,6 +279,10 @@ function collectBlock(world: World, block: number, truth: Truth): void {
       sweepRows(block, time, placed, truth);
       continue;
     }
+    if (placed.action.kind === 'LimitOrdersExecuted') {
+      truth.actions.push(...limitOrderActions(block, time, placed, content.events));
+      continue;
+    }
     if (world.runsCurrentRuntime(block)) truth.actions.push(truthAction(block, time, placed, content.events));
     const { action, eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
@@ -351,7 +356,80 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'miner-incentive';
     case 'AlphaV2Migration':
       throw new Error('truth: the AlphaV2 migration is not an action (see alpha_v2_sweep)');
+    case 'LimitOrdersExecuted':
+      throw new Error('truth: a limit-order batch is one action per order (limitOrderActions)');
   }
+}
+
+/**
+ * A limit-order batch as one row per order, both of the same extrinsic (`events` is all of it), each named
+ * by its own `OrderExecuted`. Buy: `tao_rao` the gross TAO paid (`amount_in`), `alpha_rao` the alpha received
+ * on (hotkey, netuid) (`amount_out`), `fee_rao` the order's fee off the TAO. Sell: `alpha_rao` the alpha sold
+ * (`amount_in`), `tao_rao` the TAO received after the fee (`amount_out`), `fee_rao` that fee.
+ */
+function limitOrderActions(
+  block: number,
+  time: string,
+  placed: { action: StakingAction; extrinsic: number; events: number[] },
+  events: ReturnType<World['blockEvents']>['events'],
+): TruthAction[] {
+  const batch = placed.action.limitOrders!;
+  const executed = placed.events.filter((index) => events[index]!.event.name === 'OrderExecuted');
+  const listed = placed.events.map((index) => ({
+    event_index: index,
+    pallet: events[index]!.event.pallet,
+    name: events[index]!.event.name,
+  }));
+  const row = (
+    action: 'limit-order-buy' | 'limit-order-sell',
+    eventIndex: number,
+    hotkey: Account,
+    tao: bigint,
+    alpha: bigint,
+    fee: bigint,
+    id: Uint8Array,
+  ): TruthAction => ({
+    block,
+    time,
+    extrinsic_index: placed.extrinsic,
+    action,
+    event_index: eventIndex,
+    events: listed,
+    coldkey: batch.signer.address,
+    hotkey: hotkey.address,
+    netuid: batch.netuid,
+    destination_coldkey: null,
+    destination_hotkey: null,
+    destination_netuid: null,
+    tao_rao: tao.toString(),
+    alpha_rao: alpha.toString(),
+    destination_alpha_rao: null,
+    fee_rao: fee.toString(),
+    alpha_fee_rao: null,
+    fee_tao_rao: null,
+    payouts: null,
+    order_id: u8aToHex(id),
+  });
+  return [
+    row(
+      'limit-order-buy',
+      executed[0]!,
+      batch.buy.hotkey,
+      batch.buy.taoIn,
+      batch.buy.alphaOut,
+      batch.buy.fee,
+      batch.buy.orderId,
+    ),
+    row(
+      'limit-order-sell',
+      executed[1]!,
+      batch.sell.hotkey,
+      batch.sell.taoOut,
+      batch.sell.alphaIn,
+      batch.sell.fee,
+      batch.sell.orderId,
+    ),
+  ];
 }
 
 /** The sweep's settled rows of one migration block, with the `StakeRemoved` of each unstaked one. */

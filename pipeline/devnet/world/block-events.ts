@@ -175,7 +175,12 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
         action.kind === 'NetworkRemoved'
       )
         continue;
-      placeAll(action, currentRuntimeEvents(action), action.kind);
+      // A limit-order batch is named by its (first) OrderExecuted.
+      placeAll(
+        action,
+        currentRuntimeEvents(action),
+        action.kind === 'LimitOrdersExecuted' ? 'OrderExecuted' : action.kind,
+      );
     } else {
       const index = emit(stakingEvent(action));
       result.staking.push({ action, eventIndex: index, extrinsic, events: [index] });

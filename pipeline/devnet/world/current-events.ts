@@ -142,6 +142,9 @@ export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
           args: [netuid, action.incentives!.emissions],
         },
       ];
+    case 'LimitOrdersExecuted':
+      // `pallets/limit-orders/src/lib.rs` `do_execute_batched_orders`, in its order (world/limit-orders.ts).
+      return action.limitOrders!.events;
     case 'AlphaV2Migration': {
       // `on_idle` (phase Finalization), `migrations/migrate_alpha_v2.rs`: each settled row's events in
       // cursor order, then the block's burn of the dust's TAO.

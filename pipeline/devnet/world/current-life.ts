@@ -21,12 +21,13 @@ export type LifeStep =
   | { kind: 'dissolution'; netuid: number }
   | { kind: 'coldkey-swap'; successor: number }
   // Spec 473, the day after its upgrade (see LATEST_SCHEDULE), by whoever holds the demo's stake then.
+  | { kind: 'limit-orders' }
   | { kind: 'unstake-all' };
 
 /** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SCHEDULE). */
 export type CurrentLifeKind = Exclude<LifeStep['kind'], LatestLifeKind>;
 /** The steps scheduled in days after the spec 473 upgrade day (LATEST_SCHEDULE). */
-export type LatestLifeKind = 'unstake-all';
+export type LatestLifeKind = 'limit-orders' | 'unstake-all';
 
 export interface PlannedLifeStep {
   block: number;
@@ -61,6 +62,8 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
       return 'ColdkeySwapped';
     case 'unstake-all':
       return 'StakeRemoved';
+    case 'limit-orders':
+      return 'LimitOrdersExecuted';
   }
 }
 
@@ -82,10 +85,14 @@ const SCHEDULE: Array<[CurrentLifeKind, number, number]> = [
 
 /**
  * Days after the spec 473 upgrade day and hours (UTC): by default 473 comes the day before the coldkey swap,
- * so these fall after it and the successor acts. `unstake-all` removes all of one position: its `AlphaV2`
- * key remains with a share worth under one rao, which spec 473 lists at stake 0.
+ * so these fall after it and the successor acts. `limit-orders`: one `execute_batched_orders` filling a
+ * buy and a sell (all of one position) on one subnet. `unstake-all` removes all of one position: its
+ * `AlphaV2` key remains with a share worth under one rao, which spec 473 lists at stake 0.
  */
-const LATEST_SCHEDULE: Array<[LatestLifeKind, number, number]> = [['unstake-all', 1, 15]];
+const LATEST_SCHEDULE: Array<[LatestLifeKind, number, number]> = [
+  ['limit-orders', 1, 12],
+  ['unstake-all', 1, 15],
+];
 
 function blockOf(timeline: Timeline, upgradeBlock: number, days: number, hour: number): number {
   const day = timeline.dayOf(upgradeBlock) + days;

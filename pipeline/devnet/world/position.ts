@@ -23,7 +23,9 @@ export type LifeKind =
   | 'SubnetLeaseDividendsDistributed'
   | 'IncentiveAlphaEmittedToMiners'
   /** Spec 473: one block of the AlphaV2 migration's `on_idle` work (phase Finalization, no extrinsic). */
-  | 'AlphaV2Migration';
+  | 'AlphaV2Migration'
+  /** Spec 473: one `LimitOrders.execute_batched_orders` filling a buy and a sell order of one signer. */
+  | 'LimitOrdersExecuted';
 
 /** A position: a coldkey's stake through one hotkey on one subnet. */
 export interface Position {

@@ -13,6 +13,7 @@ import {
   type PlannedLifeStep,
   scheduleOrder,
 } from './current-life.js';
+import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
 import type { Position } from './position.js';
 import { burnAccount } from './protocol-accounts.js';
@@ -40,6 +41,10 @@ export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stak
 export type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
 
 export const TRACKED_COLDKEYS = 24;
+/** The demo's limit orders' fee (`Order.fee_rate`, Perbill): 0.25 %. */
+const LIMIT_ORDER_FEE_PERBILL = 2_500_000n;
+/** The chain id orders are bound to (`pallet_evm_chain_id`: Bittensor's EVM chain id). */
+const BITTENSOR_EVM_CHAIN_ID = 964n;
 /** Blocks after spec 473's upgrade in which its migration may still be working (it needs a few dozen). */
 const MIGRATION_WINDOW_BLOCKS = 600;
 const VALIDATORS = 8;
@@ -264,7 +269,10 @@ export class Stakers {
     }
     const latest = this.#latestFrom;
     if (latest !== null) {
-      const later: Record<LatestLifeKind, LifeStep> = { 'unstake-all': { kind: 'unstake-all' } };
+      const later: Record<LatestLifeKind, LifeStep> = {
+        'limit-orders': { kind: 'limit-orders' },
+        'unstake-all': { kind: 'unstake-all' },
+      };
       for (const kind of latestScheduleOrder()) {
         this.life.push({ block: latestLifeBlock(this.#timeline, latest, kind), step: later[kind] });
       }
@@ -799,23 +807,15 @@ export class Stakers {
           destColdkey: this.stakers[step.successor]!.coldkey,
           tao: state.free[demo.index]!,
         };
+      case 'limit-orders':
+        return this.#limitOrders(state, block, base);
       case 'unstake-all': {
         // A non-root position of the holder (not one the sweep was sized for) whose removal leaves a share
         // worth under a rao (one in a pool with other holders, where the subtraction is not exact): the one
         // leaving the least, so that the pool's growth takes longest to lift it to a whole rao.
         const holder = this.holderAt(block);
         const sweep = new Set(this.sweepPositions.map((s) => s.position));
-        const leftover = (pool: string, alpha: bigint) => {
-          const shares = state.pools.get(pool)!;
-          const share = shareOf(state, holder.index, pool);
-          const after = updateValueForOne(shares.alpha, share, denominatorOf(shares), -alpha);
-          if (isZero(after.share)) return null;
-          // Its value in units of 10^-12 rao.
-          const value = mulDiv(safeFloat(shares.alpha - alpha), after.share, after.denominator);
-          if (!value) return null;
-          const e = value.exponent + 12n;
-          return e >= 0n ? value.mantissa * 10n ** e : value.mantissa / 10n ** -e;
-        };
+        const leftover = (pool: string, alpha: bigint) => this.#leftover(state, holder, pool, alpha);
         const candidates = holder.positions
           .filter((p) => p.netuid !== 0 && !sweep.has(p) && this.#poolOf(p.netuid, block) !== null)
           .map((p) => {
@@ -839,6 +839,79 @@ export class Stakers {
         };
       }
     }
+  }
+
+  /**
+   * What removing all `alpha` of `holder`'s position in `pool` leaves, in 10^-12 rao (a share worth under a rao
+   * that spec 473 lists at stake 0), or null when the subtraction is exact and nothing is left.
+   */
+  #leftover(state: StakeState, holder: Staker, pool: string, alpha: bigint): bigint | null {
+    const shares = state.pools.get(pool)!;
+    const share = shareOf(state, holder.index, pool);
+    const after = updateValueForOne(shares.alpha, share, denominatorOf(shares), -alpha);
+    if (isZero(after.share)) return null;
+    const value = mulDiv(safeFloat(shares.alpha - alpha), after.share, after.denominator);
+    if (!value) return null;
+    const e = value.exponent + 12n;
+    return e >= 0n ? value.mantissa * 10n ** e : value.mantissa / 10n ** -e;
+  }
+
+  /**
+   * The demo's limit orders (`world/limit-orders.ts`), by its holder at `block`: on a subnet where it holds two
+   * positions (two hotkeys), a take-profit selling all of one (of all such, the sale leaving the least: a
+   * share worth under a rao, listed at stake 0 after) and a limit buy of a tenth of its free TAO into the
+   * other, in one batch.
+   */
+  #limitOrders(state: StakeState, block: number, base: StakingAction): StakingAction | null {
+    const holder = this.holderAt(block);
+    const sweep = new Set(this.sweepPositions.map((s) => s.position));
+    const held = holder.positions
+      .filter((p) => p.netuid !== 0 && !sweep.has(p) && this.#poolOf(p.netuid, block) !== null)
+      .map((p) => ({ p, alpha: currentAlphaOf(state, holder.index, p.pool) }))
+      .filter(({ alpha }) => alpha > 0n);
+    // Every (sell, buy) pair on one subnet; the sale leaving the least (under a rao: listed at stake 0).
+    const pairs = held
+      .map((sell) => ({
+        sell,
+        buy: held.find((h) => h.p.netuid === sell.p.netuid && h.p !== sell.p),
+        left: this.#leftover(state, holder, sell.p.pool, sell.alpha),
+      }))
+      .filter(
+        (c): c is { sell: (typeof held)[number]; buy: (typeof held)[number]; left: bigint } =>
+          c.buy !== undefined && c.left !== null,
+      )
+      .sort((a, b) => (a.left < b.left ? -1 : a.left > b.left ? 1 : a.sell.p.netuid - b.sell.p.netuid));
+    const chosen = pairs[0];
+    if (!chosen) return null;
+    const { sell, buy } = chosen;
+    const netuid = sell.p.netuid;
+    const reserves = this.#poolOf(netuid, block)!;
+    const batch = executeBatch({
+      signer: holder.coldkey,
+      netuid,
+      buyHotkey: buy.p.hotkey,
+      sellHotkey: sell.p.hotkey,
+      buyTao: state.free[holder.index]! / 10n,
+      sellAlpha: sell.alpha,
+      feeRate: LIMIT_ORDER_FEE_PERBILL,
+      feeRecipient: deriveAccount(this.#params.seed, 'limit-orders/fee-recipient'),
+      reserves,
+      expiryMs: BigInt(this.#timeline.timeOf(block) + 86_400_000),
+      chainId: BITTENSOR_EVM_CHAIN_ID,
+    });
+    if (!batch) return null;
+    return {
+      ...base,
+      coldkey: holder.coldkey,
+      hotkey: sell.p.hotkey,
+      netuid,
+      tao: batch.buy.taoIn,
+      alpha: batch.sell.alphaIn,
+      fee: batch.buy.fee + batch.sell.fee,
+      destHotkey: buy.p.hotkey,
+      destNetuid: netuid,
+      limitOrders: batch,
+    };
   }
 
   /** Who holds the demo's stake at `block`: the demo coldkey, or its successor from the coldkey swap on. */
@@ -1050,6 +1123,14 @@ export class Stakers {
       case 'IncentiveAlphaEmittedToMiners':
         add(from, origin!, action.alpha!);
         return;
+      case 'LimitOrdersExecuted': {
+        // transfer_staked_alpha out of the sold position and into the bought one; TAO in and out.
+        const batch = action.limitOrders!;
+        remove(from, origin!, batch.sell.alphaIn);
+        add(from, poolOf(from, batch.buy.hotkey, batch.netuid)!, batch.buy.alphaOut);
+        state.free[from.index]! += batch.sell.taoOut - batch.buy.taoIn;
+        return;
+      }
       case 'SubnetLeaseDividendsDistributed': {
         // `subnets/leasing.rs`: transfer_stake_within_subnet from the lease coldkey (untracked) to the
         // contributor: the pool's alpha is unchanged, the untracked holders' part falls by the dividend.

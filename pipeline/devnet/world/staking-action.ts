@@ -1,6 +1,7 @@
 // The staking world's records, shared by stakers.ts, the migration and limit-order modules, block events
 // and the truth without a cycle.
 import type { Account } from './accounts.js';
+import type { LimitOrderBatch } from './limit-orders.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
 import type { WorldEvent } from './world-event.js';
 
@@ -38,6 +39,8 @@ export interface StakingAction {
   incentives?: { emissions: bigint[]; minerUid: number };
   /** SubnetLeaseDividendsDistributed: the lease and the coldkey the alpha came from. */
   lease?: { id: number; coldkey: Account };
+  /** LimitOrdersExecuted: the batch (both orders, their amounts, fees and events). */
+  limitOrders?: LimitOrderBatch;
   /** AlphaV2Migration: what the migration did in this block (rows settled, burn, completion). */
   migration?: MigrationBlock;
   /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
