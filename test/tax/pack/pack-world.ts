@@ -44,6 +44,8 @@ export interface PackWorldOptions {
   latencyMs?: number;
   /** First block of the sandbox's current runtime (spec 425, with the demo coldkey's life); none by default. */
   currentRuntimeBlock?: number;
+  /** First block of spec 473 (the V1 share maps gone, the AlphaV2 migration's sweep); none by default. */
+  latestRuntimeBlock?: number;
   /** Read every collected day's share pools too, as `sbm daily` does: the tax check's yields need them. */
   sharePools?: boolean;
 }
@@ -64,6 +66,7 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     ...(options.currentRuntimeBlock === undefined
       ? {}
       : { currentRuntimeBlock: options.currentRuntimeBlock }),
+    ...(options.latestRuntimeBlock === undefined ? {} : { latestRuntimeBlock: options.latestRuntimeBlock }),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };
   const dir = await mkdtemp(join(tmpdir(), 'sbm-pack-world-'));

@@ -1,0 +1,216 @@
+/**
+ * Issue 35 on the sandbox's spec 473 (mainnet since October 2026): the V1 share maps are gone and the
+ * upgrade's AlphaV2 migration sweeps small positions, deleting dust with no event naming its holder and
+ * unstaking small legacy positions to their coldkeys; the demo coldkey's current-runtime life happened before
+ * it. The pack, built over the real WebSocket from what the real pipeline published, is held against the
+ * sandbox's truth: income per position and UK day to the RAO, every swept position booked as the migration's
+ * disposal, nothing about it left unexplained, and the gains engine rerun on cgt-input.csv gives the pack's
+ * disposals.
+ */
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
+import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
+import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
+import { gbpOfTaoRao } from '../../../pipeline/tax/income-ledger.js';
+import { type BuiltPack, buildPackFiles } from '../../../pipeline/tax/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { type PackWorld, publishPackWorld } from './pack-world.js';
+import { readCsv } from './read-pack-csv.js';
+
+const GENESIS = new Date('2026-01-01T00:00:00Z');
+const HISTORY_DAYS = 30;
+const BLOCK_MS = 600_000;
+const BLOCKS_PER_DAY = 86_400_000 / BLOCK_MS;
+/**
+ * Spec 425 from noon of day 16 (the life events on days 17 to 23), spec 473 from noon of day 22, as the
+ * sandbox places them by default: the sweep takes the demo coldkey's untouched legacy positions before its
+ * coldkey swap on day 23.
+ */
+const CURRENT_RUNTIME_BLOCK = 16 * BLOCKS_PER_DAY + BLOCKS_PER_DAY / 2;
+const LATEST_RUNTIME_BLOCK = 22 * BLOCKS_PER_DAY + BLOCKS_PER_DAY / 2;
+const TAX_YEAR = '2025/26';
+
+let world: PackWorld;
+let chain: PackChain;
+let truth: Truth;
+let pack: BuiltPack;
+let files: Map<string, string>;
+let demo: string;
+
+beforeAll(async () => {
+  world = await publishPackWorld({
+    genesis: GENESIS,
+    historyDays: HISTORY_DAYS,
+    blockTimeMs: BLOCK_MS,
+    currentRuntimeBlock: CURRENT_RUNTIME_BLOCK,
+    latestRuntimeBlock: LATEST_RUNTIME_BLOCK,
+  });
+  chain = openPackChain(world.devnet.url);
+  demo = world.devnet.demoColdkey;
+  const finalizedNow = world.nowMs - world.options.finalityLag * BLOCK_MS;
+  truth = buildTruth(
+    { ...world.options, now: () => finalizedNow },
+    GENESIS.toISOString().slice(0, 10),
+    new Date(world.nowMs).toISOString().slice(0, 10),
+  );
+  pack = await buildPackFiles(
+    {
+      id: 'ord_latest',
+      sku: 'tax-pack',
+      packName: 'UK staking tax pack',
+      taxYear: TAX_YEAR,
+      coldkeys: [demo],
+      paidAt: new Date('2026-02-01T09:30:00Z'),
+    },
+    { store: world.store, chain: chain.reader },
+  );
+  files = new Map([...pack.files].map(([name, bytes]) => [name, new TextDecoder().decode(bytes)]));
+}, 600_000);
+
+afterAll(async () => {
+  await chain?.close();
+  await world?.close();
+});
+
+/**
+ * The swept positions of the pack's coldkeys (the demo and its successor) that held alpha, from the truth (the
+ * sweep also deletes rows worth nothing: a zero-stake position, nothing to book).
+ */
+const sweptOfOrder = () =>
+  truth.alpha_v2_sweep.filter((s) => pack.inputs.coldkeys.includes(s.coldkey) && BigInt(s.alpha_rao) > 0n);
+const treatmentsAt = (block: number) => pack.ledger.mapping.events.filter((t) => t.action.block === block);
+
+describe('the pack on spec 473', () => {
+  it('runs on a chain whose head is spec 473 and whose sweep took positions of the demo coldkey', async () => {
+    const reader = await chain.reader();
+    const head = await reader.finalizedHead();
+    expect(await reader.specVersionOfBlock(head.number)).toBe(473);
+    expect(await reader.specVersionOfBlock(LATEST_RUNTIME_BLOCK - 1)).toBe(425);
+    const kinds = new Set(sweptOfOrder().map((s) => s.kind));
+    expect(kinds).toEqual(new Set(['deleted', 'unstaked']));
+  });
+
+  it('has income per UK day and position equal to the truth, exactly in RAO', () => {
+    const income = readCsv(files.get('income.csv')!);
+    const packed = new Map(
+      income.map((row) => [
+        `${row['coldkey']}|${row['date']}|${row['hotkey']}|${row['netuid']}`,
+        raoOf(row['alpha']!),
+      ]),
+    );
+    // The tax year's collected UK days, known from the world (not from the pack): the record's first day is
+    // the opening, the last is today (partial, not in the pack).
+    const yearDays = pack.ledger.days.map((d) => d.date);
+    expect(yearDays[0]).toBe('2026-01-02');
+    const expected = new Map<string, bigint>();
+    for (const coldkey of truth.coldkeys.filter((c) => pack.inputs.coldkeys.includes(c.coldkey))) {
+      for (const day of coldkey.days) {
+        if (!yearDays.includes(day.date)) continue;
+        for (const p of day.income)
+          expected.set(`${coldkey.coldkey}|${day.date}|${p.hotkey}|${p.netuid}`, BigInt(p.alpha_rao));
+      }
+    }
+    expect(expected.size).toBeGreaterThan(0);
+    expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it('books every position the migration deleted as a disposal for nothing, named in events.csv with its block', () => {
+    const deleted = sweptOfOrder().filter((s) => s.kind === 'deleted');
+    expect(deleted.length).toBeGreaterThan(0);
+    const rows = readCsv(files.get('events.csv')!);
+    for (const swept of deleted) {
+      const treated = treatmentsAt(swept.block).filter(
+        (t) =>
+          t.action.kind === 'sweep' && t.event.hotkey === swept.hotkey && t.event.netuid === swept.netuid,
+      );
+      expect(treated, `${swept.coldkey} ${swept.hotkey} ${swept.netuid} at ${swept.block}`).toHaveLength(1);
+      const [disposal, ...rest] = treated[0]!.transactions;
+      expect(rest).toEqual([]);
+      expect([disposal!.action, disposal!.gbp.toFixed(), raoOf(disposal!.quantity.toFixed())]).toEqual([
+        'dispose',
+        '0',
+        BigInt(swept.alpha_rao),
+      ]);
+      const row = rows.find(
+        (r) =>
+          r['block'] === String(swept.block) &&
+          r['kind'] === 'AlphaV2Migration' &&
+          r['hotkey'] === swept.hotkey &&
+          r['netuid'] === String(swept.netuid),
+      );
+      expect(row?.['treatment']).toContain("the chain's AlphaV2 migration");
+      expect(row?.['chain_events']).toBe(`AlphaV2Migration ${swept.block}`);
+    }
+  });
+
+  it('books every position the migration unstaked as a disposal for the TAO paid, named as the migration', () => {
+    const unstaked = sweptOfOrder().filter((s) => s.kind === 'unstaked');
+    expect(unstaked.length).toBeGreaterThan(0);
+    for (const swept of unstaked) {
+      const treated = treatmentsAt(swept.block).filter((t) => t.action.kind === 'unstake');
+      const mine = treated.find((t) =>
+        t.action.events.some(
+          (e) => e.kind === 'StakeRemoved' && e.hotkey === swept.hotkey && e.netuid === swept.netuid,
+        ),
+      );
+      expect(mine, `${swept.hotkey} ${swept.netuid} at ${swept.block}`).toBeDefined();
+      expect(mine!.treatment).toContain("the chain's AlphaV2 migration");
+      const price = new GbpPrices(pack.inputs.fiat).on(swept.time.slice(0, 10))!;
+      const taoValue = gbpOfTaoRao(BigInt(swept.tao_rao), price).toFixed();
+      const sides = mine!.transactions.map((tx) => [
+        tx.action,
+        tx.asset.split(':')[0],
+        raoOf(tx.quantity.toFixed()),
+      ]);
+      if (swept.netuid === 0) {
+        // Root stake is TAO: paid out as TAO, nothing changes hands.
+        expect(sides).toEqual([]);
+        continue;
+      }
+      expect(sides).toEqual([
+        ['dispose', 'alpha', BigInt(swept.alpha_rao)],
+        ['acquire', 'TAO', BigInt(swept.tao_rao)],
+      ]);
+      expect(mine!.transactions[0]!.gbp.toFixed()).toBe(taoValue);
+    }
+  });
+
+  it('leaves nothing about the sweep unexplained, and no zero-stake position in the income', () => {
+    const sweepDays = new Set(sweptOfOrder().map((s) => s.time.slice(0, 10)));
+    for (const flag of pack.ledger.mapping.flags) {
+      if (!sweepDays.has(flag.date)) continue;
+      expect(flag.kind, flag.text).not.toBe('unexplained');
+    }
+    const zeroRows = readCsv(files.get('income.csv')!).filter((row) => raoOf(row['alpha']!) === 0n);
+    for (const row of zeroRows) expect(row['gbp'] ?? '0', JSON.stringify(row)).toMatch(/^0(\.0+)?$/);
+  });
+
+  it('gives sbm tax cgt exactly its disposals from cgt-input.csv', () => {
+    const rows = readCsv(files.get('cgt-input.csv')!);
+    const report = computeGains(
+      rows.map((row) => ({
+        at: new Date(row['datetime']!),
+        asset: row['asset']!,
+        action: row['action'] as 'acquire' | 'dispose',
+        quantity: new Decimal(row['quantity']!),
+        gbp: new Decimal(row['gbp']!),
+      })),
+    );
+    const fromPack = readCsv(files.get('disposals.csv')!).map(
+      (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
+    );
+    const rerun = report.disposals
+      .filter((d) => d.taxYear === TAX_YEAR)
+      .map((d) => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`);
+    expect(fromPack.length).toBeGreaterThan(0);
+    expect(rerun).toEqual(fromPack);
+  });
+});
+
+function raoOf(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
+  const rao = BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'));
+  return negative ? -rao : rao;
+}
