@@ -131,13 +131,14 @@ export interface CommandNamed {
 
 /**
  * `sbm …` and `sbm-gateway …` in code, also as `npm run -s sbm -- …`: the words that follow up to the
- * first option, argument placeholder or punctuation.
+ * first option, argument placeholder or punctuation. In a cron line (`10 0 * * * sbm cd …`) `sbm` after
+ * the schedule is the user it runs as, not the program.
  */
 export function commandsNamed(markdown: string): CommandNamed[] {
   const named: CommandNamed[] = [];
   for (const span of codeSpans(markdown)) {
     for (const match of span.matchAll(
-      /(?<![\w/.-])(sbm-gateway|sbm)(?:\s+--)?((?:[ \t]+[a-z][a-z-]*(?![\w.=/:<…-]))*)/g,
+      /(?<![\w/.-])(?<![\d*] )(sbm-gateway|sbm)(?:\s+--)?((?:[ \t]+[a-z][a-z-]*(?![\w.=/:<…-]))*)/g,
     )) {
       const words = (match[2] ?? '').trim().split(/\s+/).filter(Boolean);
       if (words.length === 0) continue;
