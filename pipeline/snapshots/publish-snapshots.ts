@@ -15,6 +15,11 @@ export interface PublishSnapshotsOptions {
   keepRuns: number;
   now?: () => Date;
   /**
+   * Store the served objects' brotli and gzip forms beside them (default true). False only to measure
+   * what precompression costs (the publish bench's baseline, in the same run).
+   */
+  precompress?: boolean;
+  /**
    * The node `tax/calendar.json` reads summer UK day ends from (`sbm daily` passes its chain). Without it,
    * summer days not in the previous run's calendar are left out.
    */
@@ -70,8 +75,9 @@ export async function publishSnapshots(options: PublishSnapshotsOptions): Promis
     valuation: DEFAULT_VALUATION,
     alertsDate,
   });
+  const rendered = renderRun(documents, csv);
   const objects = [
-    ...renderRun(documents, csv),
+    ...(options.precompress === false ? rendered.map((o) => ({ ...o, precompress: false })) : rendered),
     ...tax.objects,
     encodeTaxObject(taxPaths.calendar(), TaxCalendar, calendar.calendar),
   ];

@@ -87,7 +87,7 @@ http {
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -98,7 +98,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}`);
     const open = await new Promise<boolean>((resolve) => {

@@ -1,8 +1,10 @@
 /**
  * Publishing a 400-day, 64-subnet world: `publishSnapshots` from the DuckDB warehouse into a folder
  * store, three runs (each into an empty store, so every run does the same work), against a target of
- * 5 s. In the same run, the same objects are written again without building anything, so the reader
- * sees how much of a publish is snapshot building and how much is I/O.
+ * 5 s, and, alternating with them, three runs without precompression: the ratio of the two medians is
+ * what storing the brotli and gzip forms costs on this machine (issue 37). In the same run, the same
+ * objects are written again without building anything, so the reader sees how much of a publish is
+ * snapshot building and how much is I/O.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,19 +27,24 @@ export async function run(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'sbm-bench-publish-'));
   try {
     const times: number[] = [];
+    const uncompressed: number[] = [];
     let summary: PublishSummary | null = null;
     let store: FolderObjectStore | null = null;
     for (let i = 0; i < RUNS; i++) {
-      store = new FolderObjectStore(join(scratch, `store-${i}`));
-      const started = performance.now();
-      summary = await publishSnapshots({
-        warehousePath: world.warehousePath,
-        store,
-        baseUrl: 'https://sbm.example',
-        keepRuns: 3,
-        now: () => publishedAt,
-      });
-      times.push(performance.now() - started);
+      for (const precompress of [true, false]) {
+        const into = new FolderObjectStore(join(scratch, `store-${i}-${precompress ? 'br' : 'plain'}`));
+        const started = performance.now();
+        const published = await publishSnapshots({
+          warehousePath: world.warehousePath,
+          store: into,
+          baseUrl: 'https://sbm.example',
+          keepRuns: 3,
+          now: () => publishedAt,
+          precompress,
+        });
+        (precompress ? times : uncompressed).push(performance.now() - started);
+        if (precompress) [summary, store] = [published, into];
+      }
     }
     if (!summary || !store) throw new Error('no publish ran');
     print(
@@ -47,6 +54,10 @@ export async function run(): Promise<void> {
     const best = minimum(times);
     print(
       `publish: min ${ms(best)}, median ${ms(median(times))}  target < ${ms(TARGET_MS)}  ${verdict(median(times) < TARGET_MS)}`,
+    );
+    print(
+      `publish without precompression: runs ${uncompressed.map(ms).join(', ')}, median ${ms(median(uncompressed))}; ` +
+        `with it ${(median(times) / median(uncompressed)).toFixed(1)}× (information: what the brotli and gzip forms cost)`,
     );
 
     const objects = await readRun(store);
