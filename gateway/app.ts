@@ -86,6 +86,8 @@ export interface GatewayApp {
   fastPath: FastPath;
   /** Gives back the unspent part of the allowance leases this instance holds and writes the per-key use it counted. */
   close(): Promise<void>;
+  /** The route table, each route's method and path pattern (HEAD included): for tests that walk every route. */
+  readonly routes: readonly { method: string; path: string }[];
 }
 
 /**
@@ -243,6 +245,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
 
   return {
     fastPath,
+    routes: router.routes.map(([method, , , path]) => ({ method, path: path || '/' })),
     async close() {
       await Promise.all([allowance.close(), keyUse.close()]);
     },

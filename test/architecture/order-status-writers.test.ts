@@ -8,13 +8,21 @@
  *     the fulfilment job;
  *  3. the only shipped module that imports the webhook handler is the webhook route, and the
  *     fulfilment job the `orders fulfil` command.
- * Then, as a check of the claim from the outside, every other route and command runs against a
- * created and a paid order and neither moves.
+ * Then, as a check of the claim from the outside, every other route of the gateway's route table and
+ * every other command of its command tree (both walked, not listed) runs against a created, a paid and a
+ * stuck paid order, and none moves.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadGatewayConfig } from '../../gateway/config.js';
+import { accountsCommand } from '../../gateway/commands/accounts.js';
+import { keysCommand } from '../../gateway/commands/keys.js';
+import { type OrderCommandIo, ordersCommand } from '../../gateway/commands/orders.js';
+import { sessionsCommand } from '../../gateway/commands/sessions.js';
+import { skusCommand } from '../../gateway/commands/skus.js';
+import { stripeCommand } from '../../gateway/commands/stripe.js';
+import { type GatewayConfig, loadGatewayConfig } from '../../gateway/config.js';
 import { catalogueWithPrices } from '../../gateway/orders/catalogue.js';
 import { checkOrderRequest, createOrder } from '../../gateway/orders/create-order.js';
 import { orderServicesFrom } from '../../gateway/orders/order-services.js';
@@ -30,7 +38,6 @@ import {
   WEBHOOK_SECRET,
   WORLD_SKU,
 } from '../gateway/orders/order-world.js';
-import { runOrderCommand } from '../gateway/orders/run-order-command.js';
 import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';
 import { gatewayUnderTest } from '../support/gateway-under-test.js';
 
@@ -113,6 +120,32 @@ describe('who writes paid and fulfilled (source)', () => {
   });
 });
 
+/**
+ * The sanctioned writers, each with its reason; every other route of the gateway's route table and every
+ * other command of its command tree runs in the behaviour test below. The lists of what runs are derived
+ * (the route table, the command tree), so a route or command added later runs there without being named.
+ */
+const WRITER_ROUTES = new Map([['POST /tax/webhooks/stripe', 'the webhook route: the one writer of paid']]);
+const WRITER_COMMANDS = new Map([
+  ['orders fulfil', 'the fulfilment job: the one writer of fulfilled'],
+  ['stripe simulate-payment', 'sends a signed payment event to the webhook route, the one writer of paid'],
+]);
+/** The command builders gateway/cli.ts mounts, besides `serve` (it serves the route table walked below). */
+const BUILDERS: Record<string, (config: GatewayConfig, io: OrderCommandIo) => Command> = {
+  accountsCommand,
+  keysCommand,
+  sessionsCommand,
+  ordersCommand,
+  skusCommand,
+  stripeCommand,
+};
+
+/** Every command of the tree without subcommands, as its words (`orders retry`). */
+function leafCommands(command: Command, words: string[] = []): string[] {
+  if (command.commands.length === 0) return [words.join(' ')];
+  return command.commands.flatMap((sub) => leafCommands(sub, [...words, sub.name()]));
+}
+
 describe('who writes paid and fulfilled (behaviour)', () => {
   let world: OrderWorld;
   let stateStore: TestStateStore;
@@ -129,6 +162,13 @@ describe('who writes paid and fulfilled (behaviour)', () => {
     await fake?.close();
     await stateStore?.stop();
     await world?.close();
+  });
+
+  it('knows every command gateway/cli.ts mounts', async () => {
+    const cli = await readFile(join(ROOT, 'gateway/cli.ts'), 'utf8');
+    const mounted = [...cli.matchAll(/program\.addCommand\((\w+)\(config\)\)/g)].map((m) => m[1]);
+    expect(mounted.sort()).toEqual([...Object.keys(BUILDERS), 'serveCommand'].sort());
+    expect(cli.match(/addCommand\(/g)).toHaveLength(mounted.length);
   });
 
   it('leaves created and paid orders as they are through every other route and command', async () => {
@@ -150,48 +190,132 @@ describe('who writes paid and fulfilled (behaviour)', () => {
     });
     const tokens = orderTokens(ORDER_SECRET);
     const now = () => new Date(gw.clock.nowMs);
+    const outputs: string[] = [];
+    const io: OrderCommandIo = {
+      out: (text) => outputs.push(text),
+      now,
+      alert: () => {},
+      stopped: () => new Promise(() => {}),
+    };
+    /** One command line, in-process as gateway/cli.ts mounts it; its output, or its refusal. */
+    const runCommand = async (args: string[]): Promise<string> => {
+      const program = new Command('sbm-gateway');
+      for (const build of Object.values(BUILDERS)) program.addCommand(build(config, io));
+      const quiet = (command: Command) => {
+        command.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+        for (const sub of command.commands) quiet(sub);
+      };
+      quiet(program);
+      outputs.length = 0;
+      try {
+        await program.parseAsync(args, { from: 'user' });
+        return outputs.join('\n');
+      } catch (error) {
+        return `refused: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    };
     try {
       const created = await createOrder(
         { state: gw.state, now },
         checkOrderRequest(catalogueWithPrices(), WORLD_SKU, [ALICE]),
         'checkout',
       );
+      // The stuck order: paid, its pack failed the maximum number of times (`orders retry` requeues it).
+      const [stuck] = await paidOrders(gw.state, 1, now());
+      const max = config.orders.fulfilMaxAttempts;
+      for (let i = 0; i < max; i++) {
+        const claim = { worker: `w${i}`, now: now(), leaseUntil: new Date(gw.clock.nowMs + 60_000) };
+        const taken = await gw.state.orders.claimForFulfilment({ ...claim, maxAttempts: max });
+        expect(taken?.id).toBe(stuck);
+        await gw.state.orders.releaseLease(stuck!, claim.worker, 'pack build failed', now());
+      }
       const [paid] = await paidOrders(gw.state, 1, now());
-      const before = await Promise.all([created.id, paid!].map((id) => gw.state.orders.getOrder(id)));
+      const ids = [created.id, paid!, stuck!];
+      const before = await Promise.all(ids.map((id) => gw.state.orders.getOrder(id)));
+      expect(before.map((o) => o?.status)).toEqual(['created', 'paid', 'paid']);
 
+      // Every route of the table, for each order where the path names one (with its token, with a wrong
+      // one and with none), with no credential and with an API key.
+      const { key } = await gw.apiKey();
+      const walked = new Set<string>();
       let ip = 0;
-      for (const id of [created.id, paid!]) {
-        for (const path of [`/tax/orders/${id}`, `/tax/orders/${id}/pack`]) {
-          await gw.get(`${path}?t=${tokens.tokenFor(id)}`, {}, `192.0.2.${++ip}`);
-          await gw.get(path, {}, `192.0.2.${++ip}`);
-          await gw.app.fetch(
-            new Request(`https://sbm.example${path}?t=${tokens.tokenFor(id)}`, { method: 'HEAD' }),
-            {
-              ip: `192.0.2.${++ip}`,
-            },
-          );
+      for (const { method, path } of gw.app.routes) {
+        if (WRITER_ROUTES.has(`${method} ${path}`)) continue;
+        walked.add(`${method} ${path}`);
+        const forOrders = path.includes(':order_id') ? ids : [created.id];
+        for (const id of forOrders) {
+          const url = path.replace(':order_id', id).replace(/:\w+/g, '1');
+          for (const query of ['', `?t=${tokens.tokenFor(id)}`, `?t=${tokens.tokenFor(paid!)}x`]) {
+            for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+              const body =
+                method !== 'POST'
+                  ? undefined
+                  : path === '/tax/checkout'
+                    ? JSON.stringify({ sku: WORLD_SKU, coldkeys: [ALICE] })
+                    : `order=${id}&email=buyer%40example.com&token=x&csrf=x&form=x&name=x&grace=0`;
+              const response = await gw.app.fetch(
+                new Request(`https://sbm.example${url}${query}`, { method, headers, body }),
+                { ip: `192.0.2.${(ip++ % 250) + 1}` },
+              );
+              await response.arrayBuffer();
+            }
+          }
         }
       }
-      await gw.app.fetch(
-        new Request('https://sbm.example/tax/checkout', {
-          method: 'POST',
-          body: JSON.stringify({ sku: WORLD_SKU, coldkeys: [ALICE] }),
-        }),
-        { ip: '192.0.2.200' },
-      );
-      await gw.get('/tax/openapi.json');
-      for (const args of [
-        ['orders', 'list', '--json'],
-        ['orders', 'list', '--status', 'paid', '--stuck'],
-        ['orders', 'create', '--coldkey', ALICE, '--sku', 'uk-2026-27'],
-        ['orders', 'purge', '--as-of', '2030-01-01T00:00:00Z'],
-        ['skus', 'list'],
-      ]) {
-        await runOrderCommand(config, now, ...args);
+      expect(walked.size).toBe(gw.app.routes.length - WRITER_ROUTES.size);
+      const statuses = async () =>
+        (await Promise.all(ids.map((id) => gw.state.orders.getOrder(id)))).map((o) => o?.status);
+      expect(await statuses(), 'after every route').toEqual(['created', 'paid', 'paid']);
+
+      // Every command of the tree but the writers, with the arguments it needs.
+      const tree = new Command('sbm-gateway');
+      for (const build of Object.values(BUILDERS)) tree.addCommand(build(config, io));
+      const idOf = (out: string) => (JSON.parse(out) as { id: string }).id;
+      const ran = new Map<string, string[]>();
+      const run = async (leaf: string, ...args: string[]) => {
+        const out = await runCommand([...leaf.split(' '), ...args]);
+        ran.set(leaf, [...(ran.get(leaf) ?? []), out]);
+        return out;
+      };
+      const apiAccount = idOf(await run('accounts create', '--plan', 'api', '--json'));
+      const subscriber = idOf(await run('accounts create', '--plan', 'subscriber', '--json'));
+      await run('accounts list', '--json');
+      await run('accounts show', apiAccount);
+      const keyId = idOf(await run('keys create', '--account', apiAccount, '--json'));
+      await run('keys list', '--account', apiAccount);
+      await run('keys revoke', keyId);
+      const session = idOf(await run('sessions create', '--account', subscriber, '--json'));
+      await run('sessions revoke', session);
+      await run('accounts cancel', subscriber);
+      await run('orders create', '--coldkey', ALICE, '--sku', WORLD_SKU);
+      await run('orders list', '--json');
+      await run('orders list', '--status', 'paid', '--stuck');
+      for (const id of ids) {
+        await run('orders show', id, '--json');
+        await run('orders retry', id);
       }
-      const after = await Promise.all([created.id, paid!].map((id) => gw.state.orders.getOrder(id)));
-      expect(after.map((o) => o?.status)).toEqual(['created', 'paid']);
-      expect(after).toEqual(before);
+      await run('orders purge', '--as-of', '2030-01-01T00:00:00Z');
+      await run('skus list');
+      expect(await statuses(), 'after every command').toEqual(['created', 'paid', 'paid']);
+      expect([...ran.keys(), ...WRITER_COMMANDS.keys()].sort()).toEqual(leafCommands(tree).sort());
+      // Each command did its work, but the retries of the created and the paid order: refused, where the
+      // stuck one was requeued.
+      const refused = [...ran].flatMap(([leaf, outs]) =>
+        outs.filter((o) => o.startsWith('refused')).map((o) => `${leaf}: ${o}`),
+      );
+      expect(refused).toEqual([
+        expect.stringMatching(/^orders retry: refused: order \S+ is not stuck: it is not paid/),
+        expect.stringMatching(/^orders retry: refused: order \S+ is not stuck: it has had 0 of \d+ tries/),
+      ]);
+      expect(ran.get('orders retry')!.map((out) => out.split(':')[0])).toEqual([
+        'refused',
+        'refused',
+        expect.stringContaining('is back in the queue'),
+      ]);
+
+      // The created and the paid order are exactly as they were (the stuck one's tries were reset).
+      const after = await Promise.all(ids.map((id) => gw.state.orders.getOrder(id)));
+      expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
     } finally {
       await gw.close();
     }
