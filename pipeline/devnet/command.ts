@@ -161,7 +161,8 @@ export function devnetCommand(
       const running = await startDevnet({ ...defaultDevnetOptions, ...flags, magnitudes: flags.world });
       output(`${running.url}\n`);
       output(`prices: ${running.priceUrl}\n`);
-      output(`coldkey: ${running.demoColdkey}\n`);
+      // The coldkey that holds the demo's stake now: after the demo's coldkey swap, its successor.
+      output(`coldkey: ${running.holderColdkey}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

@@ -159,7 +159,8 @@ export const LATEST_AFTER_CURRENT_DAYS = 6;
  * current UK tax year whenever it is at least two weeks old. A history too short for that after the spec 393
  * upgrade gets both in its remaining span (425 a third of the way from the 393 upgrade to today's first
  * block, 473 two thirds); the life's later steps then lie in the future and happen as the clock reaches them.
- * With only one of the two named, the other keeps the six-day gap where it fits.
+ * With only one of the two named, the other keeps the six-day gap where it fits; with only 473 set to null,
+ * 425 is placed as if neither were named (a history that ends with spec 425).
  */
 function placeTodaysRuntimes(
   options: Pick<DevnetOptions, 'currentRuntimeBlock' | 'latestRuntimeBlock' | 'runtimes' | 'historyDays'>,
@@ -170,7 +171,7 @@ function placeTodaysRuntimes(
   let current = options.currentRuntimeBlock;
   let latest = options.latestRuntimeBlock;
   if (history === 'legacy') return { current: current ?? null, latest: latest ?? null };
-  if (current === undefined && latest === undefined) {
+  const placed = () => {
     const latestDay = options.historyDays - 3;
     const ideal = {
       current: grid.noonOfDay(latestDay - LATEST_AFTER_CURRENT_DAYS),
@@ -182,13 +183,14 @@ function placeTodaysRuntimes(
       current: upgradeBlock + Math.max(1, Math.floor(span / 3)),
       latest: upgradeBlock + Math.max(2, Math.floor((2 * span) / 3)),
     };
+  };
+  if (current === undefined && (latest === undefined || latest === null)) {
+    const both = placed();
+    return { current: both.current, latest: latest === null ? null : both.latest };
   }
   if (current === undefined) {
-    if (latest === null || latest === undefined) current = null;
-    else {
-      const before = grid.noonOfDay(grid.dayOf(latest) - LATEST_AFTER_CURRENT_DAYS);
-      current = before > upgradeBlock && before < latest ? before : Math.floor((upgradeBlock + latest) / 2);
-    }
+    const before = grid.noonOfDay(grid.dayOf(latest!) - LATEST_AFTER_CURRENT_DAYS);
+    current = before > upgradeBlock && before < latest! ? before : Math.floor((upgradeBlock + latest!) / 2);
   }
   if (latest === undefined) {
     latest = current === null ? null : grid.noonOfDay(grid.dayOf(current) + LATEST_AFTER_CURRENT_DAYS);

@@ -17,6 +17,11 @@ export interface RunningDevnet {
   demoColdkey: string;
   /** With the current runtime: the coldkey the demo coldkey swaps to (its positions move there). */
   successorColdkey: string | null;
+  /**
+   * The coldkey holding the demo's stake when the sandbox started: the demo coldkey, or its successor once the
+   * coldkey swap is in the past (with today's chain, always). What `sbm devnet` prints as `coldkey:`.
+   */
+  holderColdkey: string;
   world: World;
   /** Current best block. */
   head(): number;
@@ -67,6 +72,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
     priceUrl: `http://${options.host}:${pricePort}/api/v3`,
     demoColdkey: world.stakers.demo.coldkey.address,
     successorColdkey: world.stakers.successor?.coldkey.address ?? null,
+    holderColdkey: world.stakers.holderAt(node.head()).coldkey.address,
     world,
     head: () => node.head(),
     blockHash: (block) => hashes.hashOf(block),

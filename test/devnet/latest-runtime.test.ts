@@ -19,6 +19,7 @@ import {
   resolveWorldParams,
   startDevnet,
   type Truth,
+  World,
 } from '../../pipeline/devnet/index.js';
 import { type Decorated, events, read, runtimeCall } from './decorated.js';
 
@@ -527,3 +528,137 @@ describe('limit orders', () => {
     expect(day.zero_stake_positions).toContainEqual({ hotkey: sell!.hotkey, netuid: sell!.netuid });
   });
 });
+
+describe("today's chain (runtimes: 'today')", () => {
+  /** 6 April 2026 00:00 in Europe/London (BST) is 5 April 23:00 UTC: the UK tax year 2026-27 starts there. */
+  const TAX_YEAR_START = Date.UTC(2026, 3, 5, 23);
+  const NOW = Date.UTC(2026, 10, 25, 15);
+  const lifeTimes = (w: World) =>
+    w.stakers.life.map((l) => ({ kind: l.step.kind, ms: w.timeline.timeOf(l.block) }));
+
+  for (const [label, options] of [
+    ['the 35-day default history', { historyDays: 35, blockTimeMs: 12_000 }],
+    [
+      "make demo's history from two days before 6 April (81-second blocks)",
+      { historyDays: 235, blockTimeMs: 81_000 },
+    ],
+  ] as const) {
+    it(`${label}: 343 → 393 → 425 → 473, the life, limit orders and sweep inside the tax year and the history`, () => {
+      for (const magnitudes of ['mainnet', 'adversarial'] as const) {
+        const w = new World(
+          resolveWorldParams({ ...defaultDevnetOptions, ...options, runtimes: 'today', magnitudes }, NOW),
+        );
+        const { upgradeBlock, currentRuntimeBlock, latestRuntimeBlock } = w.params;
+        const head = w.headAt(NOW);
+        expect(upgradeBlock).toBeLessThan(currentRuntimeBlock!);
+        expect(currentRuntimeBlock!).toBeLessThan(latestRuntimeBlock!);
+        expect(latestRuntimeBlock!).toBeLessThan(head);
+        const life = lifeTimes(w);
+        expect(life.map((l) => l.kind)).toEqual(
+          expect.arrayContaining([
+            'dissolution',
+            'coldkey-swap',
+            'recycle',
+            'fee-in-alpha',
+            'auto-stake',
+            'limit-orders',
+          ]),
+        );
+        for (const step of life) {
+          expect(step.ms, step.kind).toBeGreaterThanOrEqual(TAX_YEAR_START);
+          expect(step.ms, step.kind).toBeLessThanOrEqual(w.timeline.timeOf(head));
+        }
+        // 473 comes after the dissolution and before the coldkey swap, so the demo coldkey itself is swept;
+        // the limit orders come after the swap, so its successor (the coldkey printed) signs them.
+        const at = (kind: string) => life.find((l) => l.kind === kind)!.ms;
+        const latestMs = w.timeline.timeOf(latestRuntimeBlock!);
+        expect(at('dissolution')).toBeLessThan(latestMs);
+        expect(at('coldkey-swap')).toBeGreaterThan(latestMs);
+        expect(at('limit-orders')).toBeGreaterThan(at('coldkey-swap'));
+        expect(latestMs).toBeGreaterThanOrEqual(TAX_YEAR_START);
+        expect(w.stakers.holderAt(head)).toBe(w.stakers.successor);
+        expect(w.stakers.sweepPositions.filter((s) => s.staker.demo).length).toBe(4);
+      }
+    });
+  }
+
+  it('the 35-day history runs the sweep to completion and fills the limit orders by today', () => {
+    const options = { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today' as const, now: () => NOW };
+    const t = buildTruth(options, '2026-11-15', '2026-11-25');
+    expect(t.latest_runtime_block).not.toBeNull();
+    expect(t.alpha_v2_migration?.completed_block).not.toBeNull();
+    const demoKey = t.coldkeys.find((c) => c.demo)!.coldkey;
+    expect(
+      t.alpha_v2_sweep.filter((r) => r.coldkey === demoKey && r.legacy && r.alpha_rao !== '0').length,
+    ).toBe(4);
+    const orders = t.actions.filter((a) => a.action.startsWith('limit-order-'));
+    expect(orders.map((o) => o.coldkey)).toEqual([successorOf(t), successorOf(t)]);
+    // The successor holds stake today and lists a zero-stake position.
+    const today = t.coldkeys.find((c) => c.successor_of)!.days.at(-1)!;
+    expect(today.positions.length).toBeGreaterThan(3);
+    expect(today.zero_stake_positions?.length ?? 0).toBeGreaterThan(0);
+  });
+
+  it('a history too short for the full schedule gets both upgrades between the 393 upgrade and today', () => {
+    const params = resolveWorldParams(
+      { ...defaultDevnetOptions, historyDays: 2, genesis: GENESIS, runtimes: 'today' },
+      GENESIS.getTime() + 2.5 * DAY,
+    );
+    const todayStart = 2 * BLOCKS_PER_DAY;
+    expect(params.upgradeBlock).toBe(BLOCKS_PER_DAY + 3_600);
+    expect(params.currentRuntimeBlock!).toBeGreaterThan(params.upgradeBlock);
+    expect(params.latestRuntimeBlock!).toBeGreaterThan(params.currentRuntimeBlock!);
+    expect(params.latestRuntimeBlock!).toBeLessThan(todayStart);
+    const t = buildTruth(
+      {
+        ...defaultDevnetOptions,
+        historyDays: 2,
+        genesis: GENESIS,
+        runtimes: 'today',
+        now: () => GENESIS.getTime() + 2.5 * DAY,
+      },
+      '2026-05-01',
+      '2026-05-03',
+    );
+    expect(t.alpha_v2_migration?.completed_block).not.toBeNull();
+  });
+
+  it("'legacy' ends with spec 393; named blocks and null are kept under either", () => {
+    const legacy = resolveWorldParams({ ...defaultDevnetOptions, historyDays: 35, runtimes: 'legacy' }, NOW);
+    expect([legacy.currentRuntimeBlock, legacy.latestRuntimeBlock]).toEqual([null, null]);
+    const only425 = resolveWorldParams(
+      { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today', latestRuntimeBlock: null },
+      NOW,
+    );
+    expect(only425.currentRuntimeBlock).not.toBeNull();
+    expect(only425.latestRuntimeBlock).toBeNull();
+    const none = resolveWorldParams(
+      {
+        ...defaultDevnetOptions,
+        historyDays: 35,
+        runtimes: 'today',
+        currentRuntimeBlock: null,
+        latestRuntimeBlock: null,
+      },
+      NOW,
+    );
+    expect([none.currentRuntimeBlock, none.latestRuntimeBlock]).toEqual([null, null]);
+    // Only 425 named: 473 follows six days later, as the default gap.
+    const named = resolveWorldParams(
+      { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today', currentRuntimeBlock: 100_000 },
+      NOW,
+    );
+    const timeOf = (block: number) => named.genesisMs + block * named.blockTimeMs;
+    expect(Math.floor(timeOf(named.latestRuntimeBlock!) / DAY) - Math.floor(timeOf(100_000) / DAY)).toBe(6);
+    expect(timeOf(named.latestRuntimeBlock!) % DAY).toBe(DAY / 2);
+  });
+
+  it('the sandbox reports the holder of the demo stake: the successor once the coldkey swap is past', async () => {
+    expect(devnet.holderColdkey).toBe(successor().coldkey);
+    expect(devnet.demoColdkey).toBe(demo().coldkey);
+  });
+});
+
+function successorOf(t: Truth): string {
+  return t.coldkeys.find((c) => c.successor_of)!.coldkey;
+}

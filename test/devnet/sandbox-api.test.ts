@@ -26,6 +26,9 @@ const OPTIONS: DevnetOptions = {
   seed: 'sandbox-api-test',
   historyDays: 6,
   genesis: GENESIS,
+  // The two runtimes of the older history (343 → 393), whatever the sandbox's default: spec 425 and 473 have
+  // their own tests (current-runtime, latest-runtime).
+  runtimes: 'legacy',
   now: () => clock,
   port: 0,
   pricePort: 0,
