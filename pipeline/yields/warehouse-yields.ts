@@ -1,6 +1,6 @@
 /**
  * The network's staking yields as the warehouse holds them now: the window over the complete days whose
- * share pools were read, the pools at both of its ends and the pool reserves at its start. Read by the
+ * share pools were read, the pools of each of its days and the pool reserves at its start. Read by the
  * publication (`tax/yields.json`) and printed by `sbm yields`.
  */
 import type { TaxYields } from '../contract/tax-published.js';
@@ -26,9 +26,13 @@ export async function yieldsOfWarehouse(warehouse: Warehouse, computedAt: Date):
       computedAt,
     });
   }
+  const inside = (await readPoolDays(warehouse)).filter((day) => day > window.from && day < window.to);
+  const between = [];
+  for (const date of inside) between.push({ date, pools: await readPoolsOfDay(warehouse, date) });
   return networkYields({
     window,
     start: await readPoolsOfDay(warehouse, window.from),
+    between,
     end: await readPoolsOfDay(warehouse, window.to),
     startReserves: await readReservesOfDay(warehouse, window.from),
     computedAt,

@@ -79,7 +79,8 @@ function poolAt(block: number, hotkey = HOTKEY): SharePool {
 /** The growth of one share's worth from `from` to `to`, through the published-yield computation. */
 function growth(from: number, to: number, hotkey = HOTKEY): number {
   const result = networkYields({
-    window: { from: 'start', to: 'end', days: 1 },
+    // Two captures compared as two consecutive day ends: a one-day window.
+    window: { from: '2026-10-08', to: '2026-10-09', days: 1 },
     start: [poolAt(from, hotkey)],
     end: [poolAt(to, hotkey)],
     startReserves: [{ netuid: NETUID, registeredAt: REGISTERED_AT, subnetTaoRao: 1n, subnetAlphaInRao: 1n }],

@@ -194,6 +194,26 @@ describe('networkYields', () => {
     expect(result.subnets[0]!.stake_rao).toBe((big * 4n).toString());
   });
 
+  it('chains the days: a hotkey swap inside the window (the stake re-issued on a new hotkey) keeps the days around it', () => {
+    // Day 1 → 2: the old hotkey's pool +10 %. Day 2 → 3: the swap, no pool on both days. Day 3 → 4: the new
+    // hotkey's pool (its shares issued anew at the swap) +10 %. Growth 1.1 × 1.1 − 1 = 21 % over the 2 days
+    // that had a factor.
+    const result = yields({
+      window: { from: '2026-03-01', to: '2026-03-04', days: 3 },
+      start: [pool(1, 'old', 100n, 100n)],
+      between: [
+        { date: '2026-03-02', pools: [pool(1, 'old', 110n, 100n)] },
+        { date: '2026-03-03', pools: [pool(1, 'new', 200n, 200n)] },
+      ],
+      end: [pool(1, 'new', 220n, 200n)],
+      startReserves: [reserves(1, 1n, 1n)],
+    });
+    expect(result.subnets[0]!.yield).toBe((21 * 365) / (100 * 2));
+    // Its start stake (the pools that go on to the next day) weights the alpha figure.
+    expect(result.subnets[0]!.stake_rao).toBe('100');
+    expect(result.alpha.yield).toBe(result.subnets[0]!.yield);
+  });
+
   it('has null yields over a window of 0 days', () => {
     const result = yields({
       window: { from: '2026-03-08', to: '2026-03-08', days: 0 },
