@@ -3,21 +3,32 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { defaultDevnetOptions, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
+import { BlockHashes } from '../../pipeline/devnet/chain/blocks.js';
+import { ChainStorage } from '../../pipeline/devnet/chain/storage.js';
+import {
+  type DevnetOptions,
+  defaultDevnetOptions,
+  type RunningDevnet,
+  startDevnet,
+} from '../../pipeline/devnet/index.js';
+import { ChainNode } from '../../pipeline/devnet/rpc/chain-node.js';
+import { SUBSCRIBE_METHODS } from '../../pipeline/devnet/rpc/ws-server.js';
+import { loadRuntimes } from '../../pipeline/devnet/runtime/runtimes.js';
 
 const GENESIS = new Date('2025-05-01T00:00:00Z');
+const OPTIONS: DevnetOptions = {
+  ...defaultDevnetOptions,
+  seed: 'json-rpc-test',
+  historyDays: 2,
+  genesis: GENESIS,
+  now: () => GENESIS.getTime() + 1.5 * 86_400_000,
+  port: 0,
+  pricePort: 0,
+};
 let devnet: RunningDevnet;
 
 beforeAll(async () => {
-  devnet = await startDevnet({
-    ...defaultDevnetOptions,
-    seed: 'json-rpc-test',
-    historyDays: 2,
-    genesis: GENESIS,
-    now: () => GENESIS.getTime() + 1.5 * 86_400_000,
-    port: 0,
-    pricePort: 0,
-  });
+  devnet = await startDevnet(OPTIONS);
 });
 
 afterAll(async () => {
@@ -46,6 +57,14 @@ class RawClient {
       socket.once('error', reject);
     });
     return new RawClient(socket);
+  }
+
+  /** The answer (or batch answer) carrying `id`, whatever arrives before it (a subscription's notifications). */
+  async answer(id: number): Promise<unknown> {
+    const carries = (m: unknown) => (m as { id?: unknown }).id === id;
+    const find = () => this.messages.find((m) => (Array.isArray(m) ? m.some(carries) : carries(m)));
+    await waitFor(() => find() !== undefined || this.closed);
+    return find();
   }
 
   async request(frame: string): Promise<unknown> {
@@ -118,27 +137,40 @@ describe('JSON-RPC errors', () => {
   });
 
   it('lists every method it answers in rpc_methods', async () => {
+    // The server's own tables: the chain node's request methods, the subscriptions the WebSocket layer
+    // runs, and the unsubscribe of each.
+    const runtimes = loadRuntimes();
+    const hashes = new BlockHashes(OPTIONS.seed);
+    const node = new ChainNode(
+      devnet.world,
+      runtimes,
+      hashes,
+      new ChainStorage(devnet.world, runtimes, hashes),
+      OPTIONS.now!,
+      OPTIONS.finalityLag,
+    );
+    const table = [
+      ...node.requestMethods(),
+      ...SUBSCRIBE_METHODS,
+      ...SUBSCRIBE_METHODS.map((m) => m.replace('subscribe', 'unsubscribe')),
+    ];
+    expect(node.requestMethods().length).toBeGreaterThan(20);
+    expect(SUBSCRIBE_METHODS.length).toBeGreaterThan(5);
     const client = await RawClient.open(devnet.url);
     const { result } = (await client.call('rpc_methods')) as { result: { methods: string[] } };
-    for (const method of [
-      'chain_getBlockHash',
-      'chain_getHeader',
-      'chain_getFinalizedHead',
-      'chain_subscribeNewHeads',
-      'chain_subscribeFinalizedHeads',
-      'state_getRuntimeVersion',
-      'state_getMetadata',
-      'state_getStorage',
-      'state_queryStorageAt',
-      'state_getKeysPaged',
-      'state_call',
-      'state_subscribeStorage',
-      'state_subscribeRuntimeVersion',
-      'system_health',
-      'system_properties',
-    ]) {
-      expect(result.methods).toContain(method);
-    }
+    // Each listed method answers (here with no params: a result or an error, never 'Method not found'),
+    // and a name outside the tables does not.
+    const control = 'state_getNothingAtAll';
+    const asked = [...result.methods, control];
+    const answers = (await client.request(
+      JSON.stringify(asked.map((method, id) => ({ jsonrpc: '2.0', id, method, params: [] }))),
+    )) as Array<{ id: number; error?: { code: number } }>;
+    const codes = new Map(answers.map((a) => [asked[a.id]!, a.error?.code ?? 'result']));
+    expect(codes.size).toBe(asked.length);
+    expect(codes.get(control)).toBe(-32601);
+    expect(result.methods.filter((method) => codes.get(method) === -32601)).toEqual([]);
+    // The list is the tables: nothing answered is left out, nothing is listed twice.
+    expect(result.methods).toEqual([...new Set(table)].sort());
     client.close();
   });
 });
@@ -182,14 +214,66 @@ describe('faults on demand', () => {
     again.close();
   });
 
-  it('--latency-ms delays every answer', async () => {
+  it('--latency-ms delays every answer: each method, errors, batches, many in flight, another connection', async () => {
     const client = await RawClient.open(devnet.url);
+    const other = await RawClient.open(devnet.url);
     devnet.setFaults({ latencyMs: 150 });
-    const start = Date.now();
-    await client.call('system_health');
-    const slow = Date.now() - start;
-    devnet.setFaults({ latencyMs: 0 });
-    expect(slow).toBeGreaterThanOrEqual(145);
-    client.close();
+    const requests: Array<[string, unknown[]]> = [
+      ['system_health', []],
+      ['system_chain', []],
+      ['chain_getBlockHash', [0]],
+      ['chain_getHeader', []],
+      ['chain_getFinalizedHead', []],
+      ['state_getRuntimeVersion', []],
+      ['state_getStorage', ['0x1234']],
+      ['state_getKeysPaged', ['0x', 10]],
+      ['rpc_methods', []],
+      ['chain_noSuchMethod', []], // -32601
+      ['state_getStorage', [42]], // -32602
+      ['chain_subscribeNewHeads', []], // a subscription's id (its first notification follows)
+    ];
+    const delays = new Map<string, number[]>();
+    const timed = async (label: string, client: RawClient, send: () => void, id: number) => {
+      const start = Date.now();
+      send();
+      const answer = await client.answer(id);
+      expect(answer, label).toBeDefined();
+      delays.set(label, [...(delays.get(label) ?? []), Date.now() - start]);
+    };
+    const frame = (id: number, [method, params]: [string, unknown[]]) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    try {
+      // One after another, each its own method.
+      for (const [i, request] of requests.entries()) {
+        await timed(request[0], client, () => client.socket.send(frame(i + 1, request)), i + 1);
+      }
+      // All at once on one connection, and on a second connection.
+      await Promise.all([
+        ...requests.map((request, i) =>
+          timed(
+            `${request[0]} in flight`,
+            client,
+            () => client.socket.send(frame(100 + i, request)),
+            100 + i,
+          ),
+        ),
+        timed('another connection', other, () => other.socket.send(frame(7, requests[0]!)), 7),
+      ]);
+      // A batch: one answer, delayed as a whole.
+      await timed(
+        'batch',
+        client,
+        () => client.socket.send(`[${frame(200, requests[2]!)},${frame(201, requests[9]!)}]`),
+        200,
+      );
+    } finally {
+      devnet.setFaults({ latencyMs: 0 });
+      client.close();
+      other.close();
+    }
+    expect([...delays.values()].flat().length).toBe(2 * requests.length + 2);
+    for (const [label, ms] of delays) {
+      for (const delay of ms) expect(delay, label).toBeGreaterThanOrEqual(145);
+    }
   });
 });

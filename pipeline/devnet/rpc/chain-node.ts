@@ -86,6 +86,11 @@ export class ChainNode {
     return method in this.#methods;
   }
 
+  /** The names in the node's request/answer method table, as it holds them (read-only). */
+  requestMethods(): readonly string[] {
+    return Object.keys(this.#methods);
+  }
+
   methodNames(): string[] {
     return [...Object.keys(this.#methods), ...SUBSCRIPTION_METHODS].sort();
   }

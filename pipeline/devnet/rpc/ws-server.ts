@@ -33,6 +33,9 @@ const SUBSCRIBE: Record<string, { kind: Subscription['kind']; method: string }> 
   state_subscribeStorage: { kind: 'storage', method: 'state_storage' },
 };
 
+/** The subscribe methods the server answers itself, as its table holds them (read-only). */
+export const SUBSCRIBE_METHODS: readonly string[] = Object.freeze(Object.keys(SUBSCRIBE));
+
 /**
  * JSON-RPC 2.0 over WebSocket: parses frames (single and batch), applies faults, answers through the
  * chain node, and runs subscriptions that emit as the head moves with the clock.
