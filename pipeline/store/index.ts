@@ -4,6 +4,7 @@ export { type Manifest, type ManifestEntry, manifestKey, readManifest, type Stor
 export type { ObjectStore } from './object-store.js';
 export { openObjectStore, parseStoreUrl, type StoreLocation } from './open-object-store.js';
 export {
+  type CompressionEffort,
   compressForm,
   ENCODING_SUFFIX,
   MIN_PRECOMPRESS_BYTES,

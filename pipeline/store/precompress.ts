@@ -18,20 +18,35 @@ const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /**
- * The `encoding` form of `body` at the strongest settings (brotli quality 11, gzip level 9): a run is
- * compressed once and served many thousand times. Async zlib runs on libuv's thread pool, so several
- * objects compress at once on as many cores as there are, off the event loop.
+ * How hard to compress an object's forms. `max` (brotli quality 11, gzip level 9) for what is served
+ * often: compressed once, sent many thousand times, so every byte saved counts. `fast` (brotli quality
+ * 5, gzip level 6) for large objects served rarely (the paid windows' histories, the CSV exports):
+ * quality 11 costs some fifty times the CPU of quality 5 for a tenth fewer bytes, which those few
+ * downloads never pay back, while it made `sbm publish` several times slower (issue 37).
  */
-export async function compressForm(encoding: PrecompressedEncoding, body: Uint8Array): Promise<Uint8Array> {
+export type CompressionEffort = 'max' | 'fast';
+
+const BROTLI_QUALITY: Record<CompressionEffort, number> = { max: constants.BROTLI_MAX_QUALITY, fast: 5 };
+const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6 };
+
+/**
+ * The `encoding` form of `body` at `effort` (`max` unless told). Async zlib runs on libuv's thread pool,
+ * so several objects compress at once on as many cores as there are, off the event loop.
+ */
+export async function compressForm(
+  encoding: PrecompressedEncoding,
+  body: Uint8Array,
+  effort: CompressionEffort = 'max',
+): Promise<Uint8Array> {
   const out =
     encoding === 'br'
       ? await brotliAsync(body, {
           params: {
-            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
             [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
             [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
           },
         })
-      : await gzipAsync(body, { level: 9 });
+      : await gzipAsync(body, { level: GZIP_LEVEL[effort] });
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }

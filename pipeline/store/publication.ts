@@ -3,6 +3,7 @@ import { type Manifest, type ManifestEntry, manifestKey, RESERVED_MANIFEST_FIELD
 import { assertValidKey } from './object-key.js';
 import type { ObjectStore } from './object-store.js';
 import {
+  type CompressionEffort,
   compressForm,
   ENCODING_SUFFIX,
   MIN_PRECOMPRESS_BYTES,
@@ -25,8 +26,9 @@ export interface RunObject {
   /**
    * Store its brotli and gzip forms beside it (when it is at least `MIN_PRECOMPRESS_BYTES` and a form
    * is smaller), for a server to send as they are. For objects served to clients, not read internally.
+   * `true` is `'max'`; `'fast'` for large objects served rarely (see `CompressionEffort`).
    */
-  precompress?: boolean;
+  precompress?: boolean | CompressionEffort;
 }
 
 export interface PublishRunInput {
@@ -102,7 +104,8 @@ export async function publishRun(store: ObjectStore, input: PublishRunInput): Pr
     .filter(({ object }) => object.precompress && object.body.byteLength >= MIN_PRECOMPRESS_BYTES);
   await forEachLimited(toCompress, COMPRESS_CONCURRENCY, async ({ object, index }) => {
     const entry = entries[index]!;
-    const forms = await Promise.all(PRECOMPRESSED_ENCODINGS.map((e) => compressForm(e, object.body)));
+    const effort = object.precompress === 'fast' ? 'fast' : 'max';
+    const forms = await Promise.all(PRECOMPRESSED_ENCODINGS.map((e) => compressForm(e, object.body, effort)));
     const encodings: NonNullable<ManifestEntry['encodings']> = {};
     for (const [i, encoding] of PRECOMPRESSED_ENCODINGS.entries()) {
       const body = forms[i]!;

@@ -2,7 +2,7 @@
  * Publishing a 400-day, 64-subnet world: `publishSnapshots` from the DuckDB warehouse into a folder
  * store, three runs (each into an empty store, so every run does the same work), against a target of
  * 5 s, and, alternating with them, three runs without precompression: the ratio of the two medians is
- * what storing the brotli and gzip forms costs on this machine (issue 37). In the same run, the same
+ * what storing the brotli and gzip forms costs on this machine, held to at most 1.5 (issue 37). In the same run, the same
  * objects are written again without building anything, so the reader sees how much of a publish is
  * snapshot building and how much is I/O.
  */
@@ -17,6 +17,8 @@ import { type PublishPhases, timePublishPhases } from './publish-phases.js';
 import { median, minimum, verdict } from './sample-stats.js';
 
 const TARGET_MS = 5_000;
+/** Precompression may add at most half of an uncompressed publish, measured in the same run. */
+const PRECOMPRESS_RATIO_TARGET = 1.5;
 const RUNS = 3;
 
 export async function run(): Promise<void> {
@@ -55,9 +57,10 @@ export async function run(): Promise<void> {
     print(
       `publish: min ${ms(best)}, median ${ms(median(times))}  target < ${ms(TARGET_MS)}  ${verdict(median(times) < TARGET_MS)}`,
     );
+    const ratio = median(times) / median(uncompressed);
     print(
       `publish without precompression: runs ${uncompressed.map(ms).join(', ')}, median ${ms(median(uncompressed))}; ` +
-        `with it ${(median(times) / median(uncompressed)).toFixed(1)}× (information: what the brotli and gzip forms cost)`,
+        `with it ${ratio.toFixed(2)}×  target ≤ ${PRECOMPRESS_RATIO_TARGET}×  ${verdict(ratio <= PRECOMPRESS_RATIO_TARGET)}`,
     );
 
     const objects = await readRun(store);
