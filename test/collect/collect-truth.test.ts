@@ -31,6 +31,10 @@ const OPTIONS: DevnetOptions = {
   now: () => NOW,
   port: 0,
   pricePort: 0,
+  // The history before today's runtimes: the staking events compared here, table for table, are those the
+  // truth lists as staking_events (one row per call of the six old kinds). Today's runtimes are collected and
+  // held against the truth's actions in test/tax/pack/current-runtime-pack and latest-runtime-pack.
+  runtimes: 'legacy',
 };
 const FULL_DAYS = ['2025-01-01', '2025-01-02', '2025-01-03'];
 const TODAY = '2025-01-04';

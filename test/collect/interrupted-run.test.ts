@@ -36,6 +36,10 @@ const OPTIONS: DevnetOptions = {
   now: () => NOW,
   port: 0,
   pricePort: 0,
+  // The history before today's runtimes: the staking events compared here, table for table, are those the
+  // truth lists as staking_events (one row per call of the six old kinds). Today's runtimes are collected and
+  // held against the truth's actions in test/tax/pack/current-runtime-pack and latest-runtime-pack.
+  runtimes: 'legacy',
 };
 const FIRST_DAY = '2025-02-01';
 

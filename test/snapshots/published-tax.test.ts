@@ -92,21 +92,59 @@ describe('tax/fiat-prices.json', () => {
 
 describe('tax/coldkeys/<shard>.json', () => {
   it('lists every truth staking event under each coldkey it concerns, in chain order', async () => {
-    const expected = expectedShards(world.truth);
-    const published = manifest.objects
+    // The truth lists each event of the runtimes before spec 425 as a staking event: those are compared whole.
+    // From spec 425 one call emits several events (its TAO legs among them), which the truth lists per action:
+    // each action's naming event is checked below.
+    const cut = world.truth.current_runtime_block ?? Number.POSITIVE_INFINITY;
+    const expected = expectedShards({
+      ...world.truth,
+      staking_events: world.truth.staking_events.filter((e) => e.block < cut),
+      burns: world.truth.burns.filter((b) => b.block < cut),
+    });
+    const published = new Map<string, Map<string, ColdkeyEvent[]>>();
+    const all: ColdkeyEvent[] = [];
+    for (const path of manifest.objects
       .map((entry) => entry.path)
-      .filter((path) => path.startsWith('tax/coldkeys/'))
-      .sort();
-    expect(published).toEqual([...expected.keys()].sort().map((shard) => `tax/coldkeys/${shard}.json`));
+      .filter((p) => p.startsWith('tax/coldkeys/'))) {
+      const object = ColdkeyShard.parse(await json(path));
+      const coldkeys = new Map<string, ColdkeyEvent[]>();
+      for (const [coldkey, events] of Object.entries(object.coldkeys)) {
+        all.push(...events);
+        const before = events.filter((e) => e.block < cut);
+        if (before.length > 0) coldkeys.set(coldkey, before);
+      }
+      if (coldkeys.size > 0) published.set(object.shard, coldkeys);
+    }
+    expect([...published.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [shard, coldkeys] of expected) {
-      const object = ColdkeyShard.parse(await json(`tax/coldkeys/${shard}.json`));
-      expect(object).toEqual({ shard, coldkeys: Object.fromEntries(coldkeys) });
+      expect(Object.fromEntries(published.get(shard)!)).toEqual(Object.fromEntries(coldkeys));
     }
     // Both roles and every kind are there, and a transfer's receiver sees it too.
-    const all = [...expected.values()].flatMap((coldkeys) => [...coldkeys.values()].flat());
-    expect(new Set(all.map((e) => e.kind)).size).toBe(8);
+    const kinds = new Set(all.map((e) => e.kind));
+    for (const kind of ['StakeAdded', 'StakeRemoved', 'StakeMoved', 'StakeTransferred', 'Transfer'])
+      expect(kinds).toContain(kind);
     expect(all.some((e) => e.role === 'destination' && e.kind === 'StakeTransferred')).toBe(true);
     expect(all.some((e) => e.role === 'destination' && e.kind === 'Transfer')).toBe(true);
+  });
+
+  it('lists the naming event of every action of today\u2019s runtimes under the coldkey that acted', async () => {
+    const actions = world.truth.actions.filter(
+      // A dissolution names its holders by their payout transfers, a miner's incentive by no event at all.
+      (a) =>
+        world.truth.coldkeys.some((c) => c.coldkey === a.coldkey) &&
+        a.action !== 'miner-incentive' &&
+        a.action !== 'dissolution',
+    );
+    expect(actions.length).toBeGreaterThan(0);
+    for (const action of actions) {
+      const shard = createHash('sha256').update(action.coldkey).digest('hex').slice(0, 2);
+      const object = ColdkeyShard.parse(await json(`tax/coldkeys/${shard}.json`));
+      const events = object.coldkeys[action.coldkey] ?? [];
+      expect(
+        events.some((e) => e.block === action.block && e.event_index === action.event_index),
+        `${action.action} at ${action.block}/${action.event_index}`,
+      ).toBe(true);
+    }
   });
 });
 

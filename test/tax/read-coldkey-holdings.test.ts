@@ -69,9 +69,9 @@ describe('ColdkeyHoldingsReader', () => {
 
   it('costs five requests once the runtime is known: head, version with call and account, pools', async () => {
     const reader = new ColdkeyHoldingsReader(new ChainReader(rpc));
-    await reader.read(devnet.demoColdkey);
+    await reader.read(devnet.holderColdkey);
     const before = devnet.requests();
-    const holdings = await reader.read(devnet.demoColdkey);
+    const holdings = await reader.read(devnet.holderColdkey);
     expect(holdings.pools.size).toBeGreaterThan(0);
     expect(devnet.requests() - before).toBe(5);
   });
@@ -93,14 +93,14 @@ describe('createColdkeyChain', () => {
     const chain = createColdkeyChain({ url, deadlineMs: 2_000 });
     try {
       const started = performance.now();
-      await expect(chain.read(devnet.demoColdkey)).rejects.toBeInstanceOf(ChainUnavailableError);
+      await expect(chain.read(devnet.holderColdkey)).rejects.toBeInstanceOf(ChainUnavailableError);
       expect(performance.now() - started).toBeLessThan(3_000);
     } finally {
       await chain.close();
     }
     const live = createColdkeyChain({ url: devnet.url });
     try {
-      const holdings = await live.read(devnet.demoColdkey);
+      const holdings = await live.read(devnet.holderColdkey);
       expect(holdings.positions.length).toBeGreaterThan(0);
     } finally {
       await live.close();

@@ -83,7 +83,8 @@ export async function startExplorerWorld(): Promise<ExplorerWorld> {
       world,
       gateway,
       origin,
-      demoColdkey: devnet.demoColdkey,
+      // What `make demo` prints: after the demo's coldkey swap, the successor that holds the stake today.
+      demoColdkey: devnet.holderColdkey,
       state,
       clock,
       async signInLink() {

@@ -73,7 +73,8 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
   const events = new Map<string, PackEvent>();
   const shards = new Map<string, ColdkeyShard | null>();
   // A coldkey swap is the owner changing keys: the record follows it to the new coldkey (its later events
-  // belong to the same record, whether or not the order names it), and on through any later swap.
+  // belong to the same record, whether or not the order names it), and on through any later swap; an order
+  // naming the new coldkey follows it back to the old one the same way (the holdings it began the year with).
   const coldkeys = [...order.coldkeys];
   const followed: Array<{ from: string; to: string; block: number }> = [];
   for (let i = 0; i < coldkeys.length; i++) {
@@ -88,15 +89,14 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
       const id = `${event.block}/${event.event_index}`;
       const seen = events.get(id);
       if (!seen || (event.role === 'origin' && seen.role !== 'origin')) events.set(id, { ...event, coldkey });
-      const successor = event.counterpart_coldkey;
-      if (
-        event.kind === 'ColdkeySwapped' &&
-        event.role === 'origin' &&
-        successor &&
-        !coldkeys.includes(successor)
-      ) {
-        coldkeys.push(successor);
-        followed.push({ from: coldkey, to: successor, block: event.block });
+      const other = event.counterpart_coldkey;
+      if (event.kind === 'ColdkeySwapped' && other && !coldkeys.includes(other)) {
+        coldkeys.push(other);
+        followed.push(
+          event.role === 'origin'
+            ? { from: coldkey, to: other, block: event.block }
+            : { from: other, to: coldkey, block: event.block },
+        );
       }
     }
   }

@@ -186,6 +186,29 @@ describe('the pack on spec 473', () => {
     for (const row of zeroRows) expect(row['gbp'] ?? '0', JSON.stringify(row)).toMatch(/^0(\.0+)?$/);
   });
 
+  it('is the same record when ordered for the successor coldkey the sandbox prints today', async () => {
+    const successor = world.devnet.holderColdkey;
+    expect(successor).not.toBe(demo);
+    const fromSuccessor = await buildPackFiles(
+      {
+        id: 'ord_latest_successor',
+        sku: 'tax-pack',
+        packName: 'UK staking tax pack',
+        taxYear: TAX_YEAR,
+        coldkeys: [successor],
+        paidAt: new Date('2026-02-01T09:30:00Z'),
+      },
+      { store: world.store, chain: chain.reader },
+    );
+    expect(fromSuccessor.inputs.coldkeys).toEqual([successor, demo]);
+    const text = (built: BuiltPack, name: 'income.csv' | 'disposals.csv' | 'cgt-input.csv') =>
+      new TextDecoder().decode(built.files.get(name)!);
+    for (const name of ['income.csv', 'disposals.csv', 'cgt-input.csv'] as const) {
+      const sorted = (csv: string) => csv.trim().split('\n').slice(1).sort();
+      expect(sorted(text(fromSuccessor, name)), name).toEqual(sorted(files.get(name)!));
+    }
+  });
+
   it('gives sbm tax cgt exactly its disposals from cgt-input.csv', () => {
     const rows = readCsv(files.get('cgt-input.csv')!);
     const report = computeGains(

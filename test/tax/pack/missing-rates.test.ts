@@ -4,6 +4,7 @@
  * (the fulfilment job then alerts and retries, as for any failed build), never valuing anything at £0.
  * The demo coldkey's record on the sandbox, published by the real pipeline, with rates taken out.
  */
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MissingFiatRateError } from '../../../pipeline/tax/gbp-prices.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
@@ -60,8 +61,15 @@ describe('a TAO/GBP rate missing at a day’s end', () => {
     for (const row of income) {
       expect(row['tao_gbp_at']).toBe('2026-01-06T00:00:00.000Z');
       expect(row['note']).toContain('none at the day');
-      expect(Number(row['gbp'])).toBeGreaterThan(0);
+      // Valued at that quote, never at £0: TAO × rate to 8 places (a dust position's few RAO round to £0).
+      expect(row['gbp']).toBe(
+        new Decimal(row['tao']!)
+          .times(row['tao_gbp']!)
+          .toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)
+          .toFixed(8),
+      );
     }
+    expect(income.some((row) => Number(row['gbp']) > 0)).toBe(true);
     const pdf = pdfToText(await packPdf(order(), gappy, ledger, order().paidAt), world.dir).replace(
       /\s+/g,
       ' ',

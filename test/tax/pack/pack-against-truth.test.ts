@@ -44,7 +44,10 @@ const order = () => ({
 });
 
 beforeAll(async () => {
-  world = await sharedPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS });
+  // The history before today's runtimes: the truth's staking_events (one row per call of the six old kinds)
+  // is the whole record there, which the independent computation below reads. Today's runtimes are held
+  // against the truth's actions and sweep in current-runtime-pack and latest-runtime-pack.
+  world = await sharedPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS, runtimes: 'legacy' });
   chain = openPackChain(world.devnet.url);
   demo = world.devnet.demoColdkey;
   const finalizedNow = world.nowMs - world.options.finalityLag * world.options.blockTimeMs;

@@ -42,10 +42,12 @@ export interface PackWorldOptions {
   /** A fixed clock (tests) or the real one (the preview). */
   realClock?: boolean;
   latencyMs?: number;
-  /** First block of the sandbox's current runtime (spec 425, with the demo coldkey's life); none by default. */
+  /** First block of the sandbox's current runtime (spec 425, with the demo coldkey's life); placed by default. */
   currentRuntimeBlock?: number;
-  /** First block of spec 473 (the V1 share maps gone, the AlphaV2 migration's sweep); none by default. */
+  /** First block of spec 473 (the V1 share maps gone, the AlphaV2 migration's sweep); placed by default. */
   latestRuntimeBlock?: number;
+  /** Which runtimes the history runs where the blocks above are not named (the sandbox's default: today's). */
+  runtimes?: DevnetOptions['runtimes'];
   /** Read every collected day's share pools too, as `sbm daily` does: the tax check's yields need them. */
   sharePools?: boolean;
 }
@@ -67,6 +69,7 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
       ? {}
       : { currentRuntimeBlock: options.currentRuntimeBlock }),
     ...(options.latestRuntimeBlock === undefined ? {} : { latestRuntimeBlock: options.latestRuntimeBlock }),
+    ...(options.runtimes === undefined ? {} : { runtimes: options.runtimes }),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };
   const dir = await mkdtemp(join(tmpdir(), 'sbm-pack-world-'));
