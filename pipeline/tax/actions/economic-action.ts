@@ -119,7 +119,10 @@ export function groupKey(event: LedgerEvent): string {
   return `${event.block}/n`;
 }
 
-/** The order's events in groups of one extrinsic each, in chain order. */
+/**
+ * The order's events in groups of one extrinsic each, in chain order; a batch of limit orders
+ * (`execute_batched_orders`, one extrinsic filling many orders) is one group per order it filled.
+ */
 export function groupEvents(events: readonly LedgerEvent[]): LedgerEvent[][] {
   const groups = new Map<string, LedgerEvent[]>();
   const ordered = [...events].sort(
@@ -129,7 +132,40 @@ export function groupEvents(events: readonly LedgerEvent[]): LedgerEvent[][] {
     const key = groupKey(event);
     groups.set(key, [...(groups.get(key) ?? []), event]);
   }
-  return [...groups.values()];
+  return [...groups.values()].flatMap(splitLimitOrderBatch);
+}
+
+/**
+ * Each filled order of a batch is its own trade (a buy and a sell of the same alpha in one batch are two
+ * exchanges, not a move): its `OrderExecuted` with its own TAO transfer (a buyer's gross TAO to the pallet,
+ * a seller's TAO from it); the batch's other events stay with the first order.
+ */
+function splitLimitOrderBatch(group: LedgerEvent[]): LedgerEvent[][] {
+  const orders = group.filter((e) => e.kind === 'LimitOrderExecuted');
+  if (orders.length < 2) return [group];
+  const parts = orders.map((order) => [order]);
+  const taken = new Set<LedgerEvent>(orders);
+  for (const event of group) {
+    if (
+      event.kind !== 'Transfer' ||
+      (event.from_subnet ?? null) !== null ||
+      (event.to_subnet ?? null) !== null
+    )
+      continue;
+    const sender = event.role === 'origin' ? event.coldkey : event.counterpart_coldkey;
+    const receiver = event.role === 'origin' ? event.counterpart_coldkey : event.coldkey;
+    const index = orders.findIndex(
+      (order, i) =>
+        parts[i]!.every((e) => e.kind !== 'Transfer') &&
+        event.tao_rao === order.tao_rao &&
+        (order.order_type === 'LimitBuy' ? sender === order.coldkey : receiver === order.coldkey),
+    );
+    if (index < 0) continue;
+    parts[index]!.push(event);
+    taken.add(event);
+  }
+  parts[0]!.push(...group.filter((e) => !taken.has(e)));
+  return parts.map((part) => part.sort((a, b) => a.event_index - b.event_index));
 }
 
 const INCOME_KINDS = new Set(['AutoStakeAdded', 'RootClaimed', 'SubnetLeaseDividendsDistributed']);

@@ -13,6 +13,7 @@ import { addDays } from '../../time/utc-day.js';
 import { type EconomicAction, economicAction, groupEvents } from '../actions/economic-action.js';
 import { locateMoves } from '../actions/locate-moves.js';
 import { alphaV2UpgradeBlock, locateSweep } from '../actions/locate-sweep.js';
+import { pinLimitOrderHotkeys } from '../actions/pin-limit-orders.js';
 import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import { type CgtMapping, cgtTransactions, type PackFlag, touchedPositions } from '../cgt-transactions.js';
@@ -172,6 +173,7 @@ export async function computePackLedger(
       }
     }
   };
+  pinLimitOrderHotkeys(actions, stakes);
   pairSwaps(actions);
   explain(actions);
   const prices = new GbpPrices(inputs.fiat);

@@ -176,6 +176,47 @@ describe('the pack on spec 473', () => {
     }
   });
 
+  it('books each limit order of the batch as its own exchange at the order\u2019s amounts, with no transfer flagged', () => {
+    const orders = truth.actions.filter(
+      (a) => a.action === 'limit-order-buy' || a.action === 'limit-order-sell',
+    );
+    expect(orders.map((a) => a.action).sort()).toEqual(['limit-order-buy', 'limit-order-sell']);
+    for (const order of orders) {
+      expect(pack.inputs.coldkeys).toContain(order.coldkey);
+      const treated = treatmentsAt(order.block).filter(
+        (t) =>
+          t.action.kind === 'limit-order' && t.action.events.some((e) => e.event_index === order.event_index),
+      );
+      expect(treated, `${order.action} at ${order.block}/${order.event_index}`).toHaveLength(1);
+      const sides = treated[0]!.transactions.map((tx) => [
+        tx.action,
+        tx.asset.split(':')[0],
+        raoOf(tx.quantity.toFixed()),
+      ]);
+      const price = new GbpPrices(pack.inputs.fiat).on(order.time.slice(0, 10))!;
+      if (order.action === 'limit-order-buy') {
+        // TAO given (gross, the order's fee inside it), the alpha received on the order's hotkey.
+        expect(sides).toEqual([
+          ['dispose', 'TAO', BigInt(order.tao_rao!)],
+          ['acquire', 'alpha', BigInt(order.alpha_rao!)],
+        ]);
+      } else {
+        // The alpha sold, the TAO received after the order's fee.
+        expect(sides).toEqual([
+          ['dispose', 'alpha', BigInt(order.alpha_rao!)],
+          ['acquire', 'TAO', BigInt(order.tao_rao!)],
+        ]);
+      }
+      expect(treated[0]!.transactions[0]!.gbp.toFixed()).toBe(
+        gbpOfTaoRao(BigInt(order.tao_rao!), price).toFixed(),
+      );
+    }
+    const day = orders[0]!.time.slice(0, 10);
+    for (const flag of pack.ledger.mapping.flags.filter((f) => f.date === day)) {
+      expect(flag.kind, flag.text).not.toMatch(/^transfer-/);
+    }
+  });
+
   it('leaves nothing about the sweep unexplained, and no zero-stake position in the income', () => {
     const sweepDays = new Set(sweptOfOrder().map((s) => s.time.slice(0, 10)));
     for (const flag of pack.ledger.mapping.flags) {
