@@ -14,8 +14,9 @@ import { type BuiltPack, buildPackFiles } from '../../../pipeline/tax/pack/build
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 import { positionId, readStakesAtBlocks } from '../../../pipeline/tax/stake-at-blocks.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
+import { rerunCgtInput } from './cgt-rerun.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
-import { readCsv } from './read-pack-csv.js';
+import { raoOf, readCsv } from './read-pack-csv.js';
 
 const GENESIS = new Date('2026-01-01T00:00:00Z');
 const HISTORY_DAYS = 30;
@@ -226,32 +227,8 @@ describe('the pack on the current runtime', () => {
     expect(checked).toBeGreaterThan(0);
   });
 
-  it('gives sbm tax cgt exactly its disposals from cgt-input.csv', async () => {
-    const { computeGains } = await import('../../../pipeline/tax/cgt/compute-gains.js');
-    const { Decimal } = await import('decimal.js');
-    const rows = readCsv(files.get('cgt-input.csv')!);
-    const report = computeGains(
-      rows.map((row) => ({
-        at: new Date(row['datetime']!),
-        asset: row['asset']!,
-        action: row['action'] as 'acquire' | 'dispose',
-        quantity: new Decimal(row['quantity']!),
-        gbp: new Decimal(row['gbp']!),
-      })),
-    );
-    const fromPack = readCsv(files.get('disposals.csv')!).map(
-      (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
-    );
-    const rerun = report.disposals
-      .filter((d) => d.taxYear === '2025/26')
-      .map((d) => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`);
+  it('gives sbm tax cgt exactly its disposals from cgt-input.csv', () => {
+    const { fromPack, rerun } = rerunCgtInput(files, '2025/26');
     expect(rerun).toEqual(fromPack);
   });
 });
-
-function raoOf(text: string): bigint {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
-  const rao = BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'));
-  return negative ? -rao : rao;
-}

@@ -7,28 +7,22 @@
  * disposal, nothing about it left unexplained, and the gains engine rerun on cgt-input.csv gives the pack's
  * disposals.
  */
-import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
 import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import { gbpOfTaoRao } from '../../../pipeline/tax/income-ledger.js';
 import { type BuiltPack, buildPackFiles } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { rerunCgtInput } from './cgt-rerun.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
-import { readCsv } from './read-pack-csv.js';
+import { raoOf, readCsv } from './read-pack-csv.js';
 
 const GENESIS = new Date('2026-01-01T00:00:00Z');
 const HISTORY_DAYS = 30;
 const BLOCK_MS = 600_000;
-const BLOCKS_PER_DAY = 86_400_000 / BLOCK_MS;
-/**
- * Spec 425 from noon of day 16 (the life events on days 17 to 23), spec 473 from noon of day 22, as the
- * sandbox places them by default: the sweep takes the demo coldkey's untouched legacy positions before its
- * coldkey swap on day 23.
- */
-const CURRENT_RUNTIME_BLOCK = 16 * BLOCKS_PER_DAY + BLOCKS_PER_DAY / 2;
-const LATEST_RUNTIME_BLOCK = 22 * BLOCKS_PER_DAY + BLOCKS_PER_DAY / 2;
+// The sandbox's default world (today's chain): spec 425 and 473 placed by the sandbox, 473 at noon three days
+// before today and 425 six days before that, so the demo coldkey's life, the sweep (which takes its untouched
+// legacy positions before its coldkey swap) and the limit orders all fall in the record and the tax year.
 const TAX_YEAR = '2025/26';
 
 let world: PackWorld;
@@ -43,8 +37,6 @@ beforeAll(async () => {
     genesis: GENESIS,
     historyDays: HISTORY_DAYS,
     blockTimeMs: BLOCK_MS,
-    currentRuntimeBlock: CURRENT_RUNTIME_BLOCK,
-    latestRuntimeBlock: LATEST_RUNTIME_BLOCK,
   });
   chain = openPackChain(world.devnet.url);
   demo = world.devnet.demoColdkey;
@@ -86,7 +78,11 @@ describe('the pack on spec 473', () => {
     const reader = await chain.reader();
     const head = await reader.finalizedHead();
     expect(await reader.specVersionOfBlock(head.number)).toBe(473);
-    expect(await reader.specVersionOfBlock(LATEST_RUNTIME_BLOCK - 1)).toBe(425);
+    const latest = truth.latest_runtime_block!;
+    const current = truth.current_runtime_block!;
+    expect(await reader.specVersionOfBlock(latest - 1)).toBe(425);
+    expect(await reader.specVersionOfBlock(current - 1)).toBe(393);
+    expect(await reader.specVersionOfBlock(truth.upgrade_block - 1)).toBe(343);
     const kinds = new Set(sweptOfOrder().map((s) => s.kind));
     expect(kinds).toEqual(new Set(['deleted', 'unstaked']));
   });
@@ -251,30 +247,8 @@ describe('the pack on spec 473', () => {
   });
 
   it('gives sbm tax cgt exactly its disposals from cgt-input.csv', () => {
-    const rows = readCsv(files.get('cgt-input.csv')!);
-    const report = computeGains(
-      rows.map((row) => ({
-        at: new Date(row['datetime']!),
-        asset: row['asset']!,
-        action: row['action'] as 'acquire' | 'dispose',
-        quantity: new Decimal(row['quantity']!),
-        gbp: new Decimal(row['gbp']!),
-      })),
-    );
-    const fromPack = readCsv(files.get('disposals.csv')!).map(
-      (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
-    );
-    const rerun = report.disposals
-      .filter((d) => d.taxYear === TAX_YEAR)
-      .map((d) => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`);
+    const { fromPack, rerun } = rerunCgtInput(files, TAX_YEAR);
     expect(fromPack.length).toBeGreaterThan(0);
     expect(rerun).toEqual(fromPack);
   });
 });
-
-function raoOf(text: string): bigint {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
-  const rao = BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'));
-  return negative ? -rao : rao;
-}

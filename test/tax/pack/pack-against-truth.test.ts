@@ -12,7 +12,7 @@ import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-c
 import { addDays } from '../../../pipeline/time/utc-day.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import type { PackWorld } from './pack-world.js';
-import { readCsv } from './read-pack-csv.js';
+import { raoOf, readCsv } from './read-pack-csv.js';
 
 const GENESIS = new Date('2026-01-01T00:00:00Z');
 const HISTORY_DAYS = 30;
@@ -179,13 +179,6 @@ describe('the demo coldkey pack', () => {
     expect(rerun).toEqual(fromPack);
   });
 });
-
-function raoOf(text: string): bigint {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
-  const rao = BigInt(whole) * 1_000_000_000n + BigInt(fraction.padEnd(9, '0'));
-  return negative ? -rao : rao;
-}
 
 async function publishedGbp(w: PackWorld): Promise<Map<string, number>> {
   const manifest = JSON.parse(new TextDecoder().decode((await w.store.get('manifest.json'))!)) as {

@@ -1,0 +1,29 @@
+/**
+ * What an accountant does with a pack: runs the gains engine (`sbm tax cgt`'s) on its cgt-input.csv alone.
+ * Both sides as `date|asset|gain` lines, the pack's from disposals.csv and the rerun's for the same tax year.
+ */
+import { Decimal } from 'decimal.js';
+import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
+import { readCsv } from './read-pack-csv.js';
+
+export function rerunCgtInput(
+  files: ReadonlyMap<string, string>,
+  taxYear: string,
+): { fromPack: string[]; rerun: string[] } {
+  const report = computeGains(
+    readCsv(files.get('cgt-input.csv')!).map((row) => ({
+      at: new Date(row['datetime']!),
+      asset: row['asset']!,
+      action: row['action'] as 'acquire' | 'dispose',
+      quantity: new Decimal(row['quantity']!),
+      gbp: new Decimal(row['gbp']!),
+    })),
+  );
+  const fromPack = readCsv(files.get('disposals.csv')!).map(
+    (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
+  );
+  const rerun = report.disposals
+    .filter((d) => d.taxYear === taxYear)
+    .map((d) => `${d.date}|${d.asset}|${d.gain.toFixed(8, Decimal.ROUND_HALF_EVEN)}`);
+  return { fromPack, rerun };
+}
