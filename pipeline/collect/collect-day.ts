@@ -67,6 +67,7 @@ export async function collectDay(
     firstBlock: bounds.firstBlock,
     lastBlock: bounds.lastBlock,
     lastBlockTime,
+    lastBlockHash: lastHash,
     complete: !bounds.partial,
     partial: bounds.partial,
     burns: burnRows.sort(byKey),

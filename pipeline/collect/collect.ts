@@ -8,6 +8,7 @@ import { ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
 import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
+import { readChainIdentity, recordGenesis } from '../warehouse/chain-identity.js';
 import {
   describeInterrupted,
   finishRun,
@@ -61,6 +62,11 @@ export interface CollectSummary {
   retries: number;
 }
 
+/** The node is not the chain the warehouse holds: nothing is collected. */
+export class ChainMismatchError extends Error {
+  override name = 'ChainMismatchError';
+}
+
 export class CollectError extends Error {
   override name = 'CollectError';
   constructor(
@@ -107,6 +113,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   };
   try {
     const reader = new ChainReader(rpc);
+    await ensureSameChain(reader, options.warehousePath, options.chainUrl, clock());
     const head = await reader.finalizedHead();
     summary.finalizedHead = head.number;
     const locator = new DayLocator(reader, head);
@@ -167,6 +174,38 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   }
   if (summary.error !== null) throw new CollectError(`collection failed: ${summary.error}`, summary);
   return summary;
+}
+
+/**
+ * Refuses a node of another chain before anything is written: the genesis hash the warehouse was first
+ * collected from, and the last block of the latest day it holds, must be the node's (a node that lost or
+ * replaced that block, or another network, or a sandbox started on another day, has other hashes). The first
+ * collection records the genesis hash.
+ */
+async function ensureSameChain(
+  reader: ChainReader,
+  warehousePath: string,
+  url: string,
+  now: Date,
+): Promise<void> {
+  const genesis = await reader.blockHash(0);
+  const known = await withWarehouse(warehousePath, (wh) => readChainIdentity(wh));
+  if (known.genesisHash !== null && known.genesisHash !== genesis) {
+    throw new ChainMismatchError(
+      `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
+    );
+  }
+  // A node behind that block (still syncing) is not another chain: it is compared once it has the block.
+  const head = await reader.finalizedHead();
+  if (known.lastDay !== null && known.lastDay.block <= head.number) {
+    const hash = await reader.blockHash(known.lastDay.block).catch(() => null);
+    if (hash !== known.lastDay.hash) {
+      throw new ChainMismatchError(
+        `the warehouse ${warehousePath} holds another chain's data: block ${known.lastDay.block}, the last of ${known.lastDay.day}, is ${known.lastDay.hash} there and ${hash ?? 'unknown'} on the node at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
+      );
+    }
+  }
+  if (known.genesisHash === null) await withWarehouse(warehousePath, (wh) => recordGenesis(wh, genesis, now));
 }
 
 /** The day after the last complete day, or the chain's first day when nothing is collected yet. */

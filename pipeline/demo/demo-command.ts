@@ -8,6 +8,7 @@ import { ukTaxYearOf } from '../time/uk-tax-year.js';
 import { addDays, DAY_MS, epochDay, formatUtcDay } from '../time/utc-day.js';
 import { freePort, portIsFree, type RunningChild, runToEnd, startChild } from './child-process.js';
 import { demoOrderLines, startDemoOrders } from './demo-orders.js';
+import { setAsideOtherChain } from './fresh-data.js';
 
 const TSX = ['--import', 'tsx'];
 
@@ -123,6 +124,16 @@ async function runDemo(
   const demoColdkey = devnet.match[2]!;
   say(`sandbox chain at ${chainUrl}`);
 
+  const setAside = await setAsideOtherChain(
+    chainUrl,
+    { warehousePath: config.warehousePath, emissionsPath: config.emissionsPath },
+    new Date(),
+  );
+  if (setAside.length > 0) {
+    say(
+      `the data folder held an earlier demo's chain (another day's sandbox): set aside as ${setAside.join(', ')}`,
+    );
+  }
   say('running `sbm daily` over the sandbox history (collect → fiat prices → publish)…');
   const { summary } = await runDaily({
     chainUrl,

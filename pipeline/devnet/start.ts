@@ -46,7 +46,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
   const now = options.now ?? Date.now;
   const world = new World(resolveWorldParams(options, now()));
   const runtimes = loadRuntimes();
-  const hashes = new BlockHashes(options.seed);
+  const hashes = BlockHashes.forWorld(world.params);
   const storage = new ChainStorage(world, runtimes, hashes);
   const node = new ChainNode(world, runtimes, hashes, storage, now, options.finalityLag);
   // Compute the staking history up to the head now rather than on the first query.

@@ -261,6 +261,10 @@ COMMENT ON COLUMN collected_days.last_block_time IS 'Timestamp of last_block.';
 COMMENT ON COLUMN collected_days.complete IS 'Every block of the day was read.';
 COMMENT ON COLUMN collected_days.partial IS 'The day is today and was read only up to the finalized head.';
 COMMENT ON COLUMN collected_days.run_id IS 'The collection_runs.run_id that wrote the day.';
+COMMENT ON COLUMN collected_days.last_block_hash IS 'Hash of the day''s last block; the next collection checks the node still has it (NULL for days collected before it was kept).';
+COMMENT ON TABLE chain_identity IS 'The chain this warehouse was collected from: its genesis hash, recorded by the first collection. A collection from a node of another chain stops before writing anything.';
+COMMENT ON COLUMN chain_identity.genesis_hash IS 'Hash of block 0 of the chain collected.';
+COMMENT ON COLUMN chain_identity.recorded_at IS 'When the first collection recorded it.';
 
 COMMENT ON TABLE collection_runs IS 'One row per collection (sbm collect, or the collection step of sbm daily). burns_checked_at (published freshness) is completed_at of the latest complete run. A run names its process; the next run marks a running row whose process is gone interrupted, and refuses to start while it is alive.';
 COMMENT ON COLUMN collection_runs.run_id IS 'Run identifier: start time and a random suffix.';

@@ -32,6 +32,8 @@ export interface DayRows {
   firstBlock: number;
   lastBlock: number;
   lastBlockTime: number;
+  /** The last block's hash, kept so the next collection can tell the node still has that chain. */
+  lastBlockHash: string;
   /** Every block of the day was read. */
   complete: boolean;
   /** Today, read only up to the finalized head. */

@@ -65,8 +65,9 @@ export async function replaceDay(warehouse: Warehouse, rows: DayRows, runId: str
     });
 
     await warehouse.run(
-      `INSERT INTO collected_days VALUES ($day::DATE, $first, $last, make_timestamptz($time::BIGINT * 1000),
-         $complete, $partial, $run)`,
+      `INSERT INTO collected_days (day, first_block, last_block, last_block_time, complete, partial, run_id,
+                                   last_block_hash)
+       VALUES ($day::DATE, $first, $last, make_timestamptz($time::BIGINT * 1000), $complete, $partial, $run, $hash)`,
       {
         day,
         first: BigInt(rows.firstBlock),
@@ -75,6 +76,7 @@ export async function replaceDay(warehouse: Warehouse, rows: DayRows, runId: str
         complete: rows.complete,
         partial: rows.partial,
         run: runId,
+        hash: rows.lastBlockHash,
       },
     );
   });

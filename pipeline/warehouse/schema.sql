@@ -70,6 +70,16 @@ CREATE TABLE IF NOT EXISTS collected_days (
   partial BOOLEAN NOT NULL,
   run_id VARCHAR NOT NULL
 );
+-- The hash of the day's last block: the next collection checks it against the node (chain-identity.ts).
+-- NULL in days collected before it was recorded.
+ALTER TABLE collected_days ADD COLUMN IF NOT EXISTS last_block_hash VARCHAR;
+
+-- The chain this warehouse was collected from (one row, written by the first collection): a collection from
+-- a node with another genesis hash stops before writing anything.
+CREATE TABLE IF NOT EXISTS chain_identity (
+  genesis_hash VARCHAR NOT NULL,
+  recorded_at TIMESTAMPTZ NOT NULL
+);
 
 -- One row per `sbm collect` (or the collection of `sbm daily`). burns_checked_at = completed_at of the
 -- latest complete run. A run records its process; the next run marks a `running` row whose process is

@@ -67,7 +67,7 @@ describe('sbm prices fetch', () => {
     const wh = await openWarehouse(path);
     for (const day of days) {
       await wh.run(
-        `INSERT INTO collected_days VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2025-01-01 00:00:00+00', true, false, 'r')`,
+        `INSERT INTO collected_days (day, first_block, last_block, last_block_time, complete, partial, run_id) VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2025-01-01 00:00:00+00', true, false, 'r')`,
         { day },
       );
     }

@@ -49,7 +49,7 @@ async function collected(
     for (const [i, day] of days.entries()) {
       const partial = lastPartial && i === days.length - 1;
       await wh.run(
-        `INSERT INTO collected_days VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2026-03-01 00:00:00+00', $complete, $partial, 'r')`,
+        `INSERT INTO collected_days (day, first_block, last_block, last_block_time, complete, partial, run_id) VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2026-03-01 00:00:00+00', $complete, $partial, 'r')`,
         { day, complete: !partial, partial },
       );
     }

@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function collected(day: string, partial = false): Promise<void> {
   await wh.run(
-    `INSERT INTO collected_days VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2025-01-01 00:00:00+00', $complete, $partial, 'r')`,
+    `INSERT INTO collected_days (day, first_block, last_block, last_block_time, complete, partial, run_id) VALUES ($day::DATE, 1, 2, TIMESTAMPTZ '2025-01-01 00:00:00+00', $complete, $partial, 'r')`,
     { day, complete: !partial, partial },
   );
 }

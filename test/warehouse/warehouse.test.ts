@@ -31,6 +31,7 @@ function sampleDay(overrides: Partial<DayRows> = {}): DayRows {
     firstBlock: 100,
     lastBlock: 7299,
     lastBlockTime: T0 + 86_388_000,
+    lastBlockHash: `0x${'ab'.repeat(32)}`,
     complete: true,
     partial: false,
     burns: [

@@ -1,10 +1,14 @@
 import { u8aToHex } from '@polkadot/util';
 import { blake2AsU8a } from '@polkadot/util-crypto';
+import type { WorldParams } from '../options.js';
 import { uintLeHex } from './scale.js';
 
 /**
- * Block hashes are deterministic: 28 bytes of blake2(seed, number) followed by the number (u32 big
- * endian), so a hash maps back to its number without an index, and is checked by recomputing it.
+ * Block hashes are deterministic: 28 bytes of blake2(chain, number) followed by the number (u32 big
+ * endian), so a hash maps back to its number without an index, and is checked by recomputing it. `chain`
+ * names the world (`forWorld`): its seed and everything that places its blocks, so a sandbox started on
+ * another day (another genesis time), with another block time or other runtimes is another chain with other
+ * hashes, the genesis hash included, as two real networks are.
  */
 export class BlockHashes {
   readonly #seed: string;
@@ -12,6 +16,23 @@ export class BlockHashes {
 
   constructor(seed: string) {
     this.#seed = seed;
+  }
+
+  static forWorld(params: WorldParams): BlockHashes {
+    const {
+      seed,
+      genesisMs,
+      blockTimeMs,
+      upgradeBlock,
+      currentRuntimeBlock,
+      latestRuntimeBlock,
+      magnitudes,
+    } = params;
+    return new BlockHashes(
+      [seed, genesisMs, blockTimeMs, upgradeBlock, currentRuntimeBlock, latestRuntimeBlock, magnitudes].join(
+        '/',
+      ),
+    );
   }
 
   hashOf(block: number): string {

@@ -1,0 +1,53 @@
+/**
+ * A demo started on another day runs another sandbox chain (its blocks have other times and other hashes),
+ * while ./data still holds the earlier one's collection. The collection refuses to mix them
+ * (`collect.ts`, `ensureSameChain`); the demo, whose data is its own, sets the earlier warehouse and emission
+ * samples aside instead and collects afresh, saying so.
+ */
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { ChainReader } from '../chain/chain-reader.js';
+import { connectRpc } from '../chain/rpc-client.js';
+import { readChainIdentity } from '../warehouse/chain-identity.js';
+import { openWarehouse } from '../warehouse/open-warehouse.js';
+
+/** The files set aside (renamed with a suffix), or none when the warehouse is new or of this chain. */
+export async function setAsideOtherChain(
+  chainUrl: string,
+  files: { warehousePath: string; emissionsPath: string },
+  now: Date,
+): Promise<string[]> {
+  if (!existsSync(files.warehousePath)) return [];
+  const warehouse = await openWarehouse(files.warehousePath, { readOnly: true });
+  let known: Awaited<ReturnType<typeof readChainIdentity>>;
+  try {
+    known = await readChainIdentity(warehouse);
+  } finally {
+    warehouse.close();
+  }
+  const rpc = await connectRpc({ url: chainUrl, concurrency: 2 });
+  let same: boolean;
+  try {
+    const reader = new ChainReader(rpc);
+    const genesis = await reader.blockHash(0);
+    const head = await reader.finalizedHead();
+    const compared = known.lastDay !== null && known.lastDay.block <= head.number ? known.lastDay : null;
+    const last = compared ? await reader.blockHash(compared.block).catch(() => null) : null;
+    same =
+      (known.genesisHash === null || known.genesisHash === genesis) &&
+      (compared === null || last === compared.hash);
+  } finally {
+    await rpc.close();
+  }
+  if (same) return [];
+  const suffix = `.another-chain-${now.toISOString().replace(/[:.]/g, '-')}`;
+  const moved: string[] = [];
+  for (const path of [files.warehousePath, files.emissionsPath]) {
+    for (const file of [path, `${path}.wal`]) {
+      if (!existsSync(file)) continue;
+      await rename(file, `${file}${suffix}`);
+      moved.push(`${file}${suffix}`);
+    }
+  }
+  return moved;
+}

@@ -1,0 +1,38 @@
+/**
+ * Which chain a warehouse holds: its genesis hash, recorded by the first collection, and each collected day's
+ * last block hash (`collected_days.last_block_hash`). A collection checks both against the node before it
+ * writes anything (`pipeline/collect/collect.ts`), so a warehouse is never filled from two chains: another
+ * network, a node that lost or replaced a block, or a sandbox started on another day (its blocks have other
+ * times and other hashes).
+ */
+import { timestampTZValue } from '@duckdb/node-api';
+import type { Warehouse } from './open-warehouse.js';
+
+export interface ChainIdentity {
+  genesisHash: string | null;
+  /** The latest collected day whose last block hash is recorded. */
+  lastDay: { day: string; block: number; hash: string } | null;
+}
+
+export async function readChainIdentity(warehouse: Warehouse): Promise<ChainIdentity> {
+  const genesis = await warehouse.rows('SELECT genesis_hash FROM chain_identity LIMIT 1');
+  const last = await warehouse.rows(
+    `SELECT strftime(day, '%Y-%m-%d') AS day, last_block, last_block_hash FROM collected_days
+      WHERE last_block_hash IS NOT NULL ORDER BY day DESC LIMIT 1`,
+  );
+  const row = last[0];
+  return {
+    genesisHash: (genesis[0]?.['genesis_hash'] as string | undefined) ?? null,
+    lastDay: row
+      ? { day: String(row['day']), block: Number(row['last_block']), hash: String(row['last_block_hash']) }
+      : null,
+  };
+}
+
+/** Records the genesis hash of the chain a warehouse is first collected from (once). */
+export async function recordGenesis(warehouse: Warehouse, genesisHash: string, at: Date): Promise<void> {
+  await warehouse.run(
+    `INSERT INTO chain_identity SELECT $hash, $at WHERE NOT EXISTS (SELECT 1 FROM chain_identity)`,
+    { hash: genesisHash, at: timestampTZValue(BigInt(at.getTime()) * 1000n) },
+  );
+}
