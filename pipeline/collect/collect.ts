@@ -8,7 +8,7 @@ import { ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
 import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
-import { readChainIdentity, recordGenesis } from '../warehouse/chain-identity.js';
+import { readChainIdentity, recordGenesis, sameLastBlock } from '../warehouse/chain-identity.js';
 import {
   describeInterrupted,
   finishRun,
@@ -198,10 +198,15 @@ async function ensureSameChain(
   // A node behind that block (still syncing) is not another chain: it is compared once it has the block.
   const head = await reader.finalizedHead();
   if (known.lastDay !== null && known.lastDay.block <= head.number) {
-    const hash = await reader.blockHash(known.lastDay.block).catch(() => null);
-    if (hash !== known.lastDay.hash) {
+    const last = known.lastDay;
+    const { same, found } = await sameLastBlock(
+      last,
+      (block) => reader.blockHash(block),
+      (block) => reader.timestampOf(block),
+    );
+    if (!same) {
       throw new ChainMismatchError(
-        `the warehouse ${warehousePath} holds another chain's data: block ${known.lastDay.block}, the last of ${known.lastDay.day}, is ${known.lastDay.hash} there and ${hash ?? 'unknown'} on the node at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
+        `the warehouse ${warehousePath} holds another chain's data: block ${last.block}, the last of ${last.day}, is ${found} at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
       );
     }
   }

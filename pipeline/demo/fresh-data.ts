@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { ChainReader } from '../chain/chain-reader.js';
 import { connectRpc } from '../chain/rpc-client.js';
-import { readChainIdentity } from '../warehouse/chain-identity.js';
+import { readChainIdentity, sameLastBlock } from '../warehouse/chain-identity.js';
 import { openWarehouse } from '../warehouse/open-warehouse.js';
 
 /** The files set aside (renamed with a suffix), or none when the warehouse is new or of this chain. */
@@ -18,7 +18,9 @@ export async function setAsideOtherChain(
   now: Date,
 ): Promise<string[]> {
   if (!existsSync(files.warehousePath)) return [];
-  const warehouse = await openWarehouse(files.warehousePath, { readOnly: true });
+  // Writable: the demo owns ./data, and an open applies the schema (a warehouse of an older demo may not
+  // have the chain_identity table yet).
+  const warehouse = await openWarehouse(files.warehousePath);
   let known: Awaited<ReturnType<typeof readChainIdentity>>;
   try {
     known = await readChainIdentity(warehouse);
@@ -32,10 +34,16 @@ export async function setAsideOtherChain(
     const genesis = await reader.blockHash(0);
     const head = await reader.finalizedHead();
     const compared = known.lastDay !== null && known.lastDay.block <= head.number ? known.lastDay : null;
-    const last = compared ? await reader.blockHash(compared.block).catch(() => null) : null;
-    same =
-      (known.genesisHash === null || known.genesisHash === genesis) &&
-      (compared === null || last === compared.hash);
+    const lastSame =
+      compared === null ||
+      (
+        await sameLastBlock(
+          compared,
+          (block) => reader.blockHash(block),
+          (block) => reader.timestampOf(block),
+        )
+      ).same;
+    same = (known.genesisHash === null || known.genesisHash === genesis) && lastSame;
   } finally {
     await rpc.close();
   }

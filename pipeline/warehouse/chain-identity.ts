@@ -10,21 +10,30 @@ import type { Warehouse } from './open-warehouse.js';
 
 export interface ChainIdentity {
   genesisHash: string | null;
-  /** The latest collected day whose last block hash is recorded. */
-  lastDay: { day: string; block: number; hash: string } | null;
+  /**
+   * The latest collected day: its last block, that block's hash (null where it was collected before hashes
+   * were kept) and its timestamp (milliseconds), which the same block of the same chain always has.
+   */
+  lastDay: { day: string; block: number; hash: string | null; timeMs: number } | null;
 }
 
 export async function readChainIdentity(warehouse: Warehouse): Promise<ChainIdentity> {
   const genesis = await warehouse.rows('SELECT genesis_hash FROM chain_identity LIMIT 1');
   const last = await warehouse.rows(
-    `SELECT strftime(day, '%Y-%m-%d') AS day, last_block, last_block_hash FROM collected_days
-      WHERE last_block_hash IS NOT NULL ORDER BY day DESC LIMIT 1`,
+    `SELECT strftime(day, '%Y-%m-%d') AS day, last_block, last_block_hash,
+            epoch_ms(last_block_time) AS time_ms
+       FROM collected_days ORDER BY day DESC LIMIT 1`,
   );
   const row = last[0];
   return {
     genesisHash: (genesis[0]?.['genesis_hash'] as string | undefined) ?? null,
     lastDay: row
-      ? { day: String(row['day']), block: Number(row['last_block']), hash: String(row['last_block_hash']) }
+      ? {
+          day: String(row['day']),
+          block: Number(row['last_block']),
+          hash: row['last_block_hash'] == null ? null : String(row['last_block_hash']),
+          timeMs: Number(row['time_ms']),
+        }
       : null,
   };
 }
@@ -35,4 +44,27 @@ export async function recordGenesis(warehouse: Warehouse, genesisHash: string, a
     `INSERT INTO chain_identity SELECT $hash, $at WHERE NOT EXISTS (SELECT 1 FROM chain_identity)`,
     { hash: genesisHash, at: timestampTZValue(BigInt(at.getTime()) * 1000n) },
   );
+}
+
+/**
+ * Whether the node still has the block the warehouse's latest day ends with: the same hash, or (for a day
+ * collected before hashes were kept) the same timestamp. `hashOf`/`timeOf` read the node.
+ */
+export async function sameLastBlock(
+  lastDay: NonNullable<ChainIdentity['lastDay']>,
+  hashOf: (block: number) => Promise<string>,
+  timeOf: (block: number) => Promise<number>,
+): Promise<{ same: boolean; found: string }> {
+  if (lastDay.hash !== null) {
+    const hash = await hashOf(lastDay.block).catch(() => null);
+    return {
+      same: hash === lastDay.hash,
+      found: `${lastDay.hash} there and ${hash ?? 'unknown'} on the node`,
+    };
+  }
+  const time = await timeOf(lastDay.block).catch(() => null);
+  return {
+    same: time === lastDay.timeMs,
+    found: `stamped ${new Date(lastDay.timeMs).toISOString()} there and ${time === null ? 'unknown' : new Date(time).toISOString()} on the node`,
+  };
 }

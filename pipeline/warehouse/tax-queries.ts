@@ -35,14 +35,13 @@ export async function readLastCollectedDay(warehouse: Warehouse): Promise<string
 
 export async function readPoolsOfDay(warehouse: Warehouse, day: string): Promise<SharePool[]> {
   const rows = await warehouse.rows(
-    `SELECT netuid, registered_at, hotkey, total_alpha_rao, total_shares_bits, total_shares_mantissa,
-            total_shares_exponent
-       FROM share_pools WHERE day = $day::DATE ORDER BY netuid, hotkey`,
+    // `*`: a warehouse written before the SafeFloat columns, opened read-only (no schema applied), lacks them.
+    `SELECT * FROM share_pools WHERE day = $day::DATE ORDER BY netuid, hotkey`,
     { day },
   );
   return rows.map((row) => {
-    const bits = row['total_shares_bits'] === null ? null : BigInt(row['total_shares_bits'] as bigint);
-    const mantissa = row['total_shares_mantissa'];
+    const bits = row['total_shares_bits'] == null ? null : BigInt(row['total_shares_bits'] as bigint);
+    const mantissa = row['total_shares_mantissa'] ?? null;
     return {
       netuid: Number(row['netuid']),
       registeredAt: Number(row['registered_at']),

@@ -114,6 +114,25 @@ describe('a warehouse holds one chain', () => {
     expect(await counts(path)).toEqual(before);
   });
 
+  it('tells a warehouse collected before hashes were kept by its last block\u2019s time', async () => {
+    const path = join(dir, 'old.duckdb');
+    await collect({ chainUrl: first.url, warehousePath: path, concurrency: 16 });
+    const wh = await openWarehouse(path);
+    // As an older version left it: no genesis recorded, no block hashes.
+    await wh.run('DELETE FROM chain_identity');
+    await wh.run('UPDATE collected_days SET last_block_hash = NULL');
+    wh.close();
+    const before = await counts(path);
+    const message = await collect({ chainUrl: nextDay.url, warehousePath: path, concurrency: 16 }).catch(
+      (error: Error) => error.message,
+    );
+    expect(message).toMatch(/holds another chain's data: block \d+, the last of [-\d]+, is stamped /);
+    expect(await counts(path)).toEqual(before);
+    // Its own chain still collects, and records the genesis hash from then on.
+    await collect({ chainUrl: first.url, warehousePath: path, concurrency: 16 });
+    expect((await counts(path)).genesis).toBe(first.blockHash(0));
+  });
+
   it('the demo sets another chain\u2019s warehouse aside and keeps one of its own chain', async () => {
     const warehousePath = join(dir, 'demo.duckdb');
     const emissionsPath = join(dir, 'emissions.duckdb');
