@@ -189,15 +189,15 @@ async function ensureSameChain(
   now: Date,
 ): Promise<void> {
   const genesis = await reader.blockHash(0);
-  const known = await withWarehouse(warehousePath, (wh) => readChainIdentity(wh));
+  const head = await reader.finalizedHead();
+  const known = await withWarehouse(warehousePath, (wh) => readChainIdentity(wh, head.number));
   if (known.genesisHash !== null && known.genesisHash !== genesis) {
     throw new ChainMismatchError(
       `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
     );
   }
-  // A node behind that block (still syncing) is not another chain: it is compared once it has the block.
-  const head = await reader.finalizedHead();
-  if (known.lastDay !== null && known.lastDay.block <= head.number) {
+  // The latest collected day the node has a block for (a node still syncing is compared on what it has).
+  if (known.lastDay !== null) {
     const last = known.lastDay;
     const { same, found } = await sameLastBlock(
       last,

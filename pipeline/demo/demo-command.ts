@@ -126,7 +126,7 @@ async function runDemo(
 
   const setAside = await setAsideOtherChain(
     chainUrl,
-    { warehousePath: config.warehousePath, emissionsPath: config.emissionsPath },
+    { warehousePath: config.warehousePath, emissionsPath: config.emissionsPath, dataDir: 'data' },
     new Date(),
   );
   if (setAside.length > 0) {

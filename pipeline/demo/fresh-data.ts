@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ChainReader } from '../chain/chain-reader.js';
 import { connectRpc } from '../chain/rpc-client.js';
 import { readChainIdentity, sameLastBlock } from '../warehouse/chain-identity.js';
@@ -14,31 +15,32 @@ import { openWarehouse } from '../warehouse/open-warehouse.js';
 /** The files set aside (renamed with a suffix), or none when the warehouse is new or of this chain. */
 export async function setAsideOtherChain(
   chainUrl: string,
-  files: { warehousePath: string; emissionsPath: string },
+  /** `dataDir`: the demo's own folder; a warehouse outside it (SBM_WAREHOUSE set to a real one) is never moved. */
+  files: { warehousePath: string; emissionsPath: string; dataDir: string },
   now: Date,
 ): Promise<string[]> {
   if (!existsSync(files.warehousePath)) return [];
-  // Writable: the demo owns ./data, and an open applies the schema (a warehouse of an older demo may not
-  // have the chain_identity table yet).
-  const warehouse = await openWarehouse(files.warehousePath);
-  let known: Awaited<ReturnType<typeof readChainIdentity>>;
-  try {
-    known = await readChainIdentity(warehouse);
-  } finally {
-    warehouse.close();
-  }
+  if (!resolve(files.warehousePath).startsWith(`${resolve(files.dataDir)}/`)) return [];
   const rpc = await connectRpc({ url: chainUrl, concurrency: 2 });
   let same: boolean;
   try {
     const reader = new ChainReader(rpc);
     const genesis = await reader.blockHash(0);
     const head = await reader.finalizedHead();
-    const compared = known.lastDay !== null && known.lastDay.block <= head.number ? known.lastDay : null;
+    // Writable: the demo owns ./data, and an open applies the schema (a warehouse of an older demo may not
+    // have the chain_identity table yet).
+    const warehouse = await openWarehouse(files.warehousePath);
+    let known: Awaited<ReturnType<typeof readChainIdentity>>;
+    try {
+      known = await readChainIdentity(warehouse, head.number);
+    } finally {
+      warehouse.close();
+    }
     const lastSame =
-      compared === null ||
+      known.lastDay === null ||
       (
         await sameLastBlock(
-          compared,
+          known.lastDay,
           (block) => reader.blockHash(block),
           (block) => reader.timestampOf(block),
         )

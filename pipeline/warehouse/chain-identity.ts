@@ -6,23 +6,26 @@
  * times and other hashes).
  */
 import { timestampTZValue } from '@duckdb/node-api';
+import { ChainDataError } from '../chain/chain-errors.js';
 import type { Warehouse } from './open-warehouse.js';
 
 export interface ChainIdentity {
   genesisHash: string | null;
   /**
-   * The latest collected day: its last block, that block's hash (null where it was collected before hashes
-   * were kept) and its timestamp (milliseconds), which the same block of the same chain always has.
+   * The latest collected day whose last block the node has (at or below its head): that block, its hash (null
+   * where it was collected before hashes were kept) and its timestamp (milliseconds), which the same block of
+   * the same chain always has. A node behind every collected day has nothing to compare yet.
    */
   lastDay: { day: string; block: number; hash: string | null; timeMs: number } | null;
 }
 
-export async function readChainIdentity(warehouse: Warehouse): Promise<ChainIdentity> {
+export async function readChainIdentity(warehouse: Warehouse, nodeHead: number): Promise<ChainIdentity> {
   const genesis = await warehouse.rows('SELECT genesis_hash FROM chain_identity LIMIT 1');
   const last = await warehouse.rows(
     `SELECT strftime(day, '%Y-%m-%d') AS day, last_block, last_block_hash,
             epoch_ms(last_block_time) AS time_ms
-       FROM collected_days ORDER BY day DESC LIMIT 1`,
+       FROM collected_days WHERE last_block <= $head ORDER BY day DESC LIMIT 1`,
+    { head: BigInt(nodeHead) },
   );
   const row = last[0];
   return {
@@ -56,15 +59,21 @@ export async function sameLastBlock(
   timeOf: (block: number) => Promise<number>,
 ): Promise<{ same: boolean; found: string }> {
   if (lastDay.hash !== null) {
-    const hash = await hashOf(lastDay.block).catch(() => null);
+    const hash = await hashOf(lastDay.block).catch(missingOnly);
     return {
       same: hash === lastDay.hash,
       found: `${lastDay.hash} there and ${hash ?? 'unknown'} on the node`,
     };
   }
-  const time = await timeOf(lastDay.block).catch(() => null);
+  const time = await timeOf(lastDay.block).catch(missingOnly);
   return {
     same: time === lastDay.timeMs,
     found: `stamped ${new Date(lastDay.timeMs).toISOString()} there and ${time === null ? 'unknown' : new Date(time).toISOString()} on the node`,
   };
+}
+
+/** A block the node does not have reads as missing; any other failure (a timeout, a lost socket) is thrown. */
+function missingOnly(error: unknown): null {
+  if (error instanceof ChainDataError) return null;
+  throw error;
 }

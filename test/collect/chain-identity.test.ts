@@ -137,9 +137,23 @@ describe('a warehouse holds one chain', () => {
     const warehousePath = join(dir, 'demo.duckdb');
     const emissionsPath = join(dir, 'emissions.duckdb');
     await collect({ chainUrl: first.url, warehousePath, concurrency: 16 });
-    expect(await setAsideOtherChain(first.url, { warehousePath, emissionsPath }, new Date())).toEqual([]);
+    expect(
+      await setAsideOtherChain(first.url, { warehousePath, emissionsPath, dataDir: dir }, new Date()),
+    ).toEqual([]);
     expect(existsSync(warehousePath)).toBe(true);
-    const moved = await setAsideOtherChain(nextDay.url, { warehousePath, emissionsPath }, new Date());
+    // Never a warehouse outside the demo's own folder.
+    expect(
+      await setAsideOtherChain(
+        nextDay.url,
+        { warehousePath, emissionsPath, dataDir: join(dir, 'elsewhere') },
+        new Date(),
+      ),
+    ).toEqual([]);
+    const moved = await setAsideOtherChain(
+      nextDay.url,
+      { warehousePath, emissionsPath, dataDir: dir },
+      new Date(),
+    );
     expect(moved.length).toBeGreaterThan(0);
     expect(moved[0]).toMatch(/demo\.duckdb\.another-chain-/);
     expect(existsSync(warehousePath)).toBe(false);
