@@ -143,6 +143,12 @@ export function groupEvents(events: readonly LedgerEvent[]): LedgerEvent[][] {
 function splitLimitOrderBatch(group: LedgerEvent[]): LedgerEvent[][] {
   const orders = group.filter((e) => e.kind === 'LimitOrderExecuted');
   if (orders.length < 2) return [group];
+  // `execute_orders` (not batched) fills each order through the signer's own stake or unstake: its stake
+  // events say it all, in one action (the booking then reads no OrderExecuted amounts).
+  const signers = new Set(orders.map((order) => order.coldkey));
+  if (group.some((e) => (e.kind === 'StakeAdded' || e.kind === 'StakeRemoved') && signers.has(e.coldkey))) {
+    return [group];
+  }
   const parts = orders.map((order) => [order]);
   const taken = new Set<LedgerEvent>(orders);
   for (const event of group) {

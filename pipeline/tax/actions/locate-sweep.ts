@@ -28,6 +28,8 @@ export const ALPHA_V2_SPEC = 473;
  * (mainnet's took 1,308 blocks; it runs in idle weight, so a busy chain takes longer).
  */
 export const SWEEP_WINDOW_BLOCKS = 7_200;
+/** The sweep deletes a position whose fee-free sale value is under this (`migrate_alpha_v2.rs`). */
+const DUST_RAO = 1_000n;
 
 export const SWEEP_TREATMENT =
   "deleted by the chain's AlphaV2 migration (migrate_alpha_v2_and_unstake_dust_v1, run after the spec-473 " +
@@ -69,12 +71,10 @@ export async function locateSweep(
     if (hi <= lo) continue;
     const position = fall.position;
     const id = positionId(position);
-    const stakeAt = async (block: number) =>
-      stakes.get(block)?.stake.get(id) ??
-      (await readStakesAtBlocks(reader, [position], [position.coldkey], [block], 1))
-        .get(block)
-        ?.stake.get(id) ??
-      0n;
+    const stakeReadAt = async (block: number) =>
+      stakes.get(block) ??
+      (await readStakesAtBlocks(reader, [position], [position.coldkey], [block], 1)).get(block)!;
+    const stakeAt = async (block: number) => (await stakeReadAt(block)).stake.get(id) ?? 0n;
     const before = await stakeAt(lo);
     const threshold = before + fall.alphaRao / 2n;
     if (before === 0n || (await stakeAt(hi)) >= threshold) continue;
@@ -85,6 +85,20 @@ export async function locateSweep(
       else low = mid;
     }
     const block = high;
+    // Only what the sweep does: the whole position gone at that block, worth under the sweep's 1,000 RAO
+    // floor just before it (sold fee-free into the pool's reserves, SubnetTAO × alpha ÷ (SubnetAlphaIn +
+    // alpha)). Any other fall stays a point to check.
+    const [before1, after1] = await Promise.all([stakeReadAt(block - 1), stakeReadAt(block)]);
+    const held = before1.stake.get(id) ?? 0n;
+    if ((after1.stake.get(id) ?? 0n) !== 0n || held <= 0n) continue;
+    const pool = before1.subnets.get(position.netuid);
+    const worth =
+      position.netuid === 0
+        ? held
+        : pool?.taoRao != null && pool.alphaInRao != null && pool.alphaInRao > 0n
+          ? (held * pool.taoRao) / (pool.alphaInRao + held)
+          : null;
+    if (worth === null || worth >= DUST_RAO) continue;
     const time = new Date(await reader.timestampOf(block)).toISOString();
     const event: LedgerEvent = {
       coldkey: position.coldkey,

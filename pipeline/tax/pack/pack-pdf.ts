@@ -75,12 +75,12 @@ export async function packPdf(
   w.line(`Coldkeys (${order.coldkeys.length}):`);
   for (const coldkey of order.coldkeys) w.line(coldkey, { indent: 12 });
   if (inputs.followed.length > 0) {
-    // The record follows a coldkey swap (pack-inputs.ts): the reader sees the key it went on with, and why.
-    w.line(
-      `Followed after a coldkey swap (${inputs.followed.length}), its holdings and later events included:`,
-    );
+    // The record follows a coldkey swap either way (pack-inputs.ts): the reader sees each key it added, and why.
+    w.line(`Followed across a coldkey swap (${inputs.followed.length}), its holdings and events included:`);
     for (const swap of inputs.followed) {
-      w.line(`${swap.to} (ColdkeySwapped, block ${swap.block})`, { indent: 12 });
+      const added = order.coldkeys.includes(swap.to) ? swap.from : swap.to;
+      const how = added === swap.to ? 'the key it was swapped to' : 'the key it was swapped from';
+      w.line(`${added} (${how}; ColdkeySwapped, block ${swap.block})`, { indent: 12 });
     }
   }
   w.gap(4);
@@ -153,15 +153,14 @@ export async function packPdf(
     for (const coldkey of inputs.coldkeys) {
       w.newPage();
       w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
-      const swap = inputs.followed.find((f) => f.to === coldkey);
-      if (swap) {
-        w.paragraph(
-          `Followed from ${swap.from} after its coldkey swap (ColdkeySwapped, block ${swap.block})`,
-          {
-            size: 9,
-          },
-        );
-      }
+      const into = inputs.followed.find((f) => f.to === coldkey && !order.coldkeys.includes(coldkey));
+      const from = inputs.followed.find((f) => f.from === coldkey && !order.coldkeys.includes(coldkey));
+      const line = into
+        ? `Followed from ${into.from} after its coldkey swap (ColdkeySwapped, block ${into.block})`
+        : from
+          ? `Followed back from ${from.to}: this key was swapped to it (ColdkeySwapped, block ${from.block})`
+          : null;
+      if (line) w.paragraph(line, { size: 9 });
       const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
       incomeSection(
         w,
