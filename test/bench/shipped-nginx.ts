@@ -27,6 +27,7 @@ export async function startShippedNginx(gatewayUrl: string): Promise<NginxServer
   };
   replace('server 127.0.0.1:8787;', `server 127.0.0.1:${new URL(gatewayUrl).port};`);
   replace('/var/lib/nginx/sbm-cache', join(dir, 'cache'));
+  replace('/var/log/nginx/sbm-access.log', join(dir, 'sbm-access.log'));
   replace('listen 80;', `listen 127.0.0.1:${redirectPort};`);
   replace('listen [::]:80;', '');
   replace('listen 443 ssl http2;', `listen 127.0.0.1:${port};`);

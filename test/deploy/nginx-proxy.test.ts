@@ -136,6 +136,7 @@ describe.skipIf(skip !== null)(`nginx in front of the gateway${skip ? ` (skipped
       [`/etc/letsencrypt/live/${HOST}/fullchain.pem`]: join(dir, 'fullchain.pem'),
       [`/etc/letsencrypt/live/${HOST}/privkey.pem`]: join(dir, 'privkey.pem'),
       '/var/lib/nginx/sbm-cache': join(dir, 'nginx-cache'),
+      '/var/log/nginx/sbm-access.log': join(dir, 'sbm-access.log'),
     });
     await writeFile(join(dir, 'sbm.conf'), site);
     // The workers run as root here: the test's temp folder (and the cache in it) may sit under a
@@ -325,6 +326,21 @@ http {
       expect(invalid.headers['x-cache-status']).toBe('MISS');
     }
     expect(reachedCount('/api/v1/subnets/:netuid') - before).toBe(4);
+  });
+
+  it('logs no client address and no query string (a coldkey, a sign-in token)', async () => {
+    const coldkey = '5HEmAFNaqKdTEwtiYRzFuXVaMagdCpgRxa1zkVSCoxMX18cy';
+    await get('127.0.0.14', `/tax/check.json?coldkey=${coldkey}`);
+    await get('127.0.0.14', '/account/sign-in?token=a-one-use-sign-in-token');
+    await get('127.0.0.14', '/api/v1/subnets?secret=pasted');
+    // nginx writes its log line when the answer is sent; give it a moment to reach the file.
+    await sleep(200);
+    const log = await readFile(join(dir, 'sbm-access.log'), 'utf8');
+    expect(log).toContain('/tax/check.json');
+    expect(log).toContain('/account/sign-in');
+    for (const secret of [coldkey, 'a-one-use-sign-in-token', 'pasted', '?', '127.0.0.14']) {
+      expect(log, secret).not.toContain(secret);
+    }
   });
 
   it('redirects plain HTTP to HTTPS', async () => {
