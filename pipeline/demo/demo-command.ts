@@ -126,7 +126,13 @@ async function runDemo(
 
   const setAside = await setAsideOtherChain(
     chainUrl,
-    { warehousePath: config.warehousePath, emissionsPath: config.emissionsPath, dataDir: 'data' },
+    {
+      warehousePath: config.warehousePath,
+      emissionsPath: config.emissionsPath,
+      dataDir: 'data',
+      // The gateway's default state (gateway/config.ts), which the demo's gateway uses unless told otherwise.
+      statePath: (env['SBM_STATE_URL'] || 'sqlite:./data/gateway.sqlite').replace(/^sqlite:/, ''),
+    },
     new Date(),
   );
   if (setAside.length > 0) {

@@ -1,8 +1,8 @@
 /**
  * A demo started on another day runs another sandbox chain (its blocks have other times and other hashes),
  * while ./data still holds the earlier one's collection. The collection refuses to mix them
- * (`collect.ts`, `ensureSameChain`); the demo, whose data is its own, sets the earlier warehouse and emission
- * samples aside instead and collects afresh, saying so.
+ * (`collect.ts`, `ensureSameChain`); the demo, whose data is its own, sets the earlier warehouse, emission
+ * samples and gateway state (its cached tax checks of the old chain) aside instead and starts afresh, saying so.
  */
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { openWarehouse } from '../warehouse/open-warehouse.js';
 export async function setAsideOtherChain(
   chainUrl: string,
   /** `dataDir`: the demo's own folder; a warehouse outside it (SBM_WAREHOUSE set to a real one) is never moved. */
-  files: { warehousePath: string; emissionsPath: string; dataDir: string },
+  files: { warehousePath: string; emissionsPath: string; dataDir: string; statePath?: string },
   now: Date,
 ): Promise<string[]> {
   if (!existsSync(files.warehousePath)) return [];
@@ -52,8 +52,13 @@ export async function setAsideOtherChain(
   if (same) return [];
   const suffix = `.another-chain-${now.toISOString().replace(/[:.]/g, '-')}`;
   const moved: string[] = [];
-  for (const path of [files.warehousePath, files.emissionsPath]) {
-    for (const file of [path, `${path}.wal`]) {
+  // The gateway's state too: its 24-hour tax checks, orders and demo keys were of the earlier chain.
+  const state =
+    files.statePath && resolve(files.statePath).startsWith(`${resolve(files.dataDir)}/`)
+      ? [files.statePath]
+      : [];
+  for (const path of [files.warehousePath, files.emissionsPath, ...state]) {
+    for (const file of [path, `${path}.wal`, `${path}-wal`, `${path}-shm`]) {
       if (!existsSync(file)) continue;
       await rename(file, `${file}${suffix}`);
       moved.push(`${file}${suffix}`);

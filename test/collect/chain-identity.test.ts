@@ -6,7 +6,7 @@
  * replaced it). The demo sets such a warehouse aside and starts afresh.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,11 +149,15 @@ describe('a warehouse holds one chain', () => {
         new Date(),
       ),
     ).toEqual([]);
+    const statePath = join(dir, 'gateway.sqlite');
+    await writeFile(statePath, 'the earlier chain\u2019s cached checks');
     const moved = await setAsideOtherChain(
       nextDay.url,
-      { warehousePath, emissionsPath, dataDir: dir },
+      { warehousePath, emissionsPath, dataDir: dir, statePath },
       new Date(),
     );
+    expect(existsSync(statePath)).toBe(false);
+    expect(moved.some((file) => file.includes('gateway.sqlite.another-chain-'))).toBe(true);
     expect(moved.length).toBeGreaterThan(0);
     expect(moved[0]).toMatch(/demo\.duckdb\.another-chain-/);
     expect(existsSync(warehousePath)).toBe(false);
