@@ -43,7 +43,11 @@ export const HMRC_METHOD: readonly string[] = [
     'Balances.Transfer, then NetworkRemoved) is a disposal of the alpha held on it for the TAO paid, that ' +
     "TAO acquired at its value. Alpha received by auto-stake (AutoStakeAdded), as a miner's incentive, by " +
     'a root claim (RootClaimed, which states no amount: the rise of the position is the amount) or as lease ' +
-    'dividends (SubnetLeaseDividendsDistributed) is income of its day, in income.csv. After the spec-473 ' +
+    'dividends (SubnetLeaseDividendsDistributed) is income of its day, in income.csv. A limit order filled ' +
+    'by the LimitOrders pallet (OrderExecuted; a batch fills several in one call) is one exchange per order ' +
+    'at its own amounts: a buy gives the TAO paid, its fee inside, for the alpha received; a sell gives the ' +
+    "alpha for the TAO received after its fee; the TAO moved to and from the pallet's account is the order's " +
+    'own leg, not a payment. After the spec-473 ' +
     "upgrade (October 2026) the chain's AlphaV2 migration swept small positions outside any call: a legacy " +
     'position worth 1,000 to 3,000,000 RAO was unstaked to its coldkey (StakeRemoved, no fee: a disposal for ' +
     'the TAO paid), and one worth under 1,000 RAO was deleted with no event naming its holder and its value ' +
@@ -76,7 +80,9 @@ export const LIMITS: readonly string[] = [
   "Falls. A coldkey's rises and falls on one subnet and UK day are netted across its hotkeys before anything " +
     'is income: stake that left one hotkey and reached another (a hotkey or coldkey swap, HotkeySwapped, ' +
     'HotkeySwappedOnSubnet, ColdkeySwapped) is a move, named in Points to check. A fall that nothing explains ' +
-    'is listed for you to check and never booked as a disposal for nothing. A subnet that ended without ' +
+    'is listed for you to check and never booked as a disposal for nothing, but for one the chain itself ' +
+    'made: a whole position under 1,000 RAO that the AlphaV2 migration deleted after the spec-473 upgrade, ' +
+    'found at its block (events.csv, AlphaV2Migration). A subnet that ended without ' +
     'paying you anything: no disposal is booked, the pool stays, and a negligible value claim (CRYPTO22500, ' +
     'for the whole pool) is the route to the loss.',
   'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
