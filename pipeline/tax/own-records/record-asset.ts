@@ -1,0 +1,34 @@
+/**
+ * The assets of the buyer's records. The pack pools TAO and each subnet's alpha, named as it names them for
+ * other tools: `TAO`, `SN12-ALPHA`, `SN12-ALPHA-R<block>` for a netuid registered again (a new token).
+ * Anything else would need a pool the pack does not keep, so its rows are refused rather than dropped: a
+ * trade of TAO for USDT left out silently would leave the USDT side uncounted with nobody told.
+ * Fiat currencies are read only as the money side of a trade: what was paid or received for the token.
+ */
+
+/** Currencies read as money (the side of a trade that gives its value), never pooled. */
+export const FIAT = new Set(['GBP', 'USD', 'EUR', 'CHF', 'CAD', 'AUD', 'NZD', 'JPY', 'SGD', 'HKD']);
+
+const ALPHA = /^SN(\d{1,5})-ALPHA(?:-R(\d{1,12}))?$/;
+
+/** The pooled asset's name, upper case and canonical; null when the text is not TAO or an alpha. */
+export function pooledAsset(text: string): string | null {
+  const name = text.trim().toUpperCase();
+  if (name === 'TAO') return 'TAO';
+  const alpha = ALPHA.exec(name);
+  if (!alpha) return null;
+  const netuid = Number(alpha[1]);
+  if (netuid > 65_535) return null;
+  // R0 is the first registration, which the pack names without a suffix.
+  const block = alpha[2] === undefined ? 0 : Number(alpha[2]);
+  return block === 0 ? `SN${netuid}-ALPHA` : `SN${netuid}-ALPHA-R${block}`;
+}
+
+export function isFiat(text: string): boolean {
+  return FIAT.has(text.trim().toUpperCase());
+}
+
+export function unknownAsset(text: string): string {
+  const name = text.trim();
+  return `unknown asset ${name === '' ? '(empty)' : `"${name.slice(0, 20)}"`}: the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows`;
+}
