@@ -6,6 +6,13 @@
  */
 import type { OwnRecord, RecordFormat } from './customer-inputs.js';
 import type { ReportProblem } from './input-problems.js';
+import {
+  BITTYTAX_COLUMNS,
+  BITTYTAX_NUMERIC,
+  BITTYTAX_REQUIRED,
+  readBittytaxRow,
+} from './read-bittytax-records.js';
+import { KOINLY_COLUMNS, KOINLY_NUMERIC, KOINLY_REQUIRED, readKoinlyRow } from './read-koinly-records.js';
 import { PLAIN_COLUMNS, PLAIN_NUMERIC, PLAIN_REQUIRED, readPlainRow } from './read-plain-records.js';
 import { RecordRow } from './record-row.js';
 import { checkCells, type UploadTable } from './upload-table.js';
@@ -29,6 +36,22 @@ const FORMATS: Format[] = [
     required: PLAIN_REQUIRED,
     numeric: PLAIN_NUMERIC,
     read: readPlainRow,
+  },
+  {
+    format: 'koinly',
+    title: 'Koinly universal',
+    columns: KOINLY_COLUMNS,
+    required: KOINLY_REQUIRED,
+    numeric: KOINLY_NUMERIC,
+    read: readKoinlyRow,
+  },
+  {
+    format: 'bittytax',
+    title: 'BittyTax',
+    columns: BITTYTAX_COLUMNS,
+    required: BITTYTAX_REQUIRED,
+    numeric: BITTYTAX_NUMERIC,
+    read: readBittytaxRow,
   },
 ];
 

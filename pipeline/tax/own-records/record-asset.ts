@@ -32,3 +32,17 @@ export function unknownAsset(text: string): string {
   const name = text.trim();
   return `unknown asset ${name === '' ? '(empty)' : `"${name.slice(0, 20)}"`}: the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows`;
 }
+
+/** One side of a trade: a pooled token, money, or something the pack does not read. */
+export type Side = { pooled: string } | { fiat: string } | { unknown: string };
+
+export function side(text: string): Side {
+  const pooled = pooledAsset(text);
+  if (pooled !== null) return { pooled };
+  if (isFiat(text)) return { fiat: text.trim().toUpperCase() };
+  return { unknown: text };
+}
+
+export function moneyOnly(code: string): string {
+  return `${code} is read only as the money side of a trade of TAO or alpha: keep only the rows of TAO and alpha`;
+}

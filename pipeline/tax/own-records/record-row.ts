@@ -26,6 +26,11 @@ export class RecordRow {
     return (this.record.values[column] ?? '').trim();
   }
 
+  /** The column's name as the buyer reads it. */
+  columnName(column: string): string {
+    return this.display(column);
+  }
+
   problem(column: string | null, reason: string): void {
     this.failed = true;
     this.report(this.line, column === null ? null : this.display(column), reason);
