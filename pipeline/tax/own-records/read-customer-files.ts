@@ -35,16 +35,19 @@ export const MAX_UPLOAD_TOTAL_BYTES = 8 * 1024 * 1024;
 export const MAX_UPLOAD_FILES = 10;
 /** Characters of a file's name (it is listed in the PDF). */
 export const MAX_FILE_NAME_CHARS = 120;
+/** The `file` of a problem of the upload as a whole (too many files, too many bytes together). */
+export const WHOLE_UPLOAD = 'the upload';
 
 export function readCustomerFiles(
   files: readonly UploadedFile[],
   previous: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
 ): CustomerInputs {
   const problems = new InputProblems();
-  if (files.length === 0) problems.add({ file: '', line: 0, column: null, reason: 'no file was given' });
+  if (files.length === 0)
+    problems.add({ file: WHOLE_UPLOAD, line: 0, column: null, reason: 'no file was given' });
   if (files.length > MAX_UPLOAD_FILES) {
     problems.add({
-      file: '',
+      file: WHOLE_UPLOAD,
       line: 0,
       column: null,
       reason: `${files.length} files in one upload; at most ${MAX_UPLOAD_FILES}`,
@@ -53,7 +56,7 @@ export function readCustomerFiles(
   const total = files.reduce((sum, file) => sum + file.bytes.length, 0);
   if (total > MAX_UPLOAD_TOTAL_BYTES) {
     problems.add({
-      file: '',
+      file: WHOLE_UPLOAD,
       line: 0,
       column: null,
       reason: `the files come to ${(total / 1048576).toFixed(1)} MiB together; one upload may be at most ${MAX_UPLOAD_TOTAL_BYTES / 1048576} MiB (upload them in turn)`,

@@ -247,7 +247,7 @@ describe('readCustomerFiles: hostile files', () => {
     expect(performance.now() - started).toBeLessThan(50);
     expect(found).toEqual([
       {
-        file: '',
+        file: 'the upload',
         line: 0,
         column: null,
         reason: 'the files come to 50.0 MiB together; one upload may be at most 8 MiB (upload them in turn)',
