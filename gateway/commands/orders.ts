@@ -142,7 +142,29 @@ function reportLines(report: FulfilmentReport): string[] {
     ...report.lostLeases.map((id) => `left ${id} to another worker (lease lost)`),
     ...report.emailed.map((id) => `emailed ${id}`),
     ...report.mailFailed.map((f) => `email for ${f.id} failed: ${f.error}`),
+    ...report.revisionsBuilt.map((r) => `built ${r.id} version ${r.version}`),
+    ...report.revisionsReused.map((r) => `  (kept the pack already stored for ${r.id} version ${r.version})`),
+    // The problem itself is on the buyer's page only: it names their files and cells.
+    ...report.revisionsRejected.map(
+      (r) => `rejected ${r.id} version ${r.version} (the buyer's page says why)`,
+    ),
+    ...report.revisionsFailed.map(
+      (f) => `failed ${f.id} version ${f.version}${f.stuck ? ' (STUCK: out of tries)' : ''}: ${f.error}`,
+    ),
+    ...report.revisionsLost.map((r) => `left ${r.id} version ${r.version} to another worker (lease lost)`),
   ];
+  const revisions =
+    report.revisionsBuilt.length +
+    report.revisionsReused.length +
+    report.revisionsRejected.length +
+    report.revisionsFailed.length +
+    report.revisionsLost.length;
+  if (revisions > 0) {
+    lines.push(
+      `${report.revisionsBuilt.length} revisions built, ${report.revisionsRejected.length} rejected, ` +
+        `${report.revisionsFailed.length} failed`,
+    );
+  }
   const summary =
     `${report.fulfilled.length} fulfilled, ${report.failed.length} failed, ` +
     `${report.emailed.length} emailed, ${report.mailFailed.length} emails failed`;
@@ -246,7 +268,7 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
               baseUrl: config.baseUrl,
               tokens,
               mailer,
-              buildPack: (order) => buildPack(order, { store, chain: packChain.reader }),
+              buildPack: (order, customer) => buildPack(order, { store, chain: packChain.reader }, customer),
               maxAttempts,
               alert: io.alert,
             });
@@ -257,7 +279,7 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
           const first = await pass();
           // Cron and monitoring see a failed build in the exit code (the lines above say which and why).
           if (!options.watch) {
-            if (first.failed.length > 0) throw new CommandExit(1);
+            if (first.failed.length > 0 || first.revisionsFailed.length > 0) throw new CommandExit(1);
             return;
           }
           let stop = false;

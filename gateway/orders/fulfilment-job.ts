@@ -1,14 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
+import {
+  type CustomerInputs,
+  CustomerInputsRejected,
+} from '../../pipeline/tax/own-records/customer-inputs.js';
 import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayState } from '../state/gateway-state.js';
-import type { OrderRecord } from '../state/order-state.js';
+import type { OrderRecord, OrderRevision } from '../state/order-state.js';
 import { deliveryEmail } from './delivery-email.js';
 import type { Mailer } from './mailer.js';
 import type { OrderAlert } from './order-alerts.js';
 import type { OrderTokens } from './order-token.js';
 import { packKeyFor } from './pack-key.js';
+import { storedCustomerInputs } from './revision-inputs.js';
 
 /** Long enough for any pack build and upload; a worker that dies holding a lease frees it this late. */
 export const DEFAULT_LEASE_MS = 10 * 60_000;
@@ -26,15 +31,22 @@ export interface FulfilmentDeps {
   baseUrl: string;
   tokens: OrderTokens;
   mailer: Mailer;
-  /** `buildPack` from pipeline/tax/pack, bound to its dependencies; tests may wrap it. */
-  buildPack: (order: OrderRecord) => Promise<Uint8Array>;
+  /**
+   * `buildPack` from pipeline/tax/pack, bound to its dependencies; tests may wrap it. `customer`: the
+   * buyer's own records of a revision (absent for the first pack); it may throw `CustomerInputsRejected`
+   * when they fail only against the chain record (a sell that empties a pool below zero).
+   */
+  buildPack: (order: OrderRecord, customer?: CustomerInputs) => Promise<Uint8Array>;
   maxAttempts: number;
   leaseMs?: number;
   /** Unique per run; made from host, pid and random bytes when absent. */
   worker?: string;
   alert: (alert: OrderAlert) => void;
-  /** Called after a pack is in the store and before the order is marked fulfilled (crash tests). */
-  afterPackStored?: (order: OrderRecord) => Promise<void> | void;
+  /**
+   * Called after a pack is in the store and before the order (version 1) or the revision (`version` 2,
+   * 3, …) is marked done (crash tests).
+   */
+  afterPackStored?: (order: OrderRecord, version: number) => Promise<void> | void;
 }
 
 export interface FulfilmentReport {
@@ -46,6 +58,20 @@ export interface FulfilmentReport {
   lostLeases: string[];
   emailed: string[];
   mailFailed: { id: string; error: string }[];
+  /** Revisions (the buyer's records added) whose pack was built and marked built: `{id, version}`. */
+  revisionsBuilt: RevisionRef[];
+  /** Revisions whose pack was already in the store (an earlier run stopped after the upload). */
+  revisionsReused: RevisionRef[];
+  /** Revisions the build refused (their problem is on the buyer's page, not here: it names their files). */
+  revisionsRejected: RevisionRef[];
+  revisionsFailed: (RevisionRef & { error: string; stuck: boolean })[];
+  /** Revisions another worker took over while this one held them. */
+  revisionsLost: RevisionRef[];
+}
+
+export interface RevisionRef {
+  id: string;
+  version: number;
 }
 
 /**
@@ -77,6 +103,11 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
     lostLeases: [],
     emailed: [],
     mailFailed: [],
+    revisionsBuilt: [],
+    revisionsReused: [],
+    revisionsRejected: [],
+    revisionsFailed: [],
+    revisionsLost: [],
   };
   const leaseFrom = (now: Date) => ({ worker, now, leaseUntil: new Date(now.getTime() + leaseMs) });
 
@@ -99,6 +130,39 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
         event: stuck ? 'pack-stuck' : 'pack-build-failed',
         order_id: order.id,
         attempts: order.fulfilAttempts,
+        error: message,
+      });
+    }
+  }
+
+  // The buyer's revisions (issue 36), each once, as the first packs above: an order's versions in turn.
+  for (;;) {
+    const revision = await deps.state.orders.claimRevision({
+      ...leaseFrom(deps.now()),
+      maxAttempts: deps.maxAttempts,
+    });
+    if (!revision) break;
+    try {
+      await buildRevision(deps, worker, leaseMs, revision, report);
+    } catch (error) {
+      const message = describe(error);
+      const stuck = revision.attempts >= deps.maxAttempts;
+      const delay = Math.min(BACKOFF_BASE_MS * 2 ** (revision.attempts - 1), BACKOFF_MAX_MS);
+      await deps.state.orders.releaseRevisionLease(
+        revision.orderId,
+        revision.version,
+        worker,
+        message,
+        new Date(deps.now().getTime() + delay),
+      );
+      const ref = { id: revision.orderId, version: revision.version };
+      report.revisionsFailed.push({ ...ref, error: message, stuck });
+      deps.alert({
+        level: stuck ? 'alert' : 'warn',
+        event: stuck ? 'revision-stuck' : 'revision-build-failed',
+        order_id: revision.orderId,
+        version: revision.version,
+        attempts: revision.attempts,
         error: message,
       });
     }
@@ -146,7 +210,7 @@ async function fulfilOne(
     }
     await deps.store.put(key, pack, 'application/zip');
   }
-  await deps.afterPackStored?.(order);
+  await deps.afterPackStored?.(order, 1);
   const fulfilledAt = deps.now();
   const completed = await deps.state.orders.completeFulfilment({
     id: order.id,
@@ -157,6 +221,90 @@ async function fulfilOne(
   });
   if (completed) report.fulfilled.push(order.id);
   else report.lostLeases.push(order.id);
+}
+
+/**
+ * One revision, as `fulfilOne` builds an order's first pack: its key is a function of the order id and
+ * the version; check-then-write under the revision's lease (a pack already under the key is kept, not
+ * rebuilt); the lease renewed before the upload; then one conditional UPDATE `pending → built` for the
+ * lease holder. A crash anywhere before that UPDATE leaves the revision pending and the earlier version
+ * served; the next run finds the uploaded pack and keeps it. The build gets the buyer's inputs of every
+ * accepted file up to this version, read again from the stored bytes. A build that refuses them
+ * (`CustomerInputsRejected`) makes one conditional UPDATE `pending → rejected` with the problem, then
+ * the revision's files are deleted (a crash in between leaves them to the purge); the earlier pack stays.
+ */
+async function buildRevision(
+  deps: FulfilmentDeps,
+  worker: string,
+  leaseMs: number,
+  revision: OrderRevision,
+  report: FulfilmentReport,
+): Promise<void> {
+  const ref = { id: revision.orderId, version: revision.version };
+  const order = await deps.state.orders.getOrder(revision.orderId);
+  if (!order) throw new Error(`revision of unknown order ${revision.orderId}`);
+  const key = packKeyFor(order.id, revision.version);
+  if (await deps.store.get(key)) {
+    report.revisionsReused.push(ref);
+  } else {
+    let pack: Uint8Array;
+    try {
+      const upTo = (await deps.state.orders.listRevisions(order.id)).filter(
+        (r) => r.version <= revision.version,
+      );
+      pack = await deps.buildPack(order, await storedCustomerInputs(deps.store, upTo));
+    } catch (error) {
+      if (!(error instanceof CustomerInputsRejected)) throw error;
+      const rejected = await deps.state.orders.rejectRevision({
+        orderId: order.id,
+        version: revision.version,
+        worker,
+        problem: problemLine(error),
+      });
+      if (!rejected) {
+        report.revisionsLost.push(ref);
+        return;
+      }
+      await deps.store.delete(revision.files.map((file) => file.key));
+      report.revisionsRejected.push(ref);
+      // The alert says which order and version only: the problem names the buyer's files and cells.
+      deps.alert({
+        level: 'info',
+        event: 'revision-rejected',
+        order_id: order.id,
+        version: revision.version,
+      });
+      return;
+    }
+    const now = deps.now();
+    const renewed = await deps.state.orders.renewRevisionLease(
+      order.id,
+      revision.version,
+      worker,
+      now,
+      new Date(now.getTime() + leaseMs),
+    );
+    if (!renewed) {
+      report.revisionsLost.push(ref);
+      return;
+    }
+    await deps.store.put(key, pack, 'application/zip');
+  }
+  await deps.afterPackStored?.(order, revision.version);
+  const built = await deps.state.orders.completeRevision({
+    orderId: order.id,
+    version: revision.version,
+    worker,
+    builtAt: deps.now(),
+    packKey: key,
+  });
+  if (built) report.revisionsBuilt.push(ref);
+  else report.revisionsLost.push(ref);
+}
+
+/** The build's refusal as the buyer's page shows it: one line, bounded. */
+function problemLine(error: CustomerInputsRejected): string {
+  return error.message.replace(/\s+/g, ' ').slice(0, 500);
 }
 
 function newWorkerId(): string {

@@ -6,3 +6,8 @@ export function statusUrl(baseUrl: string, orderId: string, token: string): stri
 export function packUrl(baseUrl: string, orderId: string, token: string): string {
   return `${baseUrl}/tax/orders/${orderId}/pack?t=${token}`;
 }
+
+/** Where the buyer posts their own records for a revised pack (issue 36). */
+export function recordsUrl(baseUrl: string, orderId: string, token: string): string {
+  return `${baseUrl}/tax/orders/${orderId}/records?t=${token}`;
+}

@@ -1,14 +1,24 @@
 import { Order } from '../../pipeline/contract/order.js';
-import type { OrderRecord } from '../state/order-state.js';
-import { packUrl } from './order-urls.js';
+import { type OrderRecord, type OrderRevision, takesUploads } from '../state/order-state.js';
+import { packUrl, recordsUrl } from './order-urls.js';
 
 /**
  * The Order of spec 2.10 as the buyer sees it: `paid_at`, `fulfilled_at`, `pack_url` and
- * `pack_expires_at` are absent until they apply. Nothing else of the record (email, session, lease,
- * errors) leaves the gateway. Checked against the contract before it is served.
+ * `pack_expires_at` are absent until they apply. Issue 36 adds `pack_version` (the version the pack
+ * link serves), `records_url` (while the order takes the buyer's records) and `revisions` (each
+ * accepted upload: its files' names, SHA-256 and rows, and a rejected one's problem). Nothing else of
+ * the record (email, session, lease, errors, store keys) leaves the gateway. Checked against the
+ * contract before it is served.
  */
-export function orderView(order: OrderRecord, baseUrl: string, token: string): Order {
+export function orderView(
+  order: OrderRecord,
+  baseUrl: string,
+  token: string,
+  revisions: readonly OrderRevision[] = [],
+  now: Date = new Date(),
+): Order {
   const fulfilled = order.status === 'fulfilled' && order.fulfilledAt && order.packExpiresAt;
+  const paid = order.status !== 'created';
   return Order.parse({
     id: order.id,
     status: order.status,
@@ -24,5 +34,30 @@ export function orderView(order: OrderRecord, baseUrl: string, token: string): O
         }
       : {}),
     retention_days: order.retentionDays,
+    ...(fulfilled ? { pack_version: servedVersion(revisions) } : {}),
+    ...(takesUploads(order, now) ? { records_url: recordsUrl(baseUrl, order.id, token) } : {}),
+    ...(paid
+      ? {
+          revisions: revisions.map((r) => ({
+            version: r.version,
+            status: r.status,
+            created_at: r.createdAt.toISOString(),
+            ...(r.builtAt ? { built_at: r.builtAt.toISOString() } : {}),
+            files: r.files.map((f) => ({ name: f.name, sha256: f.sha256, rows: f.rows, role: f.role })),
+            ...(r.status === 'rejected' && r.problem ? { problem: r.problem } : {}),
+          })),
+        }
+      : {}),
   });
+}
+
+/** The version the pack link serves: the newest built revision, else the first pack. */
+export function servedVersion(revisions: readonly OrderRevision[]): number {
+  return newestBuilt(revisions)?.version ?? 1;
+}
+
+export function newestBuilt(revisions: readonly OrderRevision[]): OrderRevision | null {
+  let newest: OrderRevision | null = null;
+  for (const r of revisions) if (r.status === 'built' && (!newest || r.version > newest.version)) newest = r;
+  return newest;
 }

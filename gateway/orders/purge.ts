@@ -1,5 +1,6 @@
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
 import type { GatewayState } from '../state/gateway-state.js';
+import { orderKeyPrefix } from './pack-key.js';
 
 export interface PurgeReport {
   purged: string[];
@@ -7,8 +8,9 @@ export interface PurgeReport {
 
 /**
  * `sbm-gateway orders purge`: for every fulfilled order whose pack expired at or before `asOf` (30 days
- * after fulfilment) and that is not purged yet, deletes the pack object, then records `purged_at` and
- * erases the buyer's email in one statement. Idempotent: deleting a missing object is a no-op, so a run
+ * after fulfilment) and that is not purged yet, deletes every object of the order (its packs, version 1
+ * and each revision's, and the files the buyer uploaded: all under the order's key prefix), then records
+ * `purged_at` and erases the buyer's email and their files' names in one step. Idempotent: deleting a missing object is a no-op, so a run
  * that stopped between the two steps is finished by the next; a purged order is not listed again. The
  * order itself stays (its status still answers; the download answers 410 from the expiry on anyway).
  */
@@ -18,7 +20,8 @@ export async function purgeExpiredPacks(
 ): Promise<PurgeReport> {
   const purged: string[] = [];
   for (const order of await deps.state.orders.listExpiredPacks(asOf)) {
-    if (order.packKey) await deps.store.delete([order.packKey]);
+    const keys = await deps.store.list(orderKeyPrefix(order.id));
+    await deps.store.delete(order.packKey && !keys.includes(order.packKey) ? [order.packKey, ...keys] : keys);
     if (await deps.state.orders.markPurged(order.id, asOf)) purged.push(order.id);
   }
   return { purged };

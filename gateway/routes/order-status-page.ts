@@ -1,8 +1,9 @@
 import type { Order } from '../../pipeline/contract/order.js';
+import type { InputProblem } from '../../pipeline/tax/own-records/customer-inputs.js';
 import type { AssetManifest } from '../web/build-explorer.js';
 import { escapeHtml } from '../web/html-text.js';
 import { htmlHeaders } from '../web/page-headers.js';
-import { messagePage } from '../web/page-shell.js';
+import { messagePage, renderShell } from '../web/page-shell.js';
 
 /** How often a waiting status page reloads itself, in seconds. */
 export const STATUS_REFRESH_SECONDS = 10;
@@ -31,6 +32,11 @@ export function wantsHtml(accept: string | null): boolean {
  * while the order waits for its payment or its pack, the page reloads itself (a `Refresh` header: the
  * pages run no inline script) and says so; once the pack is ready it offers the download, and after the
  * retention it says the pack was deleted. The same facts as the JSON, nothing more.
+ *
+ * Issue 36: a ready pack's page lists its versions (each upload's files: name, rows, SHA-256; a rejected
+ * one's problem) and offers "Add your records and addresses", a plain form (no script: the pages' CSP)
+ * posting to the order's `records_url`. While a version is being built the page refreshes itself and
+ * shows no form (a refresh would empty one being filled in). Every name shown is escaped.
  */
 export function orderStatusPage(
   view: Order,
@@ -45,6 +51,7 @@ export function orderStatusPage(
   let title: string;
   let paragraphs: string[];
   let refresh = true;
+  let extra = '';
   if (view.status === 'created') {
     title = 'Waiting for your payment';
     paragraphs = [
@@ -66,19 +73,41 @@ export function orderStatusPage(
       `Packs are kept ${view.retention_days} days after they are ready; this one was deleted on ${day(view.pack_expires_at)}.`,
     ];
   } else {
-    refresh = false;
+    const revisions = view.revisions ?? [];
+    const building = revisions.find((r) => r.status === 'pending');
+    refresh = building !== undefined;
     title = 'Your tax pack is ready';
+    const version = view.pack_version ?? 1;
     paragraphs = [
       reference,
-      `<a class="download" href="${escapeHtml(view.pack_url)}" download>Download the pack (ZIP)</a>`,
+      `<a class="download" href="${escapeHtml(view.pack_url)}" download>Download the pack (ZIP)${revisions.length > 0 ? `, version ${version}` : ''}</a>`,
       `The link works until ${day(view.pack_expires_at)}; keep a copy: the pack is deleted after that.`,
     ];
+    if (building) {
+      paragraphs.push(
+        `Version ${building.version}, with the records you added, is being built; this usually takes a minute or two. Until it is ready the link gives version ${version}.`,
+      );
+    }
+    extra = [
+      revisions.length > 0 ? versionsSection(revisions, day) : '',
+      view.records_url && !building ? recordsForm(view.records_url) : '',
+    ].join('\n');
   }
   if (refresh)
     paragraphs.push(
       `This page refreshes itself every ${STATUS_REFRESH_SECONDS} seconds; you can leave it open.`,
     );
-  const html = messagePage({ title, paragraphs, manifest, access: 'public', sandbox });
+  const html = extra
+    ? renderShell({
+        title,
+        manifest,
+        access: 'public',
+        sandbox,
+        body: [`<h1>${escapeHtml(title)}</h1>`, ...paragraphs.map((text) => `<p>${text}</p>`), extra].join(
+          '\n',
+        ),
+      })
+    : messagePage({ title, paragraphs, manifest, access: 'public', sandbox });
   return new Response(html, {
     headers: {
       ...htmlHeaders(),
@@ -108,5 +137,107 @@ export function unknownOrderPage(
   return new Response(html, {
     status: 404,
     headers: { ...htmlHeaders(), ...extraHeaders, 'cache-control': 'private, no-store', vary: 'Accept' },
+  });
+}
+
+type Revision = NonNullable<Order['revisions']>[number];
+
+const STATUS_WORDS: Record<Revision['status'], string> = {
+  pending: 'being built',
+  built: 'built',
+  rejected: 'not built',
+};
+
+/** Each version of the pack: version 1 from the chain record, then each upload's files. */
+function versionsSection(revisions: Revision[], day: (iso: string) => string): string {
+  const items = revisions.map((r) => {
+    const when = r.built_at ? `built ${day(r.built_at)}` : `added ${day(r.created_at)}`;
+    const files = r.files
+      .map(
+        (f) =>
+          `<li><span class="file-name">${escapeHtml(f.name)}</span>: ${f.rows} row${f.rows === 1 ? '' : 's'}, SHA-256 <code class="sha">${escapeHtml(f.sha256)}</code></li>`,
+      )
+      .join('');
+    const problem =
+      r.status === 'rejected' && r.problem
+        ? `<p class="problem">Not built: ${escapeHtml(r.problem)}. The earlier version stays; correct the file and add it again.</p>`
+        : '';
+    return `<li class="revision ${r.status}"><strong>Version ${r.version}</strong>: ${STATUS_WORDS[r.status]}, ${when}.${files ? `<ul class="files">${files}</ul>` : ''}${problem}</li>`;
+  });
+  return `<section class="order-versions" aria-labelledby="versions-title">
+<h2 id="versions-title">Versions of your pack</h2>
+<ol class="revisions">
+<li class="revision built"><strong>Version 1</strong>: from the chain record of your coldkeys.</li>
+${items.join('\n')}
+</ol>
+</section>`;
+}
+
+/** The upload form: a plain multipart form to `records_url` (the token is in it, as in the pack link). */
+function recordsForm(recordsUrl: string): string {
+  const action = escapeHtml(new URL(recordsUrl).pathname + new URL(recordsUrl).search);
+  return `<section class="order-records" aria-labelledby="records-title">
+<h2 id="records-title">Add your records and addresses</h2>
+<p>Bought or sold TAO or alpha on an exchange, or hold it in other wallets? Add those records and the pack pools them with your coldkeys'; a new version of the pack is built at no charge, and the link above then gives it.</p>
+<form class="upload" method="post" action="${action}" enctype="multipart/form-data">
+<label for="records-files">Records: CSV files in Koinly's or BittyTax's format, or the plain one (UTC time, type, asset, quantity, GBP value, fee)</label>
+<input id="records-files" type="file" name="records" multiple accept=".csv,text/csv">
+<label for="records-addresses">Your own addresses (exchange deposit addresses, other coldkeys): a line <code>address,label</code>, then one address per line</label>
+<textarea id="records-addresses" name="addresses" rows="4" spellcheck="false" placeholder="address,label"></textarea>
+<label for="records-opening">Opening pools (optional): last year's <code>pools.csv</code> from your pack, or your own figures</label>
+<input id="records-opening" type="file" name="opening" accept=".csv,text/csv">
+<button type="submit">Add to my pack</button>
+</form>
+<p class="hint">Each file is checked before anything is kept: a file with a mistake is refused with its line and the reason. Your files are kept with your pack and deleted with it.</p>
+</section>`;
+}
+
+/**
+ * An upload refused, as a page for the buyer's browser: what was wrong, each problem (file, line,
+ * column, reason; every part escaped: names and reasons can quote what the buyer sent), and the way back.
+ */
+export function recordsRefusedPage(options: {
+  status: number;
+  detail: string;
+  problems: InputProblem[];
+  back: string;
+  manifest: AssetManifest | null;
+  headers: Record<string, string>;
+  sandbox: boolean;
+}): Response {
+  const title = 'Your files were not added';
+  const items = options.problems.map((p) => {
+    const where = [
+      p.file ? `<span class="file-name">${escapeHtml(p.file)}</span>` : '',
+      p.line > 0 ? `line ${p.line}` : '',
+      p.column ? `column ${escapeHtml(p.column)}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return `<li>${where ? `${where}: ` : ''}${escapeHtml(p.reason)}</li>`;
+  });
+  const body = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>${escapeHtml(options.detail)}</p>`,
+    items.length > 0 ? `<ul class="problems">\n${items.join('\n')}\n</ul>` : '',
+    `<p><a href="${escapeHtml(options.back)}">Back to your order</a></p>`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const html = renderShell({
+    title,
+    manifest: options.manifest,
+    access: 'public',
+    sandbox: options.sandbox,
+    body,
+  });
+  return new Response(html, {
+    status: options.status,
+    headers: {
+      ...htmlHeaders(),
+      ...options.headers,
+      'cache-control': 'private, no-store',
+      vary: 'Accept',
+    },
   });
 }

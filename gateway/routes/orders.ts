@@ -1,4 +1,5 @@
 import type { RouterType } from 'itty-router';
+import type { InputProblem } from '../../pipeline/tax/own-records/customer-inputs.js';
 import { limitHeaders } from '../auth/limit-headers.js';
 import { createTaxLimiter } from '../auth/tax-limiter.js';
 import { HttpError } from '../http/http-errors.js';
@@ -7,7 +8,7 @@ import { type CheckoutDeps, startCheckout, TaxYearNotCoveredError } from '../ord
 import { OrderRequestError } from '../orders/create-order.js';
 import type { OrderServices } from '../orders/order-services.js';
 import type { OrderTokens } from '../orders/order-token.js';
-import { orderView } from '../orders/order-view.js';
+import { newestBuilt, orderView } from '../orders/order-view.js';
 import { packFileName } from '../orders/pack-key.js';
 import { PaymentRefusedError, PaymentUnavailableError } from '../orders/stripe-checkout.js';
 import type { TaxYearCoverage } from '../orders/tax-year-coverage.js';
@@ -15,7 +16,8 @@ import type { GatewayRequest } from '../request-context.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord } from '../state/order-state.js';
 import type { ExplorerSource } from '../web/explorer-loader.js';
-import { orderStatusPage, unknownOrderPage, wantsHtml } from './order-status-page.js';
+import { acceptRecordsUpload, refusedResponse, UploadRefused } from './order-records.js';
+import { orderStatusPage, recordsRefusedPage, unknownOrderPage, wantsHtml } from './order-status-page.js';
 
 /** What the order routes need: the gateway's common parts and the order services (node.ts builds them). */
 export interface OrderRouteDeps extends OrderServices {
@@ -126,7 +128,8 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
     return withHeaders(headers, async () => {
       const order = await openOrderForPage(request, html, headers);
       if (order instanceof Response) return order;
-      const view = orderView(order, deps.baseUrl, deps.tokens!.tokenFor(order.id));
+      const revisions = await deps.state.orders.listRevisions(order.id);
+      const view = orderView(order, deps.baseUrl, deps.tokens!.tokenFor(order.id), revisions, deps.now());
       if (html)
         return orderStatusPage(view, deps.now(), await manifestOf(deps), headers, deps.sandbox ?? false);
       return jsonResponse(view, 200, { ...headers, 'cache-control': 'private, no-store', vary: 'Accept' });
@@ -162,10 +165,13 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
       // Spec 3.2: 410 from the expiry on, whether or not the purge has deleted the object yet.
       if (deps.now() >= order.packExpiresAt) throw new HttpError(410, expiredDetail(order));
       if (!deps.store) throw new Error('order routes without a pack store');
-      const bytes = await deps.store.get(order.packKey);
+      // The newest version built (issue 36: the buyer's records added), else the first pack.
+      const newest = newestBuilt(await deps.state.orders.listRevisions(order.id));
+      const key = newest?.packKey ?? order.packKey;
+      const bytes = await deps.store.get(key);
       if (!bytes) {
         if (order.purgedAt) throw new HttpError(410, expiredDetail(order));
-        deps.onError(new Error(`order ${order.id} is fulfilled but its pack ${order.packKey} is missing`));
+        deps.onError(new Error(`order ${order.id} is fulfilled but its pack ${key} is missing`));
         throw new HttpError(503, 'The pack cannot be read right now; please try again later.', {
           'Retry-After': '300',
         });
@@ -175,10 +181,66 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
           ...headers,
           'content-type': 'application/zip',
           'content-length': String(bytes.byteLength),
-          'content-disposition': `attachment; filename="${packFileName(order.id)}"`,
+          'content-disposition': `attachment; filename="${packFileName(order.id, newest?.version ?? 1)}"`,
+          'x-pack-version': String(newest?.version ?? 1),
           'cache-control': 'private, no-store',
         },
       });
+    });
+  });
+
+  // Issue 36: the buyer adds their own records; the fulfilment job builds the next version of the pack.
+  router.post('/tax/orders/:order_id/records', async (request) => {
+    const headers = await admit(request);
+    const html = wantsHtml(request.ctx.requestHeaders.get('accept') ?? null);
+    return withHeaders(headers, async () => {
+      const order = await openOrderForPage(request, html, headers);
+      if (order instanceof Response) return order;
+      const token = deps.tokens!.tokenFor(order.id);
+      const back = `/tax/orders/${order.id}?t=${token}`;
+      const page = async (status: number, detail: string, problems: InputProblem[], extra = {}) =>
+        recordsRefusedPage({
+          status,
+          detail,
+          problems,
+          back,
+          manifest: await manifestOf(deps),
+          headers: { ...headers, ...extra },
+          sandbox: deps.sandbox ?? false,
+        });
+      try {
+        if (!deps.store) throw new Error('order routes without a pack store');
+        const uploadDeps = {
+          state: deps.state,
+          store: deps.store,
+          now: deps.now,
+          baseUrl: deps.baseUrl,
+          token,
+          onError: deps.onError,
+        };
+        const { revision, view } = await acceptRecordsUpload(uploadDeps, request, order);
+        // A browser goes back to its order page (which now shows the version being built); a script
+        // gets the order with its new revision.
+        if (html) {
+          return new Response(null, {
+            status: 303,
+            headers: { ...headers, location: back, 'cache-control': 'private, no-store' },
+          });
+        }
+        return jsonResponse(view, 202, {
+          ...headers,
+          location: back,
+          'cache-control': 'private, no-store',
+          'x-pack-version': String(revision.version),
+        });
+      } catch (error) {
+        if (error instanceof UploadRefused) {
+          if (!html) return refusedResponse(error, headers);
+          return page(error.status, error.detail, error.problems);
+        }
+        if (html && error instanceof HttpError) return page(error.status, error.detail, [], error.headers);
+        throw error;
+      }
     });
   });
 }

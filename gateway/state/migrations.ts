@@ -486,6 +486,56 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX order_retries_order ON order_retries (order_id, retried_at)',
     ],
   },
+  {
+    version: 8,
+    name: 'revisions of an order: the buyer’s own records, each built once',
+    // One row per accepted upload (issue 36): version 2, 3, … of the order's pack. `files` is a JSON array
+    // of {name, sha256, rows, role, key, bytes}: the uploaded bytes are in the object store under the
+    // order's pack prefix (`key`), never in the state. `status` moves `pending → built` or
+    // `pending → rejected` by one conditional UPDATE each, for the holder of the revision's lease.
+    sqlite: [
+      `CREATE TABLE order_revisions (
+        order_id TEXT NOT NULL REFERENCES orders (id),
+        version INTEGER NOT NULL CHECK (version >= 2),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'built', 'rejected')),
+        created_at TEXT NOT NULL,
+        files TEXT NOT NULL,
+        problem TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        built_at TEXT,
+        pack_key TEXT,
+        PRIMARY KEY (order_id, version),
+        CHECK (status <> 'built' OR (built_at IS NOT NULL AND pack_key IS NOT NULL)),
+        CHECK (status <> 'rejected' OR problem IS NOT NULL)
+      )`,
+      'CREATE INDEX order_revisions_due ON order_revisions (status, next_attempt_at)',
+    ],
+    postgres: [
+      `CREATE TABLE order_revisions (
+        order_id text NOT NULL REFERENCES orders (id),
+        version integer NOT NULL CHECK (version >= 2),
+        status text NOT NULL CHECK (status IN ('pending', 'built', 'rejected')),
+        created_at timestamptz NOT NULL,
+        files jsonb NOT NULL,
+        problem text,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz,
+        last_error text,
+        lease_owner text,
+        lease_expires_at timestamptz,
+        built_at timestamptz,
+        pack_key text,
+        PRIMARY KEY (order_id, version),
+        CHECK (status <> 'built' OR (built_at IS NOT NULL AND pack_key IS NOT NULL)),
+        CHECK (status <> 'rejected' OR problem IS NOT NULL)
+      )`,
+      'CREATE INDEX order_revisions_due ON order_revisions (status, next_attempt_at)',
+    ],
+  },
 ];
 
 export const MIGRATIONS_TABLE = 'gateway_schema_migrations';

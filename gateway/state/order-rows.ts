@@ -1,4 +1,13 @@
-import type { OrderOrigin, OrderPaymentEvent, OrderRecord, OrderRetry, OrderStatus } from './order-state.js';
+import type {
+  OrderOrigin,
+  OrderPaymentEvent,
+  OrderRecord,
+  OrderRetry,
+  OrderRevision,
+  OrderStatus,
+  RevisionFile,
+  RevisionStatus,
+} from './order-state.js';
 import { type Row, toDate, toDateOrNull } from './state-rows.js';
 
 /** An `orders` row → its record, for both engines (SQLite keeps `coldkeys` as JSON text, PostgreSQL as text[]). */
@@ -60,5 +69,25 @@ export function toOrderRetry(row: Row): OrderRetry {
     retriedAt: toDate(row['retried_at']),
     attemptsBefore: Number(row['attempts_before']),
     errorBefore: row['error_before'] === null ? null : String(row['error_before']),
+  };
+}
+
+/** An `order_revisions` row (SQLite keeps `files` as JSON text, PostgreSQL as jsonb). */
+export function toRevision(row: Row): OrderRevision {
+  const files = row['files'];
+  return {
+    orderId: String(row['order_id']),
+    version: Number(row['version']),
+    status: row['status'] as RevisionStatus,
+    createdAt: toDate(row['created_at']),
+    files: (typeof files === 'string' ? JSON.parse(files) : files) as RevisionFile[],
+    problem: textOrNull(row['problem']),
+    attempts: Number(row['attempts']),
+    nextAttemptAt: toDateOrNull(row['next_attempt_at']),
+    lastError: textOrNull(row['last_error']),
+    leaseOwner: textOrNull(row['lease_owner']),
+    leaseExpiresAt: toDateOrNull(row['lease_expires_at']),
+    builtAt: toDateOrNull(row['built_at']),
+    packKey: textOrNull(row['pack_key']),
   };
 }

@@ -106,6 +106,80 @@ export interface CompletedFulfilment {
   packExpiresAt: Date;
 }
 
+/** A revision's build: waiting for the fulfilment job, built (its pack served), or rejected by the build. */
+export type RevisionStatus = 'pending' | 'built' | 'rejected';
+
+/**
+ * One file of an accepted upload. `key`: where its bytes are in the object store (under the order's pack
+ * prefix, named by the upload, never by the buyer's file name); the buyer's `name` is kept for their page
+ * and the PDF only.
+ */
+export interface RevisionFile {
+  name: string;
+  sha256: string;
+  /** Data rows read (the header not counted). */
+  rows: number;
+  role: 'records' | 'addresses' | 'opening';
+  key: string;
+  bytes: number;
+}
+
+/**
+ * Version 2, 3, … of an order's pack: one accepted upload of the buyer's records (issue 36). Built once
+ * by the fulfilment job under a lease of its own, as the order's first pack is.
+ */
+export interface OrderRevision {
+  orderId: string;
+  version: number;
+  status: RevisionStatus;
+  createdAt: Date;
+  files: RevisionFile[];
+  /** Why the build refused the files (one line, as the buyer sees it on their page); null otherwise. */
+  problem: string | null;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  builtAt: Date | null;
+  packKey: string | null;
+}
+
+export interface NewRevision {
+  orderId: string;
+  /** Also the instant the order must still take uploads at (paid or fulfilled, pack not expired). */
+  createdAt: Date;
+  files: RevisionFile[];
+}
+
+/** What `addRevision` did: `added` made the revision; the others say why not. */
+export type AddRevisionOutcome =
+  | { outcome: 'added'; revision: OrderRevision }
+  | { outcome: 'unknown-order' }
+  | { outcome: 'not-open'; order: OrderRecord };
+
+export interface CompletedRevision {
+  orderId: string;
+  version: number;
+  worker: string;
+  builtAt: Date;
+  packKey: string;
+}
+
+export interface RejectedRevision {
+  orderId: string;
+  version: number;
+  worker: string;
+  problem: string;
+}
+
+/** Whether an order takes uploads at `at`: paid or fulfilled, not purged, and its pack not expired. */
+export function takesUploads(order: OrderRecord, at: Date): boolean {
+  if (order.status !== 'paid' && order.status !== 'fulfilled') return false;
+  if (order.purgedAt) return false;
+  return !order.packExpiresAt || at < order.packExpiresAt;
+}
+
 /** A payment event recorded for an order, with what `markPaid` made of it (support's history). */
 export interface OrderPaymentEvent {
   eventId: string;
@@ -177,4 +251,37 @@ export interface OrderState {
   requeueStuck(id: string, now: Date, maxAttempts: number): Promise<RequeueOutcome>;
   /** The payment events recorded for the order and its retries, oldest first (support's history). */
   orderHistory(id: string): Promise<{ payments: OrderPaymentEvent[]; retries: OrderRetry[] }>;
+
+  /**
+   * Records an accepted upload as the order's next version (2 for the first), if and only if the order
+   * takes uploads at `createdAt` (`takesUploads`): one statement with the condition in it (two uploads
+   * at once get two versions; PostgreSQL retries the number on a conflict).
+   */
+  addRevision(revision: NewRevision): Promise<AddRevisionOutcome>;
+  /** The order's revisions, oldest first. */
+  listRevisions(orderId: string): Promise<OrderRevision[]>;
+  /**
+   * Takes the lease of one pending revision that nobody holds (or whose lease ran out), due, with fewer
+   * than `maxAttempts` claims, of a fulfilled, unpurged order whose pack has not expired, and that is
+   * its order's earliest pending one (an order's versions are built in turn), and counts the claim.
+   */
+  claimRevision(claim: FulfilmentClaim): Promise<OrderRevision | null>;
+  renewRevisionLease(
+    orderId: string,
+    version: number,
+    worker: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<boolean>;
+  releaseRevisionLease(
+    orderId: string,
+    version: number,
+    worker: string,
+    error: string,
+    nextAttemptAt: Date,
+  ): Promise<void>;
+  /** `pending → built` with the pack's key, only for the lease holder. False otherwise. */
+  completeRevision(done: CompletedRevision): Promise<boolean>;
+  /** `pending → rejected` with the problem, only for the lease holder. False otherwise. */
+  rejectRevision(rejected: RejectedRevision): Promise<boolean>;
 }

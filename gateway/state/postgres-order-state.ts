@@ -1,18 +1,24 @@
 import type pg from 'pg';
-import { toOrder, toOrderRetry, toPaymentEvent, unpaidOutcome } from './order-rows.js';
-import type {
-  CompletedFulfilment,
-  FulfilmentClaim,
-  LeaseClaim,
-  NewOrder,
-  OrderPaymentEvent,
-  OrderRecord,
-  OrderRetry,
-  OrderState,
-  OrderStatus,
-  PaymentEvent,
-  PaymentOutcome,
-  RequeueOutcome,
+import { toOrder, toOrderRetry, toPaymentEvent, toRevision, unpaidOutcome } from './order-rows.js';
+import {
+  type AddRevisionOutcome,
+  type CompletedFulfilment,
+  type CompletedRevision,
+  type FulfilmentClaim,
+  type LeaseClaim,
+  type NewOrder,
+  type NewRevision,
+  type OrderPaymentEvent,
+  type OrderRecord,
+  type OrderRetry,
+  type OrderRevision,
+  type OrderState,
+  type OrderStatus,
+  type PaymentEvent,
+  type PaymentOutcome,
+  type RejectedRevision,
+  type RequeueOutcome,
+  takesUploads,
 } from './order-state.js';
 import type { Row } from './state-rows.js';
 
@@ -200,12 +206,19 @@ export class PostgresOrderState implements OrderState {
   }
 
   async markPurged(id: string, at: Date): Promise<boolean> {
-    return (
-      (await this.changes(
-        'UPDATE orders SET purged_at = $2, buyer_email = NULL WHERE id = $1 AND purged_at IS NULL',
-        [id, at],
-      )) === 1
+    // With the email go the names of the buyer's files and the problems that quote them (issue 36):
+    // one statement, both updates or neither.
+    const result = await this.pool.query<Row>(
+      `WITH purged AS (
+         UPDATE orders SET purged_at = $2, buyer_email = NULL WHERE id = $1 AND purged_at IS NULL RETURNING id),
+       erased AS (
+         UPDATE order_revisions SET files = '[]'::jsonb,
+           problem = CASE WHEN problem IS NULL THEN NULL ELSE 'erased with the pack' END
+         WHERE order_id IN (SELECT id FROM purged))
+       SELECT count(*)::int AS n FROM purged`,
+      [id, at],
     );
+    return Number(result.rows[0]?.['n'] ?? 0) === 1;
   }
 
   async requeueStuck(id: string, now: Date, maxAttempts: number): Promise<RequeueOutcome> {
@@ -255,5 +268,110 @@ export class PostgresOrderState implements OrderState {
       [id],
     );
     return { payments: payments.rows.map(toPaymentEvent), retries: retries.rows.map(toOrderRetry) };
+  }
+  async addRevision(revision: NewRevision): Promise<AddRevisionOutcome> {
+    // The condition is in the INSERT; two uploads at once compute the same next version and one of them
+    // meets the primary key (23505): it tries again with the number after.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const row = await this.one(
+          `INSERT INTO order_revisions (order_id, version, status, created_at, files)
+           SELECT o.id, coalesce((SELECT max(version) FROM order_revisions WHERE order_id = o.id), 1) + 1,
+             'pending', $2, $3::jsonb
+           FROM orders o
+           WHERE o.id = $1 AND o.status IN ('paid', 'fulfilled') AND o.purged_at IS NULL
+             AND (o.pack_expires_at IS NULL OR o.pack_expires_at > $2)
+           RETURNING *`,
+          [revision.orderId, revision.createdAt, JSON.stringify(revision.files)],
+        );
+        if (row) return { outcome: 'added', revision: toRevision(row) };
+        const order = await this.getOrder(revision.orderId);
+        if (!order) return { outcome: 'unknown-order' };
+        if (takesUploads(order, revision.createdAt)) continue;
+        return { outcome: 'not-open', order };
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23505' || attempt >= 20) throw error;
+      }
+    }
+  }
+
+  async listRevisions(orderId: string): Promise<OrderRevision[]> {
+    const result = await this.pool.query<Row>(
+      'SELECT * FROM order_revisions WHERE order_id = $1 ORDER BY version',
+      [orderId],
+    );
+    return result.rows.map(toRevision);
+  }
+
+  async claimRevision(claim: FulfilmentClaim): Promise<OrderRevision | null> {
+    const row = await this.one(
+      `UPDATE order_revisions SET lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1
+       WHERE (order_id, version) = (
+         SELECT r.order_id, r.version FROM order_revisions r JOIN orders o ON o.id = r.order_id
+         WHERE r.status = 'pending' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= $3)
+           AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= $3) AND r.attempts < $4
+           AND o.status = 'fulfilled' AND o.purged_at IS NULL AND o.pack_expires_at > $3
+           AND NOT EXISTS (SELECT 1 FROM order_revisions e
+             WHERE e.order_id = r.order_id AND e.version < r.version AND e.status = 'pending')
+         ORDER BY r.created_at, r.order_id, r.version LIMIT 1
+         FOR UPDATE OF r SKIP LOCKED)
+       RETURNING *`,
+      [claim.worker, claim.leaseUntil, claim.now, claim.maxAttempts],
+    );
+    return row ? toRevision(row) : null;
+  }
+
+  async renewRevisionLease(
+    orderId: string,
+    version: number,
+    worker: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE order_revisions SET lease_expires_at = $5
+         WHERE order_id = $1 AND version = $2 AND status = 'pending' AND lease_owner = $3
+           AND lease_expires_at > $4`,
+        [orderId, version, worker, now, leaseUntil],
+      )) === 1
+    );
+  }
+
+  async releaseRevisionLease(
+    orderId: string,
+    version: number,
+    worker: string,
+    error: string,
+    nextAttemptAt: Date,
+  ): Promise<void> {
+    await this.changes(
+      `UPDATE order_revisions SET lease_owner = NULL, lease_expires_at = NULL, last_error = $4,
+         next_attempt_at = $5
+       WHERE order_id = $1 AND version = $2 AND lease_owner = $3`,
+      [orderId, version, worker, error, nextAttemptAt],
+    );
+  }
+
+  async completeRevision(done: CompletedRevision): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE order_revisions SET status = 'built', built_at = $4, pack_key = $5, lease_owner = NULL,
+           lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
+         WHERE order_id = $1 AND version = $2 AND status = 'pending' AND lease_owner = $3`,
+        [done.orderId, done.version, done.worker, done.builtAt, done.packKey],
+      )) === 1
+    );
+  }
+
+  async rejectRevision(rejected: RejectedRevision): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE order_revisions SET status = 'rejected', problem = $4, lease_owner = NULL,
+           lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
+         WHERE order_id = $1 AND version = $2 AND status = 'pending' AND lease_owner = $3`,
+        [rejected.orderId, rejected.version, rejected.worker, rejected.problem],
+      )) === 1
+    );
   }
 }

@@ -1,22 +1,31 @@
 import type Database from 'better-sqlite3';
-import { toOrder, toOrderRetry, toPaymentEvent, unpaidOutcome } from './order-rows.js';
-import type {
-  CompletedFulfilment,
-  FulfilmentClaim,
-  LeaseClaim,
-  NewOrder,
-  OrderPaymentEvent,
-  OrderRecord,
-  OrderRetry,
-  OrderState,
-  OrderStatus,
-  PaymentEvent,
-  PaymentOutcome,
-  RequeueOutcome,
+import { toOrder, toOrderRetry, toPaymentEvent, toRevision, unpaidOutcome } from './order-rows.js';
+import {
+  type AddRevisionOutcome,
+  type CompletedFulfilment,
+  type CompletedRevision,
+  type FulfilmentClaim,
+  type LeaseClaim,
+  type NewOrder,
+  type NewRevision,
+  type OrderPaymentEvent,
+  type OrderRecord,
+  type OrderRetry,
+  type OrderRevision,
+  type OrderState,
+  type OrderStatus,
+  type PaymentEvent,
+  type PaymentOutcome,
+  type RejectedRevision,
+  type RequeueOutcome,
+  takesUploads,
 } from './order-state.js';
 import type { Row } from './state-rows.js';
 
 const iso = (date: Date): string => date.toISOString();
+
+const ERASE_REVISIONS_SQLITE = `UPDATE order_revisions SET files = '[]',
+  problem = CASE WHEN problem IS NULL THEN NULL ELSE 'erased with the pack' END WHERE order_id = ?`;
 
 /**
  * Orders on the embedded SQLite state. Each status change is one UPDATE with its condition in the
@@ -220,13 +229,18 @@ export class SqliteOrderState implements OrderState {
   }
 
   async markPurged(id: string, at: Date): Promise<boolean> {
-    return (
-      this.changes(
-        'UPDATE orders SET purged_at = ?, buyer_email = NULL WHERE id = ? AND purged_at IS NULL',
-        iso(at),
-        id,
-      ) === 1
-    );
+    // With the email go the names of the buyer's files and the problems that quote them (issue 36).
+    const purge = this.db.transaction((): boolean => {
+      const purged =
+        this.changes(
+          'UPDATE orders SET purged_at = ?, buyer_email = NULL WHERE id = ? AND purged_at IS NULL',
+          iso(at),
+          id,
+        ) === 1;
+      if (purged) this.changes(ERASE_REVISIONS_SQLITE, id);
+      return purged;
+    });
+    return purge.immediate();
   }
 
   async requeueStuck(id: string, now: Date, maxAttempts: number): Promise<RequeueOutcome> {
@@ -263,5 +277,123 @@ export class SqliteOrderState implements OrderState {
       id,
     ) as Row[];
     return { payments: payments.map(toPaymentEvent), retries: retries.map(toOrderRetry) };
+  }
+  async addRevision(revision: NewRevision): Promise<AddRevisionOutcome> {
+    // IMMEDIATE: the order's check and the next version's number are read and the row written under one
+    // write lock, so two uploads at once get versions 2 and 3.
+    const add = this.db.transaction((): AddRevisionOutcome => {
+      const row = this.one('SELECT * FROM orders WHERE id = ?', revision.orderId);
+      if (!row) return { outcome: 'unknown-order' };
+      const order = toOrder(row);
+      if (!takesUploads(order, revision.createdAt)) return { outcome: 'not-open', order };
+      const added = this.one(
+        `INSERT INTO order_revisions (order_id, version, status, created_at, files)
+         SELECT ?, coalesce(max(version), 1) + 1, 'pending', ?, ? FROM order_revisions WHERE order_id = ?
+         RETURNING *`,
+        revision.orderId,
+        iso(revision.createdAt),
+        JSON.stringify(revision.files),
+        revision.orderId,
+      );
+      return { outcome: 'added', revision: toRevision(added!) };
+    });
+    return add.immediate();
+  }
+
+  async listRevisions(orderId: string): Promise<OrderRevision[]> {
+    const rows = this.statement('SELECT * FROM order_revisions WHERE order_id = ? ORDER BY version').all(
+      orderId,
+    ) as Row[];
+    return rows.map(toRevision);
+  }
+
+  async claimRevision(claim: FulfilmentClaim): Promise<OrderRevision | null> {
+    const now = iso(claim.now);
+    const row = this.one(
+      `UPDATE order_revisions SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1
+       WHERE (order_id, version) = (
+         SELECT r.order_id, r.version FROM order_revisions r JOIN orders o ON o.id = r.order_id
+         WHERE r.status = 'pending' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= ?)
+           AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?) AND r.attempts < ?
+           AND o.status = 'fulfilled' AND o.purged_at IS NULL AND o.pack_expires_at > ?
+           AND NOT EXISTS (SELECT 1 FROM order_revisions e
+             WHERE e.order_id = r.order_id AND e.version < r.version AND e.status = 'pending')
+         ORDER BY r.created_at, r.order_id, r.version LIMIT 1)
+       RETURNING *`,
+      claim.worker,
+      iso(claim.leaseUntil),
+      now,
+      now,
+      claim.maxAttempts,
+      now,
+    );
+    return row ? toRevision(row) : null;
+  }
+
+  async renewRevisionLease(
+    orderId: string,
+    version: number,
+    worker: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE order_revisions SET lease_expires_at = ?
+         WHERE order_id = ? AND version = ? AND status = 'pending' AND lease_owner = ? AND lease_expires_at > ?`,
+        iso(leaseUntil),
+        orderId,
+        version,
+        worker,
+        iso(now),
+      ) === 1
+    );
+  }
+
+  async releaseRevisionLease(
+    orderId: string,
+    version: number,
+    worker: string,
+    error: string,
+    nextAttemptAt: Date,
+  ): Promise<void> {
+    this.changes(
+      `UPDATE order_revisions SET lease_owner = NULL, lease_expires_at = NULL, last_error = ?, next_attempt_at = ?
+       WHERE order_id = ? AND version = ? AND lease_owner = ?`,
+      error,
+      iso(nextAttemptAt),
+      orderId,
+      version,
+      worker,
+    );
+  }
+
+  async completeRevision(done: CompletedRevision): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE order_revisions SET status = 'built', built_at = ?, pack_key = ?, lease_owner = NULL,
+           lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
+         WHERE order_id = ? AND version = ? AND status = 'pending' AND lease_owner = ?`,
+        iso(done.builtAt),
+        done.packKey,
+        done.orderId,
+        done.version,
+        done.worker,
+      ) === 1
+    );
+  }
+
+  async rejectRevision(rejected: RejectedRevision): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE order_revisions SET status = 'rejected', problem = ?, lease_owner = NULL, lease_expires_at = NULL,
+           next_attempt_at = NULL, last_error = NULL
+         WHERE order_id = ? AND version = ? AND status = 'pending' AND lease_owner = ?`,
+        rejected.problem,
+        rejected.orderId,
+        rejected.version,
+        rejected.worker,
+      ) === 1
+    );
   }
 }

@@ -58,7 +58,7 @@ describe('generated OpenAPI documents', () => {
     }
   });
 
-  it('the tax document is valid OpenAPI 3.1 with the check, order, pack, checkout and webhook paths', async () => {
+  it('the tax document is valid OpenAPI 3.1 with the check, order, pack, records, checkout and webhook paths', async () => {
     const document = buildTaxDocument() as unknown as Document;
     const result = await validate(document);
     expect(result.errors).toBeUndefined();
@@ -67,6 +67,7 @@ describe('generated OpenAPI documents', () => {
       '/tax/checkout',
       '/tax/orders/{order_id}',
       '/tax/orders/{order_id}/pack',
+      '/tax/orders/{order_id}/records',
       '/tax/webhooks/stripe',
     ]);
   });

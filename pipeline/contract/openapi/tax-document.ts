@@ -56,6 +56,29 @@ function checkoutDescription(skus: readonly Sku[]): string {
   ].join('\n');
 }
 
+const RECORDS_DESCRIPTION = [
+  'Issue 36: after payment and until the pack expires, the buyer adds the records the chain does not show (their',
+  'exchange trades and other wallets), the addresses that are their own, and the section 104 pools they start from.',
+  'Every file is read and checked before anything is kept; an accepted upload becomes the next version of the pack',
+  '(2, 3, …), built once by the fulfilment job from every accepted file of the order so far. If the build refuses',
+  'the records against the chain record, the revision is `rejected` with its problem and the earlier pack stays.',
+  'The files are kept with the pack and deleted with it; never logged. Counts against the tax limit.',
+].join('\n');
+
+const UploadProblems = z
+  .object({
+    detail: z.string(),
+    problems: z.array(
+      z.object({
+        file: z.string(),
+        line: z.number().int().meta({ description: '0: the file as a whole.' }),
+        column: z.string().nullable(),
+        reason: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'UploadProblems' });
+
 const WEBHOOK_DESCRIPTION = [
   'Stripe’s payment events, not part of the caller interface (spec 6). Verified with the endpoint’s signing',
   'secret over the raw body (`Stripe-Signature`, 300 s tolerance). `checkout.session.completed` with',
@@ -131,8 +154,14 @@ export function buildTaxDocument(serverUrl = '/', skus: readonly Sku[] = DEFAULT
           responses: {
             '200': {
               description:
-                'The pack, as an attachment (`filename="sbm-tax-pack-<order_id>.zip"`): a PDF summary and CSV files.',
-              headers: z.object({ ...dispositionHeader, ...privateNoStore }),
+                'The pack, as an attachment (`filename="sbm-tax-pack-<order_id>.zip"`, or `…-v<N>.zip` for a ' +
+                'revised pack): a PDF summary and CSV files. Always the newest version built (`pack_version`): ' +
+                'once the buyer’s records are added and the revision is built, the same link gives it.',
+              headers: z.object({
+                ...dispositionHeader,
+                ...privateNoStore,
+                'X-Pack-Version': wholeNumber('The version served: 1, or the newest built revision.'),
+              }),
               content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
             },
             '404': unknownOrder,
@@ -143,6 +172,59 @@ export function buildTaxDocument(serverUrl = '/', skus: readonly Sku[] = DEFAULT
             ),
             '429': limited,
             '503': errorResponse('The pack cannot be read right now.', retryAfter),
+          },
+        },
+      },
+      '/tax/orders/{order_id}/records': {
+        post: {
+          summary: 'Add your own records, addresses and opening pools: a revised pack at no charge',
+          description: RECORDS_DESCRIPTION,
+          operationId: 'addOrderRecords',
+          requestParams: orderParams,
+          requestBody: {
+            content: {
+              'multipart/form-data': {
+                schema: z.object({
+                  records: z
+                    .array(z.string().meta({ format: 'binary' }))
+                    .optional()
+                    .meta({ description: 'CSV files: Koinly’s or BittyTax’s format, or the plain one.' }),
+                  addresses: z.string().optional().meta({
+                    description: 'Your own addresses: `address,label` then one per line (text or a file).',
+                  }),
+                  opening: z.string().optional().meta({
+                    description: 'Opening pools: last year’s `pools.csv`, or your own figures (a file).',
+                  }),
+                }),
+              },
+            },
+          },
+          responses: {
+            '202': jsonOk(
+              'Accepted: the order with its new revision (`pending`); `X-Pack-Version` is its version. The ' +
+                'fulfilment job builds it; `pack_url` serves it once built.',
+              Order,
+              privateNoStore,
+            ),
+            '303': { description: 'A browser (Accept: text/html) is sent back to its order page.' },
+            '400': errorResponse(
+              'No file given, a field other than records, addresses and opening, or not a readable form.',
+            ),
+            '403': errorResponse('The form was posted from another site (`Origin` or `Referer`).'),
+            '404': unknownOrder,
+            '409': errorResponse('The order is not paid yet, or its pack expired: it takes no records.'),
+            '413': errorResponse(
+              'The body is larger than the upload limit: refused from `Content-Length` before it is read, or ' +
+                'cut off at the limit while read. Nothing is kept.',
+            ),
+            '415': errorResponse('The body is not `multipart/form-data`.'),
+            '422': jsonOk(
+              'A file was refused: `detail`, and `problems` lists each (file, line, column, reason). Nothing of the ' +
+                'upload is kept. A browser gets the same list as a page.',
+              UploadProblems,
+            ),
+            '429': limited,
+            '503': errorResponse('The order’s earlier files cannot be read right now.', retryAfter),
           },
         },
       },
