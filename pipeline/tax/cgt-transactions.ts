@@ -26,7 +26,13 @@
  */
 import { Decimal } from 'decimal.js';
 import { ukDay } from '../time/uk-day.js';
-import { ALL_SUBNETS, type AlphaHolding, type EconomicAction, TAO_SIDE } from './actions/economic-action.js';
+import {
+  ALL_SUBNETS,
+  type AlphaHolding,
+  CROSSING_KINDS,
+  type EconomicAction,
+  TAO_SIDE,
+} from './actions/economic-action.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
 import type { CgtTransaction } from './cgt/cgt-types.js';
 import type { GbpPrices } from './gbp-prices.js';
@@ -61,8 +67,11 @@ export interface PackFlag {
     | 'opening'
     | 'calendar'
     | 'stale-rate'
-    | 'provisional';
+    | 'provisional'
+    | 'own-records';
   text: string;
+  /** The transaction reference the flag is about, when it is one (a transfer a buyer's records can explain). */
+  ref?: string;
 }
 
 /** What the pack did with one action (one extrinsic's events): the events.csv row. */
@@ -143,6 +152,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       rao,
       gbp: gbpOf(input.opening.date, taoRao),
       ref: `opening ${input.opening.date}`,
+      kind: 'opening',
     });
   }
   if (openingByAsset.size > 0) {
@@ -181,7 +191,16 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       // Per asset: the net quantity (RAO, + acquired) and the TAO value of each side.
       const assets = new Map<
         string,
-        { rao: bigint; disposeValue: bigint; acquireValue: bigint; sides: Set<string>; netuid: number }
+        {
+          rao: bigint;
+          disposeValue: bigint;
+          acquireValue: bigint;
+          sides: Set<string>;
+          netuid: number;
+          /** A transaction fee paid in this alpha: its amount and the TAO it was swapped for. */
+          feeRao: bigint;
+          feeValue: bigint;
+        }
       >();
       const entry = (asset: string, netuid: number) => {
         const found = assets.get(asset) ?? {
@@ -190,6 +209,8 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
           acquireValue: 0n,
           sides: new Set<string>(),
           netuid,
+          feeRao: 0n,
+          feeValue: 0n,
         };
         assets.set(asset, found);
         return found;
@@ -202,6 +223,10 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
         e.sides.add(leg.side);
         if (leg.side === 'dispose') e.disposeValue += leg.valueTaoRao;
         else e.acquireValue += leg.valueTaoRao;
+        if (leg.asset === 'alpha' && leg.fee) {
+          e.feeRao += leg.statedRao ?? 0n;
+          e.feeValue += leg.valueTaoRao;
+        }
         if (leg.asset === TAO_SIDE) e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
       }
       // Alpha quantities as the chain shows them: the change of the positions the action touches (shared
@@ -227,21 +252,38 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
         const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
         entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
       }
-      for (const [asset, { rao, disposeValue, acquireValue, sides }] of [...assets].sort(([a], [b]) =>
-        a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1,
-      )) {
+      for (const [asset, { rao, disposeValue, acquireValue, sides, feeRao, feeValue }] of [
+        ...assets,
+      ].sort(([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1))) {
         // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
         // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
         if (rao === 0n || sides.size === 2) continue;
         if (rao < 0n) {
-          add(own, { at, asset, action: 'dispose', rao: -rao, gbp: gbpOf(date, disposeValue), ref });
+          add(own, {
+            at,
+            asset,
+            action: 'dispose',
+            rao: -rao,
+            gbp: gbpOf(date, disposeValue),
+            ref,
+            ...(feeRao > 0n && feeRao < -rao
+              ? { paidAsFee: { quantity: units(feeRao), gbp: gbpOf(date, feeValue) } }
+              : {}),
+          });
         } else {
           add(own, { at, asset, action: 'acquire', rao, gbp: gbpOf(date, acquireValue), ref });
         }
       }
       // Disposals first in the events' own order (what was given, then what was got).
       own.sort((a, b) => (a.action === b.action ? 0 : a.action === 'dispose' ? -1 : 1));
-      for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text });
+      allowFeeInExchange(own);
+      if (CROSSING_KINDS.has(action.kind)) {
+        for (const tx of own) {
+          tx.kind = tx.action === 'acquire' ? 'transfer-in' : 'transfer-out';
+          if (action.counterparty !== undefined) tx.counterparty = action.counterparty;
+        }
+      }
+      for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text, ref });
       transactions.push(...own);
       events.push({
         event: representative(action),
@@ -316,6 +358,7 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       rao: entry.rao,
       gbp: gbp8(entry.gbp),
       ref: `income ${entry.date}`,
+      kind: 'income',
     });
   }
 
@@ -326,6 +369,21 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
   );
   return { transactions: coverShortfalls(ordered, flags), events, flags };
+}
+
+/**
+ * A fee paid in alpha inside an exchange (an unstake, a move across subnets) is a disposal of that alpha at
+ * its value (in the disposal's quantity and proceeds) and, as a cost of making the exchange, allowable: half
+ * against the disposal, half on the cost of what was acquired, as BittyTax allocates a token fee on a
+ * token-for-token trade by default, so that the pack's `bittytax.csv` gives BittyTax the pack's figures.
+ */
+function allowFeeInExchange(own: CgtTransaction[]): void {
+  const disposal = own.find((tx) => tx.action === 'dispose' && tx.paidAsFee);
+  const acquisition = own.find((tx) => tx.action === 'acquire' && tx.asset !== disposal?.asset);
+  if (!disposal?.paidAsFee || !acquisition) return;
+  const half = disposal.paidAsFee.gbp.div(2);
+  disposal.fee = half;
+  acquisition.gbp = acquisition.gbp.plus(disposal.paidAsFee.gbp.minus(half));
 }
 
 /**
@@ -398,7 +456,12 @@ function representative(action: EconomicAction): LedgerEvent {
  * explain (TAO fees, stake from before collection began): such a shortfall is added as an acquisition at the
  * disposal's own unit value on its day, and flagged, rather than failing the pack.
  */
-function coverShortfalls(transactions: CgtTransaction[], flags: PackFlag[]): CgtTransaction[] {
+export function coverShortfalls(
+  transactions: CgtTransaction[],
+  flags: PackFlag[],
+  /** Called for a disposal that must not be covered (a buyer's own record): it throws its own refusal. */
+  refuse?: (tx: CgtTransaction, held: Decimal, date: string) => void,
+): CgtTransaction[] {
   const held = new Map<string, Decimal>();
   const out: CgtTransaction[] = [];
   // Per asset and UK day the engine counts the day's acquisitions before its disposals: so do we.
@@ -416,6 +479,7 @@ function coverShortfalls(transactions: CgtTransaction[], flags: PackFlag[]): Cgt
       if (tx.action !== 'dispose') continue;
       const have = held.get(tx.asset) ?? new CgtDecimal(0);
       if (have.lt(tx.quantity)) {
+        refuse?.(tx, have, date);
         const short = tx.quantity.sub(have);
         const gbp = tx.gbp.mul(short).div(tx.quantity).toDecimalPlaces(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
         out.push({
@@ -425,6 +489,7 @@ function coverShortfalls(transactions: CgtTransaction[], flags: PackFlag[]): Cgt
           quantity: short,
           gbp,
           ref: `unexplained ${date}`,
+          kind: 'unexplained',
         });
         flags.push({
           date,

@@ -1,11 +1,22 @@
 /** `sbm tax …`: the UK tax computations that run from files, without a chain or a warehouse. */
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { Command } from 'commander';
 import { cgtJson } from './cgt/cgt-json.js';
 import { cgtTable } from './cgt/cgt-table.js';
-import { CgtInputError } from './cgt/cgt-types.js';
+import { CgtInputError, type CgtTransaction } from './cgt/cgt-types.js';
 import { computeGains } from './cgt/compute-gains.js';
 import { readCgtCsv } from './cgt/read-cgt-csv.js';
+import { combineOwnRecords } from './own-records/combine-own-records.js';
+import { CustomerInputsRejected, type UploadedFile } from './own-records/customer-inputs.js';
+import { readCustomerFiles } from './own-records/read-customer-files.js';
+
+interface CgtFlags {
+  json?: boolean;
+  records?: string[];
+  addresses?: string;
+  opening?: string;
+}
 
 export function taxCommand(): Command {
   const tax = new Command('tax').description('UK tax computations (capital gains by HMRC matching rules)');
@@ -13,20 +24,47 @@ export function taxCommand(): Command {
     .command('cgt')
     .description(
       'capital gains from a CSV of acquisitions and disposals (datetime,asset,action,quantity,gbp): ' +
-        'same-day, 30-day and section 104 matching, SA108 figures per UK tax year',
+        'same-day, 30-day and section 104 matching, SA108 figures per UK tax year. Given a pack\u2019s ' +
+        'cgt-input.csv with the buyer\u2019s own files, it combines them as the pack did',
     )
-    .argument('<file>', 'CSV file with the header datetime,asset,action,quantity,gbp')
+    .argument(
+      '<file>',
+      'CSV file with the header datetime,asset,action,quantity,gbp (a pack\u2019s cgt-input.csv)',
+    )
     .option('--json', 'print the report as JSON, every figure an unrounded decimal string')
-    .action(async (file: string, flags: { json?: boolean }) => {
-      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw new Error(`cannot read ${file}: ${error.code ?? error.message}`);
-      });
+    .option(
+      '--records <files...>',
+      'your own records: Koinly universal CSV, BittyTax records CSV, or time_utc,type,asset,quantity,gbp_value,fee',
+    )
+    .option('--addresses <file>', 'addresses that are yours: a CSV with the header address,label')
+    .option('--opening <file>', "opening pools: last year's pools.csv, or asset,quantity,cost_gbp")
+    .action(async (file: string, flags: CgtFlags) => {
+      const read = async (path: string) =>
+        readFile(path).catch((error: NodeJS.ErrnoException) => {
+          throw new Error(`cannot read ${path}: ${error.code ?? error.message}`);
+        });
+      const text = (await read(file)).toString('utf8');
+      const uploads: UploadedFile[] = [];
+      const add = async (path: string, role: UploadedFile['role']) =>
+        uploads.push({ name: basename(path), bytes: new Uint8Array(await read(path)), role });
+      for (const path of flags.records ?? []) await add(path, 'records');
+      if (flags.addresses) await add(flags.addresses, 'addresses');
+      if (flags.opening) await add(flags.opening, 'opening');
       let report: ReturnType<typeof computeGains>;
       try {
-        report = computeGains(readCgtCsv(text));
+        let transactions: CgtTransaction[] = readCgtCsv(text);
+        if (uploads.length > 0) {
+          // The same combining as the pack's: one pool per token across the chain record and your files.
+          transactions = combineOwnRecords(
+            { transactions, flags: [] },
+            readCustomerFiles(uploads),
+          ).transactions;
+        }
+        report = computeGains(transactions);
       } catch (error) {
         // One line naming the file and its line: runProgram prints the message's first line.
         if (error instanceof CgtInputError) throw new Error(`${file} ${error.message}`);
+        if (error instanceof CustomerInputsRejected) throw new Error(error.message);
         throw error;
       }
       process.stdout.write(flags.json ? `${JSON.stringify(cgtJson(report), null, 2)}\n` : cgtTable(report));

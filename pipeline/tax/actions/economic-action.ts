@@ -62,6 +62,8 @@ export type ActionLeg =
       /** The amount the events state; the booking measures the chain and uses this only to share a block. */
       statedRao: bigint | null;
       valueTaoRao: bigint;
+      /** A transaction fee paid in this alpha (`TransactionFeePaidWithAlpha`). */
+      fee?: true;
     };
 
 export type ActionKind =
@@ -103,6 +105,11 @@ export interface EconomicAction {
   flags: ActionFlag[];
   /** A key swap: the holdings keep their history under the new key (the pack pairs old and new positions). */
   swap?: KeySwap;
+  /**
+   * A transfer across the order's edge (stake-out, stake-in, tao-out, tao-in): the address on the other
+   * side, so that a buyer's own address or exchange records can make it a move within their holdings.
+   */
+  counterparty?: string;
 }
 
 /** A hotkey swap (every holder's stake on the old hotkey moves; netuid null: on every subnet) or a coldkey swap. */
@@ -174,6 +181,14 @@ function splitLimitOrderBatch(group: LedgerEvent[]): LedgerEvent[][] {
   return parts.map((part) => part.sort((a, b) => a.event_index - b.event_index));
 }
 
+/** Actions whose tokens crossed the order's edge: a transfer to or from another address, not an exchange. */
+export const CROSSING_KINDS: ReadonlySet<ActionKind> = new Set([
+  'stake-out',
+  'stake-in',
+  'tao-out',
+  'tao-in',
+]);
+
 const INCOME_KINDS = new Set(['AutoStakeAdded', 'RootClaimed', 'SubnetLeaseDividendsDistributed']);
 const SUMMARY_KINDS = new Set(['StakeMoved', 'StakeSwapped', 'StakeTransferred']);
 
@@ -197,6 +212,7 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   const legs: ActionLeg[] = [];
   const touches: AlphaHolding[] = [];
   const flags: ActionFlag[] = [];
+  let counterparty: string | undefined;
   const ref = (e: LedgerEvent) => `${e.kind} ${e.block}/${e.event_index}`;
   const alpha = (
     side: 'dispose' | 'acquire',
@@ -253,6 +269,7 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
         kind: 'transfer-out',
         text: `${ref(summary)}: stake sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
       });
+      counterparty = receiver ?? undefined;
       return done(
         'stake-out',
         'stake transferred to a coldkey outside the order: one disposal at market value',
@@ -270,6 +287,7 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
         kind: 'transfer-in',
         text: `${ref(summary)}: stake received from ${sender} (outside this order), taken as acquired at its market value.`,
       });
+      counterparty = sender ?? undefined;
       return done('stake-in', 'stake received from a coldkey outside the order: acquisition at market value');
     }
   }
@@ -368,12 +386,14 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     if (summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
     if (inOrder(sender)) {
       tao('dispose', amount, amount);
+      counterparty ??= receiver ?? undefined;
       flags.push({
         kind: 'transfer-out',
         text: `${ref(e)}: TAO sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
       });
     } else if (inOrder(receiver)) {
       tao('acquire', amount, amount);
+      counterparty ??= sender ?? undefined;
       flags.push({
         kind: 'transfer-in',
         text: `${ref(e)}: TAO received from ${sender} (outside this order), taken as acquired at its market value.`,
@@ -395,6 +415,8 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       big(e.alpha_rao),
       big(e.tao_rao),
     );
+    const leg = legs[legs.length - 1]!;
+    if (leg.asset === 'alpha') leg.fee = true;
   }
   for (const e of limitOrders) {
     // Its stake events, when the batch emits them for the holder, already say it all.
@@ -531,6 +553,17 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     const treatment = feeInAlpha
       ? `${plain}; its transaction fee was paid in alpha (TransactionFeePaidWithAlpha): that alpha disposed of too, at the TAO it was swapped for`
       : plain;
-    return { kind, treatment, block: first.block, time: first.time, events, legs, touches, flags };
+    const action: EconomicAction = {
+      kind,
+      treatment,
+      block: first.block,
+      time: first.time,
+      events,
+      legs,
+      touches,
+      flags,
+    };
+    if (counterparty !== undefined && CROSSING_KINDS.has(kind)) action.counterparty = counterparty;
+    return action;
   }
 }

@@ -13,6 +13,8 @@ export interface CgtJson {
     quantity: string;
     proceeds: string;
     cost: string;
+    /** Fees paid to make the disposal (in `cost`), when any. */
+    fees?: string;
     gain: string;
     matched: Array<{ rule: string; date?: string; quantity: string; cost: string }>;
   }>;
@@ -35,6 +37,7 @@ export function cgtJson(report: CgtReport): CgtJson {
       quantity: plainDecimal(d.quantity),
       proceeds: plainDecimal(d.proceeds),
       cost: plainDecimal(d.cost),
+      ...(d.fees.gt(0) ? { fees: plainDecimal(d.fees) } : {}),
       gain: plainDecimal(d.gain),
       matched: d.matched.map((m) => ({
         rule: m.rule,

@@ -31,6 +31,7 @@ export function cgtTable(report: CgtReport): string {
         const when = m.rule === '30-day' && m.date ? ` (acquired ${m.date})` : '';
         rows.push(['', `  ${RULE_NAMES[m.rule]}${when}`, plainDecimal(m.quantity), '', pounds(m.cost), '']);
       }
+      if (d.fees.gt(0)) rows.push(['', '  fees', '', '', pounds(d.fees), '']);
     }
     out.push(...indent(columns(rows, ['left', 'left', 'right', 'right', 'right', 'right'])), '');
     out.push('  SA108 figures');

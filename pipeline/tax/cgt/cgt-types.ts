@@ -12,11 +12,33 @@ export interface CgtTransaction {
   action: 'acquire' | 'dispose';
   /** Greater than zero. */
   quantity: Decimal;
-  /** Acquire: the allowable cost (fees included). Dispose: the proceeds (fees deducted by the caller, or not). >= 0. */
+  /** Acquire: the allowable cost (fees included). Dispose: the proceeds, before any fee. >= 0. */
   gbp: Decimal;
+  /** Dispose: fees paid to make it (an allowable cost, TCGA 1992 s38(1)(c)), added to the disposal's cost. */
+  fee?: Decimal;
+  /** Dispose: the part of `quantity` and `gbp` that was a fee paid in this token (the exports' Fee columns). */
+  paidAsFee?: { quantity: Decimal; gbp: Decimal };
   /** The caller's reference (a CSV line, an event id): carried into the disposals and into errors. */
   ref?: string;
+  /**
+   * What the row stands for, for the pack's exports and for combining it with a buyer's own records (the
+   * engine ignores it): the holdings when the record opens, a day's income, tokens that crossed the
+   * order's edge to or from `counterparty`, holdings the record does not explain, a buyer's record.
+   */
+  kind?: CgtRowKind;
+  /** The address on the other side of a transfer (`transfer-in`, `transfer-out`). */
+  counterparty?: string;
 }
+
+export type CgtRowKind = 'opening' | 'income' | 'transfer-in' | 'transfer-out' | 'unexplained' | 'record';
+export const CGT_ROW_KINDS: readonly CgtRowKind[] = [
+  'opening',
+  'income',
+  'transfer-in',
+  'transfer-out',
+  'unexplained',
+  'record',
+];
 
 export type CgtRule = 'same-day' | '30-day' | 's104';
 
@@ -39,8 +61,10 @@ export interface CgtDisposal {
   asset: string;
   quantity: Decimal;
   proceeds: Decimal;
-  /** The sum of the matched parts' costs. */
+  /** The sum of the matched parts' costs and of the fees paid to make the disposal. */
   cost: Decimal;
+  /** The fees of the disposal (in `cost`): zero when none. */
+  fees: Decimal;
   /** proceeds − cost: negative for a loss. */
   gain: Decimal;
   /** The refs of the transactions this disposal groups, in input order. */

@@ -47,7 +47,7 @@ interface Remaining {
 interface AssetDay {
   day: string;
   acquired: Remaining;
-  disposed: { quantity: Decimal; proceeds: Decimal; refs: string[] };
+  disposed: { quantity: Decimal; proceeds: Decimal; fees: Decimal; refs: string[] };
   /** What the day's disposal still needs matched (after each rule). */
   unmatched: Decimal;
   matched: CgtMatch[];
@@ -101,7 +101,12 @@ function inEngineDecimals(tx: CgtTransaction): CgtTransaction {
       throw new CgtInputError(tx.ref, `${name} is not a number`);
     }
   };
-  return { ...tx, quantity: decimal(tx.quantity, 'quantity'), gbp: decimal(tx.gbp, 'gbp') };
+  return {
+    ...tx,
+    quantity: decimal(tx.quantity, 'quantity'),
+    gbp: decimal(tx.gbp, 'gbp'),
+    ...(tx.fee === undefined ? {} : { fee: decimal(tx.fee, 'fee') }),
+  };
 }
 
 function checkTransaction(tx: CgtTransaction): void {
@@ -116,6 +121,11 @@ function checkTransaction(tx: CgtTransaction): void {
     throw fail(`quantity ${tx.quantity.toFixed()} must be greater than zero`);
   }
   if (!tx.gbp.isFinite() || tx.gbp.lt(0)) throw fail(`gbp ${tx.gbp.toFixed()} must not be negative`);
+  if (tx.fee !== undefined) {
+    if (tx.action !== 'dispose')
+      throw fail('a fee is given with a disposal only (an acquisition counts it in gbp)');
+    if (!tx.fee.isFinite() || tx.fee.lt(0)) throw fail(`fee ${tx.fee.toFixed()} must not be negative`);
+  }
 }
 
 /**
@@ -153,7 +163,7 @@ function assetDays(items: readonly Indexed[]): AssetDay[] {
       entry = {
         day,
         acquired: { quantity: ZERO, gbp: ZERO },
-        disposed: { quantity: ZERO, proceeds: ZERO, refs: [] },
+        disposed: { quantity: ZERO, proceeds: ZERO, fees: ZERO, refs: [] },
         unmatched: ZERO,
         matched: [],
       };
@@ -167,6 +177,7 @@ function assetDays(items: readonly Indexed[]): AssetDay[] {
     } else {
       entry.disposed.quantity = entry.disposed.quantity.plus(tx.quantity);
       entry.disposed.proceeds = entry.disposed.proceeds.plus(tx.gbp);
+      if (tx.fee) entry.disposed.fees = entry.disposed.fees.plus(tx.fee);
       if (tx.ref !== undefined) entry.disposed.refs.push(tx.ref);
       entry.unmatched = entry.disposed.quantity;
     }
@@ -243,7 +254,7 @@ function walkPool(asset: string, days: readonly AssetDay[]): PoolAfterDay[] {
 }
 
 function disposalOf(asset: string, day: AssetDay, taxYear: string): CgtDisposal {
-  const cost = day.matched.reduce((sum, part) => sum.plus(part.cost), ZERO);
+  const cost = day.matched.reduce((sum, part) => sum.plus(part.cost), day.disposed.fees);
   return {
     date: day.day,
     taxYear,
@@ -251,6 +262,7 @@ function disposalOf(asset: string, day: AssetDay, taxYear: string): CgtDisposal 
     quantity: day.disposed.quantity,
     proceeds: day.disposed.proceeds,
     cost,
+    fees: day.disposed.fees,
     gain: day.disposed.proceeds.minus(cost),
     refs: day.disposed.refs,
     matched: day.matched.map((part) => (part.rule === 's104' ? omitDate(part) : part)),

@@ -1,11 +1,11 @@
 /**
  * The input of `sbm tax cgt`: a CSV file with the header `datetime,asset,action,quantity,gbp` (any column
- * order, other columns ignored), one transaction a row. Each transaction's ref is `line N`, the line its row
+ * order; a pack's optional `fee_gbp`, `kind` and `counterparty` are read, other columns ignored), one transaction a row. Each transaction's ref is `line N`, the line its row
  * starts on, so that the engine's own refusals (a disposal of more than is held) name the line too.
  */
 import { readCsv } from '../../csv/read-csv.js';
 import { CgtDecimal } from './cgt-decimal.js';
-import { CgtInputError, type CgtTransaction } from './cgt-types.js';
+import { CGT_ROW_KINDS, CgtInputError, type CgtRowKind, type CgtTransaction } from './cgt-types.js';
 import { parseCgtDatetime } from './parse-cgt-datetime.js';
 
 export const CGT_CSV_COLUMNS = ['datetime', 'asset', 'action', 'quantity', 'gbp'] as const;
@@ -35,8 +35,28 @@ export function readCgtCsv(text: string): CgtTransaction[] {
     }
     const quantity = decimalField(field('quantity'), 'quantity', true, problem);
     const gbp = decimalField(field('gbp'), 'gbp', false, problem);
+    // A pack's cgt-input.csv also says what each row stands for (its opening, its transfers and with whom),
+    // so that a buyer's own files combine with it as they did in the pack.
+    const kind = (values['kind'] ?? '').trim();
+    if (kind !== '' && !CGT_ROW_KINDS.includes(kind as CgtRowKind)) {
+      problem(`kind "${kind}" is not one of ${CGT_ROW_KINDS.join(', ')}`);
+    }
+    const counterparty = (values['counterparty'] ?? '').trim();
+    const feeText = (values['fee_gbp'] ?? '').trim();
+    const fee = feeText === '' ? null : decimalField(feeText, 'fee_gbp', false, problem);
+    if (fee && action !== 'dispose') problem('fee_gbp is given with a disposal only');
     if (at && asset !== '' && (action === 'acquire' || action === 'dispose') && quantity && gbp) {
-      transactions.push({ at, asset, action, quantity, gbp, ref: `line ${line}` });
+      transactions.push({
+        at,
+        asset,
+        action,
+        quantity,
+        gbp,
+        ref: `line ${line}`,
+        ...(fee && !fee.isZero() ? { fee } : {}),
+        ...(kind !== '' ? { kind: kind as CgtRowKind } : {}),
+        ...(counterparty !== '' ? { counterparty } : {}),
+      });
     }
   }
   problems.sort((a, b) => a.line - b.line);

@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../chain/chain-reader.js';
 import type { ObjectStore } from '../../store/object-store.js';
+import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
 import { bittytaxCsv } from './exports/bittytax-csv.js';
 import { exportRecords } from './exports/export-records.js';
 import { koinlyCsv } from './exports/koinly-csv.js';
@@ -58,11 +59,24 @@ export interface BuiltPack {
  * the order's payment time, entries are added in a fixed order with fixed compression, rows are sorted,
  * and nothing random is written, so a rebuild gives the same bytes (the fulfilment job relies on it).
  */
-export async function buildPack(order: PackOrder, deps: PackDeps): Promise<Uint8Array> {
-  return (await buildPackFiles(order, deps)).zip;
+export async function buildPack(
+  order: PackOrder,
+  deps: PackDeps,
+  customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
+): Promise<Uint8Array> {
+  return (await buildPackFiles(order, deps, customer)).zip;
 }
 
-export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<BuiltPack> {
+/**
+ * `customer`: the buyer's own records, addresses and opening pools (a revised pack); a record that the
+ * chain record and the other records cannot hold (a sale of more than the pool) throws
+ * `CustomerInputsRejected` naming its file and line.
+ */
+export async function buildPackFiles(
+  order: PackOrder,
+  deps: PackDeps,
+  customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
+): Promise<BuiltPack> {
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
   const inputs = await readPackInputs(deps.store, order);
   const reader = await deps.chain();
@@ -71,10 +85,11 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
     inputs.coldkeys,
     reader,
     deps.concurrency ?? PACK_READ_CONCURRENCY,
+    customer,
   );
   const asOf = order.paidAt;
   const text = (value: string) => new TextEncoder().encode(value);
-  const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents);
+  const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
     ['summary.pdf', await packPdf(order, inputs, ledger, asOf)],
@@ -84,7 +99,7 @@ export async function buildPackFiles(order: PackOrder, deps: PackDeps): Promise<
     ['matches.csv', text(matchesCsv(ledger))],
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
-    ['cgt-input.csv', text(cgtInputCsv(ledger.mapping.transactions))],
+    ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions))],
     ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
     ['koinly.csv', text(koinlyCsv(records))],
     ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],

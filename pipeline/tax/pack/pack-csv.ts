@@ -193,11 +193,43 @@ export function matchesCsv(ledger: PackLedger): string {
   );
 }
 
+export const POOL_COLUMNS = ['asset', 'quantity', 'cost_gbp', 'as_at', 'kind'] as const;
+
+/**
+ * The section 104 pools at the end of the year (`kind` pool), and what the year's disposals took under the
+ * 30-day rule from acquisitions after it (`kind` matched-ahead, `as_at` the day of those acquisitions):
+ * next year's pack, given this file, opens from the pools and leaves those acquisitions out of its own, so
+ * the two packs give the figures of one computation across both years.
+ */
 export function poolsCsv(ledger: PackLedger, asAt: string): string {
-  return csv(
-    ['asset', 'quantity', 'cost_gbp', 'as_at'],
-    ledger.closingPools.map((pool) => [pool.asset, plainDecimal(pool.quantity), gbp(pool.cost), asAt]),
-  );
+  const ahead = new Map<string, { asset: string; day: string; quantity: Decimal; cost: Decimal }>();
+  for (const disposal of ledger.disposals) {
+    for (const part of disposal.matched) {
+      if (part.rule !== '30-day' || !part.date || part.date <= asAt) continue;
+      const key = `${disposal.asset}|${part.date}`;
+      const entry = ahead.get(key) ?? {
+        asset: disposal.asset,
+        day: part.date,
+        quantity: part.quantity.mul(0),
+        cost: part.cost.mul(0),
+      };
+      entry.quantity = entry.quantity.plus(part.quantity);
+      entry.cost = entry.cost.plus(part.cost);
+      ahead.set(key, entry);
+    }
+  }
+  return csv(POOL_COLUMNS, [
+    ...ledger.closingPools.map((pool) => [
+      pool.asset,
+      plainDecimal(pool.quantity),
+      gbp(pool.cost),
+      asAt,
+      'pool',
+    ]),
+    ...[...ahead.values()]
+      .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.asset < b.asset ? -1 : 1))
+      .map((row) => [row.asset, plainDecimal(row.quantity), gbp(row.cost), row.day, 'matched-ahead']),
+  ]);
 }
 
 /** Stake per position at the end of the opening day and every UK day after it (positions holding nothing left out). */
@@ -222,11 +254,22 @@ export function positionsCsv(ledger: PackLedger, names: ReadonlyMap<number, stri
   return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows);
 }
 
-export const CGT_INPUT_COLUMNS = ['datetime', 'asset', 'action', 'quantity', 'gbp'] as const;
+export const CGT_INPUT_COLUMNS = [
+  'datetime',
+  'asset',
+  'action',
+  'quantity',
+  'gbp',
+  'kind',
+  'counterparty',
+] as const;
 
 /**
- * Exactly what `sbm tax cgt` reads: rerunning it on this file gives the pack's disposals (those of the tax
- * year) and its closing pools (the year's). It runs on up to 30 days past the year for the 30-day rule.
+ * Exactly what `sbm tax cgt` reads: the chain record's transactions. Rerunning it gives the pack's
+ * disposals (those of the tax year) and its closing pools (the year's); with the buyer's own files
+ * (`--records`, `--addresses`, `--opening`) it combines them as the pack did. `kind` and `counterparty`
+ * say which rows a buyer's files can change: the opening, and the transfers across the order's edge.
+ * It runs on up to 30 days past the year for the 30-day rule.
  */
 export function cgtInputCsv(transactions: readonly CgtTransaction[]): string {
   return csv(
@@ -237,6 +280,9 @@ export function cgtInputCsv(transactions: readonly CgtTransaction[]): string {
       tx.action,
       plainDecimal(tx.quantity),
       plainDecimal(tx.gbp),
+      tx.fee ? plainDecimal(tx.fee) : null,
+      tx.kind ?? null,
+      tx.counterparty ?? null,
     ]),
   );
 }

@@ -14,7 +14,7 @@ import { type EconomicAction, economicAction, groupEvents } from '../actions/eco
 import { locateMoves } from '../actions/locate-moves.js';
 import { alphaV2UpgradeBlock, locateSweep } from '../actions/locate-sweep.js';
 import { pinLimitOrderHotkeys } from '../actions/pin-limit-orders.js';
-import type { CgtDisposal, CgtPool, CgtReport } from '../cgt/cgt-types.js';
+import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import { type CgtMapping, cgtTransactions, type PackFlag, touchedPositions } from '../cgt-transactions.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
@@ -27,6 +27,8 @@ import {
   type SwapPair,
 } from '../income-ledger.js';
 import type { LedgerEvent } from '../ledger-event.js';
+import { type CombinedTransactions, combineOwnRecords } from '../own-records/combine-own-records.js';
+import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
 import {
   type PositionRef,
   positionId,
@@ -56,8 +58,16 @@ export interface PackLedger {
   stakes: Map<number, StakesAtBlock>;
   /** The year's income rows. */
   income: IncomeRow[];
-  /** The transactions of the whole record (the following days too); the events and flags of the year. */
+  /**
+   * The transactions of the whole record (the following days too) with the buyer's own records, addresses
+   * and opening pools combined in; the events and flags of the year.
+   */
   mapping: CgtMapping;
+  /** The chain record's transactions alone, before the buyer's inputs: `cgt-input.csv`. */
+  chainTransactions: CgtTransaction[];
+  /** What the buyer added (files, records, addresses, opening) and what combining made of it. */
+  customer: CustomerInputs;
+  combined: CombinedTransactions;
   /** What the pack did with every event of the whole record (the exports describe all its transactions). */
   recordEvents: CgtMapping['events'];
   /** The engine's report on the whole record. */
@@ -74,6 +84,7 @@ export async function computePackLedger(
   coldkeys: readonly string[],
   reader: ChainReader,
   concurrency = PACK_READ_CONCURRENCY,
+  customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
 ): Promise<PackLedger> {
   const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
   const { recordOpening, before, yearOpening: opening, days, following } = record;
@@ -217,11 +228,13 @@ export async function computePackLedger(
     stakes,
     prices,
   });
-  const gains = computeGains(mapping.transactions);
+  // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
+  const combined = combineOwnRecords(mapping, customer, new Date(recordOpening.timeMs));
+  const gains = computeGains(combined.transactions);
   const label = inputs.taxYear.label;
   const disposals = gains.disposals.filter((d) => d.taxYear === label);
   // The year's points to check, and the market-value opening wherever the record starts: it shapes the pools.
-  const flags: PackFlag[] = mapping.flags.filter(
+  const flags: PackFlag[] = combined.flags.filter(
     (flag) => flag.kind === 'opening' || (flag.date > opening.date && flag.date <= yearEnd.date),
   );
   for (const swap of inputs.followed ?? []) {
@@ -267,14 +280,17 @@ export async function computePackLedger(
     stakes,
     income: income.filter((row) => row.date > opening.date && row.date <= yearEnd.date),
     mapping: {
-      transactions: mapping.transactions,
+      transactions: combined.transactions,
       events: mapping.events.filter((treated) => inYear(treated.event.block)),
       flags,
     },
+    chainTransactions: mapping.transactions,
+    customer,
+    combined,
     recordEvents: mapping.events,
     gains,
     disposals,
-    closingPools: closingPools(gains, label, mapping, yearEnd.date),
+    closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
     prices,
   };
 }
@@ -283,11 +299,16 @@ export async function computePackLedger(
  * The pools at the end of the year's last day. The engine gives them with each tax year that has disposals;
  * a year without any matched nothing, so its pools are every acquisition up to its end.
  */
-function closingPools(gains: CgtReport, label: string, mapping: CgtMapping, lastDate: string): CgtPool[] {
+function closingPools(
+  gains: CgtReport,
+  label: string,
+  transactions: readonly CgtTransaction[],
+  lastDate: string,
+): CgtPool[] {
   const year = gains.taxYears.find((y) => y.taxYear === label);
   if (year) return year.closingPools;
   const end = ukDayEndMs(lastDate);
-  return computeGains(mapping.transactions.filter((tx) => tx.at.getTime() < end)).pools;
+  return computeGains(transactions.filter((tx) => tx.at.getTime() < end)).pools;
 }
 
 /** A list of dates as its first and last and a count, short enough for one line. */

@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fixedToText } from '../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../cgt/cgt-decimal.js';
+import { customerSection } from './customer-section.js';
 import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import type { PackLedger } from './pack-ledger.js';
@@ -134,6 +135,8 @@ export async function packPdf(
       size: 8.5,
     },
   );
+
+  customerSection(w, ledger);
 
   const points = groupFlags(ledger.mapping.flags);
   w.heading(`Points to check (${points.length})`);

@@ -254,8 +254,8 @@ describe('current runtime extrinsics, one action each', () => {
     expect(lines).toEqual(['dispose 1 alpha:5:1 £0']);
   });
 
-  it('an unstake whose fee was paid in alpha is one disposal of that alpha, fee included', () => {
-    const { lines } = booked(
+  it('an unstake whose fee was paid in alpha is one disposal of that alpha, fee included; the fee allowable, half on each side', () => {
+    const { lines, mapping } = booked(
       [
         ev('TransactionFeePaidWithAlpha', { netuid: 5, alpha_rao: '100000000', tao_rao: '100000000' }),
         unstaked(p5, 4n),
@@ -264,7 +264,12 @@ describe('current runtime extrinsics, one action each', () => {
       { stake: { [positionId(p5)]: 10n * TAO } },
       { stake: { [positionId(p5)]: 5_900_000_000n } },
     );
-    expect(lines).toEqual(['dispose 4.1 alpha:5:1 £8.2', 'acquire 4 TAO £8']);
+    // The fee (0.1 alpha, swapped for 0.1 TAO = £0.2) is in the disposal's quantity and proceeds, and is a
+    // cost of the exchange: £0.1 allowable on the disposal, £0.1 on the TAO's cost (BittyTax's default split).
+    expect(lines).toEqual(['dispose 4.1 alpha:5:1 £8.2', 'acquire 4 TAO £8.1']);
+    const disposal = mapping.transactions.find((tx) => tx.action === 'dispose')!;
+    expect(disposal.fee?.toFixed()).toBe('0.1');
+    expect(disposal.paidAsFee?.quantity.toFixed()).toBe('0.1');
   });
 
   it('a hotkey swap and an auto-stake book nothing by themselves', () => {

@@ -4,21 +4,15 @@
  */
 import { Decimal } from 'decimal.js';
 import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
+import { readCgtCsv } from '../../../pipeline/tax/cgt/read-cgt-csv.js';
 import { readCsv } from './read-pack-csv.js';
 
 export function rerunCgtInput(
   files: ReadonlyMap<string, string>,
   taxYear: string,
 ): { fromPack: string[]; rerun: string[] } {
-  const report = computeGains(
-    readCsv(files.get('cgt-input.csv')!).map((row) => ({
-      at: new Date(row['datetime']!),
-      asset: row['asset']!,
-      action: row['action'] as 'acquire' | 'dispose',
-      quantity: new Decimal(row['quantity']!),
-      gbp: new Decimal(row['gbp']!),
-    })),
-  );
+  // The reader `sbm tax cgt` uses, so a column the pack adds (fee_gbp) is read as the command reads it.
+  const report = computeGains(readCgtCsv(files.get('cgt-input.csv')!));
   const fromPack = readCsv(files.get('disposals.csv')!).map(
     (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
   );

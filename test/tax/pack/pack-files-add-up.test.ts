@@ -146,7 +146,7 @@ describe('the exports for BittyTax and Koinly', () => {
     expect(legs.length).toBe(transactions().length);
     const types = new Set(rows.map((row) => row['Type']));
     expect(types.has('Trade')).toBe(true);
-    expect(types.has('Staking')).toBe(true);
+    expect(types.has('Staking-Reward')).toBe(true);
     for (const tx of transactions()) {
       const found = legs.findIndex(
         (leg) =>

@@ -28,7 +28,8 @@ export const BITTYTAX_COLUMNS = [
 
 const TYPES: Record<ExportKind, string> = {
   trade: 'Trade',
-  'staking-income': 'Staking',
+  'staking-income': 'Staking-Reward',
+  income: 'Income',
   deposit: 'Deposit',
   withdrawal: 'Withdrawal',
   'acquired-at-market-value': 'Gift-Received',
@@ -37,6 +38,8 @@ const TYPES: Record<ExportKind, string> = {
 
 /** Deposits and withdrawals carry no value in BittyTax: they move tokens between the user's own wallets. */
 const VALUED = (kind: ExportKind) => kind !== 'deposit' && kind !== 'withdrawal';
+/** Pounds are money to BittyTax: a trade against them names `GBP` as an asset, with no value of its own. */
+const POUNDS = 'GBP';
 
 export function bittytaxTimestamp(at: Date): string {
   return `${at.toISOString().slice(0, 19)}.000 UTC`;
@@ -44,8 +47,9 @@ export function bittytaxTimestamp(at: Date): string {
 
 export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): string {
   const quantity = (leg?: ExportLeg) => (leg ? plainDecimal(leg.quantity) : null);
+  const pounds = (value: ExportLeg['gbp']) => value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
   const value = (record: ExportRecord, leg?: ExportLeg) =>
-    leg && VALUED(record.kind) ? leg.gbp.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN) : null;
+    leg && VALUED(record.kind) ? pounds(leg.gbp) : null;
   return csv(
     BITTYTAX_COLUMNS,
     records.map((record) => [
@@ -56,10 +60,11 @@ export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): s
       quantity(record.sell),
       record.sell ? exportAsset(record.sell.asset) : null,
       value(record, record.sell),
-      null,
-      null,
-      null,
-      wallet,
+      quantity(record.fee),
+      record.fee ? exportAsset(record.fee.asset) : null,
+      // A fee always carries its value, so BittyTax never looks a price up (a fee in pounds is its amount).
+      record.fee && record.fee.asset !== POUNDS ? pounds(record.fee.gbp) : null,
+      record.wallet ?? wallet,
       bittytaxTimestamp(record.at),
       `${record.note} [${record.ref}]`,
     ]),

@@ -34,6 +34,8 @@ function label(record: ExportRecord): string | null {
   switch (record.kind) {
     case 'staking-income':
       return 'staking';
+    case 'income':
+      return 'income';
     case 'acquired-at-market-value':
       return 'gift';
     case 'disposed':
@@ -47,7 +49,8 @@ export function koinlyCsv(records: readonly ExportRecord[]): string {
   return csv(
     KOINLY_COLUMNS,
     records.map((record) => {
-      // A trade is worth what was received (the pack's proceeds and cost); a one-sided record its own leg.
+      // A trade is worth what was received (the pack's proceeds and cost); a one-sided record its own leg;
+      // a trade against pounds the pounds.
       const worth = (record.buy ?? record.sell)!.gbp;
       return [
         koinlyDate(record.at),
@@ -55,8 +58,8 @@ export function koinlyCsv(records: readonly ExportRecord[]): string {
         record.sell ? exportAsset(record.sell.asset) : null,
         record.buy ? plainDecimal(record.buy.quantity) : null,
         record.buy ? exportAsset(record.buy.asset) : null,
-        null,
-        null,
+        record.fee ? plainDecimal(record.fee.quantity) : null,
+        record.fee ? exportAsset(record.fee.asset) : null,
         worth.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN),
         'GBP',
         label(record),

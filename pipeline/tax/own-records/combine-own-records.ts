@@ -1,0 +1,395 @@
+/**
+ * The chain record of an order's coldkeys and the buyer's own records and addresses as one set of capital
+ * gains transactions: HMRC keeps one section 104 pool per token per person, across every wallet and
+ * exchange (CRYPTO22200), and a move between one's own wallets is no disposal (CRYPTO22150 on transfers
+ * between one's own wallets; only a fee paid in tokens is a disposal).
+ *
+ * Both the pack and `sbm tax cgt` run this on the chain's transactions (what the pack writes to
+ * `cgt-input.csv`), so an accountant with the same files gets the same figures:
+ *
+ * 1. Opening pools given by the buyer replace the market-value opening: entered figures stand at the
+ *    record's first day; last year's `pools.csv` stands at the end of its day, and everything on or
+ *    before that day is last year's (its acquisitions that last year's disposals already took under the
+ *    30-day rule, its `matched-ahead` rows, are taken out of those days' acquisitions here).
+ * 2. A transfer between the order's coldkeys and an address named as the buyer's own is a move within
+ *    their holdings: no disposal, no acquisition; the cost stays in the pool.
+ * 3. The records' buys, sells, income and fees enter the same pools; a deposit or withdrawal in the
+ *    records that matches a transfer of the chain record (same token, quantity within the fee, time within
+ *    `TRANSFER_WINDOW_MS`) is the same move seen from the exchange's side: one own transfer, not two
+ *    events. Unmatched ones book nothing and are listed as points to check.
+ * 4. A record that sells more than the pool holds that UK day is refused with its file and line; the
+ *    chain's own unexplained holdings are covered and flagged as before (`coverShortfalls`).
+ */
+import type { Decimal } from 'decimal.js';
+import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
+import { CgtDecimal, plainDecimal } from '../cgt/cgt-decimal.js';
+import type { CgtTransaction } from '../cgt/cgt-types.js';
+import { coverShortfalls, type PackFlag, TAO_ASSET } from '../cgt-transactions.js';
+import {
+  type CustomerInputs,
+  CustomerInputsRejected,
+  type OpeningPools,
+  type OwnAddress,
+  type OwnRecord,
+} from './customer-inputs.js';
+
+/** How far apart in time a record's deposit or withdrawal and the chain's transfer may be to be one move. */
+export const TRANSFER_WINDOW_MS = 6 * 3_600_000;
+/** Quantities are exact to the RAO on the chain; an exchange may round to fewer places. */
+const QUANTITY_SLACK = new CgtDecimal('0.000000001');
+
+/** One move between the buyer's own holdings, as the PDF and the exports name it. */
+export interface OwnTransfer {
+  /** The chain transaction's ref (`event 123/4`); null for a record with no chain side. */
+  chainRef: string | null;
+  at: Date;
+  asset: string;
+  quantity: Decimal;
+  direction: 'in' | 'out';
+  /** The address on the other side, and the buyer's label for it when they named it. */
+  counterparty: string | null;
+  label: string | null;
+  /** The record that shows the other side, when one does. */
+  record: OwnRecord | null;
+}
+
+export interface CombinedTransactions {
+  transactions: CgtTransaction[];
+  flags: PackFlag[];
+  ownTransfers: OwnTransfer[];
+  /** Each record's transactions (a buy with its fee is one acquisition; a sell may carry a fee disposal). */
+  recordOf: Map<CgtTransaction, OwnRecord>;
+  opening: 'market value' | OpeningPools['source'];
+}
+
+/**
+ * `openingAt`: the instant the record opens (the pack's first collected day's end); the chain's opening
+ * rows stand there. Without one (a `cgt-input.csv` of an older pack), their own time is used.
+ */
+export function combineOwnRecords(
+  chain: { transactions: readonly CgtTransaction[]; flags: readonly PackFlag[] },
+  customer: CustomerInputs,
+  openingAt?: Date,
+): CombinedTransactions {
+  const flags = [...chain.flags];
+  let rows = [...chain.transactions];
+  const recordOf = new Map<CgtTransaction, OwnRecord>();
+  const resolve = assetResolver(rows);
+  const ownTransfers: OwnTransfer[] = [];
+  const dropFlagsOf = (ref: string | undefined) => {
+    if (ref === undefined) return;
+    for (let i = flags.length - 1; i >= 0; i--) if (flags[i]!.ref === ref) flags.splice(i, 1);
+  };
+
+  // 1. The opening.
+  const chainOpening = rows.find((tx) => tx.kind === 'opening');
+  const recordOpensAt = openingAt ?? chainOpening?.at ?? rows[0]?.at ?? new Date(0);
+  let records = [...customer.records];
+  if (customer.opening) {
+    const opening = customer.opening;
+    for (let i = flags.length - 1; i >= 0; i--) if (flags[i]!.kind === 'opening') flags.splice(i, 1);
+    rows = rows.filter((tx) => tx.kind !== 'opening');
+    let at = recordOpensAt;
+    if (opening.asAt !== null) {
+      at = new Date(ukDayEndMs(opening.asAt) - 1);
+      const before = rows.filter((tx) => ukDay(tx.at.getTime()) <= opening.asAt!).length;
+      rows = rows.filter((tx) => ukDay(tx.at.getTime()) > opening.asAt!);
+      const earlier = records.filter((r) => ukDay(r.at.getTime()) <= opening.asAt!);
+      records = records.filter((r) => ukDay(r.at.getTime()) > opening.asAt!);
+      if (before + earlier.length > 0) {
+        flags.push({
+          date: opening.asAt,
+          kind: 'opening',
+          text: `${before} chain transaction(s) and ${earlier.length} of your record(s) dated on or before ${opening.asAt} are last year's: the pools of your pools.csv already hold them, so they are left out here.`,
+        });
+      }
+    }
+    for (const pool of opening.pools) {
+      if (!pool.quantity.gt(0)) continue;
+      rows.push({
+        at,
+        asset: resolve(pool.asset, at),
+        action: 'acquire',
+        quantity: new CgtDecimal(pool.quantity),
+        gbp: new CgtDecimal(pool.cost),
+        ref: `opening pool ${opening.asAt ?? ukDay(recordOpensAt.getTime())}`,
+        kind: 'opening',
+      });
+    }
+    const list = opening.pools
+      .map((p) => `${resolve(p.asset, at)} ${plainDecimal(p.quantity)} costing £${p.cost.toFixed(2)}`)
+      .join('; ');
+    flags.push({
+      date: opening.asAt ?? ukDay(recordOpensAt.getTime()),
+      kind: 'opening',
+      text:
+        opening.source === 'pools.csv'
+          ? `The pools open from your pools.csv of the pack before this one, as they stood at the end of ${opening.asAt} (${list || 'no pools'}), not at market value.`
+          : `The pools open from the figures you gave, at the end of ${ukDay(recordOpensAt.getTime())}, the earliest day the service collected (${list || 'no pools'}), not at market value.`,
+    });
+  }
+
+  // 2. Own addresses: the chain's transfers with them are moves within the buyer's holdings.
+  const own = new Map<string, OwnAddress>(customer.addresses.map((a) => [a.address, a]));
+  const transfers = rows.filter((tx) => tx.kind === 'transfer-in' || tx.kind === 'transfer-out');
+  const ownTransferOf = new Map<CgtTransaction, OwnTransfer>();
+  const makeOwn = (tx: CgtTransaction, label: string | null, record: OwnRecord | null) => {
+    const found = ownTransferOf.get(tx);
+    if (found) {
+      found.record ??= record;
+      return found;
+    }
+    const move: OwnTransfer = {
+      chainRef: tx.ref ?? null,
+      at: tx.at,
+      asset: tx.asset,
+      quantity: tx.quantity,
+      direction: tx.kind === 'transfer-in' ? 'in' : 'out',
+      counterparty: tx.counterparty ?? null,
+      label,
+      record,
+    };
+    ownTransferOf.set(tx, move);
+    ownTransfers.push(move);
+    dropFlagsOf(tx.ref);
+    return move;
+  };
+  for (const tx of transfers) {
+    const address = tx.counterparty === undefined ? undefined : own.get(tx.counterparty);
+    if (address) makeOwn(tx, address.label, null);
+  }
+
+  // 3. The records.
+  const added: CgtTransaction[] = [];
+  for (const record of records) {
+    if (record.kind === 'deposit' || record.kind === 'withdrawal') {
+      const asset = resolve(record.asset, record.at);
+      // A withdrawal from the exchange arrives on the chain as a transfer in, and a deposit leaves as one out.
+      const wanted = record.kind === 'withdrawal' ? 'transfer-in' : 'transfer-out';
+      const slack = QUANTITY_SLACK.plus(
+        record.fee && resolve(record.fee.asset, record.at) === asset ? record.fee.quantity : 0,
+      );
+      const match = transfers
+        .filter(
+          (tx) =>
+            tx.kind === wanted &&
+            tx.asset === asset &&
+            !ownTransferOf.get(tx)?.record &&
+            Math.abs(tx.at.getTime() - record.at.getTime()) <= TRANSFER_WINDOW_MS &&
+            tx.quantity.minus(record.quantity).abs().lte(slack),
+        )
+        .sort(
+          (a, b) =>
+            Math.abs(a.at.getTime() - record.at.getTime()) - Math.abs(b.at.getTime() - record.at.getTime()),
+        )[0];
+      if (match) {
+        makeOwn(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
+      } else {
+        flags.push({
+          date: ukDay(record.at.getTime()),
+          kind: 'own-records',
+          text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / 3_600_000} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
+        });
+      }
+      for (const tx of feeDisposal(record, resolve)) {
+        added.push(tx);
+        recordOf.set(tx, record);
+      }
+      continue;
+    }
+    for (const tx of recordTransactions(record, resolve)) {
+      added.push(tx);
+      recordOf.set(tx, record);
+    }
+  }
+  rows = rows.filter((tx) => !ownTransferOf.has(tx));
+  rows.push(...added);
+
+  // Last year's 30-day matches: their quantity leaves those days' acquisitions before anything else here.
+  if (customer.opening) rows = takeMatchedAhead(rows, customer.opening, resolve, flags);
+
+  // Only a market-value opening can count a record's tokens twice (the chain's holdings when it opens).
+  if (records.length > 0 && !customer.opening && chainOpening) {
+    const early = records.filter((r) => r.at.getTime() < recordOpensAt.getTime());
+    if (early.length > 0) {
+      flags.push({
+        date: ukDay(recordOpensAt.getTime()),
+        kind: 'opening',
+        text: `${early.length} of your records are dated before ${ukDay(recordOpensAt.getTime())}, when the chain record opens with the coldkeys' holdings at market value: if those holdings came from these records, the same tokens are counted twice. Give your pools at that day (or last year's pools.csv) to open from your own cost instead.`,
+      });
+    }
+  }
+
+  // 4. Holdings: a record may not sell what the pools do not hold; the chain's gaps are covered as before.
+  const ordered = rows.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      a.asset.localeCompare(b.asset) ||
+      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
+  );
+  const transactions = coverShortfalls(ordered, flags, (tx, held, date) => {
+    const record = recordOf.get(tx);
+    if (!record) return;
+    throw new CustomerInputsRejected([
+      {
+        file: record.source,
+        line: record.line,
+        column: null,
+        reason: `this ${tx.action === 'dispose' ? record.kind : 'row'} disposes of ${plainDecimal(tx.quantity)} ${tx.asset} on ${date} (UK day), more than the ${plainDecimal(held)} your records and the chain record hold that day: an earlier purchase or withdrawal is missing from the files`,
+      },
+    ]);
+  });
+  return {
+    transactions,
+    flags,
+    ownTransfers: ownTransfers.sort((a, b) => a.at.getTime() - b.at.getTime()),
+    recordOf,
+    opening: customer.opening ? customer.opening.source : 'market value',
+  };
+}
+
+/**
+ * A record's capital gains transactions. A fee is an allowable cost (TCGA 1992 s38(1)(c)): added to a
+ * purchase's cost, or given as the fee of a sale (its proceeds stay gross, as SA108 asks). A fee paid in a
+ * token is also a disposal of that token at the fee's value (BittyTax books it the same way).
+ */
+function recordTransactions(record: OwnRecord, resolve: AssetResolver): CgtTransaction[] {
+  const asset = resolve(record.asset, record.at);
+  const gbp = new CgtDecimal(record.gbp ?? 0);
+  const feeGbp = new CgtDecimal(record.fee?.gbp ?? 0);
+  const base = { at: record.at, asset, quantity: new CgtDecimal(record.quantity), ref: recordRef(record) };
+  const out: CgtTransaction[] = [];
+  switch (record.kind) {
+    case 'buy':
+      out.push({ ...base, action: 'acquire', gbp: gbp.plus(feeGbp), kind: 'record' });
+      break;
+    case 'income':
+      out.push({ ...base, action: 'acquire', gbp: gbp.plus(feeGbp), kind: 'record' });
+      break;
+    case 'sell':
+      out.push({
+        ...base,
+        action: 'dispose',
+        gbp,
+        ...(feeGbp.gt(0) ? { fee: feeGbp } : {}),
+        kind: 'record',
+      });
+      break;
+    case 'fee':
+      out.push({ ...base, action: 'dispose', gbp, kind: 'record' });
+      break;
+    default:
+      break;
+  }
+  if (record.kind !== 'fee') out.push(...feeDisposal(record, resolve));
+  return out;
+}
+
+/** A fee paid in TAO or alpha: that token disposed of at the fee's value. */
+function feeDisposal(record: OwnRecord, resolve: AssetResolver): CgtTransaction[] {
+  const fee = record.fee;
+  if (!fee || !isPooled(fee.asset) || !fee.quantity.gt(0)) return [];
+  return [
+    {
+      at: record.at,
+      asset: resolve(fee.asset, record.at),
+      action: 'dispose',
+      quantity: new CgtDecimal(fee.quantity),
+      gbp: new CgtDecimal(fee.gbp),
+      ref: `${recordRef(record)} fee`,
+      kind: 'record',
+    },
+  ];
+}
+
+export function recordRef(record: OwnRecord): string {
+  return `${record.source} line ${record.line}`;
+}
+
+function isPooled(asset: string): boolean {
+  return (
+    asset.toUpperCase() === TAO_ASSET || /^SN\d+-ALPHA(-R\d+)?$/i.test(asset) || /^alpha:\d+:\d+$/.test(asset)
+  );
+}
+
+/**
+ * Takes last year's 30-day matches out of the acquisitions of their UK days. The engine sums a day's
+ * acquisitions into one (s105) and a match takes its part at the day's average cost, so each of the day's
+ * rows gives up the same share of its quantity and its cost (to the RAO, the last row taking the rest):
+ * the day is left as one computation across both years leaves it.
+ */
+function takeMatchedAhead(
+  rows: CgtTransaction[],
+  opening: OpeningPools,
+  resolve: AssetResolver,
+  flags: PackFlag[],
+): CgtTransaction[] {
+  let out = rows;
+  for (const ahead of opening.matchedAhead) {
+    const asset = resolve(ahead.asset, new Date(ukDayEndMs(ahead.day) - 1));
+    const day = out.filter(
+      (tx) => tx.asset === asset && tx.action === 'acquire' && ukDay(tx.at.getTime()) === ahead.day,
+    );
+    const total = day.reduce((sum, tx) => sum.plus(tx.quantity), new CgtDecimal(0));
+    if (total.lt(ahead.quantity)) {
+      flags.push({
+        date: ahead.day,
+        kind: 'opening',
+        text: `Your pools.csv says last year's disposals took ${plainDecimal(ahead.quantity)} ${asset} acquired on ${ahead.day} under the 30-day rule, but this record acquires only ${plainDecimal(total)} that day: check that both packs cover the same coldkeys and records.`,
+      });
+    }
+    const quantity = CgtDecimal.min(new CgtDecimal(ahead.quantity), total);
+    if (!quantity.gt(0)) continue;
+    let left = quantity;
+    const replaced = new Map<CgtTransaction, CgtTransaction | null>();
+    day.forEach((tx, i) => {
+      const take =
+        i === day.length - 1
+          ? left
+          : CgtDecimal.min(left, tx.quantity.times(quantity).div(total).toDecimalPlaces(9));
+      left = left.minus(take);
+      const rest = tx.quantity.minus(take);
+      replaced.set(
+        tx,
+        rest.gt(0) ? { ...tx, quantity: rest, gbp: tx.gbp.minus(tx.gbp.times(take).div(tx.quantity)) } : null,
+      );
+    });
+    out = out.flatMap((tx) => {
+      const next = replaced.get(tx);
+      return next === undefined ? [tx] : next ? [next] : [];
+    });
+  }
+  return out;
+}
+
+type AssetResolver = (name: string, at: Date) => string;
+
+/**
+ * Records and entered pools name alpha as the pack's exports do (`SN12-ALPHA`, `SN12-ALPHA-R<block>` for
+ * a netuid registered again); the chain's transactions as `alpha:<netuid>:<registered_at>`. A name without
+ * its registration is the registration the chain record shows for that netuid (the latest one that had
+ * begun by the record's time, when the netuid was reused).
+ */
+function assetResolver(chain: readonly CgtTransaction[]): AssetResolver {
+  const firstSeen = new Map<string, number>();
+  for (const tx of chain) {
+    const seen = firstSeen.get(tx.asset);
+    if (seen === undefined || tx.at.getTime() < seen) firstSeen.set(tx.asset, tx.at.getTime());
+  }
+  return (name, at) => {
+    const upper = name.trim().toUpperCase();
+    if (upper === TAO_ASSET) return TAO_ASSET;
+    if (/^alpha:\d+:\d+$/.test(name.trim())) return name.trim();
+    const alpha = /^SN(\d+)-ALPHA(?:-R(\d+))?$/.exec(upper);
+    if (!alpha) return name.trim();
+    const [, netuid, registeredAt] = alpha;
+    if (netuid === '0') return TAO_ASSET;
+    if (registeredAt !== undefined) return `alpha:${Number(netuid)}:${Number(registeredAt)}`;
+    const candidates = [...firstSeen]
+      .filter(([asset]) => asset.startsWith(`alpha:${Number(netuid)}:`))
+      .sort(([a], [b]) => Number(a.split(':')[2]) - Number(b.split(':')[2]));
+    if (candidates.length === 0) return `alpha:${Number(netuid)}:0`;
+    const begun = candidates.filter(([, first]) => first <= at.getTime());
+    return (begun[begun.length - 1] ?? candidates[0]!)[0];
+  };
+}
