@@ -252,9 +252,9 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
         const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
         entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
       }
-      for (const [asset, { rao, disposeValue, acquireValue, sides, feeRao, feeValue }] of [
-        ...assets,
-      ].sort(([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1))) {
+      for (const [asset, { rao, disposeValue, acquireValue, sides, feeRao, feeValue }] of [...assets].sort(
+        ([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1),
+      )) {
         // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
         // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
         if (rao === 0n || sides.size === 2) continue;
