@@ -413,6 +413,9 @@ describe('adding records to an order', () => {
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
         });
         req.on('error', reject);
+        req.setTimeout(5_000, () =>
+          req.destroy(new Error('no answer in 5 s: the server waited for the body')),
+        );
         // Only the first kilobyte is ever sent: the answer must come without the rest.
         req.write('x'.repeat(1024));
       });
@@ -506,20 +509,24 @@ describe('the fulfilment job and revisions', () => {
     expect(
       (await upload(id, token, form([{ field: 'records', name: TRADES_NAME, text: TRADES }]))).status,
     ).toBe(202);
-    // The first worker stores the v2 pack, then dies (it never returns; its lease stays held).
+    // The first worker stores the v2 pack, then stalls there (as if dead: its lease stays held).
     let stored!: () => void;
     const reached = new Promise<void>((resolve) => {
       stored = resolve;
     });
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
     const built = builds.length;
-    void runFulfilment(
+    const stalled = runFulfilment(
       jobDeps({
         worker: 'worker-that-dies',
         leaseMs: 60_000,
         afterPackStored: async (_order, version) => {
           if (version !== 2) return;
           stored();
-          await new Promise(() => {});
+          await woken;
         },
       }),
     );
@@ -540,9 +547,14 @@ describe('the fulfilment job and revisions', () => {
     const served = await download(id, token);
     expect(served.headers.get('x-pack-version')).toBe('2');
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(v2);
-    expect(await gw.state.orders.listRevisions(id)).toMatchObject([
-      { status: 'built', attempts: 2, leaseOwner: null },
-    ]);
+    const done = await gw.state.orders.listRevisions(id);
+    expect(done).toMatchObject([{ status: 'built', attempts: 2, leaseOwner: null }]);
+    // The stalled worker wakes up past its lease: its UPDATE finds the revision no longer its own.
+    wake();
+    const late = await stalled;
+    expect(late.revisionsBuilt).toEqual([]);
+    expect(late.revisionsLost).toEqual([{ id, version: 2 }]);
+    expect(await gw.state.orders.listRevisions(id)).toEqual(done);
   });
 
   it('a build that refuses the records: the revision is rejected, its files deleted, v1 still served', async () => {
