@@ -140,13 +140,15 @@ export const DISPOSAL_COLUMNS = [
   'quantity',
   'proceeds_gbp',
   'cost_gbp',
+  'fee_gbp',
   'gain_gbp',
   'refs',
 ] as const;
 
 /**
  * One row per disposal of the tax year (all disposals of one asset on one UK day are one disposal), so that
- * each column's sum is the SA108 figure: proceeds, allowable costs, and gains less losses.
+ * each column's sum is the SA108 figure: proceeds, allowable costs, and gains less losses. `fee_gbp` is the
+ * part of the cost that is fees paid to make the disposal (the rest is matches.csv's parts).
  */
 export function disposalsCsv(ledger: PackLedger): string {
   return csv(
@@ -158,6 +160,7 @@ export function disposalsCsv(ledger: PackLedger): string {
       plainDecimal(d.quantity),
       gbp(d.proceeds),
       gbp(d.cost),
+      gbp(d.fees),
       gbp(d.gain),
       d.refs.join('; '),
     ]),
@@ -260,6 +263,7 @@ export const CGT_INPUT_COLUMNS = [
   'action',
   'quantity',
   'gbp',
+  'fee_gbp',
   'kind',
   'counterparty',
 ] as const;

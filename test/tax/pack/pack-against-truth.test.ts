@@ -157,18 +157,21 @@ describe('the demo coldkey pack', () => {
 
   it('gives sbm tax cgt exactly its disposals from cgt-input.csv', async () => {
     const { computeGains } = await import('../../../pipeline/tax/cgt/compute-gains.js');
+    const { readCgtCsv } = await import('../../../pipeline/tax/cgt/read-cgt-csv.js');
     const { Decimal } = await import('decimal.js');
     const rows = readCsv(files.get('cgt-input.csv')!);
-    expect(Object.keys(rows[0]!)).toEqual(['datetime', 'asset', 'action', 'quantity', 'gbp']);
-    const report = computeGains(
-      rows.map((row) => ({
-        at: new Date(row['datetime']!),
-        asset: row['asset']!,
-        action: row['action'] as 'acquire' | 'dispose',
-        quantity: new Decimal(row['quantity']!),
-        gbp: new Decimal(row['gbp']!),
-      })),
-    );
+    expect(Object.keys(rows[0]!)).toEqual([
+      'datetime',
+      'asset',
+      'action',
+      'quantity',
+      'gbp',
+      'fee_gbp',
+      'kind',
+      'counterparty',
+    ]);
+    // Read as `sbm tax cgt` reads it.
+    const report = computeGains(readCgtCsv(files.get('cgt-input.csv')!));
     const fromPack = readCsv(files.get('disposals.csv')!).map(
       (row) => `${row['date']}|${row['asset']}|${row['gain_gbp']}`,
     );

@@ -85,8 +85,13 @@ describe('disposals.csv and matches.csv', () => {
       expect(parts.length, `${disposal['date']} ${disposal['asset']}`).toBeGreaterThan(0);
       expect(sum(parts, 'quantity').eq(disposal['quantity']!)).toBe(true);
       // Each part's cost is rounded to 8 places on its own: within a unit of the last place per part.
+      // The cost is the parts and the fees paid to make the disposal.
       expect(
-        sum(parts, 'cost_gbp').sub(disposal['cost_gbp']!).abs().lte(new Decimal('1e-8').mul(parts.length)),
+        sum(parts, 'cost_gbp')
+          .add(disposal['fee_gbp']!)
+          .sub(disposal['cost_gbp']!)
+          .abs()
+          .lte(new Decimal('1e-8').mul(parts.length + 1)),
       ).toBe(true);
     }
   });
@@ -122,6 +127,11 @@ describe('the exports for BittyTax and Koinly', () => {
     ]);
     const legs = rows.flatMap((row) => {
       const second = row['Timestamp']!.replace(/\.000 UTC$/, '');
+      // A fee paid in the token given (an alpha fee inside an unstake) is in the Fee columns: the pack's
+      // disposal is the sell and the fee together, and its acquisition's cost carries half the fee's value
+      // (the share BittyTax adds to the buy of a token-for-token trade).
+      const feeOfSell = row['Fee Asset'] !== '' && row['Fee Asset'] === row['Sell Asset'];
+      const feeValue = new Decimal(row['Fee Value in GBP'] || 0);
       const out = [];
       if (row['Buy Asset'])
         out.push({
@@ -130,7 +140,9 @@ describe('the exports for BittyTax and Koinly', () => {
           asset: row['Buy Asset'],
           action: 'acquire',
           quantity: row['Buy Quantity']!,
-          gbp: row['Buy Value in GBP']!,
+          gbp: feeOfSell
+            ? new Decimal(row['Buy Value in GBP']!).add(feeValue.div(2)).toFixed(8)
+            : row['Buy Value in GBP']!,
         });
       if (row['Sell Asset'])
         out.push({
@@ -138,8 +150,12 @@ describe('the exports for BittyTax and Koinly', () => {
           second,
           asset: row['Sell Asset'],
           action: 'dispose',
-          quantity: row['Sell Quantity']!,
-          gbp: row['Sell Value in GBP']!,
+          quantity: feeOfSell
+            ? new Decimal(row['Sell Quantity']!).add(row['Fee Quantity']!).toFixed()
+            : row['Sell Quantity']!,
+          gbp: feeOfSell
+            ? new Decimal(row['Sell Value in GBP']!).add(feeValue).toFixed(8)
+            : row['Sell Value in GBP']!,
         });
       return out;
     });
@@ -154,7 +170,9 @@ describe('the exports for BittyTax and Koinly', () => {
           leg.asset === tx.asset &&
           leg.action === tx.action &&
           new Decimal(leg.quantity).toFixed() === tx.quantity &&
-          (leg.gbp === '' ? ['Deposit', 'Withdrawal'].includes(leg.row['Type']!) : leg.gbp === tx.gbp),
+          (leg.gbp === ''
+            ? ['Deposit', 'Withdrawal'].includes(leg.row['Type']!)
+            : new Decimal(leg.gbp).sub(tx.gbp).abs().lte('0.00000001')),
       );
       expect(found, JSON.stringify(tx)).toBeGreaterThanOrEqual(0);
       legs.splice(found, 1);
@@ -180,8 +198,16 @@ describe('the exports for BittyTax and Koinly', () => {
           action: 'acquire',
           quantity: row['Received Amount']!,
         });
+      // A fee paid in the token sent is part of the pack's disposal.
+      const fee =
+        row['Fee Currency'] !== '' && row['Fee Currency'] === row['Sent Currency'] ? row['Fee Amount']! : '0';
       if (row['Sent Currency'])
-        out.push({ second, asset: row['Sent Currency'], action: 'dispose', quantity: row['Sent Amount']! });
+        out.push({
+          second,
+          asset: row['Sent Currency'],
+          action: 'dispose',
+          quantity: new Decimal(row['Sent Amount']!).add(fee).toFixed(),
+        });
       return out;
     });
     expect(legs.length).toBe(transactions().length);

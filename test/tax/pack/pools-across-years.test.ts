@@ -4,18 +4,26 @@
  * record starts (1 February), not at market value on 5 April, and so give the 2025/26 pack's closing pools
  * as its own opening ones. A day missing from the published calendar is found on the chain.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaxCalendar, taxPaths } from '../../../pipeline/contract/tax-published.js';
 import { readManifest } from '../../../pipeline/store/manifest.js';
 import { readPublishedObject } from '../../../pipeline/store/publication.js';
 import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
+import type { CgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
 import type { CgtTransaction } from '../../../pipeline/tax/cgt/cgt-types.js';
 import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
+import { readCgtCsv } from '../../../pipeline/tax/cgt/read-cgt-csv.js';
+import type { CustomerInputs } from '../../../pipeline/tax/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
 import { buildPack, type PackOrder } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 import { recordDays } from '../../../pipeline/tax/pack/record-days.js';
 import { parseUkTaxYear } from '../../../pipeline/time/uk-tax-year.js';
+import { runArgs } from '../cgt/run-cgt.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { readCsv } from './read-pack-csv.js';
@@ -28,7 +36,7 @@ let chain: PackChain;
 const packs = new Map<string, Map<string, string>>();
 const pdfs = new Map<string, Uint8Array>();
 
-async function packOf(taxYear: string): Promise<Map<string, string>> {
+async function packOf(taxYear: string, customer?: CustomerInputs): Promise<Map<string, string>> {
   const order: PackOrder = {
     id: `ord_${taxYear.replace('/', '_')}`,
     sku: 'tax-pack',
@@ -37,21 +45,18 @@ async function packOf(taxYear: string): Promise<Map<string, string>> {
     coldkeys: [world.devnet.demoColdkey],
     paidAt: new Date('2026-05-12T09:00:00Z'),
   };
-  const zip = await JSZip.loadAsync(await buildPack(order, { store: world.store, chain: chain.reader }));
+  const zip = await JSZip.loadAsync(
+    await buildPack(order, { store: world.store, chain: chain.reader }, customer),
+  );
   const files = new Map<string, string>();
   for (const name of Object.keys(zip.files)) files.set(name, await zip.file(name)!.async('string'));
-  pdfs.set(taxYear, await zip.file('summary.pdf')!.async('uint8array'));
+  pdfs.set(customer ? `${taxYear} revised` : taxYear, await zip.file('summary.pdf')!.async('uint8array'));
   return files;
 }
 
 function transactionsOf(files: Map<string, string>): CgtTransaction[] {
-  return readCsv(files.get('cgt-input.csv')!).map((row) => ({
-    at: new Date(row['datetime']!),
-    asset: row['asset']!,
-    action: row['action'] as 'acquire' | 'dispose',
-    quantity: new CgtDecimal(row['quantity']!),
-    gbp: new CgtDecimal(row['gbp']!),
-  }));
+  // As `sbm tax cgt` reads the file (a disposal's fee_gbp included).
+  return readCgtCsv(files.get('cgt-input.csv')!);
 }
 
 const rowKey = (tx: CgtTransaction) =>
@@ -81,9 +86,9 @@ describe('pools across tax years', () => {
   });
 
   it("opens 2026/27 with the 2025/26 pack's closing pools", () => {
-    const closing2025 = readCsv(packs.get('2025/26')!.get('pools.csv')!).map(
-      (row) => `${row['asset']}|${row['quantity']}|${row['cost_gbp']}`,
-    );
+    const closing2025 = readCsv(packs.get('2025/26')!.get('pools.csv')!)
+      .filter((row) => row['kind'] === 'pool')
+      .map((row) => `${row['asset']}|${row['quantity']}|${row['cost_gbp']}`);
     expect(closing2025.length).toBeGreaterThan(0);
     const report = computeGains(transactionsOf(packs.get('2026/27')!));
     const year = report.taxYears.find((y) => y.taxYear === '2025/26');
@@ -125,6 +130,104 @@ describe('pools across tax years', () => {
     expect(text).toContain('opens at the end of 2026-02-01');
     expect(text).toContain("pools carried from there, across tax years, to the year's start (2026-04-05)");
     expect(text).toMatch(/the holdings then \(.*alpha/);
+  });
+});
+
+/** A pack's SA108 lines and disposals as a customer compares them: to the penny. */
+function figures(files: Map<string, string>): string[] {
+  const penny = (text: string) => new CgtDecimal(text).toFixed(2, CgtDecimal.ROUND_HALF_EVEN);
+  return readCsv(files.get('disposals.csv')!).map(
+    (row) =>
+      `${row['date']}|${row['asset']}|${row['quantity']}|${penny(row['proceeds_gbp']!)}|${penny(row['cost_gbp']!)}|${penny(row['gain_gbp']!)}`,
+  );
+}
+
+const uploaded = (name: string, text: string, role: 'records' | 'addresses' | 'opening') => ({
+  name,
+  bytes: new TextEncoder().encode(text),
+  role,
+});
+
+describe("the buyer's own files", () => {
+  it("opening from the 2025/26 pack's pools.csv gives the 2026/27 figures of one computation across both years, to the penny", async () => {
+    const pools = packs.get('2025/26')!.get('pools.csv')!;
+    // The 2025/26 pack's March disposals took April acquisitions under the 30-day rule: carried as rows.
+    expect(readCsv(pools).some((row) => row['kind'] === 'matched-ahead')).toBe(true);
+    const carried = await packOf('2026/27', readCustomerFiles([uploaded('pools.csv', pools, 'opening')]));
+    const whole = packs.get('2026/27')!;
+    expect(figures(whole).length).toBeGreaterThan(0);
+    expect(figures(carried)).toEqual(figures(whole));
+    // Its own pools.csv closes the year as the one computation does (pools.csv keeps 8 places of pounds, so
+    // the carried cost may differ in the 8th place: to the penny).
+    const pools2 = (files: Map<string, string>) =>
+      readCsv(files.get('pools.csv')!).map(
+        (row) =>
+          `${row['asset']}|${row['quantity']}|${new CgtDecimal(row['cost_gbp']!).toFixed(2, CgtDecimal.ROUND_HALF_EVEN)}|${row['as_at']}|${row['kind']}`,
+      );
+    expect(pools2(carried)).toEqual(pools2(whole));
+    const text = pdfToText(pdfs.get('2026/27 revised')!, world.dir).replace(/\s+/g, ' ');
+    expect(text).toContain('Pools opened from: your pools.csv, as the pools stood at the end of 2026-04-05');
+    expect(text).toContain('pools.csv: opening');
+  });
+
+  it('a counterparty named as an own address is a move within the holdings, and sbm tax cgt with the same file gives the same figures', async () => {
+    const whole = packs.get('2026/27')!;
+    const crossing = readCsv(whole.get('cgt-input.csv')!).filter(
+      (row) =>
+        (row['kind'] === 'transfer-in' || row['kind'] === 'transfer-out') &&
+        row['counterparty'] &&
+        row['datetime']! >= YEAR_START,
+    );
+    expect(crossing.length).toBeGreaterThan(0);
+    const own = crossing[0]!['counterparty']!;
+    const before = pdfToText(pdfs.get('2026/27')!, world.dir).replace(/\s+/g, ' ');
+    expect(before).toMatch(new RegExp(`${own}.{0,40}taken as (acquired|disposed of) at its market value`));
+    const addresses = `address,label\n${own},my other wallet\n`;
+    const revised = await packOf(
+      '2026/27',
+      readCustomerFiles([uploaded('addresses.csv', addresses, 'addresses')]),
+    );
+    const text = pdfToText(pdfs.get('2026/27 revised')!, world.dir).replace(/\s+/g, ' ');
+    expect(text).not.toMatch(new RegExp(`${own}.{0,40}taken as (acquired|disposed of) at its market value`));
+    expect(text).toContain(`my other wallet: ${own}`);
+    expect(text).toContain('not read from the chain');
+    // The chain record is the same; the figures change, and an accountant gets them offline.
+    expect(revised.get('cgt-input.csv')).toEqual(whole.get('cgt-input.csv'));
+    const dir = await mkdtemp(join(tmpdir(), 'sbm-own-address-'));
+    try {
+      await writeFile(join(dir, 'cgt-input.csv'), revised.get('cgt-input.csv')!);
+      await writeFile(join(dir, 'addresses.csv'), addresses);
+      const run = await runArgs([
+        'tax',
+        'cgt',
+        join(dir, 'cgt-input.csv'),
+        '--addresses',
+        join(dir, 'addresses.csv'),
+        '--json',
+      ]);
+      expect(run.stderr).toBe('');
+      const report = JSON.parse(run.stdout) as CgtJson;
+      const penny = (text: string) => new CgtDecimal(text).toFixed(2, CgtDecimal.ROUND_HALF_EVEN);
+      expect(
+        report.disposals
+          .filter((d) => d.date >= YEAR_START)
+          .map(
+            (d) =>
+              `${d.date}|${d.asset}|${d.quantity}|${penny(d.proceeds)}|${penny(d.cost)}|${penny(d.gain)}`,
+          ),
+      ).toEqual(figures(revised));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The bittytax.csv pairs the move as a withdrawal and a deposit, never a trade at market value.
+    const moves = readCsv(revised.get('bittytax.csv')!).filter((row) =>
+      row['Note']!.includes('my other wallet'),
+    );
+    expect(moves.map((row) => row['Type']).sort()).toEqual(
+      Array.from({ length: moves.length / 2 }, () => ['Deposit', 'Withdrawal'])
+        .flat()
+        .sort(),
+    );
   });
 });
 
