@@ -28,7 +28,16 @@ export const HMRC_METHOD: readonly string[] = [
     "hotkeys on one subnet, a hotkey or coldkey swap, staking on root, and moves between the order's own " +
     'coldkeys are not disposals: the same token stays with the same owner.',
   'Transfers. Stake or TAO sent to a coldkey outside this order is treated as disposed of at its market value, ' +
-    'and what is received from outside as acquired at market value; both are flagged for you to check.',
+    'and what is received from outside as acquired at market value; both are flagged for you to check. A ' +
+    'transfer to or from an address you named as yours, or one that a withdrawal or deposit in your own ' +
+    'records matches (same token, quantity within its fee, within 6 hours), is a move within your holdings: ' +
+    'no disposal, no acquisition, the cost stays in the pool (CRYPTO22200: one pool per token per person).',
+  'Your records. Purchases, sales, income and fees from your exchange records (Koinly, BittyTax or the plain ' +
+    'CSV) enter the same pools and the same matching as the chain record. A fee is an allowable cost: on a ' +
+    "purchase in its cost, on a sale in the disposal's costs; a fee paid in a token is also a disposal of that " +
+    'token at its value. A fee paid in alpha inside an exchange on the chain (an unstake, a move) is allowable ' +
+    "half against the disposal and half on the acquired token's cost, as BittyTax allocates it. Opening pools " +
+    "you give (your figures, or last year's pools.csv) replace the market-value opening.",
   'Actions. Each row of events.csv is one call, with the chain events it was made of. A stake is ' +
     "a Balances.Transfer of TAO to the subnet's own account and a StakeAdded: one exchange of TAO for alpha, " +
     "the transfer being staking's own leg, never a payment to anyone; an unstake is the reverse. A move of " +
@@ -66,7 +75,9 @@ export const HMRC_METHOD: readonly string[] = [
 export const LIMITS: readonly string[] = [
   'What the chain shows: stake, pool prices and staking events of these coldkeys, read from a Bittensor ' +
     'archive node and from the events this service collected. What it does not show: what you paid for TAO ' +
-    'on an exchange, transfers you made between your own wallets outside this order, or whether you trade.',
+    'on an exchange, transfers you made between your own wallets outside this order, or whether you trade: ' +
+    'add your exchange records, your own addresses and your opening pools on the order page, and the pack is ' +
+    "rebuilt with them. An address you name as yours is not read from the chain: its history is your records'.",
   'Assumption: what the coldkeys held when the record opens (the end of the earliest UK day the service ' +
     'collected, often in an earlier tax year) enters the pools at its market value that day, because its real ' +
     'cost is not in the record. From there the section 104 pools carry across tax years as HMRC requires. ' +
@@ -76,7 +87,8 @@ export const LIMITS: readonly string[] = [
     'A day without one takes the nearest earlier quote up to 3 days older, and the pack flags it; with none ' +
     'that near the pack is not made, rather than value anything at £0.',
   'Assumption: transfers to or from coldkeys outside the order are disposals or acquisitions at market value ' +
-    '(a gift, a sale or your own other wallet would each be treated differently).',
+    '(a gift, a sale or your own other wallet would each be treated differently), unless the address is one ' +
+    'you named as yours or your records show the move.',
   "Falls. A coldkey's rises and falls on one subnet and UK day are netted across its hotkeys before anything " +
     'is income: stake that left one hotkey and reached another (a hotkey or coldkey swap, HotkeySwapped, ' +
     'HotkeySwappedOnSubnet, ColdkeySwapped) is a move, named in Points to check. A fall that nothing explains ' +
@@ -113,7 +125,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   [
     'disposals.csv',
     'one row per disposal of the tax year (all disposals of one token on one UK day are one disposal): date, ' +
-      'tax_year, asset, quantity, proceeds_gbp, cost_gbp, gain_gbp (negative for a loss), refs (the events and ' +
+      'tax_year, asset, quantity, proceeds_gbp, cost_gbp, fee_gbp (the fees inside cost_gbp), gain_gbp (negative ' +
+      'for a loss), refs (the events and ' +
       'income days grouped in it). Its column sums are the SA108 figures: proceeds, allowable costs, and gains ' +
       'less losses.',
   ],
@@ -125,7 +138,10 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'pools.csv',
-    'the section 104 pools at the end of the last day of the tax year covered: asset, quantity, cost_gbp, as_at.',
+    'the section 104 pools at the end of the last day of the tax year covered: asset, quantity, cost_gbp, ' +
+      'as_at, kind (pool); and kind matched-ahead: acquisitions after the year (as_at their day) that its ' +
+      "disposals took under the 30-day rule. Give this file as next year's opening pools: the two packs then " +
+      'give the figures of one computation across both years.',
   ],
   [
     'positions.csv',
@@ -133,24 +149,29 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     'cgt-input.csv',
-    'every acquisition and disposal given to the gains engine (datetime, asset, action, quantity, gbp), from ' +
-      'the opening to up to 30 days after the tax year (those later days only for the 30-day rule): ' +
-      '`sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax year) and pools.csv ' +
-      '(the closing pools it gives for the tax year).',
+    'every acquisition and disposal of the chain record given to the gains engine (datetime, asset, action, ' +
+      'quantity, gbp, fee_gbp, kind: opening, income, transfer-in, transfer-out or unexplained, counterparty: ' +
+      'the address of a transfer), from the opening to up to 30 days after the tax year (those later days only ' +
+      'for the 30-day rule): `sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax ' +
+      'year) and pools.csv (the closing pools it gives for the tax year); with your files added ' +
+      '(`--records`, `--addresses`, `--opening`) it combines them as this pack did.',
   ],
   [
     'bittytax.csv',
     "the same transactions as cgt-input.csv, as BittyTax transaction records (its README's columns: Type, " +
       'Buy Quantity, Buy Asset, Buy Value in GBP, Sell Quantity, Sell Asset, Sell Value in GBP, Fee Quantity, ' +
       'Fee Asset, Fee Value in GBP, Wallet, Timestamp, Note). A stake, unstake or move across subnets is one ' +
-      'Trade; staking income is Staking; TAO or stake from or to a coldkey outside this order is a Deposit or ' +
-      'Withdrawal; holdings taken at market value (the opening) are Gift-Received; stake gone for nothing and ' +
-      'other disposals are Spend. Alpha is SN<netuid>-ALPHA (-R<block> for a reused netuid).',
+      'Trade, a fee paid in alpha in the Fee columns; staking income is Staking-Reward; TAO or stake from or to ' +
+      'a coldkey outside this order is a Deposit or Withdrawal; a move between your own wallets is a Withdrawal ' +
+      'and a Deposit; your records are Trades against GBP (their fees in the Fee columns) and Income; holdings ' +
+      'taken at market value (the opening) are Gift-Received; stake gone for nothing and other disposals are ' +
+      'Spend. Alpha is SN<netuid>-ALPHA (-R<block> for a reused netuid).',
   ],
   [
     'koinly.csv',
     "the same records in Koinly's universal CSV template (Date in UTC, Sent and Received Amount and Currency, " +
-      'Net Worth in GBP, Label: staking, gift, lost or cost, Description).',
+      'Fee Amount and Currency, Net Worth in GBP, Label: staking, income, gift, lost or cost, Description; a ' +
+      'transfer has none, so Koinly pairs it with your exchange export).',
   ],
   ['README.txt', 'what each file and column means.'],
 ];
@@ -165,7 +186,8 @@ export const WHICH_FILE: readonly string[] = [
     'exchange records instead, and let that tool compute the pools and gains. TAO that came from outside ' +
     'this order is a deposit there, so the tool pairs it with your exchange withdrawal and its real cost; ' +
     'remove the Gift-Received (Koinly: gift) rows of the opening if your records already hold that history.',
-  'cgt-input.csv is for checking the pack: `sbm tax cgt cgt-input.csv` recomputes its gains.',
+  'cgt-input.csv is for checking the pack: `sbm tax cgt cgt-input.csv` recomputes its gains (with ' +
+    '`--records`, `--addresses` and `--opening` for the files you added on the order page).',
 ];
 
 /** README.txt: the files and columns, the method and the limits, as plain text. */
