@@ -89,7 +89,7 @@ export function orderStatusPage(
       );
     }
     extra = [
-      revisions.length > 0 ? versionsSection(revisions, day) : '',
+      revisions.length > 0 ? versionsSection(revisions, day, version) : '',
       view.records_url && !building ? recordsForm(view.records_url) : '',
     ].join('\n');
   }
@@ -142,32 +142,32 @@ export function unknownOrderPage(
 
 type Revision = NonNullable<Order['revisions']>[number];
 
-const STATUS_WORDS: Record<Revision['status'], string> = {
-  pending: 'being built',
-  built: 'built',
-  rejected: 'not built',
-};
-
 /** Each version of the pack: version 1 from the chain record, then each upload's files. */
-function versionsSection(revisions: Revision[], day: (iso: string) => string): string {
+function versionsSection(revisions: Revision[], day: (iso: string) => string, served: number): string {
   const items = revisions.map((r) => {
-    const when = r.built_at ? `built ${day(r.built_at)}` : `added ${day(r.created_at)}`;
+    const state =
+      r.status === 'built'
+        ? `built ${day(r.built_at ?? r.created_at)}`
+        : r.status === 'pending'
+          ? `being built (added ${day(r.created_at)})`
+          : `not built (added ${day(r.created_at)})`;
     const files = r.files
       .map(
         (f) =>
-          `<li><span class="file-name">${escapeHtml(f.name)}</span>: ${f.rows} row${f.rows === 1 ? '' : 's'}, SHA-256 <code class="sha">${escapeHtml(f.sha256)}</code></li>`,
+          `<li><span class="file-name">${escapeHtml(f.name)}</span>: ${f.rows} row${f.rows === 1 ? '' : 's'}<br><span class="sha">SHA-256 <code>${escapeHtml(f.sha256)}</code></span></li>`,
       )
       .join('');
     const problem =
       r.status === 'rejected' && r.problem
         ? `<p class="problem">Not built: ${escapeHtml(r.problem)}. The earlier version stays; correct the file and add it again.</p>`
         : '';
-    return `<li class="revision ${r.status}"><strong>Version ${r.version}</strong>: ${STATUS_WORDS[r.status]}, ${when}.${files ? `<ul class="files">${files}</ul>` : ''}${problem}</li>`;
+    const current = r.version === served ? ' The link gives this version.' : '';
+    return `<li class="revision ${r.status}"><strong>Version ${r.version}</strong>: ${state}.${current}${files ? `<ul class="files">${files}</ul>` : ''}${problem}</li>`;
   });
   return `<section class="order-versions" aria-labelledby="versions-title">
 <h2 id="versions-title">Versions of your pack</h2>
 <ol class="revisions">
-<li class="revision built"><strong>Version 1</strong>: from the chain record of your coldkeys.</li>
+<li class="revision built"><strong>Version 1</strong>: from the chain record of your coldkeys.${served === 1 ? ' The link gives this version.' : ''}</li>
 ${items.join('\n')}
 </ol>
 </section>`;
@@ -178,13 +178,13 @@ function recordsForm(recordsUrl: string): string {
   const action = escapeHtml(new URL(recordsUrl).pathname + new URL(recordsUrl).search);
   return `<section class="order-records" aria-labelledby="records-title">
 <h2 id="records-title">Add your records and addresses</h2>
-<p>Bought or sold TAO or alpha on an exchange, or hold it in other wallets? Add those records and the pack pools them with your coldkeys'; a new version of the pack is built at no charge, and the link above then gives it.</p>
+<p>Bought or sold TAO or alpha on an exchange, or hold it in other wallets? Add those records and the pack pools them with what your coldkeys hold. A new version of the pack is built at no charge, and the link above then gives it.</p>
 <form class="upload" method="post" action="${action}" enctype="multipart/form-data">
-<label for="records-files">Records: CSV files in Koinly's or BittyTax's format, or the plain one (UTC time, type, asset, quantity, GBP value, fee)</label>
+<label for="records-files">Records <span class="field-hint">CSV files in Koinly's or BittyTax's format, or the plain one: <code>time_utc,type,asset,quantity,gbp_value,fee</code></span></label>
 <input id="records-files" type="file" name="records" multiple accept=".csv,text/csv">
-<label for="records-addresses">Your own addresses (exchange deposit addresses, other coldkeys): a line <code>address,label</code>, then one address per line</label>
+<label for="records-addresses">Your own addresses <span class="field-hint">Exchange deposit addresses, other coldkeys: a first line <code>address,label</code>, then one address and its label per line</span></label>
 <textarea id="records-addresses" name="addresses" rows="4" spellcheck="false" placeholder="address,label"></textarea>
-<label for="records-opening">Opening pools (optional): last year's <code>pools.csv</code> from your pack, or your own figures</label>
+<label for="records-opening">Opening pools <span class="field-hint">Optional: last year's <code>pools.csv</code> from your pack, or your own figures</span></label>
 <input id="records-opening" type="file" name="opening" accept=".csv,text/csv">
 <button type="submit">Add to my pack</button>
 </form>
@@ -216,9 +216,14 @@ export function recordsRefusedPage(options: {
       .join(', ');
     return `<li>${where ? `${where}: ` : ''}${escapeHtml(p.reason)}</li>`;
   });
+  const count = options.problems.length;
+  const lead =
+    count > 0
+      ? `${count === 1 ? 'One problem was' : `${count} problems were`} found. Nothing of this upload was kept: correct the file and add it again.`
+      : options.detail;
   const body = [
     `<h1>${escapeHtml(title)}</h1>`,
-    `<p>${escapeHtml(options.detail)}</p>`,
+    `<p>${escapeHtml(lead)}</p>`,
     items.length > 0 ? `<ul class="problems">\n${items.join('\n')}\n</ul>` : '',
     `<p><a href="${escapeHtml(options.back)}">Back to your order</a></p>`,
   ]
