@@ -4,7 +4,7 @@
  * (Debian's poppler-utils), so a person can read the pack as a customer would.
  *
  *   npx tsx test/tools/pack-preview.ts [--out DIR] [--history-days N] [--upgrade-days-ago N] [--old-world]
- *                                      [--tax-year YYYY/YY]
+ *                                      [--tax-year YYYY/YY] [--records F...] [--addresses F] [--opening F]
  *
  * --out DIR               where the pack's files and the pages' PNGs go (default data/pack-preview; emptied first)
  * --history-days N        days of sandbox history before today (default 35), all of it on the real clock
@@ -17,15 +17,17 @@
  *                         upgrade in the middle of the history and leave the seven days before today.
  * --old-world             the world as it was before the current runtime (history ends with spec 393): no
  *                         life events, only stakes, unstakes and transfers.
- * --tax-year YYYY/YY      the pack's UK tax year (default the current one). With a history that starts
+ * --tax-year YYYY/YY      the pack 's UK tax year (default the current one). With a history that starts
  *                         before 6 April (say --history-days 240 in November), the current year's pack shows
  *                         its pools carried across tax years, and the year before's the 30-day rule read on
  *                         into the next year.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { UploadedFile } from '../../pipeline/tax/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../pipeline/tax/own-records/read-customer-files.js';
 import { buildPackFiles, PACK_FILE_NAMES } from '../../pipeline/tax/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
 import { parseUkTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
@@ -60,8 +62,19 @@ async function main(): Promise<void> {
       'upgrade-days-ago': { type: 'string', default: '12' },
       'old-world': { type: 'boolean', default: false },
       'tax-year': { type: 'string' },
+      records: { type: 'string', multiple: true },
+      addresses: { type: 'string' },
+      opening: { type: 'string' },
     },
   });
+  // A revised pack: the buyer's own files, read as the order page reads them.
+  const uploads: UploadedFile[] = [];
+  const upload = async (path: string, role: UploadedFile['role']) =>
+    uploads.push({ name: basename(path), bytes: new Uint8Array(await readFile(path)), role });
+  for (const path of values.records ?? []) await upload(path, 'records');
+  if (values.addresses) await upload(values.addresses, 'addresses');
+  if (values.opening) await upload(values.opening, 'opening');
+  const customer = uploads.length > 0 ? readCustomerFiles(uploads) : undefined;
   const out = resolve(values.out!);
   const historyDays = Number(values['history-days']);
   if (!Number.isInteger(historyDays) || historyDays < 2) {
@@ -106,6 +119,7 @@ async function main(): Promise<void> {
         paidAt,
       },
       { store: world.store, chain: chain.reader },
+      customer,
     );
     await rm(out, { recursive: true, force: true });
     await mkdir(out, { recursive: true });

@@ -50,8 +50,9 @@ export function customerSection(w: PdfWriter, ledger: PackLedger): void {
   const matched = moves.filter((move) => move.record !== null).length;
   w.paragraph(
     `Moves between your own holdings: ${moves.length} (${matched} matched with a deposit or withdrawal in your records). ` +
-      `Records read: ${customer.records.length}; those entering the pools are in cgt-input.csv's sources ` +
-      'and bittytax.csv / koinly.csv with their file and line.',
+      `Records read: ${customer.records.length}, each in bittytax.csv and koinly.csv with its file and line. ` +
+      'cgt-input.csv keeps the chain record alone: `sbm tax cgt cgt-input.csv` with these files as --records, ' +
+      '--addresses and --opening gives this pack\u2019s figures.',
     { size: 8.5 },
   );
   const open = ledger.mapping.flags.filter((flag) => flag.kind === 'own-records').length;
