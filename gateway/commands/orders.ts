@@ -161,7 +161,7 @@ function reportLines(report: FulfilmentReport): string[] {
     report.revisionsLost.length;
   if (revisions > 0) {
     lines.push(
-      `${report.revisionsBuilt.length} revisions built, ${report.revisionsRejected.length} rejected, ` +
+      `${report.revisionsBuilt.length} revision${report.revisionsBuilt.length === 1 ? '' : 's'} built, ${report.revisionsRejected.length} rejected, ` +
         `${report.revisionsFailed.length} failed`,
     );
   }

@@ -603,6 +603,19 @@ describe('the fulfilment job and revisions', () => {
     expect(next.headers.get('x-pack-version')).toBe('3');
   });
 
+  it('takes records while the first pack is still being made: one run builds version 1, then version 2', async () => {
+    const { id, token } = await newOrder(false);
+    const response = await upload(id, token, form([{ field: 'records', name: TRADES_NAME, text: TRADES }]));
+    expect(response.status).toBe(202);
+    const view = (await response.json()) as Awaited<ReturnType<typeof getJson>>;
+    expect(view.status).toBe('paid');
+    expect(view.pack_version).toBeUndefined();
+    const report = await runFulfilment(jobDeps());
+    expect(report.fulfilled).toEqual([id]);
+    expect(report.revisionsBuilt.filter((r) => r.id === id)).toEqual([{ id, version: 2 }]);
+    expect((await download(id, token)).headers.get('x-pack-version')).toBe('2');
+  });
+
   it('the purge deletes every object of the order and the names of its files; uploads then get 409', async () => {
     const { id, token } = await newOrder();
     expect(

@@ -335,6 +335,10 @@ describe('tax orders end to end', () => {
       pack_url: `${BASE}/tax/orders/${orderId}/pack?t=${token}`,
       pack_expires_at: expiresAt.toISOString(),
       retention_days: 30,
+      // Issue 36 (additive): the version the link serves, where the buyer adds records, their uploads.
+      pack_version: 1,
+      records_url: `${BASE}/tax/orders/${orderId}/records?t=${token}`,
+      revisions: [],
     });
 
     const eml = await readFile(join(world.outboxDir, `${orderId}.eml`), 'utf8');
