@@ -145,7 +145,12 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
     try {
       await buildRevision(deps, worker, leaseMs, revision, report);
     } catch (error) {
-      const message = describe(error);
+      // The builder's message may quote the buyer's records (a file's name): those are masked.
+      const names = (await deps.state.orders.listRevisions(revision.orderId)).flatMap((r) => r.files);
+      const message = maskNames(
+        describe(error),
+        names.map((file) => file.name),
+      );
       const stuck = revision.attempts >= deps.maxAttempts;
       const delay = Math.min(BACKOFF_BASE_MS * 2 ** (revision.attempts - 1), BACKOFF_MAX_MS);
       await deps.state.orders.releaseRevisionLease(
@@ -300,6 +305,15 @@ async function buildRevision(
   });
   if (built) report.revisionsBuilt.push(ref);
   else report.revisionsLost.push(ref);
+}
+
+/** `text` with each of the buyer's file names replaced by `<file>` (for `last_error` and the alert line). */
+function maskNames(text: string, names: readonly string[]): string {
+  let masked = text;
+  for (const name of [...names].sort((a, b) => b.length - a.length)) {
+    if (name.length > 0) masked = masked.replaceAll(name, '<file>');
+  }
+  return masked;
 }
 
 /** The build's refusal as the buyer's page shows it: one line, bounded. */

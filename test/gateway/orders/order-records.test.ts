@@ -616,6 +616,35 @@ describe('the fulfilment job and revisions', () => {
     expect((await download(id, token)).headers.get('x-pack-version')).toBe('2');
   });
 
+  it('a build that fails (not a refusal) is retried later; its alert masks the file names it quotes', async () => {
+    const { id, token } = await newOrder();
+    expect((await upload(id, token, form([{ field: 'records', name: MORE_NAME, text: MORE }]))).status).toBe(
+      202,
+    );
+    const alertsBefore = alerts.length;
+    const failing = await runFulfilment(
+      jobDeps({
+        buildPack: async (order, customer) => {
+          if (customer) throw new Error(`cannot read ${MORE_NAME} row 2 at the chain`);
+          return fakeBuild(order, customer);
+        },
+      }),
+    );
+    expect(failing.revisionsFailed).toEqual([
+      { id, version: 2, error: 'Error: cannot read <file> row 2 at the chain', stuck: false },
+    ]);
+    expect(JSON.stringify(alerts.slice(alertsBefore))).not.toContain(MORE_NAME);
+    const [held] = await gw.state.orders.listRevisions(id);
+    expect(held).toMatchObject({
+      status: 'pending',
+      leaseOwner: null,
+      lastError: 'Error: cannot read <file> row 2 at the chain',
+    });
+    // After the backoff (a minute) the next run builds it.
+    gw.clock.nowMs += 61_000;
+    expect((await runFulfilment(jobDeps())).revisionsBuilt).toContainEqual({ id, version: 2 });
+  });
+
   it('the purge deletes every object of the order and the names of its files; uploads then get 409', async () => {
     const { id, token } = await newOrder();
     expect(
