@@ -62,6 +62,7 @@ const MANY_KINDS = new Set<PackFlag['kind']>([
   'negative-income',
   'unexplained',
   'unpriced',
+  'own-records',
 ]);
 
 /**
