@@ -3,7 +3,8 @@
  * (`runFulfilment`) on the real state and folder store, with two test hooks.
  *
  * - `FULFIL_STOP_AFTER_STORE=1`: after the first pack is in the store and before the order is marked
- *   fulfilled, print `stored <order id> <worker>` and hang, so the parent can SIGKILL it exactly there.
+ *   fulfilled, print `stored <order id> <worker>` and hang, so the parent can SIGKILL it exactly there;
+ *   with `FULFIL_STOP_VERSION=N`, only at version N's pack (a revision: the buyer's records added).
  * - `FULFIL_BUILD_LOG=<file>`: append `<order id> <worker>` to the file (O_APPEND, one line per write)
  *   for every pack built, so the parent can count builds across processes; `FULFIL_BUILD_DELAY_MS`
  *   makes each build take that long, so two workers overlap.
@@ -32,6 +33,7 @@ const packChain = openPackChain(env('SBM_CHAIN_URL'));
 const buildLog = process.env['FULFIL_BUILD_LOG'];
 const delayMs = Number(process.env['FULFIL_BUILD_DELAY_MS'] ?? '0');
 const stopAfterStore = process.env['FULFIL_STOP_AFTER_STORE'] === '1';
+const stopVersion = Number(process.env['FULFIL_STOP_VERSION'] ?? '1');
 
 const report = await runFulfilment({
   state,
@@ -40,17 +42,18 @@ const report = await runFulfilment({
   baseUrl: 'https://sbm.example',
   tokens: orderTokens(env('SBM_ORDER_SECRET')),
   mailer: outboxMailer(env('SBM_OUTBOX_DIR'), 'packs@sbm.example'),
-  buildPack: async (order) => {
+  buildPack: async (order, customer) => {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (buildLog) appendFileSync(buildLog, `${order.id} ${worker}\n`);
-    return buildPack(order, { store, chain: packChain.reader });
+    return buildPack(order, { store, chain: packChain.reader }, customer);
   },
   maxAttempts: 5,
   leaseMs: Number(process.env['FULFIL_LEASE_MS'] ?? '600000'),
   worker,
   alert: (alert) => process.stderr.write(`${JSON.stringify(alert)}\n`),
   afterPackStored: stopAfterStore
-    ? async (order) => {
+    ? async (order, version) => {
+        if (version !== stopVersion) return;
         process.stdout.write(`stored ${order.id} ${worker}\n`);
         await new Promise(() => setInterval(() => {}, 60_000));
       }
