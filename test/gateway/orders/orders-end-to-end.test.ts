@@ -390,7 +390,9 @@ describe('tax orders end to end', () => {
     const owners = new Set(income.map((row) => row['coldkey']));
     expect(owners).toContain(DEMO);
     expect([...owners].every((coldkey) => coldkey === DEMO || swapped.includes(coldkey!))).toBe(true);
-    expect((await text('cgt-input.csv')).split('\r\n')[0]).toBe('datetime,asset,action,quantity,gbp');
+    expect((await text('cgt-input.csv')).split('\r\n')[0]).toBe(
+      'datetime,asset,action,quantity,gbp,fee_gbp,kind,counterparty',
+    );
     for (const name of ['events.csv', 'pools.csv', 'positions.csv'])
       expect(readCsv(await text(name)).length).toBeGreaterThan(0);
     expect(await text('README.txt')).toContain('income.csv');
