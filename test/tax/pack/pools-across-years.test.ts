@@ -267,7 +267,8 @@ describe("the pack's bittytax.csv in BittyTax", () => {
       // within a penny a part; gains and losses are compared as their difference.
       const parts = readCsv(revised.get('matches.csv')!).length;
       const sum = (column: string) => ours.reduce((total, row) => total.add(row[column]!), new CgtDecimal(0));
-      const within = (a: InstanceType<typeof CgtDecimal>, b: string) => a.sub(b).abs().lte(new CgtDecimal('0.01').mul(parts));
+      const within = (a: InstanceType<typeof CgtDecimal>, b: string) =>
+        a.sub(b).abs().lte(new CgtDecimal('0.01').mul(parts));
       expect(theirs.disposals).toBe(parts);
       expect(
         within(sum('proceeds_gbp'), theirs.proceeds),
