@@ -6,7 +6,7 @@ import { cgtJson } from './cgt/cgt-json.js';
 import { cgtTable } from './cgt/cgt-table.js';
 import { CgtInputError, type CgtTransaction } from './cgt/cgt-types.js';
 import { computeGains } from './cgt/compute-gains.js';
-import { readCgtCsv } from './cgt/read-cgt-csv.js';
+import { readCgtCsvWithOpening } from './cgt/read-cgt-csv.js';
 import { combineOwnRecords } from './own-records/combine-own-records.js';
 import { CustomerInputsRejected, type UploadedFile } from './own-records/customer-inputs.js';
 import { readCustomerFiles } from './own-records/read-customer-files.js';
@@ -52,12 +52,14 @@ export function taxCommand(): Command {
       if (flags.opening) await add(flags.opening, 'opening');
       let report: ReturnType<typeof computeGains>;
       try {
-        let transactions: CgtTransaction[] = readCgtCsv(text);
+        const chain = readCgtCsvWithOpening(text);
+        let transactions: CgtTransaction[] = chain.transactions;
         if (uploads.length > 0) {
           // The same combining as the pack's: one pool per token across the chain record and your files.
           transactions = combineOwnRecords(
             { transactions, flags: [] },
             readCustomerFiles(uploads),
+            chain.openingAt ?? undefined,
           ).transactions;
         }
         report = computeGains(transactions);

@@ -213,6 +213,9 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
   const touches: AlphaHolding[] = [];
   const flags: ActionFlag[] = [];
   let counterparty: string | undefined;
+  // TAO sent to or received from addresses outside the order: one counterparty, or none named (a batch
+  // paying several addresses is not one move a buyer's own address or record could explain).
+  const crossedWith = new Set<string>();
   const ref = (e: LedgerEvent) => `${e.kind} ${e.block}/${e.event_index}`;
   const alpha = (
     side: 'dispose' | 'acquire',
@@ -386,14 +389,14 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     if (summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
     if (inOrder(sender)) {
       tao('dispose', amount, amount);
-      counterparty ??= receiver ?? undefined;
+      crossedWith.add(receiver ?? '');
       flags.push({
         kind: 'transfer-out',
         text: `${ref(e)}: TAO sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
       });
     } else if (inOrder(receiver)) {
       tao('acquire', amount, amount);
-      counterparty ??= sender ?? undefined;
+      crossedWith.add(sender ?? '');
       flags.push({
         kind: 'transfer-in',
         text: `${ref(e)}: TAO received from ${sender} (outside this order), taken as acquired at its market value.`,
@@ -563,6 +566,7 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
       touches,
       flags,
     };
+    if (counterparty === undefined && crossedWith.size === 1) counterparty = [...crossedWith][0] || undefined;
     if (counterparty !== undefined && CROSSING_KINDS.has(kind)) action.counterparty = counterparty;
     return action;
   }

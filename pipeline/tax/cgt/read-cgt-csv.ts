@@ -18,12 +18,30 @@ const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
  * many more there are, so one line tells the whole story.
  */
 export function readCgtCsv(text: string): CgtTransaction[] {
+  return readCgtCsvWithOpening(text).transactions;
+}
+
+/**
+ * As `readCgtCsv`, and the instant the pack's record opens: a pack whose coldkeys held nothing then writes
+ * a marker row (kind `opening`, quantity 0) so that a buyer's opening pools stand where the pack put them.
+ */
+export function readCgtCsvWithOpening(text: string): {
+  transactions: CgtTransaction[];
+  openingAt: Date | null;
+} {
   const table = readCsv(text, CGT_CSV_COLUMNS);
   const problems = table.problems.map((p) => ({ line: p.line, text: p.text }));
   const transactions: CgtTransaction[] = [];
+  let openingAt: Date | null = null;
   for (const { line, values } of table.records) {
     const problem = (text: string) => problems.push({ line, text });
     const field = (name: (typeof CGT_CSV_COLUMNS)[number]) => (values[name] ?? '').trim();
+    if ((values['kind'] ?? '').trim() === 'opening' && /^0+(\.0+)?$/.test(field('quantity'))) {
+      const at = parseCgtDatetime(field('datetime'));
+      if (at) openingAt = at;
+      else problem(`datetime "${field('datetime')}" is not an ISO 8601 date or date and time`);
+      continue;
+    }
 
     const at = parseCgtDatetime(field('datetime'));
     if (!at) problem(`datetime "${field('datetime')}" is not an ISO 8601 date or date and time`);
@@ -66,7 +84,8 @@ export function readCgtCsv(text: string): CgtTransaction[] {
     const tail = more === 0 ? '' : ` (and ${more} more ${more === 1 ? 'problem' : 'problems'})`;
     throw new CgtInputError(`line ${first.line}`, `${first.text}${tail}`);
   }
-  return transactions;
+  openingAt ??= transactions.find((tx) => tx.kind === 'opening')?.at ?? null;
+  return { transactions, openingAt };
 }
 
 function decimalField(

@@ -35,8 +35,8 @@ import {
 
 /** How far apart in time a record's deposit or withdrawal and the chain's transfer may be to be one move. */
 export const TRANSFER_WINDOW_MS = 6 * 3_600_000;
-/** Quantities are exact to the RAO on the chain; an exchange may round to fewer places. */
-const QUANTITY_SLACK = new CgtDecimal('0.000000001');
+/** Quantities are exact to the RAO on the chain; an exchange may round to 8 places (or fewer: its fee). */
+const QUANTITY_SLACK = new CgtDecimal('0.00000001');
 
 /** One move between the buyer's own holdings, as the PDF and the exports name it. */
 export interface OwnTransfer {
@@ -59,6 +59,10 @@ export interface CombinedTransactions {
   ownTransfers: OwnTransfer[];
   /** Each record's transactions (a buy with its fee is one acquisition; a sell may carry a fee disposal). */
   recordOf: Map<CgtTransaction, OwnRecord>;
+  /** A row last year's 30-day matches reduced, to the row it was (the exports find its event by it). */
+  originalOf: Map<CgtTransaction, CgtTransaction>;
+  /** The records' deposits and withdrawals that matched no transfer (listed, and exported as they are). */
+  unmatchedRecords: OwnRecord[];
   opening: 'market value' | OpeningPools['source'];
 }
 
@@ -89,20 +93,20 @@ export function combineOwnRecords(
     const opening = customer.opening;
     for (let i = flags.length - 1; i >= 0; i--) if (flags[i]!.kind === 'opening') flags.splice(i, 1);
     rows = rows.filter((tx) => tx.kind !== 'opening');
-    let at = recordOpensAt;
-    if (opening.asAt !== null) {
-      at = new Date(ukDayEndMs(opening.asAt) - 1);
-      const before = rows.filter((tx) => ukDay(tx.at.getTime()) <= opening.asAt!).length;
-      rows = rows.filter((tx) => ukDay(tx.at.getTime()) > opening.asAt!);
-      const earlier = records.filter((r) => ukDay(r.at.getTime()) <= opening.asAt!);
-      records = records.filter((r) => ukDay(r.at.getTime()) > opening.asAt!);
-      if (before + earlier.length > 0) {
-        flags.push({
-          date: opening.asAt,
-          kind: 'opening',
-          text: `${before} chain transaction(s) and ${earlier.length} of your record(s) dated on or before ${opening.asAt} are last year's: the pools of your pools.csv already hold them, so they are left out here.`,
-        });
-      }
+    // The pools stand at the end of a UK day (pools.csv's, or the record's first day for entered figures):
+    // everything on or before it is already in them, and is left out.
+    const asAt = opening.asAt ?? ukDay(recordOpensAt.getTime());
+    const at = opening.asAt !== null ? new Date(ukDayEndMs(opening.asAt) - 1) : recordOpensAt;
+    const before = rows.filter((tx) => ukDay(tx.at.getTime()) <= asAt).length;
+    rows = rows.filter((tx) => ukDay(tx.at.getTime()) > asAt);
+    const earlier = records.filter((r) => ukDay(r.at.getTime()) <= asAt);
+    records = records.filter((r) => ukDay(r.at.getTime()) > asAt);
+    if (before + earlier.length > 0) {
+      flags.push({
+        date: asAt,
+        kind: 'opening',
+        text: `${before} chain transaction(s) and ${earlier.length} of your record(s) dated on or before ${asAt} are left out: the opening pools you gave stand at the end of that day and already hold them.`,
+      });
     }
     for (const pool of opening.pools) {
       if (!pool.quantity.gt(0)) continue;
@@ -161,6 +165,7 @@ export function combineOwnRecords(
 
   // 3. The records.
   const added: CgtTransaction[] = [];
+  const unmatchedRecords: OwnRecord[] = [];
   for (const record of records) {
     if (record.kind === 'deposit' || record.kind === 'withdrawal') {
       const asset = resolve(record.asset, record.at);
@@ -185,6 +190,7 @@ export function combineOwnRecords(
       if (match) {
         makeOwn(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
       } else {
+        unmatchedRecords.push(record);
         flags.push({
           date: ukDay(record.at.getTime()),
           kind: 'own-records',
@@ -206,7 +212,18 @@ export function combineOwnRecords(
   rows.push(...added);
 
   // Last year's 30-day matches: their quantity leaves those days' acquisitions before anything else here.
-  if (customer.opening) rows = takeMatchedAhead(rows, customer.opening, resolve, flags);
+  const originalOf = new Map<CgtTransaction, CgtTransaction>();
+  if (customer.opening) {
+    const replaced = takeMatchedAhead(rows, customer.opening, resolve, flags);
+    rows = replaced.rows;
+    // The exports still know a reduced row by what it was (a record's purchase, a chain event's leg).
+    for (const [before, after] of replaced.replaced) {
+      const record = recordOf.get(before);
+      if (record) recordOf.set(after, record);
+      recordOf.delete(before);
+      originalOf.set(after, originalOf.get(before) ?? before);
+    }
+  }
 
   // Only a market-value opening can count a record's tokens twice (the chain's holdings when it opens).
   if (records.length > 0 && !customer.opening && chainOpening) {
@@ -229,7 +246,8 @@ export function combineOwnRecords(
   );
   const transactions = coverShortfalls(ordered, flags, (tx, held, date) => {
     const record = recordOf.get(tx);
-    if (!record) return;
+    // An exchange's rounding (a few units of the 8th place) is covered and flagged like the chain's gaps.
+    if (!record || tx.quantity.minus(held).lte(QUANTITY_SLACK)) return;
     throw new CustomerInputsRejected([
       {
         file: record.source,
@@ -244,6 +262,8 @@ export function combineOwnRecords(
     flags,
     ownTransfers: ownTransfers.sort((a, b) => a.at.getTime() - b.at.getTime()),
     recordOf,
+    originalOf,
+    unmatchedRecords,
     opening: customer.opening ? customer.opening.source : 'market value',
   };
 }
@@ -323,8 +343,9 @@ function takeMatchedAhead(
   opening: OpeningPools,
   resolve: AssetResolver,
   flags: PackFlag[],
-): CgtTransaction[] {
+): { rows: CgtTransaction[]; replaced: Map<CgtTransaction, CgtTransaction> } {
   let out = rows;
+  const all = new Map<CgtTransaction, CgtTransaction>();
   for (const ahead of opening.matchedAhead) {
     const asset = resolve(ahead.asset, new Date(ukDayEndMs(ahead.day) - 1));
     const day = out.filter(
@@ -356,10 +377,11 @@ function takeMatchedAhead(
     });
     out = out.flatMap((tx) => {
       const next = replaced.get(tx);
+      if (next) all.set(tx, next);
       return next === undefined ? [tx] : next ? [next] : [];
     });
   }
-  return out;
+  return { rows: out, replaced: all };
 }
 
 type AssetResolver = (name: string, at: Date) => string;

@@ -99,7 +99,7 @@ export async function buildPackFiles(
     ['matches.csv', text(matchesCsv(ledger))],
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
-    ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions))],
+    ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
     ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
     ['koinly.csv', text(koinlyCsv(records))],
     ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],

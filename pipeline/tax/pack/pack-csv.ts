@@ -275,10 +275,15 @@ export const CGT_INPUT_COLUMNS = [
  * say which rows a buyer's files can change: the opening, and the transfers across the order's edge.
  * It runs on up to 30 days past the year for the 30-day rule.
  */
-export function cgtInputCsv(transactions: readonly CgtTransaction[]): string {
-  return csv(
-    CGT_INPUT_COLUMNS,
-    transactions.map((tx) => [
+export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: Date): string {
+  // Coldkeys that held nothing when the record opens have no opening row: a marker row (quantity 0) keeps
+  // the instant, where a buyer's opening pools stand.
+  const marker = transactions.some((tx) => tx.kind === 'opening')
+    ? []
+    : [[openingAt.toISOString(), 'TAO', 'acquire', '0', '0', null, 'opening', null]];
+  return csv(CGT_INPUT_COLUMNS, [
+    ...marker,
+    ...transactions.map((tx) => [
       tx.at.toISOString(),
       tx.asset,
       tx.action,
@@ -288,5 +293,5 @@ export function cgtInputCsv(transactions: readonly CgtTransaction[]): string {
       tx.kind ?? null,
       tx.counterparty ?? null,
     ]),
-  );
+  ]);
 }

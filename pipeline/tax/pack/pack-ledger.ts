@@ -28,7 +28,11 @@ import {
 } from '../income-ledger.js';
 import type { LedgerEvent } from '../ledger-event.js';
 import { type CombinedTransactions, combineOwnRecords } from '../own-records/combine-own-records.js';
-import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
+import {
+  type CustomerInputs,
+  CustomerInputsRejected,
+  EMPTY_CUSTOMER_INPUTS,
+} from '../own-records/customer-inputs.js';
 import {
   type PositionRef,
   positionId,
@@ -229,6 +233,20 @@ export async function computePackLedger(
     prices,
   });
   // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
+  // Last year's pools stand at the end of a day before this year's record starts; a pools.csv of a day
+  // inside the year would drop the year's own disposals before it.
+  const asAt = customer.opening?.asAt;
+  if (asAt && asAt > opening.date) {
+    const file = customer.files.find((f) => f.role === 'opening')?.name ?? 'the opening pools';
+    throw new CustomerInputsRejected([
+      {
+        file,
+        line: 0,
+        column: 'as_at',
+        reason: `the pools stand at the end of ${asAt}, inside the tax year ${inputs.taxYear.label} (which starts after ${opening.date}): give the pools.csv of the pack of the year before`,
+      },
+    ]);
+  }
   const combined = combineOwnRecords(mapping, customer, new Date(recordOpening.timeMs));
   const gains = computeGains(combined.transactions);
   const label = inputs.taxYear.label;

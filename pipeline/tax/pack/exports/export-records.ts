@@ -60,15 +60,27 @@ export interface ExportRecord {
 export interface ExportCustomer {
   recordOf: ReadonlyMap<CgtTransaction, OwnRecord>;
   ownTransfers: readonly OwnTransfer[];
+  /** A row reduced by last year's 30-day matches, to the chain row it was. */
+  originalOf: ReadonlyMap<CgtTransaction, CgtTransaction>;
+  /** Deposits and withdrawals of the records that matched no transfer. */
+  unmatchedRecords: readonly OwnRecord[];
 }
 
 export function exportRecords(
   transactions: readonly CgtTransaction[],
   events: readonly EventTreatment[],
-  customer: ExportCustomer = { recordOf: new Map(), ownTransfers: [] },
+  customer: ExportCustomer = {
+    recordOf: new Map(),
+    ownTransfers: [],
+    originalOf: new Map(),
+    unmatchedRecords: [],
+  },
 ): ExportRecord[] {
-  const eventOf = new Map<CgtTransaction, EventTreatment>();
-  for (const treated of events) for (const tx of treated.transactions) eventOf.set(tx, treated);
+  const treatmentOf = new Map<CgtTransaction, EventTreatment>();
+  for (const treated of events) for (const tx of treated.transactions) treatmentOf.set(tx, treated);
+  const eventOf = {
+    get: (tx: CgtTransaction) => treatmentOf.get(customer.originalOf.get(tx) ?? tx),
+  };
   const groups = new Map<string, CgtTransaction[]>();
   const records: ExportRecord[] = [];
   const byRecord = new Map<OwnRecord, CgtTransaction[]>();
@@ -98,9 +110,9 @@ export function exportRecords(
   for (const [record, txs] of byRecord) {
     if (!transferred.has(record)) records.push(recordExport(record, txs));
   }
-  // A record of a deposit or withdrawal that matched nothing books only its fee, if any: still one record.
-  for (const record of new Set(customer.recordOf.values())) {
-    if (!byRecord.has(record) && !transferred.has(record)) records.push(recordExport(record, []));
+  // A deposit or withdrawal that matched nothing books only its fee, if any: still one record each.
+  for (const record of customer.unmatchedRecords) {
+    if (!byRecord.has(record)) records.push(recordExport(record, []));
   }
   return records.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
