@@ -151,7 +151,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'cgt-input.csv',
     'every acquisition and disposal of the chain record given to the gains engine (datetime, asset, action, ' +
       'quantity, gbp, fee_gbp, kind: opening, income, transfer-in, transfer-out or unexplained, counterparty: ' +
-      'the address of a transfer), from the opening to up to 30 days after the tax year (those later days only ' +
+      'the address of a transfer; a row of quantity 0 and kind opening only marks when the record opens, ' +
+      'when the coldkeys then held nothing), from the opening to up to 30 days after the tax year (those later days only ' +
       'for the 30-day rule): `sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax ' +
       'year) and pools.csv (the closing pools it gives for the tax year); with your files added ' +
       '(`--records`, `--addresses`, `--opening`) it combines them as this pack did.',
