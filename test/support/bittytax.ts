@@ -25,7 +25,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PYTHON = process.env['BITTYTAX_PYTHON'] ?? '/usr/bin/python3';
+export const PYTHON = process.env['BITTYTAX_PYTHON'] ?? '/usr/bin/python3';
 const MIRROR = process.env['BITTYTAX_GIT_DIR'] ?? '/work/.mirror/BittyTax+BittyTax/repo';
 
 /**
@@ -55,7 +55,7 @@ export const BITTYTAX_DEBIAN_PACKAGES = [
  * defaults (config.py DEFAULT_CONFIG). Days, same-day and 30-day matching and tax years are UK days, as in
  * the pack.
  */
-const OFFLINE_CONFIG = `local_currency: 'GBP'
+export const OFFLINE_CONFIG = `local_currency: 'GBP'
 local_timezone: 'Europe/London'
 data_source_select: {}
 data_source_fiat: []
@@ -215,7 +215,7 @@ function installDebianPackages(missing: string): string | null {
 let isolated: boolean | undefined;
 
 /** Whether BittyTax can be started without any network (a namespace with only a loopback that is down). */
-function networkNamespaceWorks(): boolean {
+export function networkNamespaceWorks(): boolean {
   isolated ??= spawnSync('unshare', ['--net', '--', 'true'], { stdio: 'ignore' }).status === 0;
   return isolated;
 }

@@ -7,9 +7,10 @@
  * These are the customer's financial data: kept with the pack and purged with it, never logged.
  */
 import type { Decimal } from 'decimal.js';
+import type { ExchangeFormat } from './exchanges/exchange-format.js';
 
 /** The record formats read: the plain one, Koinly's universal template, BittyTax's transaction records. */
-export type RecordFormat = 'plain' | 'koinly' | 'bittytax';
+export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | ExchangeFormat;
 
 /**
  * One movement of one token in the buyer's own records. A trade of two tokens both ours (TAO for alpha)

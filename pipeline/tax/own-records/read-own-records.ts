@@ -5,6 +5,7 @@
  * own `koinly.csv` or `bittytax.csv` reads back.
  */
 import type { OwnRecord, RecordFormat } from './customer-inputs.js';
+import { readExchangeExport } from './exchanges/exchange-export.js';
 import type { ReportProblem } from './input-problems.js';
 import {
   BITTYTAX_COLUMNS,
@@ -66,6 +67,8 @@ export function readOwnRecords(
   table: UploadTable,
   report: ReportProblem,
 ): OwnRecordsRead | null {
+  const exchange = readExchangeExport(source, table, report);
+  if (exchange !== undefined) return exchange;
   const format = recognise(table.header, report);
   if (format === null) return null;
   const names = new Map(format.columns.map((name) => [name.toLowerCase(), name]));

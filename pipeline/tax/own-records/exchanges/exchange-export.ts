@@ -1,0 +1,40 @@
+/**
+ * An exchange's own export, as the exchange lets a customer download it, recognised by its header and read
+ * as a whole: an exchange writes one trade as several rows (Kraken's ledger: one row per asset moved, tied
+ * by a reference), so its reader sees every row at once, not one row at a time as the tools' formats are
+ * read. Each reader gives the same records as the other formats (`OwnRecord`), and reports every row it
+ * does not understand at its line and column; none is left out unsaid.
+ */
+import type { OwnRecord } from '../customer-inputs.js';
+import type { ReportProblem } from '../input-problems.js';
+import { RecordRow } from '../record-row.js';
+import { checkCells, type UploadTable } from '../upload-table.js';
+import type { ExchangeFormat } from './exchange-format.js';
+import type { ExchangeExport } from './exchange-reader.js';
+import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
+
+const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS];
+
+/**
+ * The records of an exchange export; null when its rows have problems (reported); undefined when the
+ * header is not an exchange export's (the tools' formats are tried next).
+ */
+export function readExchangeExport(
+  source: string,
+  table: UploadTable,
+  report: ReportProblem,
+): { format: ExchangeFormat; records: OwnRecord[] } | null | undefined {
+  const found = EXPORTS.find((e) => e.required.every((name) => table.header.includes(name)));
+  if (found === undefined) return undefined;
+  const names = new Map(found.columns.map((name) => [name.toLowerCase(), name]));
+  const display = (column: string) => names.get(column) ?? column;
+  if (!checkCells(table, found.numeric, display, report)) return null;
+  const rows = table.rows.map((row) => new RecordRow(row, display, report));
+  const records = found.read(rows, source);
+  return rows.some((row) => row.failed) ? null : { format: found.format, records };
+}
+
+/** The exchange exports read, for a message that lists the formats. */
+export function exchangeExportTitles(): string[] {
+  return EXPORTS.map((e) => e.title);
+}

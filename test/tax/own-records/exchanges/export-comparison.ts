@@ -1,0 +1,85 @@
+/**
+ * What an exchange export says, as a list both readings can be put in: the pack's records
+ * (`readCustomerFiles`) and BittyTax's converter's (`runBittyTaxConv`). A trade is its token, quantity,
+ * pounds and fee; a deposit or withdrawal its token, quantity and fee; income its token and quantity (the
+ * converter leaves its value for BittyTax to look up). Quantities as plain decimals.
+ */
+import { CgtDecimal } from '../../../../pipeline/tax/cgt/cgt-decimal.js';
+import type { OwnRecord } from '../../../../pipeline/tax/own-records/customer-inputs.js';
+import type { ConvRecord } from '../../../support/bittytax-conv.js';
+
+export interface Movement {
+  at: string;
+  kind: 'buy' | 'sell' | 'deposit' | 'withdrawal' | 'income';
+  asset: string;
+  quantity: string;
+  /** Pounds paid or received; '' for deposits, withdrawals and income. */
+  gbp: string;
+  fee: string;
+}
+
+const plain = (text: string | undefined) => (text ? new CgtDecimal(text).toFixed() : '');
+
+export function fromRecords(records: readonly OwnRecord[]): Movement[] {
+  return records
+    .map((r) => ({
+      at: r.at.toISOString().slice(0, 19),
+      kind: r.kind as Movement['kind'],
+      asset: r.asset,
+      quantity: r.quantity.toFixed(),
+      gbp: r.kind === 'buy' || r.kind === 'sell' ? (r.gbp?.toFixed() ?? '') : '',
+      fee: r.fee && !r.fee.quantity.isZero() ? `${r.fee.quantity.toFixed()} ${r.fee.asset}` : '',
+    }))
+    .sort(order);
+}
+
+/** `fiat`: currencies that are money (their deposits and withdrawals move no token). */
+export function fromConverter(records: readonly ConvRecord[], fiat = ['GBP']): Movement[] {
+  const out: Movement[] = [];
+  for (const r of records) {
+    const at = r.timestamp
+      .replace(' UTC', '')
+      .replace(/\.\d+$/, '')
+      .slice(0, 19);
+    const fee =
+      r.feeQuantity && !new CgtDecimal(r.feeQuantity).isZero() ? `${plain(r.feeQuantity)} ${r.feeAsset}` : '';
+    if (r.type === 'Trade') {
+      const buying = !fiat.includes(r.buyAsset);
+      out.push({
+        at,
+        kind: buying ? 'buy' : 'sell',
+        asset: buying ? r.buyAsset : r.sellAsset,
+        quantity: plain(buying ? r.buyQuantity : r.sellQuantity),
+        gbp: plain(buying ? r.sellQuantity : r.buyQuantity),
+        fee,
+      });
+    } else if (r.type === 'Deposit' || r.type === 'Withdrawal') {
+      const asset = r.type === 'Deposit' ? r.buyAsset : r.sellAsset;
+      if (fiat.includes(asset)) continue;
+      out.push({
+        at,
+        kind: r.type === 'Deposit' ? 'deposit' : 'withdrawal',
+        asset,
+        quantity: plain(r.type === 'Deposit' ? r.buyQuantity : r.sellQuantity),
+        gbp: '',
+        fee,
+      });
+    } else if (['Staking', 'Staking-Reward', 'Interest', 'Income'].includes(r.type)) {
+      out.push({ at, kind: 'income', asset: r.buyAsset, quantity: plain(r.buyQuantity), gbp: '', fee });
+    } else {
+      out.push({
+        at,
+        kind: r.type as Movement['kind'],
+        asset: r.buyAsset || r.sellAsset,
+        quantity: '',
+        gbp: '',
+        fee,
+      });
+    }
+  }
+  return out.sort(order);
+}
+
+function order(a: Movement, b: Movement): number {
+  return a.at.localeCompare(b.at) || a.kind.localeCompare(b.kind) || a.quantity.localeCompare(b.quantity);
+}
