@@ -15,6 +15,15 @@ import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
 
 const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS];
 
+/** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
+const OTHER_EXPORTS = [
+  {
+    header: ['txid', 'ordertxid', 'pair', 'vol', 'cost'],
+    reason:
+      "this is Kraken's Trades export, which has no deposits, withdrawals or rewards: download the Ledgers export instead (History, Export, Ledgers, all fields)",
+  },
+];
+
 /**
  * The records of an exchange export; null when its rows have problems (reported); undefined when the
  * header is not an exchange export's (the tools' formats are tried next).
@@ -25,7 +34,12 @@ export function readExchangeExport(
   report: ReportProblem,
 ): { format: ExchangeFormat; records: OwnRecord[] } | null | undefined {
   const found = EXPORTS.find((e) => e.required.every((name) => table.header.includes(name)));
-  if (found === undefined) return undefined;
+  if (found === undefined) {
+    const other = OTHER_EXPORTS.find((e) => e.header.every((name) => table.header.includes(name)));
+    if (other === undefined) return undefined;
+    report(1, null, other.reason);
+    return null;
+  }
   const names = new Map(found.columns.map((name) => [name.toLowerCase(), name]));
   const display = (column: string) => names.get(column) ?? column;
   if (!checkCells(table, found.numeric, display, report)) return null;

@@ -299,6 +299,16 @@ describe('Kraken ledgers', () => {
   });
 });
 
+it("Kraken's Trades export is refused, naming the export to download", () => {
+  const trades = [
+    'txid,ordertxid,pair,time,type,ordertype,price,cost,fee,vol,margin,misc,ledgers',
+    'TXID01-AAAAA-AAAAAA,OXID01-AAAAA-AAAAAA,TAOGBP,2025-05-01 10:00:00,buy,market,300,1500,3.9,5,0,,LT0001-AAAAA-AAAAAA',
+  ].join('\n');
+  expect(refusal(trades)).toEqual([
+    expect.stringMatching(/^line 1, null: this is Kraken's Trades export, .*download the Ledgers export/),
+  ]);
+});
+
 const bittytax = await locateBittyTax();
 const SKIPPED = 'skip' in bittytax ? ` (skipped: ${bittytax.skip})` : '';
 
