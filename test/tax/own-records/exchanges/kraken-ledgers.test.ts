@@ -181,6 +181,46 @@ const LEDGER = [
     '2.5000',
     '3833.6000',
   ),
+  // Bought with a card in the app (Buy Crypto): the card's pounds paid in, spent, and the TAO received.
+  row(
+    'LC0001-AAAAA-AAAAAA',
+    'CARD01-AAAAA-AAAAAA',
+    '2025-06-10 15:00:00',
+    'deposit',
+    '',
+    'currency',
+    'ZGBP',
+    'spot / main',
+    '100.0000',
+    '0.0000',
+    '3933.6000',
+  ),
+  row(
+    'LC0002-AAAAA-AAAAAA',
+    'CARD02-AAAAA-AAAAAA',
+    '2025-06-10 15:00:01',
+    'spend',
+    '',
+    'currency',
+    'ZGBP',
+    'spot / main',
+    '-98.5000',
+    '1.5000',
+    '3833.6000',
+  ),
+  row(
+    'LC0003-AAAAA-AAAAAA',
+    'CARD02-AAAAA-AAAAAA',
+    '2025-06-10 15:00:01',
+    'receive',
+    '',
+    'currency',
+    'TAO',
+    'spot / main',
+    '0.3000000000',
+    '0.0000000000',
+    '0.7981000000',
+  ),
 ].join('\n');
 
 function read(text: string, name = 'kraken-ledgers.csv') {
@@ -216,6 +256,7 @@ describe('Kraken ledgers', () => {
       { at: '2025-05-01T20:10:00', kind: 'income', asset: 'TAO', quantity: '0.004', gbp: '', fee: '' },
       { at: '2025-06-02T08:00:00', kind: 'deposit', asset: 'TAO', quantity: '3', gbp: '', fee: '' },
       { at: '2025-06-02T09:30:00', kind: 'sell', asset: 'TAO', quantity: '3', gbp: '960', fee: '2.5 GBP' },
+      { at: '2025-06-10T15:00:01', kind: 'buy', asset: 'TAO', quantity: '0.3', gbp: '98.5', fee: '1.5 GBP' },
     ]);
     const byLine = new Map(inputs.records.map((r) => [r.line, r]));
     // A fee in TAO is valued at the trade's own price (£310 a TAO); the withdrawal's fee and the reward at
@@ -291,10 +332,10 @@ describe('Kraken ledgers', () => {
     ].join('\n');
     expect(refusal(usd)).toEqual([
       expect.stringMatching(
-        /^line 14, asset: trade TRADE4-AAAAA-AAAAAA of TAO against USD is not read: .*pounds/,
+        /^line 17, asset: trade TRADE4-AAAAA-AAAAAA of TAO against USD is not read: .*pounds/,
       ),
-      expect.stringMatching(/^line 16, type: "margin" is not read: /),
-      expect.stringMatching(/^line 17, asset: XXBT is not read: the pack pools TAO and subnet alpha/),
+      expect.stringMatching(/^line 19, type: "margin" is not read: /),
+      expect.stringMatching(/^line 20, asset: XXBT is not read: the pack pools TAO and subnet alpha/),
     ]);
   });
 });
