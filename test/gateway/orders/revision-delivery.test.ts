@@ -239,6 +239,39 @@ describe.each(STATE_ENGINES)('revisions as dependable as first packs ($name)', (
     expect(w.sent.map((m) => m.key)).toEqual([id, `${id}.v3`]);
   });
 
+  it('requeues a stuck version once when operators retry it at once on two connections', async () => {
+    const w = await world(engine);
+    const id = await fulfilledOrder(w);
+    expect(await upload(w, id, 'first.csv', 10)).toBe(2);
+    w.failBuild = () => true;
+    await runFulfilment(deps(w));
+    w.clock.ms += MINUTE;
+    expect((await runFulfilment(deps(w))).revisionsFailed).toMatchObject([{ stuck: true }]);
+    const other = await openGatewayState(w.url);
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          (i % 2 ? other : w.state).orders.requeueStuckRevision(id, 2, w.now(), 2),
+        ),
+      );
+      expect(outcomes.filter((o) => o.outcome === 'requeued')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.outcome === 'not-stuck')).toHaveLength(7);
+    } finally {
+      await other.close();
+    }
+    expect((await w.state.orders.orderHistory(id)).retries).toMatchObject([
+      { version: 2, attemptsBefore: 2, errorBefore: 'Error: the published run cannot be read' },
+    ]);
+    expect(await w.state.orders.listRevisions(id)).toMatchObject([
+      {
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: 'Error: the published run cannot be read',
+      },
+    ]);
+  });
+
   it('shows each version in `orders show` and puts a stuck one back with `orders retry`, once', async () => {
     const w = await world(engine);
     const id = await fulfilledOrder(w);
