@@ -152,9 +152,20 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
   }
 
   // A run that stopped between rejecting a revision and deleting its files: those files go now.
+  // A store that fails here is left for the next run (an alert says so); the builds below go on.
   for (const rejected of await deps.state.orders.listRejectedWithFiles()) {
-    await deleteRejectedFiles(deps, rejected);
-    report.rejectedFilesDeleted.push({ id: rejected.orderId, version: rejected.version });
+    try {
+      await deleteRejectedFiles(deps, rejected);
+      report.rejectedFilesDeleted.push({ id: rejected.orderId, version: rejected.version });
+    } catch (error) {
+      deps.alert({
+        level: 'warn',
+        event: 'rejected-files-not-deleted',
+        order_id: rejected.orderId,
+        version: rejected.version,
+        error: describe(error),
+      });
+    }
   }
 
   // The buyer's revisions, each once, as the first packs above: an order's versions in turn (a version
