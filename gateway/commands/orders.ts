@@ -152,8 +152,15 @@ function reportLines(report: FulfilmentReport): string[] {
       (f) => `failed ${f.id} version ${f.version}${f.stuck ? ' (STUCK: out of tries)' : ''}: ${f.error}`,
     ),
     ...report.revisionsLost.map((r) => `left ${r.id} version ${r.version} to another worker (lease lost)`),
+    ...report.rejectedFilesDeleted.map(
+      (r) => `deleted the files of rejected ${r.id} version ${r.version} (an earlier run stopped before it)`,
+    ),
+    ...report.revisionsEmailed.map((r) => `emailed ${r.id} version ${r.version}`),
+    ...report.revisionsMailFailed.map((f) => `email for ${f.id} version ${f.version} failed: ${f.error}`),
   ];
   const revisions =
+    report.revisionsEmailed.length +
+    report.revisionsMailFailed.length +
     report.revisionsBuilt.length +
     report.revisionsReused.length +
     report.revisionsRejected.length +
@@ -162,7 +169,7 @@ function reportLines(report: FulfilmentReport): string[] {
   if (revisions > 0) {
     lines.push(
       `${report.revisionsBuilt.length} revision${report.revisionsBuilt.length === 1 ? '' : 's'} built, ${report.revisionsRejected.length} rejected, ` +
-        `${report.revisionsFailed.length} failed`,
+        `${report.revisionsFailed.length} failed, ${report.revisionsEmailed.length} emailed`,
     );
   }
   const summary =

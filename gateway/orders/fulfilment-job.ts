@@ -8,7 +8,7 @@ import {
 import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord, OrderRevision } from '../state/order-state.js';
-import { deliveryEmail } from './delivery-email.js';
+import { deliveryEmail, revisionEmail } from './delivery-email.js';
 import type { Mailer } from './mailer.js';
 import type { OrderAlert } from './order-alerts.js';
 import type { OrderTokens } from './order-token.js';
@@ -47,6 +47,10 @@ export interface FulfilmentDeps {
    * 3, …) is marked done (crash tests).
    */
   afterPackStored?: (order: OrderRecord, version: number) => Promise<void> | void;
+  /** Called after a revision is marked rejected and before its files are deleted (crash tests). */
+  afterRevisionRejected?: (order: OrderRecord, version: number) => Promise<void> | void;
+  /** Called after a revision's email is sent and before it is recorded (crash tests). */
+  afterRevisionEmailSent?: (order: OrderRecord, version: number) => Promise<void> | void;
 }
 
 export interface FulfilmentReport {
@@ -67,6 +71,11 @@ export interface FulfilmentReport {
   revisionsFailed: (RevisionRef & { error: string; stuck: boolean })[];
   /** Revisions another worker took over while this one held them. */
   revisionsLost: RevisionRef[];
+  /** Built revisions whose email (the same pack link: this version is ready) went out. */
+  revisionsEmailed: RevisionRef[];
+  revisionsMailFailed: (RevisionRef & { error: string })[];
+  /** Rejected revisions whose files an earlier run left in the store (it stopped before deleting them). */
+  rejectedFilesDeleted: RevisionRef[];
 }
 
 export interface RevisionRef {
@@ -91,7 +100,11 @@ export interface RevisionRef {
  * The build is also deterministic (same published run → same bytes), so even the one remaining race,
  * an upload that itself outlasts the renewed lease, could only write the same bytes again unless a
  * new run was published in between.
- * Emails are at least once: one is sent, then recorded; a crash between the two sends it again.
+ * Emails: one per pack version. The delivery lease (the order's, or the revision's own) lets one worker
+ * send it; it is sent, then recorded by one conditional UPDATE for the lease holder, so a retry after a
+ * failed send or a second worker never sends a recorded one again. The one window left, a crash after the
+ * mail server took the email and before the record, sends it again under the same key (the outbox file is
+ * replaced, not added) and the same Message-ID (see `Mailer`).
  */
 export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentReport> {
   const worker = deps.worker ?? newWorkerId();
@@ -108,6 +121,9 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
     revisionsRejected: [],
     revisionsFailed: [],
     revisionsLost: [],
+    revisionsEmailed: [],
+    revisionsMailFailed: [],
+    rejectedFilesDeleted: [],
   };
   const leaseFrom = (now: Date) => ({ worker, now, leaseUntil: new Date(now.getTime() + leaseMs) });
 
@@ -135,7 +151,25 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
     }
   }
 
-  // The buyer's revisions (issue 36), each once, as the first packs above: an order's versions in turn.
+  // A run that stopped between rejecting a revision and deleting its files: those files go now.
+  // A store that fails here is left for the next run (an alert says so); the builds below go on.
+  for (const rejected of await deps.state.orders.listRejectedWithFiles()) {
+    try {
+      await deleteRejectedFiles(deps, rejected);
+      report.rejectedFilesDeleted.push({ id: rejected.orderId, version: rejected.version });
+    } catch (error) {
+      deps.alert({
+        level: 'warn',
+        event: 'rejected-files-not-deleted',
+        order_id: rejected.orderId,
+        version: rejected.version,
+        error: describe(error),
+      });
+    }
+  }
+
+  // The buyer's revisions, each once, as the first packs above: an order's versions in turn (a version
+  // out of tries does not hold a later one back: the later one's pack includes its files).
   for (;;) {
     const revision = await deps.state.orders.claimRevision({
       ...leaseFrom(deps.now()),
@@ -192,7 +226,49 @@ export async function runFulfilment(deps: FulfilmentDeps): Promise<FulfilmentRep
       deps.alert({ level: 'warn', event: 'delivery-failed', order_id: order.id, error: message });
     }
   }
+
+  // Each built revision's email, once, as the first pack's above: the same link, which now serves it.
+  for (;;) {
+    const revision = await deps.state.orders.claimRevisionDelivery(leaseFrom(deps.now()));
+    if (!revision) break;
+    const ref = { id: revision.orderId, version: revision.version };
+    try {
+      const order = await deps.state.orders.getOrder(revision.orderId);
+      if (!order) throw new Error(`revision of unknown order ${revision.orderId}`);
+      await deps.mailer.send(revisionEmail(order, revision, deps.baseUrl, deps.tokens.tokenFor(order.id)));
+      await deps.afterRevisionEmailSent?.(order, revision.version);
+      if (await deps.state.orders.markRevisionEmailed(order.id, revision.version, worker, deps.now()))
+        report.revisionsEmailed.push(ref);
+      else report.revisionsLost.push(ref);
+    } catch (error) {
+      const message = describe(error);
+      await deps.state.orders.releaseRevisionLease(
+        revision.orderId,
+        revision.version,
+        worker,
+        `delivery: ${message}`,
+        new Date(deps.now().getTime() + MAIL_RETRY_MS),
+      );
+      report.revisionsMailFailed.push({ ...ref, error: message });
+      deps.alert({
+        level: 'warn',
+        event: 'revision-delivery-failed',
+        order_id: revision.orderId,
+        version: revision.version,
+        error: message,
+      });
+    }
+  }
   return report;
+}
+
+/**
+ * Deletes a rejected revision's files (the build refused them; they are not kept), then records it once.
+ * Deleting a missing object is a no-op, so a run that stopped in between is finished by the next.
+ */
+async function deleteRejectedFiles(deps: FulfilmentDeps, revision: OrderRevision): Promise<void> {
+  await deps.store.delete(revision.files.map((file) => file.key));
+  await deps.state.orders.markRevisionFilesDeleted(revision.orderId, revision.version, deps.now());
 }
 
 async function fulfilOne(
@@ -236,7 +312,9 @@ async function fulfilOne(
  * served; the next run finds the uploaded pack and keeps it. The build gets the buyer's inputs of every
  * accepted file up to this version, read again from the stored bytes. A build that refuses them
  * (`CustomerInputsRejected`) makes one conditional UPDATE `pending → rejected` with the problem, then
- * the revision's files are deleted (a crash in between leaves them to the purge); the earlier pack stays.
+ * the revision's files are deleted and that recorded (a crash in between: the next run deletes them);
+ * the earlier pack stays. The UPDATE `pending → built` also marks any earlier version left pending out of
+ * tries `superseded`: this build read its files too.
  */
 async function buildRevision(
   deps: FulfilmentDeps,
@@ -270,7 +348,8 @@ async function buildRevision(
         report.revisionsLost.push(ref);
         return;
       }
-      await deps.store.delete(revision.files.map((file) => file.key));
+      await deps.afterRevisionRejected?.(order, revision.version);
+      await deleteRejectedFiles(deps, revision);
       report.revisionsRejected.push(ref);
       // The alert says which order and version only: the problem names the buyer's files and cells.
       deps.alert({

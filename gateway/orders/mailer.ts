@@ -2,7 +2,11 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
-/** One delivery email. `key` names it in the outbox (the order id), so a resend replaces, not adds. */
+/**
+ * One delivery email. `key` names it in the outbox (the order id, `<id>.v<N>` for a revised pack), so a
+ * resend replaces, not adds; it is also the email's Message-ID, so a resend is the same message to the
+ * buyer's mail system too.
+ */
 export interface OutgoingMail {
   key: string;
   to: string;
@@ -24,10 +28,16 @@ export function smtpMailer(url: string, from: string): Mailer {
   return {
     description: `smtp ${parsed.hostname}:${parsed.port || (parsed.protocol === 'smtps:' ? 465 : 587)}`,
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({ ...message(mail, from), from });
     },
     close: () => transport.close(),
   };
+}
+
+/** The message as nodemailer takes it, with a Message-ID made of the mail's key and the sender's domain. */
+function message(mail: OutgoingMail, from: string) {
+  const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
+  return { to: mail.to, subject: mail.subject, text: mail.text, messageId: `<${mail.key}@${domain}>` };
 }
 
 /**
@@ -39,7 +49,7 @@ export function outboxMailer(dir: string, from: string): Mailer {
   return {
     description: `outbox ${dir}`,
     async send(mail) {
-      const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      const info = await transport.sendMail({ ...message(mail, from), from });
       const bytes = info.message as unknown as Buffer;
       await mkdir(dir, { recursive: true });
       const target = join(dir, `${mail.key}.eml`);

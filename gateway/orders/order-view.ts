@@ -45,6 +45,7 @@ export function orderView(
             ...(r.builtAt ? { built_at: r.builtAt.toISOString() } : {}),
             files: r.files.map((f) => ({ name: f.name, sha256: f.sha256, rows: f.rows, role: f.role })),
             ...(r.status === 'rejected' && r.problem ? { problem: r.problem } : {}),
+            ...(r.status === 'superseded' && r.supersededBy ? { superseded_by: r.supersededBy } : {}),
           })),
         }
       : {}),

@@ -10,7 +10,8 @@ import type { OrderRevision } from '../state/order-state.js';
 /**
  * The buyer's inputs as the given revisions add them up, read again from the stored bytes with the same
  * reader that accepted them (each revision's files on top of the ones before, as they were uploaded).
- * Rejected revisions are left out: their files were refused by the build and deleted. A stored file
+ * Rejected revisions are left out: their files were refused by the build and deleted. Superseded ones
+ * (out of tries, a later version built in their place) are kept in: that later pack read their files. A stored file
  * that is missing is an error of the service (not of the buyer): it says which version, never which file.
  * Throws `CustomerInputsRejected` if the reader now refuses what it accepted.
  */

@@ -150,7 +150,9 @@ function versionsSection(revisions: Revision[], day: (iso: string) => string, se
         ? `built ${day(r.built_at ?? r.created_at)}`
         : r.status === 'pending'
           ? `being built (added ${day(r.created_at)})`
-          : `not built (added ${day(r.created_at)})`;
+          : r.status === 'superseded'
+            ? `included in version ${r.superseded_by} (added ${day(r.created_at)})`
+            : `not built (added ${day(r.created_at)})`;
     const files = r.files
       .map(
         (f) =>

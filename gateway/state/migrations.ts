@@ -536,6 +536,59 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX order_revisions_due ON order_revisions (status, next_attempt_at)',
     ],
   },
+  {
+    version: 10,
+    name: 'revisions: delivery email, files of a rejected one deleted, superseded, operator retries',
+    // A built revision's email is recorded once (`emailed_at`, the revision's own delivery lease as the
+    // order's); a rejected revision's files are deleted by the job and recorded (`files_deleted_at`), so a
+    // crash between the two is finished by the next run; a pending revision out of tries whose files a
+    // later version's pack includes is `superseded` (`superseded_by` names that version); an operator's
+    // retry of a revision is an `order_retries` row with its `version` (null: the order's first pack).
+    // SQLite cannot change a CHECK in place: the table is copied into a new one with the new status.
+    sqlite: [
+      `CREATE TABLE order_revisions_v10 (
+        order_id TEXT NOT NULL REFERENCES orders (id),
+        version INTEGER NOT NULL CHECK (version >= 2),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'built', 'rejected', 'superseded')),
+        created_at TEXT NOT NULL,
+        files TEXT NOT NULL,
+        problem TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        last_error TEXT,
+        lease_owner TEXT,
+        lease_expires_at TEXT,
+        built_at TEXT,
+        pack_key TEXT,
+        emailed_at TEXT,
+        files_deleted_at TEXT,
+        superseded_by INTEGER,
+        PRIMARY KEY (order_id, version),
+        CHECK (status <> 'built' OR (built_at IS NOT NULL AND pack_key IS NOT NULL)),
+        CHECK (status <> 'rejected' OR problem IS NOT NULL),
+        CHECK (status <> 'superseded' OR superseded_by > version)
+      )`,
+      `INSERT INTO order_revisions_v10 (order_id, version, status, created_at, files, problem, attempts,
+         next_attempt_at, last_error, lease_owner, lease_expires_at, built_at, pack_key)
+       SELECT order_id, version, status, created_at, files, problem, attempts, next_attempt_at, last_error,
+         lease_owner, lease_expires_at, built_at, pack_key FROM order_revisions`,
+      'DROP TABLE order_revisions',
+      'ALTER TABLE order_revisions_v10 RENAME TO order_revisions',
+      'CREATE INDEX order_revisions_due ON order_revisions (status, next_attempt_at)',
+      'ALTER TABLE order_retries ADD COLUMN version INTEGER',
+    ],
+    postgres: [
+      'ALTER TABLE order_revisions DROP CONSTRAINT order_revisions_status_check',
+      `ALTER TABLE order_revisions ADD CONSTRAINT order_revisions_status_check
+         CHECK (status IN ('pending', 'built', 'rejected', 'superseded'))`,
+      'ALTER TABLE order_revisions ADD COLUMN emailed_at timestamptz',
+      'ALTER TABLE order_revisions ADD COLUMN files_deleted_at timestamptz',
+      'ALTER TABLE order_revisions ADD COLUMN superseded_by integer',
+      `ALTER TABLE order_revisions ADD CONSTRAINT order_revisions_superseded_check
+         CHECK (status <> 'superseded' OR superseded_by > version)`,
+      'ALTER TABLE order_retries ADD COLUMN version integer',
+    ],
+  },
 ];
 
 export const MIGRATIONS_TABLE = 'gateway_schema_migrations';

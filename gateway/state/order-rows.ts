@@ -67,6 +67,7 @@ export function toPaymentEvent(row: Row): OrderPaymentEvent {
 export function toOrderRetry(row: Row): OrderRetry {
   return {
     retriedAt: toDate(row['retried_at']),
+    version: row['version'] === null || row['version'] === undefined ? null : Number(row['version']),
     attemptsBefore: Number(row['attempts_before']),
     errorBefore: row['error_before'] === null ? null : String(row['error_before']),
   };
@@ -89,5 +90,11 @@ export function toRevision(row: Row): OrderRevision {
     leaseExpiresAt: toDateOrNull(row['lease_expires_at']),
     builtAt: toDateOrNull(row['built_at']),
     packKey: textOrNull(row['pack_key']),
+    emailedAt: toDateOrNull(row['emailed_at']),
+    filesDeletedAt: toDateOrNull(row['files_deleted_at']),
+    supersededBy:
+      row['superseded_by'] === null || row['superseded_by'] === undefined
+        ? null
+        : Number(row['superseded_by']),
   };
 }

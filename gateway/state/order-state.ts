@@ -106,8 +106,11 @@ export interface CompletedFulfilment {
   packExpiresAt: Date;
 }
 
-/** A revision's build: waiting for the fulfilment job, built (its pack served), or rejected by the build. */
-export type RevisionStatus = 'pending' | 'built' | 'rejected';
+/**
+ * A revision's build: waiting for the fulfilment job, built (its pack served), rejected by the build, or
+ * superseded: it ran out of tries and a later version, whose pack includes its files, was built instead.
+ */
+export type RevisionStatus = 'pending' | 'built' | 'rejected' | 'superseded';
 
 /**
  * One file of an accepted upload. `key`: where its bytes are in the object store (under the order's pack
@@ -143,6 +146,12 @@ export interface OrderRevision {
   leaseExpiresAt: Date | null;
   builtAt: Date | null;
   packKey: string | null;
+  /** When the email telling the buyer this version is ready went out (built revisions only). */
+  emailedAt: Date | null;
+  /** When the job deleted a rejected revision's files from the store (null: not yet, or not rejected). */
+  filesDeletedAt: Date | null;
+  /** The later version whose pack includes this one's files (superseded revisions only). */
+  supersededBy: number | null;
 }
 
 export interface NewRevision {
@@ -188,9 +197,11 @@ export interface OrderPaymentEvent {
   receivedAt: Date;
 }
 
-/** One `orders retry` that put a stuck order back into the queue. */
+/** One `orders retry` that put a stuck order (or one of its revisions) back into the queue. */
 export interface OrderRetry {
   retriedAt: Date;
+  /** The revision put back (2, 3, …); null: the order's first pack. */
+  version: number | null;
   attemptsBefore: number;
   errorBefore: string | null;
 }
@@ -200,6 +211,12 @@ export type RequeueOutcome =
   | { outcome: 'requeued'; order: OrderRecord }
   | { outcome: 'unknown-order' }
   | { outcome: 'not-stuck'; order: OrderRecord };
+
+/** What `requeueStuckRevision` did: `requeued` changed the revision; the others say why it did not. */
+export type RequeueRevisionOutcome =
+  | { outcome: 'requeued'; revision: OrderRevision }
+  | { outcome: 'unknown-revision' }
+  | { outcome: 'not-stuck'; revision: OrderRevision };
 
 export interface OrderState {
   /** Inserts a `created` order; a duplicate id is refused (throws). */
@@ -263,7 +280,8 @@ export interface OrderState {
   /**
    * Takes the lease of one pending revision that nobody holds (or whose lease ran out), due, with fewer
    * than `maxAttempts` claims, of a fulfilled, unpurged order whose pack has not expired, and that is
-   * its order's earliest pending one (an order's versions are built in turn), and counts the claim.
+   * its order's earliest pending one (an order's versions are built in turn), and counts the claim. An
+   * earlier pending revision that is stuck (out of tries, no live lease) does not hold a later one back.
    */
   claimRevision(claim: FulfilmentClaim): Promise<OrderRevision | null>;
   renewRevisionLease(
@@ -280,8 +298,34 @@ export interface OrderState {
     error: string,
     nextAttemptAt: Date,
   ): Promise<void>;
-  /** `pending → built` with the pack's key, only for the lease holder. False otherwise. */
+  /**
+   * `pending → built` with the pack's key, only for the lease holder, and in the same statement every
+   * earlier pending revision of the order `pending → superseded` (the built pack includes their files).
+   * False when the worker no longer holds it.
+   */
   completeRevision(done: CompletedRevision): Promise<boolean>;
   /** `pending → rejected` with the problem, only for the lease holder. False otherwise. */
   rejectRevision(rejected: RejectedRevision): Promise<boolean>;
+
+  /**
+   * Takes the delivery lease of one built, un-emailed revision of a fulfilled, unpurged order that has an
+   * email and whose pack has not expired, when due; oldest build first.
+   */
+  claimRevisionDelivery(claim: LeaseClaim): Promise<OrderRevision | null>;
+  /** Records the revision's email as sent and frees the lease; false when `worker` no longer held it. */
+  markRevisionEmailed(orderId: string, version: number, worker: string, at: Date): Promise<boolean>;
+  /** Rejected revisions whose files the job has not recorded as deleted yet. */
+  listRejectedWithFiles(): Promise<OrderRevision[]>;
+  /** Records a rejected revision's files as deleted (once); false when already recorded or not rejected. */
+  markRevisionFilesDeleted(orderId: string, version: number, at: Date): Promise<boolean>;
+  /**
+   * Puts a stuck revision (pending, at least `maxAttempts` claims, no live lease) back into the queue, with
+   * an `order_retries` row naming its version: as `requeueStuck`, one transaction with the condition in it.
+   */
+  requeueStuckRevision(
+    orderId: string,
+    version: number,
+    now: Date,
+    maxAttempts: number,
+  ): Promise<RequeueRevisionOutcome>;
 }

@@ -18,6 +18,7 @@ import {
   type PaymentOutcome,
   type RejectedRevision,
   type RequeueOutcome,
+  type RequeueRevisionOutcome,
   takesUploads,
 } from './order-state.js';
 import type { Row } from './state-rows.js';
@@ -312,7 +313,8 @@ export class PostgresOrderState implements OrderState {
            AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= $3) AND r.attempts < $4
            AND o.status = 'fulfilled' AND o.purged_at IS NULL AND o.pack_expires_at > $3
            AND NOT EXISTS (SELECT 1 FROM order_revisions e
-             WHERE e.order_id = r.order_id AND e.version < r.version AND e.status = 'pending')
+             WHERE e.order_id = r.order_id AND e.version < r.version AND e.status = 'pending'
+               AND (e.attempts < $4 OR e.lease_expires_at > $3))
          ORDER BY r.created_at, r.order_id, r.version LIMIT 1
          FOR UPDATE OF r SKIP LOCKED)
        RETURNING *`,
@@ -354,14 +356,21 @@ export class PostgresOrderState implements OrderState {
   }
 
   async completeRevision(done: CompletedRevision): Promise<boolean> {
-    return (
-      (await this.changes(
-        `UPDATE order_revisions SET status = 'built', built_at = $4, pack_key = $5, lease_owner = NULL,
+    // One statement: the build and the earlier versions it supersedes change together or not at all.
+    const result = await this.pool.query<Row>(
+      `WITH built AS (
+         UPDATE order_revisions SET status = 'built', built_at = $4, pack_key = $5, lease_owner = NULL,
            lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
-         WHERE order_id = $1 AND version = $2 AND status = 'pending' AND lease_owner = $3`,
-        [done.orderId, done.version, done.worker, done.builtAt, done.packKey],
-      )) === 1
+         WHERE order_id = $1 AND version = $2 AND status = 'pending' AND lease_owner = $3
+         RETURNING order_id, version),
+       superseded AS (
+         UPDATE order_revisions e SET status = 'superseded', superseded_by = b.version, lease_owner = NULL,
+           lease_expires_at = NULL, next_attempt_at = NULL
+         FROM built b WHERE e.order_id = b.order_id AND e.version < b.version AND e.status = 'pending')
+       SELECT count(*)::int AS n FROM built`,
+      [done.orderId, done.version, done.worker, done.builtAt, done.packKey],
     );
+    return Number(result.rows[0]?.['n'] ?? 0) === 1;
   }
 
   async rejectRevision(rejected: RejectedRevision): Promise<boolean> {
@@ -373,5 +382,101 @@ export class PostgresOrderState implements OrderState {
         [rejected.orderId, rejected.version, rejected.worker, rejected.problem],
       )) === 1
     );
+  }
+
+  async claimRevisionDelivery(claim: LeaseClaim): Promise<OrderRevision | null> {
+    const row = await this.one(
+      `UPDATE order_revisions SET lease_owner = $1, lease_expires_at = $2
+       WHERE (order_id, version) = (
+         SELECT r.order_id, r.version FROM order_revisions r JOIN orders o ON o.id = r.order_id
+         WHERE r.status = 'built' AND r.emailed_at IS NULL
+           AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= $3)
+           AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= $3)
+           AND o.status = 'fulfilled' AND o.purged_at IS NULL AND o.buyer_email IS NOT NULL
+           AND o.pack_expires_at > $3
+         ORDER BY r.built_at, r.order_id, r.version LIMIT 1
+         FOR UPDATE OF r SKIP LOCKED)
+       RETURNING *`,
+      [claim.worker, claim.leaseUntil, claim.now],
+    );
+    return row ? toRevision(row) : null;
+  }
+
+  async markRevisionEmailed(orderId: string, version: number, worker: string, at: Date): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE order_revisions SET emailed_at = $4, lease_owner = NULL, lease_expires_at = NULL,
+           next_attempt_at = NULL, last_error = NULL
+         WHERE order_id = $1 AND version = $2 AND status = 'built' AND lease_owner = $3 AND emailed_at IS NULL`,
+        [orderId, version, worker, at],
+      )) === 1
+    );
+  }
+
+  async listRejectedWithFiles(): Promise<OrderRevision[]> {
+    const result = await this.pool.query<Row>(
+      `SELECT * FROM order_revisions WHERE status = 'rejected' AND files_deleted_at IS NULL
+       ORDER BY order_id, version`,
+    );
+    return result.rows.map(toRevision);
+  }
+
+  async markRevisionFilesDeleted(orderId: string, version: number, at: Date): Promise<boolean> {
+    return (
+      (await this.changes(
+        `UPDATE order_revisions SET files_deleted_at = $3
+         WHERE order_id = $1 AND version = $2 AND status = 'rejected' AND files_deleted_at IS NULL`,
+        [orderId, version, at],
+      )) === 1
+    );
+  }
+
+  async requeueStuckRevision(
+    orderId: string,
+    version: number,
+    now: Date,
+    maxAttempts: number,
+  ): Promise<RequeueRevisionOutcome> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The row lock makes a concurrent retry wait, then find the revision no longer stuck.
+      const before = (
+        await client.query<Row>(
+          'SELECT * FROM order_revisions WHERE order_id = $1 AND version = $2 FOR UPDATE',
+          [orderId, version],
+        )
+      ).rows[0];
+      if (!before) {
+        await client.query('ROLLBACK');
+        return { outcome: 'unknown-revision' };
+      }
+      const row = (
+        await client.query<Row>(
+          `UPDATE order_revisions SET attempts = 0, next_attempt_at = NULL, lease_owner = NULL,
+             lease_expires_at = NULL
+           WHERE order_id = $1 AND version = $2 AND status = 'pending' AND attempts >= $3
+             AND (lease_expires_at IS NULL OR lease_expires_at <= $4)
+           RETURNING *`,
+          [orderId, version, maxAttempts, now],
+        )
+      ).rows[0];
+      if (!row) {
+        await client.query('ROLLBACK');
+        return { outcome: 'not-stuck', revision: toRevision(before) };
+      }
+      await client.query(
+        `INSERT INTO order_retries (order_id, retried_at, attempts_before, error_before, version)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [orderId, now, Number(before['attempts']), before['last_error'] ?? null, version],
+      );
+      await client.query('COMMIT');
+      return { outcome: 'requeued', revision: toRevision(row) };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 }

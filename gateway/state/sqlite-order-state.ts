@@ -18,6 +18,7 @@ import {
   type PaymentOutcome,
   type RejectedRevision,
   type RequeueOutcome,
+  type RequeueRevisionOutcome,
   takesUploads,
 } from './order-state.js';
 import type { Row } from './state-rows.js';
@@ -317,12 +318,15 @@ export class SqliteOrderState implements OrderState {
            AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?) AND r.attempts < ?
            AND o.status = 'fulfilled' AND o.purged_at IS NULL AND o.pack_expires_at > ?
            AND NOT EXISTS (SELECT 1 FROM order_revisions e
-             WHERE e.order_id = r.order_id AND e.version < r.version AND e.status = 'pending')
+             WHERE e.order_id = r.order_id AND e.version < r.version AND e.status = 'pending'
+               AND (e.attempts < ? OR e.lease_expires_at > ?))
          ORDER BY r.created_at, r.order_id, r.version LIMIT 1)
        RETURNING *`,
       claim.worker,
       iso(claim.leaseUntil),
       now,
+      now,
+      claim.maxAttempts,
       now,
       claim.maxAttempts,
       now,
@@ -369,18 +373,32 @@ export class SqliteOrderState implements OrderState {
   }
 
   async completeRevision(done: CompletedRevision): Promise<boolean> {
-    return (
-      this.changes(
-        `UPDATE order_revisions SET status = 'built', built_at = ?, pack_key = ?, lease_owner = NULL,
-           lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
-         WHERE order_id = ? AND version = ? AND status = 'pending' AND lease_owner = ?`,
-        iso(done.builtAt),
-        done.packKey,
-        done.orderId,
-        done.version,
-        done.worker,
-      ) === 1
-    );
+    // IMMEDIATE: the build and the earlier versions it supersedes change together or not at all.
+    const complete = this.db.transaction((): boolean => {
+      const built =
+        this.changes(
+          `UPDATE order_revisions SET status = 'built', built_at = ?, pack_key = ?, lease_owner = NULL,
+             lease_expires_at = NULL, next_attempt_at = NULL, last_error = NULL
+           WHERE order_id = ? AND version = ? AND status = 'pending' AND lease_owner = ?`,
+          iso(done.builtAt),
+          done.packKey,
+          done.orderId,
+          done.version,
+          done.worker,
+        ) === 1;
+      if (built) {
+        this.changes(
+          `UPDATE order_revisions SET status = 'superseded', superseded_by = ?, lease_owner = NULL,
+             lease_expires_at = NULL, next_attempt_at = NULL
+           WHERE order_id = ? AND version < ? AND status = 'pending'`,
+          done.version,
+          done.orderId,
+          done.version,
+        );
+      }
+      return built;
+    });
+    return complete.immediate();
   }
 
   async rejectRevision(rejected: RejectedRevision): Promise<boolean> {
@@ -395,5 +413,100 @@ export class SqliteOrderState implements OrderState {
         rejected.worker,
       ) === 1
     );
+  }
+
+  async claimRevisionDelivery(claim: LeaseClaim): Promise<OrderRevision | null> {
+    const now = iso(claim.now);
+    const row = this.one(
+      `UPDATE order_revisions SET lease_owner = ?, lease_expires_at = ?
+       WHERE (order_id, version) = (
+         SELECT r.order_id, r.version FROM order_revisions r JOIN orders o ON o.id = r.order_id
+         WHERE r.status = 'built' AND r.emailed_at IS NULL
+           AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= ?)
+           AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ?)
+           AND o.status = 'fulfilled' AND o.purged_at IS NULL AND o.buyer_email IS NOT NULL
+           AND o.pack_expires_at > ?
+         ORDER BY r.built_at, r.order_id, r.version LIMIT 1)
+       RETURNING *`,
+      claim.worker,
+      iso(claim.leaseUntil),
+      now,
+      now,
+      now,
+    );
+    return row ? toRevision(row) : null;
+  }
+
+  async markRevisionEmailed(orderId: string, version: number, worker: string, at: Date): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE order_revisions SET emailed_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+           next_attempt_at = NULL, last_error = NULL
+         WHERE order_id = ? AND version = ? AND status = 'built' AND lease_owner = ? AND emailed_at IS NULL`,
+        iso(at),
+        orderId,
+        version,
+        worker,
+      ) === 1
+    );
+  }
+
+  async listRejectedWithFiles(): Promise<OrderRevision[]> {
+    const rows = this.statement(
+      `SELECT * FROM order_revisions WHERE status = 'rejected' AND files_deleted_at IS NULL
+       ORDER BY order_id, version`,
+    ).all() as Row[];
+    return rows.map(toRevision);
+  }
+
+  async markRevisionFilesDeleted(orderId: string, version: number, at: Date): Promise<boolean> {
+    return (
+      this.changes(
+        `UPDATE order_revisions SET files_deleted_at = ?
+         WHERE order_id = ? AND version = ? AND status = 'rejected' AND files_deleted_at IS NULL`,
+        iso(at),
+        orderId,
+        version,
+      ) === 1
+    );
+  }
+
+  async requeueStuckRevision(
+    orderId: string,
+    version: number,
+    now: Date,
+    maxAttempts: number,
+  ): Promise<RequeueRevisionOutcome> {
+    const requeue = this.db.transaction((): RequeueRevisionOutcome => {
+      const before = this.one(
+        'SELECT * FROM order_revisions WHERE order_id = ? AND version = ?',
+        orderId,
+        version,
+      );
+      if (!before) return { outcome: 'unknown-revision' };
+      const row = this.one(
+        `UPDATE order_revisions SET attempts = 0, next_attempt_at = NULL, lease_owner = NULL,
+           lease_expires_at = NULL
+         WHERE order_id = ? AND version = ? AND status = 'pending' AND attempts >= ?
+           AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+         RETURNING *`,
+        orderId,
+        version,
+        maxAttempts,
+        iso(now),
+      );
+      if (!row) return { outcome: 'not-stuck', revision: toRevision(before) };
+      this.changes(
+        `INSERT INTO order_retries (order_id, retried_at, attempts_before, error_before, version)
+         VALUES (?, ?, ?, ?, ?)`,
+        orderId,
+        iso(now),
+        Number(before['attempts']),
+        before['last_error'] ?? null,
+        version,
+      );
+      return { outcome: 'requeued', revision: toRevision(row) };
+    });
+    return requeue.immediate();
   }
 }

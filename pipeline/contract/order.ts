@@ -16,9 +16,9 @@ export const OrderRevisionFile = z
 export const OrderRevision = z
   .object({
     version: z.number().int().meta({ description: 'The pack version this upload makes: 2, 3, …' }),
-    status: z.enum(['pending', 'built', 'rejected']).meta({
+    status: z.enum(['pending', 'built', 'rejected', 'superseded']).meta({
       description:
-        'pending: accepted, its pack not built yet; built: its pack is the one served (if newest); rejected: the build refused the records (see problem), the earlier pack stays.',
+        'pending: accepted, its pack not built yet; built: its pack is the one served (if newest); rejected: the build refused the records (see problem), the earlier pack stays; superseded: its own build failed and a later version, whose pack includes these files, was built instead (see superseded_by).',
     }),
     created_at: z.string(),
     built_at: z.string().optional(),
@@ -27,6 +27,11 @@ export const OrderRevision = z
       .string()
       .optional()
       .meta({ description: 'Present when rejected: the file, line, column and reason, one line.' }),
+    superseded_by: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Present when superseded: the version whose pack includes these files.' }),
   })
   .meta({ id: 'OrderRevision' });
 

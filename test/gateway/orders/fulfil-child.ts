@@ -5,6 +5,12 @@
  * - `FULFIL_STOP_AFTER_STORE=1`: after the first pack is in the store and before the order is marked
  *   fulfilled, print `stored <order id> <worker>` and hang, so the parent can SIGKILL it exactly there;
  *   with `FULFIL_STOP_VERSION=N`, only at version N's pack (a revision: the buyer's records added).
+ * - `FULFIL_STOP_AFTER_REJECT=1`: after a revision is marked rejected and before its files are deleted,
+ *   print `rejected <order id> <worker>` and hang; `FULFIL_STOP_AFTER_REVISION_EMAIL=1`: after a revision's
+ *   email is sent and before it is recorded, print `emailed <order id> <worker>` and hang.
+ * - `FULFIL_FAKE_BUILD=1`: a stand-in build (no chain) that returns a small zip-like body per order and
+ *   version; with `FULFIL_REJECT_REVISIONS=1` it refuses every revision's records as the real build
+ *   refuses a sell that empties a pool (`CustomerInputsRejected`).
  * - `FULFIL_BUILD_LOG=<file>`: append `<order id> <worker>` to the file (O_APPEND, one line per write)
  *   for every pack built, so the parent can count builds across processes; `FULFIL_BUILD_DELAY_MS`
  *   makes each build take that long, so two workers overlap.
@@ -16,7 +22,12 @@ import { runFulfilment } from '../../../gateway/orders/fulfilment-job.js';
 import { outboxMailer } from '../../../gateway/orders/mailer.js';
 import { orderTokens } from '../../../gateway/orders/order-token.js';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
+import type { OrderRecord } from '../../../gateway/state/order-state.js';
 import { FolderObjectStore } from '../../../pipeline/store/index.js';
+import {
+  type CustomerInputs,
+  CustomerInputsRejected,
+} from '../../../pipeline/tax/own-records/customer-inputs.js';
 import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain } from '../../../pipeline/tax/pack/pack-chain.js';
 
@@ -34,6 +45,22 @@ const buildLog = process.env['FULFIL_BUILD_LOG'];
 const delayMs = Number(process.env['FULFIL_BUILD_DELAY_MS'] ?? '0');
 const stopAfterStore = process.env['FULFIL_STOP_AFTER_STORE'] === '1';
 const stopVersion = Number(process.env['FULFIL_STOP_VERSION'] ?? '1');
+const fakeBuild = process.env['FULFIL_FAKE_BUILD'] === '1';
+const rejectRevisions = process.env['FULFIL_REJECT_REVISIONS'] === '1';
+const hang = (line: string) => {
+  process.stdout.write(`${line}\n`);
+  return new Promise<void>(() => setInterval(() => {}, 60_000));
+};
+
+async function standInBuild(order: OrderRecord, customer?: CustomerInputs): Promise<Uint8Array> {
+  if (customer && rejectRevisions) {
+    const file = customer.files.at(-1)?.name ?? 'records';
+    throw new CustomerInputsRejected([
+      { file, line: 2, column: 'quantity', reason: 'the sell empties the TAO pool below zero' },
+    ]);
+  }
+  return new TextEncoder().encode(`PK stand-in pack ${order.id} ${customer?.files.length ?? 0}`);
+}
 
 const report = await runFulfilment({
   state,
@@ -45,6 +72,7 @@ const report = await runFulfilment({
   buildPack: async (order, customer) => {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (buildLog) appendFileSync(buildLog, `${order.id} ${worker}\n`);
+    if (fakeBuild) return standInBuild(order, customer);
     return buildPack(order, { store, chain: packChain.reader }, customer);
   },
   maxAttempts: 5,
@@ -58,6 +86,14 @@ const report = await runFulfilment({
         await new Promise(() => setInterval(() => {}, 60_000));
       }
     : undefined,
+  afterRevisionRejected:
+    process.env['FULFIL_STOP_AFTER_REJECT'] === '1'
+      ? (order) => hang(`rejected ${order.id} ${worker}`)
+      : undefined,
+  afterRevisionEmailSent:
+    process.env['FULFIL_STOP_AFTER_REVISION_EMAIL'] === '1'
+      ? (order) => hang(`emailed ${order.id} ${worker}`)
+      : undefined,
 });
 process.stdout.write(`${JSON.stringify({ worker, report })}\n`);
 await state.close();
