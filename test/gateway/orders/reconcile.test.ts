@@ -16,7 +16,7 @@ import { ordersCommand } from '../../../gateway/commands/orders.js';
 import { type GatewayConfig, loadGatewayConfig } from '../../../gateway/config.js';
 import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
 import { startCheckout } from '../../../gateway/orders/checkout.js';
-import { OrderRequestError } from '../../../gateway/orders/create-order.js';
+import { checkOrderRequest, createOrder, OrderRequestError } from '../../../gateway/orders/create-order.js';
 import type { OrderAlert } from '../../../gateway/orders/order-alerts.js';
 import {
   orderSeal,
@@ -274,6 +274,36 @@ describe.each(STATE_ENGINES)('orders reconcile on $name', (engine) => {
       expect(printed).not.toContain(secret);
     }
   }, 300_000);
+
+  it('asks Stripe for the sessions of the last --days days only (30 by default)', async () => {
+    // A session made 40 days ago and paid then, its webhook lost.
+    const request = checkOrderRequest(catalogueWithPrices(), WORLD_SKU, [ALICE]);
+    const order = await createOrder({ state: gw.state, now }, request, 'checkout');
+    const services = orderServicesFrom(config.orders, world.store, () => {});
+    const realNow = gw.clock.nowMs;
+    gw.clock.nowMs = realNow - 40 * 86_400_000;
+    const made = await services.checkoutSessions!.create(
+      order,
+      request.sku,
+      `${BASE}/done`,
+      services.seal!.seal(order.id, {
+        ...request.sku,
+        taxYear: request.sku.tax_year,
+        coldkeys: [ALICE],
+        amountMinor: order.amountMinor,
+        createdAt: order.createdAt,
+      }),
+    );
+    fake.completeSession(made.sessionId, 'old.buyer@example.com');
+    gw.clock.nowMs = realNow;
+    const recent = await reconcileJson();
+    expect(recent.sessions.map((s) => s.order_id)).not.toContain(order.id);
+    expect((await gw.state.orders.getOrder(order.id))?.status).toBe('created');
+    const wider = JSON.parse((await reconcile('--days', '45', '--json')).out) as typeof recent;
+    expect(wider.sessions.find((s) => s.order_id === order.id)?.action).toBe('paid');
+    expect((await gw.state.orders.getOrder(order.id))?.status).toBe('paid');
+    await expect(reconcile('--days', '0')).rejects.toThrow(/whole number of days from 1 to 90/);
+  });
 
   it('refuses and reports a tampered sealed value, and makes nothing', async () => {
     const { orderId, sessionId } = await checkout([ALICE]);
