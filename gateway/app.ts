@@ -216,7 +216,12 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     explorer,
     sandbox,
   });
-  stripeWebhookRoutes(router, { ...common, webhookSecret: orders.webhookSecret, alert: orders.alert });
+  stripeWebhookRoutes(router, {
+    ...common,
+    webhookSecret: orders.webhookSecret,
+    alert: orders.alert,
+    seal: orders.seal,
+  });
   // The explorer's pages and sign-in links, beside the API: none of their paths is an API path.
   explorerRoutes(router, { explorer, auth, sandbox });
   signInRoutes(router, { explorer, auth, baseUrl: deps.baseUrl, sandbox });

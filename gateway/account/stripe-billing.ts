@@ -221,7 +221,6 @@ async function applyEvent(
   object: Record<string, unknown>,
 ): Promise<BillingEventResult> {
   let subscriptionId: string | null = null;
-  let periodExtended = false;
   if (event.type === 'checkout.session.completed') {
     const session = event.data.object as Stripe.Checkout.Session;
     const accountId = session.client_reference_id ?? session.metadata?.['account_id'] ?? null;
@@ -235,39 +234,49 @@ async function applyEvent(
     }
     subscriptionId = idOf(session.subscription);
   } else if (event.type.startsWith('invoice.')) {
-    const invoice = await deps.stripe.invoices.retrieve(String(object['id']));
-    subscriptionId = idOf(invoice.parent?.subscription_details?.subscription ?? null);
-    if (!subscriptionId) return { handled: 'ignored', reason: 'an invoice without a subscription' };
-    const subscription = await syncSubscription(deps, subscriptionId);
-    // A subscription no longer live (a duplicate just cancelled) opens no paid period.
-    if (
-      subscription &&
-      LIVE_STATUSES.has(subscription.status) &&
-      invoice.status === 'paid' &&
-      invoice.billing_reason !== null &&
-      PERIOD_REASONS.has(invoice.billing_reason)
-    ) {
-      const period = paidPeriodOf(invoice);
-      if (period) {
-        const before = await deps.state.getAccount(subscription.accountId);
-        const after = await deps.state.billing.extendPaidPeriod(
-          subscription.accountId,
-          period.start,
-          period.end,
-        );
-        periodExtended = before?.paidPeriodEnd?.getTime() !== after?.paidPeriodEnd?.getTime();
-      }
-    }
-    return { handled: 'synced', subscription: subscriptionId, periodExtended };
+    return applyInvoice(deps, String(object['id']));
   } else {
     subscriptionId = String(object['id']);
   }
   if (subscriptionId) await syncSubscription(deps, subscriptionId);
+  return { handled: 'synced', subscription: subscriptionId, periodExtended: false };
+}
+
+/**
+ * An invoice, read again from Stripe: its subscription is synced, and a paid invoice that starts a
+ * period (`subscription_create`, `subscription_cycle`) of a live subscription extends the account's
+ * paid period (forward only). The invoice events and `accounts reconcile` both come here.
+ */
+export async function applyInvoice(deps: BillingDeps, invoiceId: string): Promise<BillingEventResult> {
+  const invoice = await deps.stripe.invoices.retrieve(invoiceId);
+  const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription ?? null);
+  if (!subscriptionId) return { handled: 'ignored', reason: 'an invoice without a subscription' };
+  const subscription = await syncSubscription(deps, subscriptionId);
+  let periodExtended = false;
+  // A subscription no longer live (a duplicate just cancelled) opens no paid period.
+  if (
+    subscription &&
+    LIVE_STATUSES.has(subscription.status) &&
+    invoice.status === 'paid' &&
+    invoice.billing_reason !== null &&
+    PERIOD_REASONS.has(invoice.billing_reason)
+  ) {
+    const period = paidPeriodOf(invoice);
+    if (period) {
+      const before = await deps.state.getAccount(subscription.accountId);
+      const after = await deps.state.billing.extendPaidPeriod(
+        subscription.accountId,
+        period.start,
+        period.end,
+      );
+      periodExtended = before?.paidPeriodEnd?.getTime() !== after?.paidPeriodEnd?.getTime();
+    }
+  }
   return { handled: 'synced', subscription: subscriptionId, periodExtended };
 }
 
 /** The period an invoice pays for: its subscription line's period (the item's period it opened). */
-function paidPeriodOf(invoice: Stripe.Invoice): { start: Date; end: Date } | null {
+export function paidPeriodOf(invoice: Stripe.Invoice): { start: Date; end: Date } | null {
   const line = invoice.lines.data.find((l) => l.period && l.period.end > l.period.start);
   if (!line) return null;
   return { start: new Date(line.period.start * 1000), end: new Date(line.period.end * 1000) };

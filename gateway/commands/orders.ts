@@ -21,6 +21,7 @@ import { openGatewayState } from '../state/open-gateway-state.js';
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus } from '../state/order-state.js';
 import { type CommandIo, isoOrNull, printJson, processIo } from './command-io.js';
 import { addOrderSupportCommands } from './order-support.js';
+import { addReconcileCommand } from './orders-reconcile.js';
 
 /** What the order commands print to and read the clock from; alerts go to stderr; `stop` ends `--watch`. */
 export interface OrderCommandIo extends CommandIo {
@@ -327,5 +328,6 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
     });
 
   addOrderSupportCommands(orders, config, io, (run) => withOrderDeps(config, ({ state }) => run(state)));
+  addReconcileCommand(orders, config, io);
   return orders;
 }

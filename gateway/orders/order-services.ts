@@ -2,6 +2,7 @@ import type { ObjectStore } from '../../pipeline/store/object-store.js';
 import { type Catalogue, catalogueWithPrices } from './catalogue.js';
 import type { OrderAlert } from './order-alerts.js';
 import type { OrderConfig } from './order-config.js';
+import { type OrderSeal, orderSeal } from './order-seal.js';
 import { type OrderTokens, orderTokens } from './order-token.js';
 import { type CheckoutSessions, stripeCheckoutSessions, stripeClient } from './stripe-checkout.js';
 
@@ -16,6 +17,8 @@ export interface OrderServices {
   store: ObjectStore | null;
   catalogue: Catalogue;
   tokens: OrderTokens | null;
+  /** Seals an order's details into its Checkout Session (from the same secret as the tokens). */
+  seal: OrderSeal | null;
   checkoutSessions: CheckoutSessions | null;
   webhookSecret: string | null;
   alert: (alert: OrderAlert) => void;
@@ -30,6 +33,7 @@ export function orderServicesFrom(
     store,
     catalogue: catalogueWithPrices(config.skuPrices),
     tokens: config.orderSecret ? orderTokens(config.orderSecret) : null,
+    seal: config.orderSecret ? orderSeal(config.orderSecret) : null,
     checkoutSessions: config.stripeSecretKey
       ? stripeCheckoutSessions(stripeClient(config.stripeSecretKey, config.stripeApiBase))
       : null,
@@ -43,6 +47,7 @@ export const NO_ORDER_SERVICES: OrderServices = {
   store: null,
   catalogue: catalogueWithPrices(),
   tokens: null,
+  seal: null,
   checkoutSessions: null,
   webhookSecret: null,
   alert: () => undefined,

@@ -21,7 +21,13 @@ export interface CreatedCheckout {
 
 /** The one thing the gateway asks of the payment processor. */
 export interface CheckoutSessions {
-  create(order: OrderRecord, sku: Sku, successUrl: string): Promise<CreatedCheckout>;
+  /** `sealed`: the order's sealed metadata entries (order-seal.ts), stored beside `order_id` and `sku`. */
+  create(
+    order: OrderRecord,
+    sku: Sku,
+    successUrl: string,
+    sealed?: Record<string, string>,
+  ): Promise<CreatedCheckout>;
 }
 
 /** The official client, pointed at Stripe or at a stand-in (`STRIPE_API_BASE`: host, port, protocol). */
@@ -39,13 +45,14 @@ export function stripeClient(secretKey: string, apiBase: StripeApiBase | null): 
 
 /**
  * Checkout Sessions through the official client: payment mode, one line item from the SKU, the order
- * id as `client_reference_id` and `metadata.order_id` (the webhook reads it back), and the buyer's
+ * id as `client_reference_id` and `metadata.order_id` (the webhook reads it back), the order's details
+ * sealed under our key (`order_seal_*`: what an order lost to a restore is made again from), and the buyer's
  * email collected by Stripe's page. The Idempotency-Key is derived from the order id: every retry of
  * this call for one order (the client's own, or a caller's) gets the same session.
  */
 export function stripeCheckoutSessions(stripe: Stripe): CheckoutSessions {
   return {
-    async create(order, sku, successUrl) {
+    async create(order, sku, successUrl, sealed = {}) {
       const params: Stripe.Checkout.SessionCreateParams = {
         mode: 'payment',
         line_items: [
@@ -62,7 +69,7 @@ export function stripeCheckoutSessions(stripe: Stripe): CheckoutSessions {
           },
         ],
         client_reference_id: order.id,
-        metadata: { order_id: order.id, sku: sku.sku },
+        metadata: { order_id: order.id, sku: sku.sku, ...sealed },
         payment_intent_data: { metadata: { order_id: order.id } },
         success_url: successUrl,
       };

@@ -1,7 +1,11 @@
 import Stripe from 'stripe';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { PaymentOutcome } from '../state/order-state.js';
+import { catalogueWithPrices } from './catalogue.js';
+import { RETENTION_DAYS } from './create-order.js';
 import type { OrderAlert } from './order-alerts.js';
+import { ORDER_ID_PATTERN } from './order-id.js';
+import { type OrderSeal, type SealedOrder, SealRefusedError } from './order-seal.js';
 
 /** A missing, malformed, wrongly signed or stale `Stripe-Signature`: 400, nothing changes. */
 export class WebhookSignatureError extends Error {
@@ -14,12 +18,15 @@ export interface WebhookDeps {
   /** The endpoint's signing secret (`whsec_…`). */
   webhookSecret: string;
   alert: (alert: OrderAlert) => void;
+  /** Opens sealed session metadata to make again an order the state lacks; absent: such orders stay unknown. */
+  seal?: OrderSeal | null;
 }
 
 /** What the handler did with an event; the HTTP answer is 200 for every one of them. */
 export type WebhookResult =
   | { handled: 'ignored'; reason: string }
-  | { handled: 'payment'; outcome: PaymentOutcome };
+  | { handled: 'payment'; outcome: PaymentOutcome; remade: boolean }
+  | { handled: 'refused'; reason: string };
 
 /** The events that mean "paid" for a Checkout Session in payment mode (see /work/shared/tax/README.md). */
 const PAYMENT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
@@ -57,9 +64,29 @@ export async function handleStripeWebhook(
         : 'the body is not a Stripe event';
     throw new WebhookSignatureError(`The Stripe-Signature does not verify: ${reason}`);
   }
+  return handleCheckoutSessionEvent(deps, event, event.data.object as Stripe.Checkout.Session, receivedAt);
+}
+
+/** What the checkout session events need: the webhook's deps without its signing secret. */
+export type CheckoutEventDeps = Omit<WebhookDeps, 'webhookSecret'>;
+
+/**
+ * One Checkout Session event, verified: pushed by Stripe to the webhook (signed), or pulled from
+ * Stripe's API by `orders reconcile` (the session as Stripe lists it). Both go through here, so a
+ * session pays its order the same way whichever way it came, and `markPaid` keeps one caller.
+ *
+ * An order the state lacks (made after the backup it was restored from) is made again, with its own
+ * id, from the session's sealed metadata (order-seal.ts) before the payment is recorded; a sealed
+ * value that does not open is refused and reported, and nothing is made.
+ */
+export async function handleCheckoutSessionEvent(
+  deps: CheckoutEventDeps,
+  event: { id: string; type: string },
+  session: Stripe.Checkout.Session,
+  receivedAt: Date,
+): Promise<WebhookResult> {
   if (!PAYMENT_EVENTS.has(event.type)) return { handled: 'ignored', reason: `event type ${event.type}` };
-  const session = event.data.object as Stripe.Checkout.Session;
-  // The API plan's subscription checkouts are handled by /account/webhooks/stripe (issue 27).
+  // The API plan's subscription checkouts are handled by /account/webhooks/stripe.
   if (session.mode === 'subscription') return { handled: 'ignored', reason: 'a subscription checkout' };
   if (event.type === 'checkout.session.completed' && session.payment_status !== 'paid') {
     // A delayed payment method: `async_payment_succeeded` follows when the money arrives.
@@ -69,6 +96,21 @@ export async function handleStripeWebhook(
   if (!orderId) {
     deps.alert({ level: 'warn', event: 'payment-without-order', stripe_event: event.id });
     return { handled: 'ignored', reason: 'no order id in the session' };
+  }
+  let remade = false;
+  if (deps.seal && !(await deps.state.orders.getOrder(orderId))) {
+    const made = await remakeOrder(deps, deps.seal, orderId, session);
+    if (made.refused) {
+      deps.alert({
+        level: 'alert',
+        event: 'sealed-order-refused',
+        order_id: orderId,
+        stripe_event: event.id,
+        reason: made.refused,
+      });
+      return { handled: 'refused', reason: made.refused };
+    }
+    remade = made.remade;
   }
   const outcome = await deps.state.orders.markPaid({
     eventId: event.id,
@@ -97,5 +139,56 @@ export async function handleStripeWebhook(
       stripe_event: event.id,
     });
   }
-  return { handled: 'payment', outcome };
+  return { handled: 'payment', outcome, remade };
 }
+
+/**
+ * Inserts the order a paid session's sealed metadata describes, as `created` with its own id (its
+ * buyer's links are HMACs of that id, so they work again). Two runs racing for it make it once: the
+ * second insert is refused by the primary key and finds the first's row.
+ */
+async function remakeOrder(
+  deps: CheckoutEventDeps,
+  seal: OrderSeal,
+  orderId: string,
+  session: Stripe.Checkout.Session,
+): Promise<{ remade: boolean; refused?: string }> {
+  let sealed: SealedOrder | null;
+  try {
+    sealed = seal.open(orderId, session.metadata ?? {});
+  } catch (error) {
+    if (error instanceof SealRefusedError || error instanceof SyntaxError) {
+      return { remade: false, refused: error instanceof SealRefusedError ? error.message : 'unreadable' };
+    }
+    throw error;
+  }
+  // A session from before orders were sealed: nothing to make it from (markPaid reports unknown-order).
+  if (!sealed) return { remade: false };
+  if (!ORDER_ID_PATTERN.test(orderId)) return { remade: false, refused: 'the order id is not one of ours' };
+  const sku = REMAKE_CATALOGUE.find(sealed.sku);
+  if (!sku || sku.tax_year !== sealed.taxYear) {
+    return { remade: false, refused: `the sealed SKU ${sealed.sku} is not in the catalogue` };
+  }
+  try {
+    await deps.state.orders.insertOrder({
+      id: orderId,
+      sku: sku.sku,
+      packName: sku.name,
+      packKind: sku.kind,
+      taxYear: sealed.taxYear,
+      coldkeys: sealed.coldkeys,
+      amountMinor: sealed.amountMinor,
+      currency: sealed.currency,
+      retentionDays: RETENTION_DAYS,
+      origin: 'checkout',
+      createdAt: sealed.createdAt,
+    });
+    return { remade: true };
+  } catch (error) {
+    if (await deps.state.orders.getOrder(orderId)) return { remade: false };
+    throw error;
+  }
+}
+
+/** Pack names and kinds by SKU (the price charged comes from the sealed value, not the catalogue). */
+const REMAKE_CATALOGUE = catalogueWithPrices();

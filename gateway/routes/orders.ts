@@ -85,13 +85,14 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
   router.post('/tax/checkout', async (request) => {
     const headers = await admit(request);
     return withHeaders(headers, async () => {
-      if (!deps.tokens) throw new HttpError(503, ORDERS_OFF);
+      if (!deps.tokens || !deps.seal) throw new HttpError(503, ORDERS_OFF);
       if (!deps.checkoutSessions) throw new HttpError(503, CHECKOUT_OFF);
       const checkoutDeps: CheckoutDeps = {
         state: deps.state,
         now: deps.now,
         catalogue: deps.catalogue,
         tokens: deps.tokens,
+        seal: deps.seal,
         sessions: deps.checkoutSessions,
         baseUrl: deps.baseUrl,
         coverage: deps.coverage,

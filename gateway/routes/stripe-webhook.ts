@@ -2,6 +2,7 @@ import type { RouterType } from 'itty-router';
 import { HttpError } from '../http/http-errors.js';
 import { jsonResponse } from '../http/responses.js';
 import type { OrderAlert } from '../orders/order-alerts.js';
+import type { OrderSeal } from '../orders/order-seal.js';
 import { handleStripeWebhook, WebhookSignatureError } from '../orders/stripe-webhook.js';
 import type { GatewayRequest } from '../request-context.js';
 import type { GatewayState } from '../state/gateway-state.js';
@@ -12,6 +13,8 @@ export interface StripeWebhookRouteDeps {
   /** Null when `STRIPE_WEBHOOK_SECRET` is unset: 503, so Stripe keeps the event and retries. */
   webhookSecret: string | null;
   alert: (alert: OrderAlert) => void;
+  /** Opens sealed session metadata: an order the state lacks (a restore) is made again from it. */
+  seal?: OrderSeal | null;
 }
 
 /** Stripe sends small events; a body larger than this is not one of ours to verify. */
@@ -36,7 +39,13 @@ export function stripeWebhookRoutes(router: RouterType<GatewayRequest>, deps: St
     if (body.byteLength > MAX_EVENT_BYTES) throw new HttpError(413, 'The event is too large.');
     try {
       await handleStripeWebhook(
-        { state: deps.state, now: deps.now, webhookSecret: deps.webhookSecret, alert: deps.alert },
+        {
+          state: deps.state,
+          now: deps.now,
+          webhookSecret: deps.webhookSecret,
+          alert: deps.alert,
+          seal: deps.seal ?? null,
+        },
         body,
         request.ctx.requestHeaders.get('stripe-signature') ?? null,
       );

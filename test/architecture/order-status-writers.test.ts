@@ -6,8 +6,9 @@
  *     touches `orders.status`, and an order is inserted only as `created`;
  *  2. the only shipped module that calls `markPaid` is the webhook handler, and `completeFulfilment`
  *     the fulfilment job;
- *  3. the only shipped module that imports the webhook handler is the webhook route, and the
- *     fulfilment job the `orders fulfil` command.
+ *  3. the only shipped modules that import the webhook handler are the webhook route and `orders
+ *     reconcile` (the same events, pulled from Stripe's API), and the fulfilment job the `orders fulfil`
+ *     command.
  * Then, as a check of the claim from the outside, every other route of the gateway's route table and
  * every other command of its command tree (both walked, not listed) runs against a created, a paid and a
  * stuck paid order, and none moves.
@@ -106,9 +107,24 @@ describe('who writes paid and fulfilled (source)', () => {
   });
 
   it('only the webhook route reaches the handler and only `orders fulfil` reaches the job', () => {
-    const importers = (module: string) =>
-      [...files].filter(([, text]) => text.includes(`/${module}.js'`)).map(([path]) => path);
-    expect(importers('orders/stripe-webhook')).toEqual(['gateway/routes/stripe-webhook.ts']);
+    // `../orders/x.js` from another folder, or `./x.js` beside it.
+    const importers = (module: string) => {
+      const [dir, name] = module.split('/');
+      return [...files]
+        .filter(
+          ([path, text]) =>
+            text.includes(`/${module}.js'`) ||
+            (path.startsWith(`gateway/${dir}/`) && text.includes(`'./${name}.js'`)),
+        )
+        .map(([path]) => path);
+    };
+    // Stripe's checkout.session.completed comes pushed (the webhook route) or pulled (`orders reconcile`),
+    // and both hand it to the same handler.
+    expect(importers('orders/stripe-webhook').sort()).toEqual([
+      'gateway/orders/reconcile-payments.ts',
+      'gateway/routes/stripe-webhook.ts',
+    ]);
+    expect(importers('orders/reconcile-payments')).toEqual(['gateway/commands/orders-reconcile.ts']);
     expect(importers('orders/fulfilment-job')).toEqual(['gateway/commands/orders.ts']);
     expect(files.get('gateway/commands/orders.ts')!.match(/runFulfilment\(/g)).toHaveLength(1);
     const fulfil = files.get('gateway/commands/orders.ts')!;
@@ -129,6 +145,7 @@ const WRITER_ROUTES = new Map([['POST /tax/webhooks/stripe', 'the webhook route:
 const WRITER_COMMANDS = new Map([
   ['orders fulfil', 'the fulfilment job: the one writer of fulfilled'],
   ['stripe simulate-payment', 'sends a signed payment event to the webhook route, the one writer of paid'],
+  ['orders reconcile', "passes Stripe's paid sessions through the webhook's handler, the one writer of paid"],
 ]);
 /** The command builders gateway/cli.ts mounts, besides `serve` (it serves the route table walked below). */
 const BUILDERS: Record<string, (config: GatewayConfig, io: OrderCommandIo) => Command> = {

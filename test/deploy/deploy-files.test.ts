@@ -54,6 +54,7 @@ it('runs only commands and flags that exist', async () => {
     'pipeline/cli.ts emissions watch',
     'pipeline/cli.ts daily',
     'gateway/cli.ts orders fulfil',
+    'gateway/cli.ts orders reconcile',
     'gateway/cli.ts orders purge',
   ]);
   expect(found.find((c) => c.args[0] === 'daily')?.args).toContain('--metrics-file');

@@ -8,6 +8,7 @@
  */
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileSubscriptions } from '../../gateway/account/reconcile-subscriptions.js';
 import {
   billingStripeClient,
   openBillingPortal,
@@ -30,6 +31,7 @@ import {
   OBJECT_DEFINITIONS,
   PARAMS_DEFINITIONS,
   type StripeSchemas,
+  SUBSCRIPTION_LIST_DEFINITION,
 } from './stripe-schemas.js';
 
 let schemas: StripeSchemas;
@@ -40,6 +42,7 @@ let deliberateErrors: unknown[] = [];
 function paramsDefinitionOf(method: string, path: string): string | null {
   if (method === 'GET' && path === '/v1/checkout/sessions')
     return PARAMS_DEFINITIONS['checkout.sessions.list'];
+  if (method === 'GET' && path === '/v1/subscriptions') return PARAMS_DEFINITIONS['subscriptions.list'];
   if (method === 'DELETE' && /^\/v1\/subscriptions\/[^/]+$/.test(path)) {
     return PARAMS_DEFINITIONS['subscriptions.cancel'];
   }
@@ -141,6 +144,25 @@ beforeAll(async () => {
   await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
   await fake.renewSubscription(subscriptionId, 'paid');
 
+  // Reconcile: the completed sessions and the plan's subscriptions, listed a page of one at a time
+  // (the client's auto-pagination with starting_after), as `orders reconcile` lists them.
+  const completed = [];
+  const since = Math.floor(clock.nowMs / 1000) - 30 * 86_400;
+  for await (const listed of taxClient.checkout.sessions.list({
+    created: { gte: since },
+    status: 'complete',
+    limit: 1,
+  })) {
+    completed.push(listed.id);
+  }
+  expect(completed.length).toBeGreaterThanOrEqual(2);
+  const listedSubscriptions = [];
+  for await (const listed of stripe.subscriptions.list({ status: 'all', price: deps.priceId, limit: 1 })) {
+    listedSubscriptions.push(listed.id);
+  }
+  expect(listedSubscriptions.length).toBe(2);
+  await reconcileSubscriptions(deps);
+
   // Requests Stripe refuses, for the shape of its error answers: an unknown parameter, a missing
   // object, no key, and one Idempotency-Key used for two different requests.
   const refused = (promise: Promise<unknown>) =>
@@ -183,7 +205,10 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
     const failures: string[] = [];
     for (const call of answers) {
       const kind = (call.answer as { object?: string }).object ?? '';
-      const definition = OBJECT_DEFINITIONS[kind as keyof typeof OBJECT_DEFINITIONS];
+      const definition =
+        kind === 'list' && call.path === '/v1/subscriptions'
+          ? SUBSCRIPTION_LIST_DEFINITION
+          : OBJECT_DEFINITIONS[kind as keyof typeof OBJECT_DEFINITIONS];
       if (!definition) {
         failures.push(`${call.method} ${call.path}: an answer of no known object (${kind})`);
         continue;
@@ -233,6 +258,7 @@ describe('the Stripe stand-in against the pinned version’s types', () => {
         PARAMS_DEFINITIONS['customers.create'],
         PARAMS_DEFINITIONS['prices.create'],
         PARAMS_DEFINITIONS['subscriptions.update'],
+        PARAMS_DEFINITIONS['subscriptions.list'],
         PARAMS_DEFINITIONS['billing_portal.sessions.create'],
       ]),
     );

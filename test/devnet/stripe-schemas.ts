@@ -27,9 +27,12 @@ export const OBJECT_DEFINITIONS = {
   subscription: 'Subscriptions.Subscription',
   invoice: 'Invoices.Invoice',
   'billing_portal.session': 'BillingPortal.Sessions.Session',
-  /** The one list the service asks for: an account's open Checkout Sessions. */
+  /** Checkout Sessions listed: an account's open ones, and reconcile's completed ones. */
   list: 'lib.ApiList<Checkout.Sessions.Session>',
 } as const;
+
+/** The other list the service asks for (reconcile): the API plan's subscriptions, by its path. */
+export const SUBSCRIPTION_LIST_DEFINITION = 'lib.ApiList<Subscriptions.Subscription>';
 
 export const EVENT_DEFINITIONS = {
   'checkout.session.completed': 'Events.CheckoutSessionCompletedEvent',
@@ -49,6 +52,7 @@ export const PARAMS_DEFINITIONS = {
   'customers.create': 'Customers.CustomerCreateParams',
   'prices.create': 'Prices.PriceCreateParams',
   'subscriptions.update': 'Subscriptions.SubscriptionUpdateParams',
+  'subscriptions.list': 'Subscriptions.SubscriptionListParams',
   'billing_portal.sessions.create': 'BillingPortal.Sessions.BillingPortal.SessionCreateParams',
 } as const;
 

@@ -28,6 +28,8 @@ export type CheckoutSessionExpireParams = Stripe.Checkout.SessionExpireParams;
 export type CheckoutSessionListParams = Stripe.Checkout.SessionListParams;
 export type SubscriptionCancelParams = Stripe.SubscriptionCancelParams;
 export type CheckoutSessionList = Stripe.ApiList<Stripe.Checkout.Session>;
+export type SubscriptionListParams = Stripe.SubscriptionListParams;
+export type SubscriptionList = Stripe.ApiList<Stripe.Subscription>;
 
 /** The body of Stripe's error answer, `{"error": StripeRawError}`. */
 export type StripeRawError = Stripe.StripeRawError;

@@ -19,6 +19,7 @@ import {
   subscriptionMetadataOf,
 } from './checkout-session.js';
 import { type FormValue, parseStripeForm } from './form-body.js';
+import { listPage } from './list-page.js';
 
 /** One request the stand-in received, for tests to inspect. */
 export interface RecordedStripeCall {
@@ -47,7 +48,8 @@ interface StoredResult {
  * `port`, `protocol` options; `STRIPE_API_BASE`):
  *
  * - Customers and Prices (create, retrieve); Checkout Sessions in payment and subscription mode
- *   (create, retrieve, list, expire); Subscriptions (retrieve, update `cancel_at_period_end`, cancel);
+ *   (create, retrieve, list, expire); Subscriptions (list, retrieve, update `cancel_at_period_end`,
+ *   cancel); lists page as Stripe's do (`created` ranges, `limit`, `starting_after`, `has_more`);
  *   Invoices (retrieve); Billing Portal sessions (create);
  * - the hosted pages: `GET /c/pay/{id}` (checkout: its "Pay" button completes the payment as Stripe's
  *   page does, sends the events and redirects to `success_url`) and `GET /p/session/{id}` (portal:
@@ -549,21 +551,13 @@ export class StripeFake {
     if (method === 'GET' && sessionId) return one(this.#sessions, 'checkout.session', sessionId);
     if (method === 'GET' && path === '/v1/checkout/sessions') {
       refuseUnknownParams(params, 'checkout.sessions.list');
-      const matches = [...this.#sessions.values()]
-        .filter(
-          (session) =>
-            (params['customer'] === undefined || session.customer === params['customer']) &&
-            (params['status'] === undefined || session.status === params['status']) &&
-            (params['subscription'] === undefined || session.subscription === params['subscription']),
-        )
-        .reverse(); // newest first, as Stripe lists
-      const limit = Math.min(100, Number(params['limit'] ?? 10) || 10);
-      return {
-        object: 'list',
-        data: matches.slice(0, limit),
-        has_more: matches.length > limit,
-        url: '/v1/checkout/sessions',
-      } satisfies Stripe.ApiList<FakeCheckoutSession>;
+      const matches = [...this.#sessions.values()].filter(
+        (session) =>
+          (params['customer'] === undefined || session.customer === params['customer']) &&
+          (params['status'] === undefined || session.status === params['status']) &&
+          (params['subscription'] === undefined || session.subscription === params['subscription']),
+      );
+      return listPage(matches, params, '/v1/checkout/sessions');
     }
     const expireId = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)\/expire$/.exec(path)?.[1];
     if (method === 'POST' && expireId) {
@@ -621,6 +615,21 @@ export class StripeFake {
     const priceId = byId('prices');
     if (method === 'GET' && priceId) return one(this.#prices, 'price', priceId);
 
+    if (method === 'GET' && path === '/v1/subscriptions') {
+      refuseUnknownParams(params, 'subscriptions.list');
+      const status = params['status'];
+      const matches = [...this.#subscriptions.values()].filter(
+        (subscription) =>
+          // Without a status Stripe lists every subscription but the canceled ones; `all` lists them all.
+          (status === undefined
+            ? subscription.status !== 'canceled'
+            : status === 'all' || subscription.status === status) &&
+          (params['customer'] === undefined || subscription.customer === params['customer']) &&
+          (params['price'] === undefined ||
+            subscription.items.data.some((item) => item.price.id === params['price'])),
+      );
+      return listPage(matches, params, '/v1/subscriptions');
+    }
     const subscriptionId = byId('subscriptions');
     if (subscriptionId && method === 'GET') return one(this.#subscriptions, 'subscription', subscriptionId);
     if (subscriptionId && method === 'POST') {
