@@ -537,7 +537,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
-    version: 10,
+    version: 9,
     name: 'revisions: delivery email, files of a rejected one deleted, superseded, operator retries',
     // A built revision's email is recorded once (`emailed_at`, the revision's own delivery lease as the
     // order's); a rejected revision's files are deleted by the job and recorded (`files_deleted_at`), so a

@@ -1,5 +1,5 @@
 /**
- * Migration 10 on a state written by the schema before it (migrations 1–8 only), on both engines: every
+ * Migration 9 on a state written by the schema before it (migrations 1–8 only), on both engines: every
  * revision keeps its row and status (SQLite copies the table for the new status), the new columns start
  * empty, and the next fulfilment run does what was left: the built revision's email (it never had one) and
  * the deletion of the rejected revision's files; a run after that does nothing.
@@ -61,7 +61,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe.each(STATE_ENGINES)('migration 10 on a state with revisions ($name)', (engine) => {
+describe.each(STATE_ENGINES)('migration 9 on a state with revisions ($name)', (engine) => {
   it('keeps every revision, and the next run emails the built one and deletes the rejected one’s files', async () => {
     const stateStore = await engine.start();
     const dir = await mkdtemp(join(tmpdir(), 'sbm-revision-migration-'));
