@@ -1,8 +1,10 @@
-/** `sbm emissions sample|watch`: the emissions watch's command line. */
+/** `sbm emissions sample|watch|restore`: the emissions watch's command line. */
 import { Command } from 'commander';
 import { positiveIntOption } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { openObjectStore } from '../store/index.js';
+import { type RestoreResult, restoreSamples } from './restore-samples.js';
+import { SAMPLE_COPIES_PREFIX } from './sample-copies.js';
 import { DEFAULT_INTERVAL_MS, type SampleOptions, type SampleResult, sampleOnce } from './sample-once.js';
 import { watch } from './watch.js';
 
@@ -54,11 +56,14 @@ function sampleOptions(flags: EmissionsFlags, config: PipelineConfig): SampleOpt
 }
 
 function describe(result: SampleResult): string {
-  if (result.status === 'unchanged') return `block ${result.block} already sampled; nothing published\n`;
+  if (result.status === 'unchanged') {
+    const copied = result.copied > 0 ? `; ${result.copied} earlier sample(s) copied to the store` : '';
+    return `block ${result.block} already sampled; nothing published${copied}\n`;
+  }
   return (
     `sampled block ${result.block} (${result.block_time}): ${result.subnets} subnets, ` +
     `${result.suspended} suspended, ${result.verified_events} event(s) verified; ` +
-    `published ${result.version} (${result.objects} objects, ${result.duration_ms} ms)\n`
+    `${result.copied} copied to the store; published ${result.version} (${result.objects} objects, ${result.duration_ms} ms)\n`
   );
 }
 
@@ -111,5 +116,41 @@ export function emissionsCommand(config: PipelineConfig): Command {
         process.off('SIGTERM', onSignal);
       }
     });
+  emissions
+    .command('restore')
+    .description(
+      `rebuild the samples database from the samples' copies in the object store (${SAMPLE_COPIES_PREFIX}); stop the watch first`,
+    )
+    .option(
+      '--db <path>',
+      'the emissions DuckDB file to restore into (SBM_EMISSIONS_DB)',
+      config.emissionsPath,
+    )
+    .option('--store <url>', 'object store: file:DIR or s3://bucket/prefix (SBM_STORE_URL)', config.storeUrl)
+    .option('--concurrency <n>', 'copies fetched in parallel', positiveIntOption, config.concurrency)
+    .option('--json', 'print the summary as JSON')
+    .action(async (flags: { db: string; store: string; concurrency: number; json?: boolean }) => {
+      const store = openObjectStore(flags.store, config.s3);
+      try {
+        const result = await restoreSamples({ dbPath: flags.db, store, concurrency: flags.concurrency });
+        process.stdout.write(
+          flags.json ? `${JSON.stringify(result)}\n` : describeRestore(result, flags.db, store.description),
+        );
+      } finally {
+        await store.close();
+      }
+    });
   return emissions;
+}
+
+function describeRestore(result: RestoreResult, db: string, store: string): string {
+  const held =
+    result.newest_before === null
+      ? 'it held no samples'
+      : `it held samples up to block ${result.newest_before}; ${result.already_held} copies at or before it left alone`;
+  const restored =
+    result.restored === 0
+      ? 'restored no samples'
+      : `restored ${result.restored} samples (blocks ${result.first_block} to ${result.last_block})`;
+  return `${restored} into ${db} from ${result.copies} copies in ${store} (${held}; ${result.duration_ms} ms)\n`;
 }

@@ -1,6 +1,7 @@
 -- The emissions watch's own DuckDB file (data/emissions.duckdb by default), separate from the burn
 -- warehouse because DuckDB allows one writing process per file and the watch runs beside the daily job.
--- Written only by `sbm emissions sample|watch`, which holds the file only while it records one sample.
+-- Written only by `sbm emissions sample|watch`, which holds the file only while it records one sample, and by
+-- `sbm emissions restore`, which rebuilds it from the samples' copies in the object store.
 --
 -- Conventions
 --   * Amounts are RAO per block (1 TAO = 1 alpha = 10^9 RAO) as HUGEINT, never floats.
@@ -57,4 +58,11 @@ CREATE TABLE IF NOT EXISTS emission_events (
   verified_block BIGINT NOT NULL,
   verified_at_ms BIGINT NOT NULL,
   PRIMARY KEY (netuid, registered_at, to_block)
+);
+
+-- The samples whose copy is in the object store (`emissions-samples/<block>.json.gz`): a sample not listed here
+-- is copied by the next attempt, oldest first.
+CREATE TABLE IF NOT EXISTS emission_copies (
+  block BIGINT PRIMARY KEY,
+  copied_at_ms BIGINT NOT NULL
 );

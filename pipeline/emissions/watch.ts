@@ -6,7 +6,7 @@
  */
 import { ChainReader } from '../chain/chain-reader.js';
 import { connectRpc, type RpcClient, type RpcClientOptions } from '../chain/rpc-client.js';
-import { type SampleOptions, type SampleResult, takeSample } from './sample-once.js';
+import { noteCopied, type SampleOptions, type SampleResult, takeSample } from './sample-once.js';
 
 export interface WatchOptions extends SampleOptions {
   chainUrl: string;
@@ -34,6 +34,8 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const summary: WatchSummary = { attempts: 0, sampled: 0, unchanged: 0, failed: 0 };
   let client: RpcClient | null = null;
   let reader: ChainReader | null = null;
+  // Each sample notes the previous one's copies in its own transaction: one hold of the file a sample.
+  const sampleOptions: SampleOptions = { ...options, copiedUnnoted: [] };
   try {
     while (!options.signal?.aborted) {
       const dueNext = clock().getTime() + options.intervalMs;
@@ -47,7 +49,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
           });
           reader = new ChainReader(client);
         }
-        const result = await takeSample(reader, options);
+        const result = await takeSample(reader, sampleOptions);
         summary[result.status] += 1;
         options.onSample?.(result);
       } catch (error) {
@@ -64,6 +66,10 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     }
   } finally {
     await client?.close();
+    // The last copies are noted before the watch ends (if this fails, the next run copies them again).
+    const unnoted = sampleOptions.copiedUnnoted ?? [];
+    if (unnoted.length > 0)
+      await noteCopied(sampleOptions, unnoted, clock().getTime()).catch(() => undefined);
   }
   return summary;
 }

@@ -4,11 +4,16 @@
  * rebuilt from the metadata equals the captured one, every value decodes, and the share-price index of a
  * hotkey on subnet 70, computed by `decodeSharePool` (the V2 denominator as a SafeFloat) and `networkYields`,
  * moves as it did on the chain: flat between epochs, +0.0279 % at the epoch block, +22.689 % over 30 days.
+ * A growth is a ratio, in which a uniform scale cancels (a SafeFloat exponent read one off everywhere gives the
+ * same growth), so the absolute share-price index (`TotalHotkeyAlpha ÷ shares`) of every captured pool is held
+ * to the captured one too, read the way the product reads a pool (`decodeSharePool`: the runtime codec, then
+ * `safeFloatOf`) and valued in the product's own share arithmetic (`scaledShareRatio`).
  */
 import { readFileSync } from 'node:fs';
 import { hexToU8a } from '@polkadot/util';
+import { Decimal } from 'decimal.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeSafeFloat } from '../../pipeline/amounts/safe-float.js';
+import { type SafeFloat, scaledShareRatio } from '../../pipeline/amounts/safe-float.js';
 import { RuntimeCodec } from '../../pipeline/chain/runtime-codec.js';
 import { decodeSharePool, type SharePool } from '../../pipeline/chain/share-pools.js';
 import { loadRuntimes } from '../../pipeline/devnet/runtime/runtimes.js';
@@ -20,11 +25,20 @@ interface Entry {
   key: string;
   value: string | null;
 }
+/** What the capture's extractor wrote beside a hotkey's raw values (Python decimal, 100 digits). */
+interface Captured {
+  total_alpha_rao: string;
+  shares_mantissa: string;
+  shares_exponent: number;
+  shares: string;
+  /** `total_alpha_rao ÷ shares`, 30 significant digits. */
+  index: string;
+}
 interface Snapshot {
   block: number;
   spec_version: number;
   netuid_items: Entry[];
-  hotkeys: Array<{ hotkey: string; entries: Entry[] }>;
+  hotkeys: Array<{ hotkey: string; entries: Entry[]; decoded: Captured }>;
 }
 interface Vectors {
   snapshots: Snapshot[];
@@ -114,32 +128,68 @@ describe('real finney bytes of subnet 70 (spec 475 and 455)', () => {
     expect(rebuilt).toBeGreaterThanOrEqual(3 * (1 + 4 * 2) + (1 + 2));
   });
 
-  it('decodes every value: the V1 shares are absent, the V2 ones are SafeFloats', () => {
+  it('decodes every value as the product reads a pool: the V1 shares absent, the V2 ones the captured SafeFloats', () => {
+    let pools = 0;
     for (const snap of vectors.snapshots) {
       const registered = snap.netuid_items.find((e) => e.item.endsWith('.NetworkRegisteredAt'))!;
       expect(
         codec.decodeStorage('SubtensorModule', 'NetworkRegisteredAt', registered.value)?.toString(),
       ).toBe(String(REGISTERED_AT));
-      for (const { entries } of snap.hotkeys) {
+      for (const { hotkey, entries, decoded: captured } of snap.hotkeys) {
         const value = (name: string) => entries.find((e) => e.item === `SubtensorModule.${name}`)!.value;
         expect(value('TotalHotkeyShares')).toBeNull();
-        const v2 = value('TotalHotkeySharesV2')!;
-        const decoded = codec.decodeStorage('SubtensorModule', 'TotalHotkeySharesV2', v2)!.toJSON() as {
-          mantissa: number | string;
-          exponent: number | string;
-        };
-        const raw = decodeSafeFloat(hexToU8a(v2));
-        expect(BigInt(decoded.mantissa)).toBe(raw.mantissa);
-        expect(BigInt(decoded.exponent)).toBe(raw.exponent);
+        const pool = poolAt(snap.block, hotkey);
+        expect(pool.totalSharesBits).toBeNull();
+        expect(pool.netuid).toBe(NETUID);
+        expect(pool.totalAlphaRao).toBe(BigInt(captured.total_alpha_rao));
+        // Mantissa and exponent as the capture's extractor read the bytes (its own little-endian reading).
+        expect(pool.totalShares).toEqual({
+          mantissa: BigInt(captured.shares_mantissa),
+          exponent: BigInt(captured.shares_exponent),
+        });
         // The chain keeps the mantissa normalised to 21 digits.
-        expect(raw.mantissa.toString()).toHaveLength(21);
-        expect(
-          BigInt(
-            codec.decodeStorage('SubtensorModule', 'TotalHotkeyAlpha', value('TotalHotkeyAlpha'))!.toString(),
-          ),
-        ).toBeGreaterThan(0n);
+        expect(pool.totalShares.mantissa.toString()).toHaveLength(21);
+        pools++;
       }
     }
+    expect(pools).toBe(3 * 4 + 1);
+  });
+
+  it('gives every captured pool its absolute share-price index, TotalHotkeyAlpha ÷ shares, to 30 digits', () => {
+    const Precise = Decimal.clone({ precision: 100 });
+    /** The shares as a number, from the pool the product decoded (value = mantissa × 10^exponent). */
+    const shares = (value: SafeFloat) =>
+      new Precise(value.mantissa.toString()).mul(new Precise(10).pow(value.exponent.toString()));
+    /** One share (1 × 10^0, as the chain normalises it), for the product's own share arithmetic. */
+    const oneShare: SafeFloat = { mantissa: 10n ** 21n, exponent: -21n };
+    let checked = 0;
+    for (const snap of vectors.snapshots) {
+      for (const { hotkey, decoded: captured } of snap.hotkeys) {
+        const pool = poolAt(snap.block, hotkey);
+        const index = new Precise(pool.totalAlphaRao.toString()).div(shares(pool.totalShares));
+        const where = `${hotkey.slice(0, 6)} at ${snap.block}`;
+        expect(index.toPrecision(30, Decimal.ROUND_HALF_EVEN), where).toBe(captured.index);
+        // What one share is worth in the product's share arithmetic (what a yield's growth is made of), in
+        // units of 2^-96 RAO of alpha per RAO-share: the same index to 25 digits.
+        const worth = new Precise(
+          scaledShareRatio(pool.totalAlphaRao, oneShare, pool.totalShares, 96n).toString(),
+        ).div(new Precise(2).pow(96));
+        expect(worth.toSignificantDigits(25).toFixed(), where).toBe(
+          new Precise(captured.index).toSignificantDigits(25).toFixed(),
+        );
+        checked++;
+      }
+    }
+    expect(checked).toBe(3 * 4 + 1);
+    // And the two indices the capture's own expectations name for hotkey 0x56a9… (1.32966728… → 1.63135978…).
+    const named = vectors.index_changes_percent.find((c) => c['index_9024582'] !== undefined)!;
+    for (const block of [9_024_582, 9_240_582]) {
+      const pool = poolAt(block);
+      const index = new Precise(pool.totalAlphaRao.toString()).div(shares(pool.totalShares));
+      expect(index.toPrecision(30, Decimal.ROUND_HALF_EVEN)).toBe(named[`index_${block}`]);
+    }
+    expect(named['index_9024582']!.slice(0, 10)).toBe('1.32966728');
+    expect(named['index_9240582']!.slice(0, 10)).toBe('1.63135978');
   });
 
   it('the share price of hotkey 0x56a9… is flat between epochs and rises 0.0279 % at the epoch block', () => {

@@ -2,10 +2,15 @@
  * Issue 36: a fulfilment worker killed (SIGKILL, a real process) after it stored a revision's pack
  * (`tax-packs/<id>.v2.zip`, built by the real pack builder with the buyer's records) and before the
  * conditional UPDATE that marks the revision built. Until the next run the download keeps serving version 1;
- * the real `sbm-gateway orders fulfil` then finishes the revision with the stored pack (the same bytes, not
- * rebuilt): one v2 object, one built revision.
+ * the real `sbm-gateway orders fulfil` then finishes the revision with the stored pack (kept, not rebuilt):
+ * one v2 object, one built revision. Packs are deterministic, so equal bytes cannot tell a kept pack from a
+ * rebuilt one: the CLI's own line says it kept the stored pack, and the store's file under the key is the
+ * one the dead worker wrote (the folder store writes a new file and renames it over the key on every put, so a
+ * second upload changes the file's inode).
  */
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../../gateway/config.js';
 import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
@@ -139,6 +144,9 @@ it('finishes a revision whose worker died between the v2 upload and its UPDATE, 
   expect(stranded).toMatchObject({ version: 2, status: 'pending', leaseOwner: child.match[2], attempts: 1 });
   const stored = await world.store.get(`tax-packs/${order.id}.v2.zip`);
   expect(stored).not.toBeNull();
+  // The file the dead worker's upload left under the key (the test's store is a folder: SBM_STORE_URL file:).
+  const storedFile = () => stat(join(world.storeDir, 'tax-packs', `${order.id}.v2.zip`), { bigint: true });
+  const written = await storedFile();
   expect(sha(stored!)).not.toBe(sha(v1.bytes));
   expect(await download()).toEqual(v1);
 
@@ -154,7 +162,10 @@ it('finishes a revision whose worker died between the v2 upload and its UPDATE, 
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, leaseEnd - Date.now() + 100)));
   const out = await runToEnd(process.execPath, cli, env);
   expect(out).toContain(`built ${order.id} version 2`);
+  // Reuse, not a rebuild: the CLI says so, and nothing was uploaded under the key again.
   expect(out).toContain(`kept the pack already stored for ${order.id} version 2`);
+  const after = await storedFile();
+  expect({ ino: after.ino, mtimeNs: after.mtimeNs }).toEqual({ ino: written.ino, mtimeNs: written.mtimeNs });
 
   expect((await world.store.list(`tax-packs/${order.id}.`)).filter((k) => k.endsWith('.zip'))).toEqual([
     `tax-packs/${order.id}.v2.zip`,
@@ -162,6 +173,7 @@ it('finishes a revision whose worker died between the v2 upload and its UPDATE, 
   ]);
   const served = await download();
   expect(served.version).toBe('2');
+  // The link serves the stored object (equal bytes say only that, not how it was made).
   expect(sha(served.bytes)).toBe(sha(stored!));
   expect(await gw.state.orders.listRevisions(order.id)).toMatchObject([
     { version: 2, status: 'built', attempts: 2, leaseOwner: null },

@@ -161,10 +161,47 @@ describe('a staker whose TAO came from an exchange', () => {
     expect(result.flags).toEqual([]);
   });
 
-  it('without the records, the chain alone takes the TAO at market value: other figures', () => {
+  it('without the records, the chain alone takes the TAO at market value: the transfer in costs what it was worth then', () => {
+    // The market values the chain record gives the two transfers (the gbp column of its transfer rows), read
+    // here from the rows themselves: the TAO that came in is acquired at £3,000, the TAO sent out disposed of
+    // at £3,850.
+    const rows = CHAIN.split('\n')
+      .slice(1)
+      .map((line) => line.split(','));
+    const marketValue = (kind: string) => rows.find((r) => r[6] === kind)![4]!;
+    expect([marketValue('transfer-in'), marketValue('transfer-out')]).toEqual(['3000', '3850']);
+    /*
+     * By hand, one pool per token, no records:
+     * TAO   2025-05-10 transfer in of 10 at its market value £3,000          pool 10    £3,000
+     *       2025-05-11 staked: 10 disposed of for £3,100, s104 cost £3,000 (the market value), gain £100
+     *       2025-07-01 unstaked: 11 acquired for £3,535                       pool 11    £3,535
+     *       2025-07-02 sent to the exchange: 11 disposed of at its market value £3,850, s104 cost £3,535,
+     *                  gain £315
+     * alpha 2025-07-01 505 disposed of for £3,535, s104 cost £3,100 + £30 = £3,130, gain £405
+     * SA108: 3 disposals, proceeds £10,485, costs £9,665, gains £820.
+     */
+    const inValue = new CgtDecimal(marketValue('transfer-in'));
+    const outValue = new CgtDecimal(marketValue('transfer-out'));
     const report = computeGains(readCgtCsv(CHAIN));
+    expect(
+      report.disposals.map(
+        (d) =>
+          `${d.date} ${d.asset} ${d.quantity.toFixed()} ${pennies(d.proceeds.toFixed())} ${pennies(d.cost.toFixed())}`,
+      ),
+    ).toEqual([
+      `2025-05-11 TAO 10 3100.00 ${pennies(inValue.toFixed())}`,
+      `2025-07-01 ${ALPHA} 505 3535.00 3130.00`,
+      `2025-07-02 TAO 11 ${pennies(outValue.toFixed())} 3535.00`,
+    ]);
     const year = report.taxYears.find((y) => y.taxYear === '2025/26')!;
-    expect(year.costs.toFixed(2)).not.toBe(BY_HAND.costs);
+    expect([year.disposals, pennies(year.proceeds.toFixed()), pennies(year.costs.toFixed())]).toEqual([
+      3,
+      pennies(new CgtDecimal(3100).add(3535).add(outValue).toFixed()),
+      pennies(inValue.add(3130).add(3535).toFixed()),
+    ]);
+    expect([pennies(year.gains.toFixed()), pennies(year.losses.toFixed())]).toEqual(['820.00', '0.00']);
+    // Other figures than with the records, which carry the exchange's own cost instead.
+    expect(pennies(year.costs.toFixed())).not.toBe(BY_HAND.costs);
   });
 
   it.skipIf('skip' in bittytax)(

@@ -13,6 +13,8 @@ import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
 import { gbpOfTaoRao } from '../../../pipeline/tax/income-ledger.js';
 import { type BuiltPack, buildPackFiles } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { ukDay } from '../../../pipeline/time/uk-day.js';
+import { addDays, eachDay } from '../../../pipeline/time/utc-day.js';
 import { rerunCgtInput } from './cgt-rerun.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { raoOf, readCsv } from './read-pack-csv.js';
@@ -24,6 +26,21 @@ const BLOCK_MS = 600_000;
 // before today and 425 six days before that, so the demo coldkey's life, the sweep (which takes its untouched
 // legacy positions before its coldkey swap) and the limit orders all fall in the record and the tax year.
 const TAX_YEAR = '2025/26';
+/** The tax year's UK days (6 April 2025 to 5 April 2026, Europe/London). */
+const YEAR_FIRST_DAY = '2025-04-06';
+const YEAR_LAST_DAY = '2026-04-05';
+
+/**
+ * The UK days the pack's income must cover, from what the test knows, not from the pack: the tax year's days
+ * that the record collected, from the day after genesis (the record opens at the end of its first day:
+ * holdings, not income) to the last whole UK day before the world's clock (today is partial, not in the
+ * pack). A winter world: UK days are UTC days.
+ */
+function incomeWindow(nowMs: number): string[] {
+  const first = addDays(GENESIS.toISOString().slice(0, 10), 1);
+  const last = addDays(ukDay(nowMs), -1);
+  return eachDay(first, last).filter((day) => day >= YEAR_FIRST_DAY && day <= YEAR_LAST_DAY);
+}
 
 let world: PackWorld;
 let chain: PackChain;
@@ -69,9 +86,12 @@ afterAll(async () => {
  * The swept positions of the pack's coldkeys (the demo and its successor) that held alpha, from the truth (the
  * sweep also deletes rows worth nothing: a zero-stake position, nothing to book).
  */
-const sweptOfOrder = () =>
-  truth.alpha_v2_sweep.filter((s) => pack.inputs.coldkeys.includes(s.coldkey) && BigInt(s.alpha_rao) > 0n);
-const treatmentsAt = (block: number) => pack.ledger.mapping.events.filter((t) => t.action.block === block);
+const sweptOf = (built: BuiltPack) =>
+  truth.alpha_v2_sweep.filter((s) => built.inputs.coldkeys.includes(s.coldkey) && BigInt(s.alpha_rao) > 0n);
+const sweptOfOrder = () => sweptOf(pack);
+const treatmentsOf = (built: BuiltPack, block: number) =>
+  built.ledger.mapping.events.filter((t) => t.action.block === block);
+const treatmentsAt = (block: number) => treatmentsOf(pack, block);
 
 describe('the pack on spec 473', () => {
   it('runs on a chain whose head is spec 473 and whose sweep took positions of the demo coldkey', async () => {
@@ -95,19 +115,22 @@ describe('the pack on spec 473', () => {
         raoOf(row['alpha']!),
       ]),
     );
-    // The tax year's collected UK days, known from the world (not from the pack): the record's first day is
-    // the opening, the last is today (partial, not in the pack).
-    const yearDays = pack.ledger.days.map((d) => d.date);
-    expect(yearDays[0]).toBe('2026-01-02');
+    const window = incomeWindow(world.nowMs);
+    // 2 to 30 January 2026: the world's clock stands at 15:00 on 31 January.
+    expect([window[0], window.at(-1), window.length]).toEqual(['2026-01-02', '2026-01-30', 29]);
+    // The pack's days are those days, no fewer and no more.
+    expect(pack.ledger.days.map((d) => d.date)).toEqual(window);
     const expected = new Map<string, bigint>();
     for (const coldkey of truth.coldkeys.filter((c) => pack.inputs.coldkeys.includes(c.coldkey))) {
       for (const day of coldkey.days) {
-        if (!yearDays.includes(day.date)) continue;
+        if (!window.includes(day.date)) continue;
         for (const p of day.income)
           expected.set(`${coldkey.coldkey}|${day.date}|${p.hotkey}|${p.netuid}`, BigInt(p.alpha_rao));
       }
     }
     expect(expected.size).toBeGreaterThan(0);
+    // Income on every day of the window (the last day's too), then every position to the RAO.
+    expect([...new Set([...expected.keys()].map((key) => key.split('|')[1]))].sort()).toEqual(window);
     expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
   });
 
@@ -140,36 +163,70 @@ describe('the pack on spec 473', () => {
     }
   });
 
-  it('books every position the migration unstaked as a disposal for the TAO paid, named as the migration', () => {
-    const unstaked = sweptOfOrder().filter((s) => s.kind === 'unstaked');
-    expect(unstaked.length).toBeGreaterThan(0);
-    for (const swept of unstaked) {
-      const treated = treatmentsAt(swept.block).filter((t) => t.action.kind === 'unstake');
-      const mine = treated.find((t) =>
-        t.action.events.some(
-          (e) => e.kind === 'StakeRemoved' && e.hotkey === swept.hotkey && e.netuid === swept.netuid,
-        ),
-      );
-      expect(mine, `${swept.hotkey} ${swept.netuid} at ${swept.block}`).toBeDefined();
-      expect(mine!.treatment).toContain("the chain's AlphaV2 migration");
-      const price = new GbpPrices(pack.inputs.fiat).on(swept.time.slice(0, 10))!;
-      const taoValue = gbpOfTaoRao(BigInt(swept.tao_rao), price).toFixed();
-      const sides = mine!.transactions.map((tx) => [
-        tx.action,
-        tx.asset.split(':')[0],
-        raoOf(tx.quantity.toFixed()),
-      ]);
-      if (swept.netuid === 0) {
-        // Root stake is TAO: paid out as TAO, nothing changes hands.
-        expect(sides).toEqual([]);
-        continue;
+  it('books every position the migration unstaked as a disposal for the TAO paid, named as the migration', async () => {
+    // The demo coldkey's swept positions are all on subnets; the sandbox's one root holder's are on root: its
+    // own pack holds the root leg.
+    const rootHolder = truth.alpha_v2_sweep.find((s) => s.netuid === 0 && s.kind === 'unstaked')?.coldkey;
+    expect(rootHolder).toBeDefined();
+    const rootPack = await buildPackFiles(
+      {
+        id: 'ord_latest_root',
+        sku: 'tax-pack',
+        packName: 'UK staking tax pack',
+        taxYear: TAX_YEAR,
+        coldkeys: [rootHolder!],
+        paidAt: new Date('2026-02-01T09:30:00Z'),
+      },
+      { store: world.store, chain: chain.reader },
+    );
+    const checked = { root: 0, alpha: 0 };
+    for (const built of [pack, rootPack]) {
+      const unstaked = sweptOf(built).filter((s) => s.kind === 'unstaked');
+      expect(unstaked.length, built.inputs.coldkeys.join(' ')).toBeGreaterThan(0);
+      for (const swept of unstaked) {
+        const where = `${swept.coldkey} ${swept.hotkey} ${swept.netuid} at ${swept.block}`;
+        const mine = treatmentsOf(built, swept.block)
+          .filter((t) => t.action.kind === 'unstake')
+          .find((t) =>
+            t.action.events.some(
+              (e) => e.kind === 'StakeRemoved' && e.hotkey === swept.hotkey && e.netuid === swept.netuid,
+            ),
+          );
+        expect(mine, where).toBeDefined();
+        expect(mine!.treatment).toContain("the chain's AlphaV2 migration");
+        // The event the pack read is the truth's, at its amounts.
+        const removed = mine!.action.events.find((e) => e.event_index === swept.event_index)!;
+        expect([removed.kind, removed.tao_rao, removed.alpha_rao], where).toEqual([
+          'StakeRemoved',
+          swept.tao_rao,
+          swept.alpha_rao,
+        ]);
+        const sides = mine!.transactions.map((tx) => [
+          tx.action,
+          tx.asset.split(':')[0],
+          raoOf(tx.quantity.toFixed()),
+        ]);
+        if (swept.netuid === 0) {
+          // Root stake is TAO: paid out as TAO one for one, nothing changes hands.
+          expect(BigInt(swept.tao_rao), where).toBe(BigInt(swept.alpha_rao));
+          expect(sides, where).toEqual([]);
+          checked.root++;
+        } else {
+          const price = new GbpPrices(built.inputs.fiat).on(swept.time.slice(0, 10))!;
+          expect(sides, where).toEqual([
+            ['dispose', 'alpha', BigInt(swept.alpha_rao)],
+            ['acquire', 'TAO', BigInt(swept.tao_rao)],
+          ]);
+          expect(mine!.transactions[0]!.gbp.toFixed(), where).toBe(
+            gbpOfTaoRao(BigInt(swept.tao_rao), price).toFixed(),
+          );
+          checked.alpha++;
+        }
       }
-      expect(sides).toEqual([
-        ['dispose', 'alpha', BigInt(swept.alpha_rao)],
-        ['acquire', 'TAO', BigInt(swept.tao_rao)],
-      ]);
-      expect(mine!.transactions[0]!.gbp.toFixed()).toBe(taoValue);
     }
+    // Both legs were held to the truth: the subnet one (alpha given for TAO at its value) and the root one.
+    expect(checked.alpha).toBeGreaterThan(0);
+    expect(checked.root).toBeGreaterThan(0);
   });
 
   it('books each limit order of the batch as its own exchange at the order\u2019s amounts, with no transfer flagged', () => {
@@ -219,8 +276,10 @@ describe('the pack on spec 473', () => {
       if (!sweepDays.has(flag.date)) continue;
       expect(flag.kind, flag.text).not.toBe('unexplained');
     }
-    const zeroRows = readCsv(files.get('income.csv')!).filter((row) => raoOf(row['alpha']!) === 0n);
-    for (const row of zeroRows) expect(row['gbp'] ?? '0', JSON.stringify(row)).toMatch(/^0(\.0+)?$/);
+    // A position with no stake received nothing: no row, whatever its £ value says.
+    const income = readCsv(files.get('income.csv')!);
+    expect(income.length).toBeGreaterThan(0);
+    expect(income.filter((row) => raoOf(row['alpha']!) === 0n)).toEqual([]);
   });
 
   it('is the same record when ordered for the successor coldkey the sandbox prints today', async () => {
