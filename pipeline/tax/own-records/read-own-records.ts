@@ -46,8 +46,8 @@ interface Format {
   numeric: ReadonlySet<string>;
   /** Other names of a column (lower case) → the name the reader uses, taken when that one is absent. */
   aliases?: Readonly<Record<string, string>>;
-  /** The column of the row's time, read for the file's date order. */
-  time: string;
+  /** The column of the row's time, read for the file's date order (absent: day first). */
+  time?: string;
   /** Columns that identify a transaction (an identical row with one of them filled is the same one). */
   ids?: readonly string[];
   /** A check of the header once recognised: false (reported) refuses the file. */
@@ -122,7 +122,10 @@ export function readOwnRecords(
   // Values are read only from safe cells: a refused cell is never quoted back in a reason.
   if (!checkCells(table, format.numeric, display, report)) return null;
   if (!duplicatesKept(table, format, note, report)) return null;
-  const dateOrder = slashedDateOrder(table.rows.map((row) => row.values[format.time] ?? ''));
+  const timeColumn = format.time;
+  const dateOrder = timeColumn
+    ? slashedDateOrder(table.rows.map((row) => row.values[timeColumn] ?? ''))
+    : 'day-first';
   let ok = true;
   const records: OwnRecord[] = [];
   for (const csvRow of table.rows) {
