@@ -10,6 +10,7 @@ import { readCgtCsvWithOpening } from './cgt/read-cgt-csv.js';
 import { combineOwnRecords } from './own-records/combine-own-records.js';
 import { CustomerInputsRejected, type UploadedFile } from './own-records/customer-inputs.js';
 import { readCustomerFiles } from './own-records/read-customer-files.js';
+import { groupedFlagLine, groupFlags } from './pack/grouped-flags.js';
 
 interface CgtFlags {
   json?: boolean;
@@ -34,7 +35,7 @@ export function taxCommand(): Command {
     .option('--json', 'print the report as JSON, every figure an unrounded decimal string')
     .option(
       '--records <files...>',
-      'your own records: Koinly universal CSV, BittyTax records CSV, or time_utc,type,asset,quantity,gbp_value,fee',
+      'your own records: Koinly universal CSV or transaction export, BittyTax records CSV, or time_utc,type,asset,quantity,gbp_value,fee',
     )
     .option('--addresses <file>', 'addresses that are yours: a CSV with the header address,label')
     .option('--opening <file>', "opening pools: last year's pools.csv, or asset,quantity,cost_gbp")
@@ -51,16 +52,28 @@ export function taxCommand(): Command {
       if (flags.addresses) await add(flags.addresses, 'addresses');
       if (flags.opening) await add(flags.opening, 'opening');
       let report: ReturnType<typeof computeGains>;
+      let points: string[] | null = null;
       try {
         const chain = readCgtCsvWithOpening(text);
         let transactions: CgtTransaction[] = chain.transactions;
+        if ((flags.addresses || flags.opening) && !chain.columns.includes('kind')) {
+          // Without kind and counterparty the transfers and the opening cannot be told from other rows.
+          throw new Error(
+            `${file} has no kind column (an older pack's cgt-input.csv, or a file of your own): --addresses and --opening act on its opening and transfer rows, which it does not mark; use the cgt-input.csv of a pack built now, or give --records only`,
+          );
+        }
         if (uploads.length > 0) {
           // The same combining as the pack's: one pool per token across the chain record and your files.
-          transactions = combineOwnRecords(
+          const combined = combineOwnRecords(
             { transactions, flags: [] },
             readCustomerFiles(uploads),
             chain.openingAt ?? undefined,
-          ).transactions;
+          );
+          transactions = combined.transactions;
+          // The points to check, as the pack's PDF words them (a point raised on many days is one line).
+          points = groupFlags(
+            [...combined.flags].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
+          ).map(groupedFlagLine);
         }
         report = computeGains(transactions);
       } catch (error) {
@@ -69,7 +82,14 @@ export function taxCommand(): Command {
         if (error instanceof CustomerInputsRejected) throw new Error(error.message);
         throw error;
       }
-      process.stdout.write(flags.json ? `${JSON.stringify(cgtJson(report), null, 2)}\n` : cgtTable(report));
+      if (flags.json) {
+        const json = { ...cgtJson(report), ...(points ? { points_to_check: points } : {}) };
+        process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      } else {
+        const listed =
+          points && points.length > 0 ? `\nPoints to check\n${points.map((p) => `- ${p}\n`).join('')}` : '';
+        process.stdout.write(cgtTable(report) + listed);
+      }
     });
   return tax;
 }

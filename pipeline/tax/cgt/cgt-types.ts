@@ -28,6 +28,12 @@ export interface CgtTransaction {
   kind?: CgtRowKind;
   /** The address on the other side of a transfer (`transfer-in`, `transfer-out`). */
   counterparty?: string;
+  /**
+   * Part of a negligible value claim (TCGA 1992 s24(2), CRYPTO22400, CRYPTO22500): the deemed disposal at
+   * the claimed value and the reacquisition at that value at once. Neither is matched under the same-day or
+   * 30-day rules: the disposal takes its cost from the section 104 pool and the reacquisition joins it.
+   */
+  claim?: true;
 }
 
 export type CgtRowKind = 'opening' | 'income' | 'transfer-in' | 'transfer-out' | 'unexplained' | 'record';

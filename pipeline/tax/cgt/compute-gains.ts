@@ -16,6 +16,11 @@
  *
  * Holdings are checked per UK day: the day's acquisitions count before its disposals, as s105 makes them one
  * acquisition. Amounts stay exact decimals (`CgtDecimal`); nothing is rounded.
+ *
+ * A negligible value claim (`claim`, TCGA 1992 s24(2)) is a deemed disposal and reacquisition at the claimed
+ * value, outside the same-day and 30-day rules (as BittyTax books it): its disposal takes its cost from the
+ * pool (a disposal of its own) and its reacquisition joins the pool, in time order with what the day's own
+ * acquisition and disposal leave to the pool (each at the first time of its kind that day).
  */
 import type { Decimal } from 'decimal.js';
 import { ukDay } from '../../time/uk-day.js';
@@ -51,6 +56,17 @@ interface AssetDay {
   /** What the day's disposal still needs matched (after each rule). */
   unmatched: Decimal;
   matched: CgtMatch[];
+  /** Negligible value claims of the day: each a disposal of its own, matched with the pool only. */
+  claims: Array<{
+    at: number;
+    disposed: { quantity: Decimal; proceeds: Decimal; fees: Decimal; refs: string[] };
+    matched: CgtMatch[];
+  }>;
+  /** The claims' reacquisitions, each joining the pool at its time. */
+  reacquired: Array<Remaining & { at: number }>;
+  /** The earliest time of the day's acquisitions and of its disposals (the pool takes them in time order). */
+  acquiredAt: number;
+  disposedAt: number;
 }
 
 interface Indexed {
@@ -82,8 +98,11 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
     matchSameDay(days);
     matchFollowingThirtyDays(days);
     poolHistory.set(asset, walkPool(asset, days));
-    for (const day of days)
-      if (day.disposed.quantity.gt(0)) disposals.push(disposalOf(asset, day, calendar.taxYear(day.day)));
+    for (const day of days) {
+      const taxYear = calendar.taxYear(day.day);
+      for (const claim of day.claims) disposals.push(disposalOf(asset, { ...day, ...claim }, taxYear));
+      if (day.disposed.quantity.gt(0)) disposals.push(disposalOf(asset, day, taxYear));
+    }
   }
   disposals.sort((a, b) => compare(a.date, b.date) || compare(a.asset, b.asset));
 
@@ -166,15 +185,37 @@ function assetDays(items: readonly Indexed[]): AssetDay[] {
         disposed: { quantity: ZERO, proceeds: ZERO, fees: ZERO, refs: [] },
         unmatched: ZERO,
         matched: [],
+        claims: [],
+        reacquired: [],
+        acquiredAt: Number.POSITIVE_INFINITY,
+        disposedAt: Number.POSITIVE_INFINITY,
       };
       byDay.set(day, entry);
     }
-    if (tx.action === 'acquire') {
+    const ms = tx.at.getTime();
+    if (tx.claim) {
+      if (tx.action === 'acquire') {
+        entry.reacquired.push({ at: ms, quantity: tx.quantity, gbp: tx.gbp });
+      } else {
+        entry.claims.push({
+          at: ms,
+          disposed: {
+            quantity: tx.quantity,
+            proceeds: tx.gbp,
+            fees: tx.fee ?? ZERO,
+            refs: tx.ref === undefined ? [] : [tx.ref],
+          },
+          matched: [],
+        });
+      }
+    } else if (tx.action === 'acquire') {
+      entry.acquiredAt = Math.min(entry.acquiredAt, ms);
       entry.acquired = {
         quantity: entry.acquired.quantity.plus(tx.quantity),
         gbp: entry.acquired.gbp.plus(tx.gbp),
       };
     } else {
+      entry.disposedAt = Math.min(entry.disposedAt, ms);
       entry.disposed.quantity = entry.disposed.quantity.plus(tx.quantity);
       entry.disposed.proceeds = entry.disposed.proceeds.plus(tx.gbp);
       if (tx.fee) entry.disposed.fees = entry.disposed.fees.plus(tx.fee);
@@ -231,29 +272,76 @@ function walkPool(asset: string, days: readonly AssetDay[]): PoolAfterDay[] {
   const history: PoolAfterDay[] = [];
   for (const day of days) {
     // After rules 2 and 3 a day has an acquisition left or a disposal unmatched, never both: rule 2 matched
-    // them with each other as far as either went.
+    // them with each other as far as either went. Claims (outside rules 2 and 3) take their place in time
+    // order: the day's acquisition at its first time, its disposal at its first.
+    const steps: Array<{ at: number; order: number; run: () => void }> = [];
     if (day.acquired.quantity.gt(0)) {
-      pool = { quantity: pool.quantity.plus(day.acquired.quantity), gbp: pool.gbp.plus(day.acquired.gbp) };
+      const acquired = day.acquired;
+      steps.push({
+        at: day.acquiredAt,
+        order: 0,
+        run: () => {
+          pool = { quantity: pool.quantity.plus(acquired.quantity), gbp: pool.gbp.plus(acquired.gbp) };
+        },
+      });
+    }
+    for (const claim of day.claims) {
+      steps.push({
+        at: claim.at,
+        order: 1,
+        run: () => {
+          if (claim.disposed.quantity.gt(pool.quantity)) {
+            throw new CgtInputError(
+              claim.disposed.refs[0],
+              `negligible value claim of ${plainDecimal(claim.disposed.quantity)} ${asset} on ${day.day} is more than the pool holds`,
+            );
+          }
+          const part = takePart(pool, claim.disposed.quantity);
+          claim.matched.push({ rule: 's104', quantity: claim.disposed.quantity, cost: part.gbp });
+          pool = part.left;
+        },
+      });
+    }
+    for (const back of day.reacquired) {
+      steps.push({
+        at: back.at,
+        order: 2,
+        run: () => {
+          pool = { quantity: pool.quantity.plus(back.quantity), gbp: pool.gbp.plus(back.gbp) };
+        },
+      });
     }
     if (day.unmatched.gt(0)) {
-      if (day.unmatched.gt(pool.quantity)) {
-        // checkHoldings makes this unreachable: the pool holds at least what is held.
-        throw new CgtInputError(
-          day.disposed.refs[0],
-          `disposal of ${plainDecimal(day.unmatched)} ${asset} on ${day.day} is more than the pool holds`,
-        );
-      }
-      const part = takePart(pool, day.unmatched);
-      day.matched.push({ rule: 's104', quantity: day.unmatched, cost: part.gbp });
-      day.unmatched = ZERO;
-      pool = part.left;
+      steps.push({
+        at: day.disposedAt,
+        order: 3,
+        run: () => {
+          if (day.unmatched.gt(pool.quantity)) {
+            // checkHoldings makes this unreachable: the pool holds at least what is held.
+            throw new CgtInputError(
+              day.disposed.refs[0],
+              `disposal of ${plainDecimal(day.unmatched)} ${asset} on ${day.day} is more than the pool holds`,
+            );
+          }
+          const part = takePart(pool, day.unmatched);
+          day.matched.push({ rule: 's104', quantity: day.unmatched, cost: part.gbp });
+          day.unmatched = ZERO;
+          pool = part.left;
+        },
+      });
     }
+    steps.sort((a, b) => a.at - b.at || a.order - b.order);
+    for (const step of steps) step.run();
     history.push({ day: day.day, pool });
   }
   return history;
 }
 
-function disposalOf(asset: string, day: AssetDay, taxYear: string): CgtDisposal {
+function disposalOf(
+  asset: string,
+  day: Pick<AssetDay, 'day' | 'disposed' | 'matched'>,
+  taxYear: string,
+): CgtDisposal {
   const cost = day.matched.reduce((sum, part) => sum.plus(part.cost), day.disposed.fees);
   return {
     date: day.day,

@@ -28,6 +28,8 @@ export function readCgtCsv(text: string): CgtTransaction[] {
 export function readCgtCsvWithOpening(text: string): {
   transactions: CgtTransaction[];
   openingAt: Date | null;
+  /** The file's column names, lower case (an older pack's file has no `kind`). */
+  columns: string[];
 } {
   const table = readCsv(text, CGT_CSV_COLUMNS);
   const problems = table.problems.map((p) => ({ line: p.line, text: p.text }));
@@ -85,7 +87,7 @@ export function readCgtCsvWithOpening(text: string): {
     throw new CgtInputError(`line ${first.line}`, `${first.text}${tail}`);
   }
   openingAt ??= transactions.find((tx) => tx.kind === 'opening')?.at ?? null;
-  return { transactions, openingAt };
+  return { transactions, openingAt, columns: table.header };
 }
 
 function decimalField(

@@ -14,16 +14,24 @@
  * 2. A transfer between the order's coldkeys and an address named as the buyer's own is a move within
  *    their holdings: no disposal, no acquisition; the cost stays in the pool.
  * 3. The records' buys, sells, income and fees enter the same pools; a deposit or withdrawal in the
- *    records that matches a transfer of the chain record (same token, quantity within the fee, time within
- *    `TRANSFER_WINDOW_MS`) is the same move seen from the exchange's side: one own transfer, not two
- *    events. Unmatched ones book nothing and are listed as points to check.
+ *    records that is paired with a transfer of the chain record (`pairTransfers`: one matching over all of
+ *    them, the facts first) is the same move seen from the exchange's side: one own transfer, not two
+ *    events. Unpaired ones book nothing and are listed as points to check, and so is a pairing that only
+ *    nearness in time decided. A fee paid in a token inside a transfer that becomes an own move is kept: a
+ *    disposal of that token at its value.
+ *    A fee inside a trade of two tokens is allowable half against the disposal and half on the cost of what
+ *    was acquired (CRYPTO22150: attributable to both; BittyTax's split, and the chain's own rule); a fee
+ *    paid in a token is also a disposal of it at its value. A negligible value claim (BittyTax `Lost`) is a
+ *    disposal and reacquisition at the claimed value, outside the same-day and 30-day rules.
  * 4. A record that sells more than the pool holds that UK day is refused with its file and line; the
  *    chain's own unexplained holdings are covered and flagged as before (`coverShortfalls`).
  */
 import type { Decimal } from 'decimal.js';
 import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
+import { addDays } from '../../time/utc-day.js';
 import { CgtDecimal, plainDecimal } from '../cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../cgt/cgt-types.js';
+import { BED_AND_BREAKFAST_DAYS } from '../cgt/compute-gains.js';
 import { coverShortfalls, type PackFlag, TAO_ASSET } from '../cgt-transactions.js';
 import {
   type CustomerInputs,
@@ -32,9 +40,9 @@ import {
   type OwnAddress,
   type OwnRecord,
 } from './customer-inputs.js';
+import { pairTransfers, TRANSFER_WINDOW_MS } from './pair-transfers.js';
 
-/** How far apart in time a record's deposit or withdrawal and the chain's transfer may be to be one move. */
-export const TRANSFER_WINDOW_MS = 6 * 3_600_000;
+export { TRANSFER_WINDOW_MS };
 /** Quantities are exact to the RAO on the chain; an exchange may round to 8 places (or fewer: its fee). */
 const QUANTITY_SLACK = new CgtDecimal('0.00000001');
 
@@ -133,6 +141,26 @@ export function combineOwnRecords(
     });
   }
 
+  // What reading the files found to check (identical rows kept, money rows skipped, files overlapping).
+  for (const note of customer.notes ?? []) {
+    flags.push({
+      date: ukDay((note.at ?? recordOpensAt).getTime()),
+      kind: 'own-records',
+      text: `${note.file}${note.line > 0 ? ` line ${note.line}` : ''}: ${note.text}`,
+    });
+  }
+  const provisionalUntil =
+    customer.opening?.source === 'pools.csv' && customer.opening.asAt && customer.opening.recordEnd
+      ? addDays(customer.opening.asAt, BED_AND_BREAKFAST_DAYS)
+      : null;
+  if (provisionalUntil && customer.opening!.recordEnd! < provisionalUntil) {
+    flags.push({
+      date: customer.opening!.asAt!,
+      kind: 'opening',
+      text: `Your pools.csv comes from a provisional pack: its record ended on ${customer.opening!.recordEnd}, less than ${BED_AND_BREAKFAST_DAYS} days after ${customer.opening!.asAt}, so acquisitions after that day that the 30-day rule matches with its last disposals were not seen, and its pools may hold what those matches would have taken. Give the pools.csv of that year's pack built after ${provisionalUntil} for final figures.`,
+    });
+  }
+
   // 2. Own addresses: the chain's transfers with them are moves within the buyer's holdings.
   const own = new Map<string, OwnAddress>(customer.addresses.map((a) => [a.address, a]));
   const transfers = rows.filter((tx) => tx.kind === 'transfer-in' || tx.kind === 'transfer-out');
@@ -163,50 +191,79 @@ export function combineOwnRecords(
     if (address) makeOwn(tx, address.label, null);
   }
 
-  // 3. The records.
+  // 3. The records. Deposits and withdrawals first, paired with the chain's transfers as one matching.
   const added: CgtTransaction[] = [];
   const unmatchedRecords: OwnRecord[] = [];
+  const moves = records.filter((r) => r.kind === 'deposit' || r.kind === 'withdrawal');
+  const pairing = pairTransfers(moves, transfers, {
+    assetOf: (record) => resolve(record.asset, record.at),
+    slackOf: (record) =>
+      QUANTITY_SLACK.plus(
+        record.fee && resolve(record.fee.asset, record.at) === resolve(record.asset, record.at)
+          ? record.fee.quantity
+          : 0,
+      ),
+    exactSlack: QUANTITY_SLACK,
+    own,
+  });
+  for (const { record, transfer, alternative } of pairing.unsettled) {
+    const other =
+      'kind' in alternative && (alternative.kind === 'deposit' || alternative.kind === 'withdrawal')
+        ? null
+        : (alternative as CgtTransaction);
+    flags.push({
+      date: ukDay(record.at.getTime()),
+      kind: 'own-records',
+      text: other
+        ? `${recordRef(record)}: this ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} was paired with the chain transfer ${describeTransfer(transfer)}, but ${describeTransfer(other)} fits it as well and the files do not tell them apart: the nearer in time was taken. Check which one the exchange made; naming your own addresses settles it.`
+        : `${recordRef(record)}: this ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} was paired with the chain transfer ${describeTransfer(transfer)}, which ${recordRef(alternative as OwnRecord)} fits as well: the nearer in time was taken. Check which record it is.`,
+    });
+  }
   for (const record of records) {
     if (record.kind === 'deposit' || record.kind === 'withdrawal') {
-      const asset = resolve(record.asset, record.at);
-      // A withdrawal from the exchange arrives on the chain as a transfer in, and a deposit leaves as one out.
-      const wanted = record.kind === 'withdrawal' ? 'transfer-in' : 'transfer-out';
-      const slack = QUANTITY_SLACK.plus(
-        record.fee && resolve(record.fee.asset, record.at) === asset ? record.fee.quantity : 0,
-      );
-      const match = transfers
-        .filter(
-          (tx) =>
-            tx.kind === wanted &&
-            tx.asset === asset &&
-            !ownTransferOf.get(tx)?.record &&
-            Math.abs(tx.at.getTime() - record.at.getTime()) <= TRANSFER_WINDOW_MS &&
-            tx.quantity.minus(record.quantity).abs().lte(slack),
-        )
-        .sort(
-          (a, b) =>
-            Math.abs(a.at.getTime() - record.at.getTime()) - Math.abs(b.at.getTime() - record.at.getTime()),
-        )[0];
+      const match = pairing.pairs.get(record);
       if (match) {
         makeOwn(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
       } else {
         unmatchedRecords.push(record);
-        flags.push({
-          date: ukDay(record.at.getTime()),
-          kind: 'own-records',
-          text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / 3_600_000} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
-        });
+        // A transfer between two wallets the file itself names as the buyer's books nothing and needs no check.
+        if (!record.betweenOwnWallets) {
+          flags.push({
+            date: ukDay(record.at.getTime()),
+            kind: 'own-records',
+            text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / 3_600_000} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
+          });
+        }
       }
       for (const tx of feeDisposal(record, resolve)) {
         added.push(tx);
         recordOf.set(tx, record);
       }
-      continue;
     }
-    for (const tx of recordTransactions(record, resolve)) {
+  }
+  for (const [record, txs] of recordsTransactions(
+    records.filter((r) => r.kind !== 'deposit' && r.kind !== 'withdrawal'),
+    resolve,
+  )) {
+    for (const tx of txs) {
       added.push(tx);
       recordOf.set(tx, record);
     }
+  }
+  // A fee paid in a token inside a transfer that became an own move is still a disposal of that token.
+  for (const tx of ownTransferOf.keys()) {
+    if (tx.action !== 'dispose' || !tx.paidAsFee || !tx.paidAsFee.quantity.gt(0)) continue;
+    added.push({
+      at: tx.at,
+      asset: tx.asset,
+      action: 'dispose',
+      quantity: new CgtDecimal(tx.paidAsFee.quantity),
+      gbp: new CgtDecimal(tx.paidAsFee.gbp),
+      ref: `${tx.ref ?? 'transfer'} fee`,
+      paidAsFee: tx.paidAsFee,
+    });
+    const move = ownTransferOf.get(tx)!;
+    move.quantity = tx.quantity.minus(tx.paidAsFee.quantity);
   }
   rows = rows.filter((tx) => !ownTransferOf.has(tx));
   rows.push(...added);
@@ -269,39 +326,75 @@ export function combineOwnRecords(
 }
 
 /**
- * A record's capital gains transactions. A fee is an allowable cost (TCGA 1992 s38(1)(c)): added to a
- * purchase's cost, or given as the fee of a sale (its proceeds stay gross, as SA108 asks). A fee paid in a
- * token is also a disposal of that token at the fee's value (BittyTax books it the same way).
+ * The records' capital gains transactions, each record's own. A fee is an allowable cost (TCGA 1992
+ * s38(1)(c)): added to a purchase's cost, or given as the fee of a sale (its proceeds stay gross, as SA108
+ * asks); inside a trade of two tokens (a row's sell and buy), half on each side (CRYPTO22150: a fee for
+ * exchanging one token for another is attributable to both; BittyTax's default split, and the chain's own
+ * rule). A fee paid in a token is also a disposal of that token at the fee's value (BittyTax books it the
+ * same way). A negligible value claim is its disposal and its reacquisition at the claimed value.
  */
-function recordTransactions(record: OwnRecord, resolve: AssetResolver): CgtTransaction[] {
+function recordsTransactions(
+  records: readonly OwnRecord[],
+  resolve: AssetResolver,
+): Map<OwnRecord, CgtTransaction[]> {
+  const byLine = new Map<string, OwnRecord[]>();
+  for (const record of records) {
+    const key = `${record.source}\u0000${record.line}`;
+    byLine.set(key, [...(byLine.get(key) ?? []), record]);
+  }
+  const out = new Map<OwnRecord, CgtTransaction[]>();
+  for (const group of byLine.values()) {
+    const sell = group.find((r) => r.kind === 'sell' && !r.claim);
+    const buy = group.find((r) => r.kind === 'buy');
+    const fee = group.find((r) => r.fee)?.fee ?? null;
+    const twoTokens = group.length === 2 && sell !== undefined && buy !== undefined;
+    for (const record of group) {
+      // In a trade of two tokens the fee is the trade's: half allowed on each side, paid (a disposal) once.
+      const allowed = twoTokens && fee ? new CgtDecimal(fee.gbp).div(2) : null;
+      const share =
+        allowed === null ? null : record === sell ? allowed : new CgtDecimal(fee!.gbp).minus(allowed);
+      out.set(
+        record,
+        recordTransactions(record, resolve, share, twoTokens ? (record === sell ? fee : null) : record.fee),
+      );
+    }
+  }
+  return out;
+}
+
+/** `allowed`: the part of the fee allowed on this record (null: the whole of its own fee). */
+function recordTransactions(
+  record: OwnRecord,
+  resolve: AssetResolver,
+  allowed: Decimal | null,
+  paid: OwnRecord['fee'],
+): CgtTransaction[] {
   const asset = resolve(record.asset, record.at);
   const gbp = new CgtDecimal(record.gbp ?? 0);
-  const feeGbp = new CgtDecimal(record.fee?.gbp ?? 0);
+  const feeGbp = allowed ?? new CgtDecimal(record.fee?.gbp ?? 0);
   const base = { at: record.at, asset, quantity: new CgtDecimal(record.quantity), ref: recordRef(record) };
   const out: CgtTransaction[] = [];
   switch (record.kind) {
     case 'buy':
-      out.push({ ...base, action: 'acquire', gbp: gbp.plus(feeGbp), kind: 'record' });
-      break;
     case 'income':
       out.push({ ...base, action: 'acquire', gbp: gbp.plus(feeGbp), kind: 'record' });
       break;
     case 'sell':
+    case 'fee':
       out.push({
         ...base,
         action: 'dispose',
         gbp,
         ...(feeGbp.gt(0) ? { fee: feeGbp } : {}),
         kind: 'record',
+        ...(record.claim ? { claim: true as const } : {}),
       });
-      break;
-    case 'fee':
-      out.push({ ...base, action: 'dispose', gbp, kind: 'record' });
+      if (record.claim) out.push({ ...base, action: 'acquire', gbp, kind: 'record', claim: true });
       break;
     default:
       break;
   }
-  if (record.kind !== 'fee') out.push(...feeDisposal(record, resolve));
+  if (paid) out.push(...feeDisposal({ ...record, fee: paid }, resolve));
   return out;
 }
 
@@ -414,4 +507,8 @@ function assetResolver(chain: readonly CgtTransaction[]): AssetResolver {
     const begun = candidates.filter(([, first]) => first <= at.getTime());
     return (begun[begun.length - 1] ?? candidates[0]!)[0];
   };
+}
+
+function describeTransfer(tx: CgtTransaction): string {
+  return `${tx.ref ?? ''} (${tx.at.toISOString().slice(0, 16)}Z${tx.counterparty ? `, ${tx.counterparty}` : ''})`;
 }

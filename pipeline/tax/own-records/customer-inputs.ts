@@ -9,8 +9,11 @@
 import type { Decimal } from 'decimal.js';
 import type { ExchangeFormat } from './exchanges/exchange-format.js';
 
-/** The record formats read: the plain one, Koinly's universal template, BittyTax's transaction records. */
-export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | ExchangeFormat;
+/**
+ * The record formats read: the plain one, Koinly's universal template, Koinly's own transaction export,
+ * BittyTax's transaction records, and each exchange's own export.
+ */
+export type RecordFormat = 'plain' | 'koinly' | 'koinly-transactions' | 'bittytax' | ExchangeFormat;
 
 /**
  * One movement of one token in the buyer's own records. A trade of two tokens both ours (TAO for alpha)
@@ -41,6 +44,27 @@ export interface OwnRecord {
   fee: { asset: string; quantity: Decimal; gbp: Decimal } | null;
   /** The row's own wallet or exchange name, when the format has one (BittyTax `Wallet`). */
   wallet: string | null;
+  /**
+   * A negligible value claim (TCGA 1992 s24(2)), as BittyTax books `Lost`: a disposal of `quantity` at the
+   * claimed value `gbp` and its reacquisition at once at that value, neither matched under the same-day or
+   * 30-day rules. Only on a `sell`.
+   */
+  claim?: true;
+  /**
+   * The row moved tokens between two wallets that the file itself says are the buyer's (a Koinly
+   * transfer): it books nothing, and when it matches no chain transfer it is not listed as a point.
+   */
+  betweenOwnWallets?: true;
+}
+
+/** A point to check about the buyer's files that does not stop them being read (listed in the PDF). */
+export interface RecordNote {
+  file: string;
+  /** 0 when the point is about the file as a whole. */
+  line: number;
+  /** The row's instant, when it has one (the point is listed on its UK day). */
+  at?: Date;
+  text: string;
 }
 
 /** An address the buyer says is theirs: an exchange deposit address, another coldkey. */
@@ -79,6 +103,8 @@ export interface OpeningPools {
   asAt: string | null;
   pools: OpeningPool[];
   matchedAhead: MatchedAhead[];
+  /** pools.csv: the last UK day the pack's record read (`YYYY-MM-DD`), when the file says. */
+  recordEnd?: string;
 }
 
 /** One file the buyer gave, as the PDF lists it. */
@@ -99,6 +125,8 @@ export interface CustomerInputs {
   records: OwnRecord[];
   addresses: OwnAddress[];
   opening: OpeningPools | null;
+  /** Points to check that reading the files found (identical rows kept, rows skipped, files overlapping). */
+  notes?: RecordNote[];
 }
 
 /** A file as uploaded, before it is read. */
@@ -108,7 +136,13 @@ export interface UploadedFile {
   role: CustomerFile['role'];
 }
 
-export const EMPTY_CUSTOMER_INPUTS: CustomerInputs = { files: [], records: [], addresses: [], opening: null };
+export const EMPTY_CUSTOMER_INPUTS: CustomerInputs = {
+  files: [],
+  records: [],
+  addresses: [],
+  opening: null,
+  notes: [],
+};
 
 /** One thing wrong with an uploaded file: which file, line and column, and why. */
 export interface InputProblem {

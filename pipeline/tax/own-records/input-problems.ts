@@ -43,3 +43,6 @@ export class InputProblems {
 }
 
 export type ReportProblem = (line: number, column: string | null, reason: string) => void;
+
+/** A point to check about a row that is read all the same: `(line, text, the row's instant when read)`. */
+export type ReportNote = (line: number, text: string, at?: Date) => void;

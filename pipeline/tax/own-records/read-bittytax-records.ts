@@ -2,12 +2,18 @@
  * BittyTax's transaction records, as its README documents them and as the pack writes `bittytax.csv`
  * (`pipeline/tax/pack/exports/bittytax-csv.ts`, which must read back). The type says what a row is:
  *
- * - Deposit, Withdrawal: own tokens moving between wallets (a value, when given, is kept);
+ * - Deposit, Withdrawal: own tokens moving between wallets (a value, when given, is kept); of pounds or
+ *   another currency (BittyTax's own example file has them): money, skipped and listed;
+ * - Stake, Unstake: tokens put into or taken out of staking on an exchange: the same tokens with the same
+ *   owner, nothing booked (a fee paid in a token is a disposal of it, as BittyTax books it);
  * - Mining, Staking, Staking-Reward, Interest, Dividend, Income, Referral, Cashback, Fee-Rebate: income at
  *   its Buy Value in GBP;
  * - Gift-Received, Airdrop: acquired at the Buy Value, not income (BittyTax treats an airdrop as not
  *   income; the pack's own export writes Gift-Received for holdings taken at market value);
- * - Spend, Gift-Sent: a disposal at the Sell Value; Lost: a disposal for £0 (as BittyTax books it);
+ * - Spend, Gift-Sent: a disposal at the Sell Value;
+ * - Lost: a negligible value claim (TCGA 1992 s24(2), CRYPTO22400): a disposal at the claimed value (the
+ *   Sell Value, £0 when empty) and a reacquisition at once at that value, outside the same-day and 30-day
+ *   rules, as BittyTax books it;
  * - Trade: a sell of the Sell side and a buy of the Buy side when they are TAO or alpha; its value is the
  *   pounds side when one side is GBP, else each side's own Value in GBP (the other's when one is empty);
  * - refused: Gift-Spouse and Charity-Sent (no gain and no loss, which a record cannot say), Fork (its cost
@@ -20,7 +26,7 @@ import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../cgt/cgt-decimal.js';
 import { BITTYTAX_COLUMNS } from '../pack/exports/bittytax-csv.js';
 import type { OwnRecord } from './customer-inputs.js';
-import { moneyOnly, type Side, side, unknownAsset } from './record-asset.js';
+import { isFiat, moneyOnly, moneySkipped, type Side, side, unknownAsset } from './record-asset.js';
 import { readFee } from './record-fee.js';
 import type { RecordRow } from './record-row.js';
 
@@ -61,6 +67,8 @@ const TYPES: Record<string, { buy?: Kind; sell?: Kind; valued: boolean }> = {
   spend: { sell: 'sell', valued: true },
   'gift-sent': { sell: 'sell', valued: true },
   lost: { sell: 'sell', valued: false },
+  stake: { sell: 'fee', valued: false },
+  unstake: { buy: 'fee', valued: false },
   trade: { buy: 'buy', sell: 'sell', valued: true },
 };
 
@@ -89,13 +97,39 @@ export function readBittytaxRow(row: RecordRow, source: string): OwnRecord[] {
       'type',
       REFUSED[type]
         ? `${typeText} is not read: ${REFUSED[type]}`
-        : `"${typeText.slice(0, 30)}" is not a type read here: Deposit, Withdrawal, Trade, Staking, Income, Interest, Mining, Airdrop, Gift-Received, Spend, Gift-Sent or Lost`,
+        : `"${typeText.slice(0, 30)}" is not a type read here: Deposit, Withdrawal, Trade, Staking, Income, Interest, Mining, Airdrop, Gift-Received, Spend, Gift-Sent, Lost, Stake or Unstake`,
     );
     return [];
   }
   const buy = leg(row, 'buy', treatment.buy !== undefined);
   const sell = leg(row, 'sell', treatment.sell !== undefined);
   if (at === undefined || buy === undefined || sell === undefined || row.failed) return [];
+  if (type === 'deposit' || type === 'withdrawal') {
+    const moved = buy ?? sell;
+    if (moved && 'fiat' in moved.side) {
+      row.note(moneySkipped(moved.side.fiat, type));
+      return [];
+    }
+  }
+  if (type === 'stake' || type === 'unstake') {
+    // Nothing booked but a fee paid in a token: that token disposed of at the fee's value.
+    const fee = readFee(row, { quantity: 'fee quantity', asset: 'fee asset', gbp: 'fee value in gbp' }, []);
+    if (!fee || fee.asset === 'GBP' || isFiat(fee.asset)) return [];
+    const wallet = row.text('wallet');
+    return [
+      {
+        source,
+        line: row.line,
+        at,
+        kind: 'fee',
+        asset: fee.asset,
+        quantity: fee.quantity,
+        gbp: fee.gbp,
+        fee: null,
+        wallet: wallet === '' ? null : wallet,
+      },
+    ];
+  }
 
   let value: Decimal | null = null;
   if (buy && sell && ('fiat' in buy.side || 'fiat' in sell.side)) {
@@ -122,7 +156,7 @@ export function readBittytaxRow(row: RecordRow, source: string): OwnRecord[] {
     const asset = (leg.side as { pooled: string }).pooled;
     const other = leg === buy ? sell : buy;
     let gbp: Decimal | null = value ?? leg.value ?? other?.value ?? null;
-    if (type === 'lost') gbp = new CgtDecimal(0);
+    if (type === 'lost') gbp = leg.value ?? new CgtDecimal(0);
     if (gbp === null && treatment.valued) {
       row.problem(
         column,
@@ -130,13 +164,19 @@ export function readBittytaxRow(row: RecordRow, source: string): OwnRecord[] {
       );
       continue;
     }
-    drafts.push({ kind, asset, quantity: leg.amount, gbp });
+    drafts.push({
+      kind,
+      asset,
+      quantity: leg.amount,
+      gbp,
+      ...(type === 'lost' ? { claim: true as const } : {}),
+    });
   }
   if (row.failed) return [];
   const fee = readFee(row, { quantity: 'fee quantity', asset: 'fee asset', gbp: 'fee value in gbp' }, drafts);
   if (fee === undefined) return [];
   const wallet = row.text('wallet');
-  // The fee goes with the first record: the buy of a trade (BittyTax adds a fee to its trade's cost).
+  // The fee is kept once, with the first record; combining allows it (a trade of two tokens: half each).
   return drafts.map((draft, i) => ({
     source,
     line: row.line,

@@ -18,13 +18,15 @@ import {
   type OpeningPools,
   type OwnAddress,
   type OwnRecord,
+  type RecordNote,
   type UploadedFile,
 } from './customer-inputs.js';
 import { InputProblems } from './input-problems.js';
+import { overlappingRecords } from './overlapping-records.js';
 import { readOpeningPools } from './read-opening-pools.js';
 import { readOwnAddresses } from './read-own-addresses.js';
 import { readOwnRecords } from './read-own-records.js';
-import { MAX_RECORD_ROWS, readUploadTable } from './upload-table.js';
+import { MAX_RECORD_ROWS, readUploadTable, refuseDuplicates } from './upload-table.js';
 import { MAX_UPLOAD_BYTES, tooLarge, uploadText } from './upload-text.js';
 
 export { MAX_UPLOAD_BYTES, MAX_RECORD_ROWS };
@@ -67,6 +69,7 @@ export function readCustomerFiles(
   const accepted: CustomerFile[] = [];
   const records: OwnRecord[] = [];
   const addresses: OwnAddress[] = [];
+  const notes: RecordNote[] = [];
   let opening: OpeningPools | null = previous.opening;
   let openingFile = previous.opening
     ? (previous.files.find((f) => f.role === 'opening')?.name ?? 'an earlier file')
@@ -106,10 +109,17 @@ export function readCustomerFiles(
     if (table === null) continue;
     const base = { name: file.name, sha256, rows: table.rows.length, role: file.role };
     if (file.role === 'records') {
-      const read = readOwnRecords(file.name, table, report);
+      const fileNotes: RecordNote[] = [];
+      const read = readOwnRecords(file.name, table, report, (line, text, at) =>
+        fileNotes.push({ file: file.name, line, text, ...(at ? { at } : {}) }),
+      );
       if (read === null) continue;
+      // A point is listed on its row's UK day (an identical row's, that of the row it repeats).
+      const atOf = new Map(read.records.map((r) => [r.line, r.at]));
+      notes.push(...fileNotes.map((n) => (n.at || !atOf.has(n.line) ? n : { ...n, at: atOf.get(n.line)! })));
       records.push(...read.records);
       accepted.push({ ...base, format: read.format });
+    } else if (!refuseDuplicates(table, report)) {
     } else if (file.role === 'addresses') {
       const read = readOwnAddresses(table, [...previous.addresses, ...addresses], report);
       if (read === null) continue;
@@ -129,6 +139,7 @@ export function readCustomerFiles(
     records: [...previous.records, ...records],
     addresses: [...previous.addresses, ...addresses],
     opening,
+    notes: [...(previous.notes ?? []), ...notes, ...overlappingRecords(previous.records, records)],
   };
 }
 

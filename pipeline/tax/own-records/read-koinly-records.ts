@@ -15,6 +15,9 @@
  *   they are TAO or alpha. Its value is the pounds side when one side is GBP; otherwise Net Worth, in GBP
  *   only (another currency's amount would need an exchange rate the pack does not guess).
  *
+ * The label column may be named `Tag`, as Koinly's current template names it, and the date column `Koinly
+ * Date`. A label not listed here is refused with its line, never read as a plain deposit or withdrawal.
+ *
  * Description and TxHash are not kept (they are checked like every cell, as a refused cell is refused
  * whatever column it is in).
  */
@@ -22,7 +25,7 @@ import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../cgt/cgt-decimal.js';
 import { KOINLY_COLUMNS } from '../pack/exports/koinly-csv.js';
 import type { OwnRecord } from './customer-inputs.js';
-import { moneyOnly, type Side, side, unknownAsset } from './record-asset.js';
+import { moneyOnly, moneySkipped, type Side, side, unknownAsset } from './record-asset.js';
 import { readFee } from './record-fee.js';
 import type { RecordRow } from './record-row.js';
 
@@ -36,7 +39,7 @@ export const KOINLY_REQUIRED = [
 ] as const;
 export const KOINLY_NUMERIC = new Set(['sent amount', 'received amount', 'fee amount', 'net worth amount']);
 
-const INCOME_LABELS = new Set([
+export const INCOME_LABELS = new Set([
   'staking',
   'reward',
   'airdrop',
@@ -46,9 +49,16 @@ const INCOME_LABELS = new Set([
   'lending interest',
   'loan interest',
   'cashback',
+  'salary',
+  'fee refund',
 ]);
 
-interface Leg {
+/** A label as Koinly writes it in either export (`Other income`, `other_income`), lower case with spaces. */
+export function koinlyLabel(row: RecordRow): string {
+  return row.text('label').toLowerCase().replace(/_/g, ' ');
+}
+
+export interface Leg {
   amount: Decimal;
   side: Side;
   column: string;
@@ -58,7 +68,7 @@ export function readKoinlyRow(row: RecordRow, source: string): OwnRecord[] {
   const at = row.time('date');
   const sent = leg(row, 'sent amount', 'sent currency');
   const received = leg(row, 'received amount', 'received currency');
-  const label = row.text('label').toLowerCase();
+  const label = koinlyLabel(row);
   const worth = netWorth(row);
   if (at === undefined || sent === undefined || received === undefined || worth === undefined) return [];
   if (sent === null && received === null) {
@@ -78,6 +88,10 @@ export function readKoinlyRow(row: RecordRow, source: string): OwnRecord[] {
   } else {
     const one = (sent ?? received)!;
     if ('fiat' in one.side) {
+      if (label === '') {
+        row.note(moneySkipped(one.side.fiat, sent ? 'withdrawal' : 'deposit'));
+        return [];
+      }
       row.problem(one.column, moneyOnly(one.side.fiat));
       return [];
     }
@@ -86,13 +100,15 @@ export function readKoinlyRow(row: RecordRow, source: string): OwnRecord[] {
     drafts = draft ? [{ asset, quantity: one.amount, ...draft }] : [];
   }
   if (row.failed) return [];
-  const fee = readFee(row, { quantity: 'fee amount', asset: 'fee currency' }, drafts);
+  // In a trade of two tokens, Net Worth is what all the sent token bought, the fee paid in it included.
+  const twoTokens = sent !== null && received !== null && 'pooled' in sent.side && 'pooled' in received.side;
+  const fee = readFee(row, { quantity: 'fee amount', asset: 'fee currency' }, drafts, twoTokens);
   if (fee === undefined) return [];
   // The fee goes with the first record: the disposal of a trade, or the row's one record.
   return drafts.map((draft, i) => ({ ...base, ...draft, fee: i === 0 ? fee : null }));
 }
 
-function leg(row: RecordRow, amountColumn: string, currencyColumn: string): Leg | null | undefined {
+export function leg(row: RecordRow, amountColumn: string, currencyColumn: string): Leg | null | undefined {
   const amount = row.amount(amountColumn, true);
   const currency = row.text(currencyColumn);
   if (amount === undefined) return undefined;
@@ -123,7 +139,7 @@ function netWorth(row: RecordRow): Decimal | null | undefined {
   return amount;
 }
 
-function needWorth(row: RecordRow, worth: Decimal | null, what: string): Decimal | undefined {
+export function needWorth(row: RecordRow, worth: Decimal | null, what: string): Decimal | undefined {
   if (worth === null) {
     row.problem(
       'net worth amount',
@@ -134,7 +150,7 @@ function needWorth(row: RecordRow, worth: Decimal | null, what: string): Decimal
   return worth;
 }
 
-function receivedOnly(row: RecordRow, label: string, worth: Decimal | null) {
+export function receivedOnly(row: RecordRow, label: string, worth: Decimal | null) {
   if (label === '') return { kind: 'deposit' as const, gbp: worth };
   if (INCOME_LABELS.has(label)) {
     const gbp = needWorth(row, worth, 'income');
@@ -151,7 +167,7 @@ function receivedOnly(row: RecordRow, label: string, worth: Decimal | null) {
   return undefined;
 }
 
-function sentOnly(row: RecordRow, label: string, worth: Decimal | null) {
+export function sentOnly(row: RecordRow, label: string, worth: Decimal | null) {
   if (label === '') return { kind: 'withdrawal' as const, gbp: worth };
   if (label === 'cost') {
     const gbp = needWorth(row, worth, 'a cost');
@@ -176,7 +192,7 @@ function sentOnly(row: RecordRow, label: string, worth: Decimal | null) {
   return undefined;
 }
 
-function trade(row: RecordRow, sent: Leg, received: Leg, label: string, worth: Decimal | null) {
+export function trade(row: RecordRow, sent: Leg, received: Leg, label: string, worth: Decimal | null) {
   if (label !== '' && label !== 'swap') {
     row.problem('label', `"${label.slice(0, 30)}" is not read on a trade: leave it empty (or swap)`);
     return [];

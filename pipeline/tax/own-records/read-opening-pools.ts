@@ -6,7 +6,9 @@
  *   day. An optional `kind` column adds `matched-ahead` rows: acquisitions of UK day `as_at` (after the
  *   pools' day, within the 30 days) that last year's disposals already took under the 30-day rule, so
  *   this year's computation does not pool them again. Carrying them is what makes two years computed
- *   one after the other equal one computation across both.
+ *   one after the other equal one computation across both. A `record-end` row (no asset) gives the last
+ *   day that pack's record read: less than 30 days after the pools' day, its last disposals' 30-day
+ *   matches were provisional, and combining says so.
  * - figures the buyer entered (`asset,quantity,cost_gbp`): the pools at the first day of the records.
  *
  * Assets are kept as given (a pack writes `alpha:12:0`, a person `SN12-ALPHA`), checked to name TAO or an
@@ -49,8 +51,14 @@ export function readOpeningPools(table: UploadTable, report: ReportProblem): Ope
   const aheadLines = new Map<string, number>();
   let asAt: { day: string; line: number } | null = null;
   const aheadDays: Array<{ day: string; line: number }> = [];
+  let recordEnd: string | null = null;
   for (const csvRow of table.rows) {
     const row = new RecordRow(csvRow, (column) => column, report);
+    if (fromPack && row.text('kind').toLowerCase() === 'record-end') {
+      recordEnd = ukDay(row);
+      if (recordEnd === null) ok = false;
+      continue;
+    }
     const assetText = row.text('asset');
     const key = poolKey(assetText);
     if (key === null) row.problem('asset', unknownAsset(assetText));
@@ -63,7 +71,7 @@ export function readOpeningPools(table: UploadTable, report: ReportProblem): Ope
     if (kind !== 'pool' && kind !== 'matched-ahead') {
       row.problem(
         'kind',
-        `"${row.text('kind').slice(0, 20)}" is not a kind read here: pool (or empty) or matched-ahead`,
+        `"${row.text('kind').slice(0, 20)}" is not a kind read here: pool (or empty), matched-ahead or record-end`,
       );
     }
     const day = fromPack ? ukDay(row) : null;
@@ -126,7 +134,7 @@ export function readOpeningPools(table: UploadTable, report: ReportProblem): Ope
   }
   if (!ok) return null;
   return fromPack
-    ? { source: 'pools.csv', asAt: asAt!.day, pools, matchedAhead }
+    ? { source: 'pools.csv', asAt: asAt!.day, pools, matchedAhead, ...(recordEnd ? { recordEnd } : {}) }
     : { source: 'entered', asAt: null, pools, matchedAhead };
 }
 

@@ -46,3 +46,8 @@ export function side(text: string): Side {
 export function moneyOnly(code: string): string {
   return `${code} is read only as the money side of a trade of TAO or alpha: keep only the rows of TAO and alpha`;
 }
+
+/** The point listed for a deposit or withdrawal of money, which is skipped: it moves no token. */
+export function moneySkipped(code: string, what: 'deposit' | 'withdrawal'): string {
+  return `a ${what} of ${code} (money, not a token): skipped, as it changes no pool`;
+}

@@ -5,8 +5,8 @@
  */
 import type { Decimal } from 'decimal.js';
 import type { CsvRecord } from '../../csv/read-csv.js';
-import type { ReportProblem } from './input-problems.js';
-import { readAmount, readRecordTime } from './record-values.js';
+import type { ReportNote, ReportProblem } from './input-problems.js';
+import { type DateOrder, readAmount, readRecordTime } from './record-values.js';
 
 export class RecordRow {
   /** True once any problem of this row was reported. */
@@ -17,9 +17,18 @@ export class RecordRow {
     private readonly record: CsvRecord,
     private readonly display: (column: string) => string,
     private readonly report: ReportProblem,
+    private readonly context: { dateOrder?: DateOrder; note?: ReportNote } = {},
   ) {
     this.line = record.line;
   }
+
+  /** Something the buyer should check about this row, which is read all the same (a point to check). */
+  note(text: string): void {
+    this.context.note?.(this.line, text, this.at);
+  }
+
+  /** The row's time once read (`time`), for its notes. */
+  private at: Date | undefined;
 
   /** The cell trimmed; '' when empty or when the file has no such column. */
   text(column: string): string {
@@ -52,8 +61,11 @@ export class RecordRow {
   }
 
   time(column: string): Date | undefined {
-    const read = readRecordTime(this.text(column));
-    if (read.ok) return read.value;
+    const read = readRecordTime(this.text(column), this.context.dateOrder);
+    if (read.ok) {
+      this.at = read.value;
+      return read.value;
+    }
     this.problem(column, read.reason);
     return undefined;
   }

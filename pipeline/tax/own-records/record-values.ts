@@ -46,15 +46,47 @@ export function readAmount(text: string, positive: boolean): Read<Decimal | null
 }
 
 const ISO_WITH_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+/** A spreadsheet's own way of saving a date: `01/06/2025 12:00` (day or month first, as the sheet's locale). */
+const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 
 /**
- * An instant: ISO 8601 with `Z`, an offset (`+01:00`, `+0100`, space before it allowed), or ` UTC`/` GMT`
- * (Koinly and BittyTax); no zone at all is UTC. A time is required: the records are matched with the
- * chain's transfers to within hours, and a date alone would put every row of a day at one instant.
+ * How a file writes its slashed dates: `day-first` (a UK spreadsheet, the default), `month-first` (a US
+ * one: some date has a second number above 12), or `unsettled` (the file has dates that only one reading
+ * allows and dates that only the other does, so a date both readings allow cannot be placed).
  */
-export function readRecordTime(text: string): Read<Date> {
+export type DateOrder = 'day-first' | 'month-first' | 'unsettled';
+
+/** The order of the slashed dates among `texts`, settled by those that only one reading allows. */
+export function slashedDateOrder(texts: Iterable<string>): DateOrder {
+  let dayFirst = false;
+  let monthFirst = false;
+  for (const text of texts) {
+    const match = SLASHED.exec(text.trim());
+    if (!match) continue;
+    const first = Number(match[1]);
+    const second = Number(match[2]);
+    if (first > 12 && second <= 12) dayFirst = true;
+    if (second > 12 && first <= 12) monthFirst = true;
+  }
+  if (dayFirst && monthFirst) return 'unsettled';
+  return monthFirst ? 'month-first' : 'day-first';
+}
+
+/** Zone names written after a time: BST is UK summer time, an hour ahead of UTC; GMT and UTC are UTC. */
+const ZONE_NAMES: Record<string, string> = { UTC: 'Z', GMT: 'Z', Z: 'Z', BST: '+01:00' };
+
+/**
+ * An instant: ISO 8601 with `Z`, an offset (`+01:00`, `+0100`, space before it allowed), or a zone name
+ * (` UTC`, ` GMT`, ` BST`, as Koinly and BittyTax write them); no zone at all is UTC. A spreadsheet's
+ * slashed date (`01/06/2025 12:00`) is read in the file's `order`, day first unless the file shows
+ * otherwise. A time is required: the records are matched with the chain's transfers to within hours, and a
+ * date alone would put every row of a day at one instant.
+ */
+export function readRecordTime(text: string, order: DateOrder = 'day-first'): Read<Date> {
   const value = text.trim();
   const shown = `"${value.slice(0, 40)}"`;
+  const slashed = SLASHED.exec(value);
+  if (slashed) return slashedTime(slashed, shown, order);
   if (!ISO_WITH_TIME.test(value)) {
     return /^\d{4}-\d{2}-\d{2}$/.test(value)
       ? fail(`${shown} has no time of day: give it as 2025-06-01 12:00:00 (UTC)`)
@@ -62,7 +94,11 @@ export function readRecordTime(text: string): Read<Date> {
           `${shown} is not a date and time read here: write it as 2025-06-01 12:00:00 (UTC) or ISO 8601 with Z or an offset`,
         );
   }
-  const zoned = value.replace(/\s*(UTC|GMT)$/i, 'Z').replace(/\s+([+-]\d{2}:?\d{2})$/, '$1');
+  const named = /\s*\b(UTC|GMT|BST)$/i.exec(value);
+  const zoned = (named ? value.slice(0, named.index) + ZONE_NAMES[named[1]!.toUpperCase()] : value).replace(
+    /\s+([+-]\d{2}:?\d{2})$/,
+    '$1',
+  );
   const withZone = /(Z|[+-]\d{2}:?\d{2})$/.test(zoned) ? zoned : `${zoned}Z`;
   const at = parseCgtDatetime(withZone);
   if (at === null) {
@@ -71,6 +107,32 @@ export function readRecordTime(text: string): Read<Date> {
     );
   }
   return { ok: true, value: at };
+}
+
+function slashedTime(match: RegExpExecArray, shown: string, order: DateOrder): Read<Date> {
+  const [, a, b, year, hour, minute, second] = match;
+  const first = Number(a);
+  const next = Number(b);
+  if (order === 'unsettled' && first <= 12 && next <= 12 && first !== next) {
+    return fail(
+      `${shown} could be read day first or month first, and this file has dates of both kinds: write the dates as 2025-06-01 12:00:00 (UTC)`,
+    );
+  }
+  // Unsettled, a date only one reading allows is read that way.
+  const monthFirst = order === 'month-first' || (order === 'unsettled' && next > 12);
+  const [day, month] = monthFirst ? [next, first] : [first, next];
+  const iso = `${year}-${pad(month)}-${pad(day)} ${pad(Number(hour))}:${minute}:${second ?? '00'}Z`;
+  const at = parseCgtDatetime(iso);
+  if (at === null) {
+    return fail(
+      `${shown} is not a date and time read here: read ${monthFirst ? 'month' : 'day'} first it does not exist; write it as 2025-06-01 12:00:00 (UTC)`,
+    );
+  }
+  return { ok: true, value: at };
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
 }
 
 function fail<T>(reason: string): Read<T> {

@@ -1,6 +1,7 @@
 /**
  * An uploaded CSV as rows, with what is wrong with its shape: a line too long, a row with the wrong number
- * of fields, too many rows, the same row twice. It is read with the project's CSV reader (csv-parse,
+ * of fields, too many rows. Rows identical after trimming are found and given with the table: whether
+ * they are one transaction exported twice or two partial fills of one order is for the file's reader. It is read with the project's CSV reader (csv-parse,
  * RFC 4180), which reports each problem at the line its row starts on. What the cells mean is for the
  * format's own reader; which cells are safe to keep, for `checkCells`, once the format says which columns
  * hold numbers.
@@ -19,6 +20,8 @@ export interface UploadTable {
   /** Column names, trimmed and lower-cased. */
   header: string[];
   rows: CsvRecord[];
+  /** Rows identical (after trimming) to an earlier row: the row's line and the earlier one's. */
+  duplicates: Array<{ line: number; first: number }>;
 }
 
 /** The table, or null when its shape is wrong (each problem reported). */
@@ -55,22 +58,24 @@ export function readUploadTable(text: string, report: ReportProblem): UploadTabl
     return null;
   }
 
-  // Identical after trimming: the same trade exported twice would otherwise count twice.
+  // Identical after trimming: the same trade exported twice, or an order filled in parts at one price.
   const seen = new Map<string, number>();
+  const duplicates: UploadTable['duplicates'] = [];
   for (const row of table.records) {
     const key = table.header.map((name) => (row.values[name] ?? '').trim()).join('\u0000');
     const first = seen.get(key);
     if (first === undefined) seen.set(key, row.line);
-    else {
-      report(
-        row.line,
-        null,
-        `the same row as line ${first}: remove one (a row given twice would count twice)`,
-      );
-      ok = false;
-    }
+    else duplicates.push({ line: row.line, first });
   }
-  return ok ? { header: table.header, rows: table.records } : null;
+  return { header: table.header, rows: table.records, duplicates };
+}
+
+/** Refuses every row identical to an earlier one (a file where a row given twice would count twice). */
+export function refuseDuplicates(table: UploadTable, report: ReportProblem): boolean {
+  for (const { line, first } of table.duplicates) {
+    report(line, null, `the same row as line ${first}: remove one (a row given twice would count twice)`);
+  }
+  return table.duplicates.length === 0;
 }
 
 function rowProblem(text: string): string {

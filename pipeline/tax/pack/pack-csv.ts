@@ -202,7 +202,10 @@ export const POOL_COLUMNS = ['asset', 'quantity', 'cost_gbp', 'as_at', 'kind'] a
  * The section 104 pools at the end of the year (`kind` pool), and what the year's disposals took under the
  * 30-day rule from acquisitions after it (`kind` matched-ahead, `as_at` the day of those acquisitions):
  * next year's pack, given this file, opens from the pools and leaves those acquisitions out of its own, so
- * the two packs give the figures of one computation across both years.
+ * the two packs give the figures of one computation across both years. A last row (`kind` record-end,
+ * `as_at` the last UK day the record read, no asset) says how far the record reached: when less than 30
+ * days after the pools' day, the 30-day matches of the year's last disposals were provisional, and next
+ * year's pack says so where it reads this file.
  */
 export function poolsCsv(ledger: PackLedger, asAt: string): string {
   const ahead = new Map<string, { asset: string; day: string; quantity: Decimal; cost: Decimal }>();
@@ -232,6 +235,7 @@ export function poolsCsv(ledger: PackLedger, asAt: string): string {
     ...[...ahead.values()]
       .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.asset < b.asset ? -1 : 1))
       .map((row) => [row.asset, plainDecimal(row.quantity), gbp(row.cost), row.day, 'matched-ahead']),
+    ...(ledger.following ? [['', '0', '0', ledger.following.at(-1)?.date ?? asAt, 'record-end']] : []),
   ]);
 }
 

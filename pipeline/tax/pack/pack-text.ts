@@ -30,14 +30,23 @@ export const HMRC_METHOD: readonly string[] = [
   'Transfers. Stake or TAO sent to a coldkey outside this order is treated as disposed of at its market value, ' +
     'and what is received from outside as acquired at market value; both are flagged for you to check. A ' +
     'transfer to or from an address you named as yours, or one that a withdrawal or deposit in your own ' +
-    'records matches (same token, quantity within its fee, within 6 hours), is a move within your holdings: ' +
-    'no disposal, no acquisition, the cost stays in the pool (CRYPTO22200: one pool per token per person).',
+    'records is paired with, is a move within your holdings: no disposal, no acquisition, the cost stays in ' +
+    'the pool (CRYPTO22100, CRYPTO22200: one pool per token per person); a fee paid in a token on the way is ' +
+    'still a disposal of it. Records and transfers are paired as one matching over all of them (same token, ' +
+    'quantity within the fee, within 6 hours), the facts first: an address you named, with a label naming ' +
+    'the exchange of the record, then the address (a deposit goes to an address you named, an exchange pays ' +
+    'from one you did not), then time order (recorded before it arrives, sent before it is credited), then ' +
+    'the exact quantity; only then the nearer in time, and such a choice is listed in Points to check.',
   'Your records. Purchases, sales, income and fees from your exchange records (Koinly, BittyTax or the plain ' +
     'CSV) enter the same pools and the same matching as the chain record. A fee is an allowable cost: on a ' +
     "purchase in its cost, on a sale in the disposal's costs; a fee paid in a token is also a disposal of that " +
-    'token at its value. A fee paid in alpha inside an exchange on the chain (an unstake, a move) is allowable ' +
-    "half against the disposal and half on the acquired token's cost, as BittyTax allocates it. Opening pools " +
-    "you give (your figures, or last year's pools.csv) replace the market-value opening.",
+    'token at its value. A fee inside an exchange of two tokens, in your records (a trade of TAO for alpha) ' +
+    'or on the chain (an unstake, a move), is allowable half against the disposal and half on the acquired ' +
+    "token's cost (CRYPTO22150: attributable to both), as BittyTax allocates it. A BittyTax Lost row is a " +
+    'negligible value claim (TCGA 1992 s24(2), CRYPTO22400): the tokens disposed of and reacquired at once at ' +
+    'the claimed value, neither matched under the same-day or 30-day rules. Rows skipped (money deposits), ' +
+    'identical rows kept, and rows of two files that look like one transaction are listed in Points to ' +
+    "check. Opening pools you give (your figures, or last year's pools.csv) replace the market-value opening.",
   'Actions. Each row of events.csv is one call, with the chain events it was made of. A stake is ' +
     "a Balances.Transfer of TAO to the subnet's own account and a StakeAdded: one exchange of TAO for alpha, " +
     "the transfer being staking's own leg, never a payment to anyone; an unstake is the reverse. A move of " +
@@ -140,8 +149,9 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'pools.csv',
     'the section 104 pools at the end of the last day of the tax year covered: asset, quantity, cost_gbp, ' +
       'as_at, kind (pool); and kind matched-ahead: acquisitions after the year (as_at their day) that its ' +
-      "disposals took under the 30-day rule. Give this file as next year's opening pools: the two packs then " +
-      'give the figures of one computation across both years.',
+      'disposals took under the 30-day rule; and a last row of kind record-end (no asset; as_at the last day ' +
+      "the record read). Give this file as next year's opening pools: the two packs then give the figures of " +
+      "one computation across both years (next year's pack warns when this one was provisional).",
   ],
   [
     'positions.csv',

@@ -366,16 +366,13 @@ describe('readCustomerFiles: hostile files', () => {
     ]);
   });
 
-  it('refuses a row given twice (identical after trimming), naming both lines', () => {
+  it('keeps a row given twice in a file with no transaction id (an order filled in parts), and lists it', () => {
     const text = `${HEADER}2025-06-01T00:00:00Z,buy,TAO,1,300,\n2025-06-02T00:00:00Z,buy,TAO,1,300,\n 2025-06-01T00:00:00Z , buy,TAO,1 ,300,\n`;
-    expect(problems([file('twice.csv', text)])).toEqual([
-      {
-        file: 'twice.csv',
-        line: 4,
-        column: null,
-        reason: 'the same row as line 2: remove one (a row given twice would count twice)',
-      },
-    ]);
+    const inputs = readCustomerFiles([file('twice.csv', text)]);
+    expect(inputs.records.map((r) => r.line)).toEqual([2, 3, 4]);
+    expect(
+      inputs.notes?.map((n) => `${n.file} ${n.line} ${n.at?.toISOString()} ${n.text.slice(0, 24)}`),
+    ).toEqual(['twice.csv 4 2025-06-01T00:00:00.000Z the same row as line 2, ']);
   });
 
   it('refuses the same file twice, in one upload and across uploads, and keeps nothing of a refused upload', () => {

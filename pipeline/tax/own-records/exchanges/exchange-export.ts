@@ -8,7 +8,7 @@
 import type { OwnRecord } from '../customer-inputs.js';
 import type { ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
-import { checkCells, type UploadTable } from '../upload-table.js';
+import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
@@ -43,6 +43,9 @@ export function readExchangeExport(
   const names = new Map(found.columns.map((name) => [name.toLowerCase(), name]));
   const display = (column: string) => names.get(column) ?? column;
   if (!checkCells(table, found.numeric, display, report)) return null;
+  // Every row of an exchange's export carries its own transaction id: an identical row is the same
+  // transaction exported twice, never a second one.
+  if (!refuseDuplicates(table, report)) return null;
   const rows = table.rows.map((row) => new RecordRow(row, display, report));
   const records = found.read(rows, source);
   return rows.some((row) => row.failed) ? null : { format: found.format, records };

@@ -34,6 +34,7 @@ const TYPES: Record<ExportKind, string> = {
   withdrawal: 'Withdrawal',
   'acquired-at-market-value': 'Gift-Received',
   disposed: 'Spend',
+  'negligible-value-claim': 'Lost',
 };
 
 /** Deposits and withdrawals carry no value in BittyTax: they move tokens between the user's own wallets. */

@@ -13,7 +13,8 @@
  * - a move between the order and an address the buyer owns, or matched with a withdrawal or deposit in the
  *   buyer's records: the tools' own transfer pair (a withdrawal from one wallet, a deposit into the other),
  *   never a trade, so that a tool given the exchange's own export as well matches it instead of counting it;
- * - the buyer's records: a purchase or sale as a trade against pounds, income as income, each with its fee;
+ * - the buyer's records: a purchase or sale as a trade against pounds, a row that exchanged two tokens as one
+ *   trade, income as income, each with its fee; a negligible value claim as BittyTax's Lost;
  * - the holdings when the record opens, and holdings the record does not explain: acquired at market value
  *   with no income (the pack's stated assumption), or the buyer's opening pools;
  * - any other disposal: spent at its value (£0 for stake that is gone for nothing).
@@ -32,7 +33,8 @@ export type ExportKind =
   | 'deposit'
   | 'withdrawal'
   | 'acquired-at-market-value'
-  | 'disposed';
+  | 'disposed'
+  | 'negligible-value-claim';
 
 export interface ExportLeg {
   asset: string;
@@ -107,8 +109,30 @@ export function exportRecords(
     records.push(...ownTransferRecords(move));
     if (move.record) transferred.add(move.record);
   }
+  // A row of the records that traded two tokens (its sell and its buy) is one trade, its fee with it, so
+  // that the other tool allocates the fee to both sides as the pack did.
+  const exported = new Set<OwnRecord>();
+  const byLine = new Map<string, OwnRecord[]>();
+  for (const record of byRecord.keys()) {
+    const key = `${record.source}\u0000${record.line}`;
+    byLine.set(key, [...(byLine.get(key) ?? []), record]);
+  }
   for (const [record, txs] of byRecord) {
-    if (!transferred.has(record)) records.push(recordExport(record, txs));
+    if (transferred.has(record) || exported.has(record)) continue;
+    const partner = (byLine.get(`${record.source}\u0000${record.line}`) ?? []).find(
+      (other) =>
+        other !== record &&
+        ((other.kind === 'buy' && record.kind === 'sell') ||
+          (other.kind === 'sell' && record.kind === 'buy')),
+    );
+    if (partner && !transferred.has(partner)) {
+      const [sell, buy] = record.kind === 'sell' ? [record, partner] : [partner, record];
+      records.push(recordTrade(sell, byRecord.get(sell)!, buy, byRecord.get(buy)!));
+      exported.add(partner);
+    } else {
+      records.push(recordExport(record, txs));
+    }
+    exported.add(record);
   }
   // A deposit or withdrawal that matched nothing books only its fee, if any: still one record each.
   for (const record of customer.unmatchedRecords) {
@@ -168,6 +192,28 @@ function ownTransferRecords(move: OwnTransfer): ExportRecord[] {
   ];
 }
 
+/** A row of the buyer's records that exchanged one token for another, with its fee. */
+function recordTrade(
+  sell: OwnRecord,
+  sellTxs: readonly CgtTransaction[],
+  buy: OwnRecord,
+  buyTxs: readonly CgtTransaction[],
+): ExportRecord {
+  const assetOf = (record: OwnRecord, txs: readonly CgtTransaction[]) =>
+    txs.find((tx) => !(tx.ref ?? '').endsWith(' fee'))?.asset ?? record.asset;
+  const paid = sell.fee ? sell : buy.fee ? buy : null;
+  return {
+    kind: 'trade',
+    at: sell.at,
+    ref: `${sell.source} line ${sell.line}`,
+    wallet: sell.wallet ?? sell.source,
+    sell: { asset: assetOf(sell, sellTxs), quantity: sell.quantity, gbp: sell.gbp ?? new Decimal(0) },
+    buy: { asset: assetOf(buy, buyTxs), quantity: buy.quantity, gbp: buy.gbp ?? new Decimal(0) },
+    ...(paid ? { fee: feeLeg(paid) } : {}),
+    note: 'exchanged one token for another (your records)',
+  };
+}
+
 /** One of the buyer's own records, with the transactions the pack made of it. */
 function recordExport(record: OwnRecord, txs: readonly CgtTransaction[]): ExportRecord {
   const main = txs.find((tx) => !(tx.ref ?? '').endsWith(' fee')) ?? null;
@@ -191,6 +237,14 @@ function recordExport(record: OwnRecord, txs: readonly CgtTransaction[]): Export
     case 'buy':
       return { ...base, kind: 'trade', buy: own, sell: pounds, note: 'bought (your records)' };
     case 'sell':
+      if (record.claim) {
+        return {
+          ...base,
+          kind: 'negligible-value-claim',
+          sell: own,
+          note: 'negligible value claim (your records): disposed of and reacquired at the claimed value',
+        };
+      }
       return { ...base, kind: 'trade', sell: own, buy: pounds, note: 'sold (your records)' };
     case 'income':
       return { ...base, kind: 'income', buy: own, note: 'income (your records)' };

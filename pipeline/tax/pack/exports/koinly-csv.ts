@@ -40,6 +40,9 @@ function label(record: ExportRecord): string | null {
       return 'gift';
     case 'disposed':
       return record.sell!.gbp.isZero() ? 'lost' : 'cost';
+    // Koinly has no claim: its nearest label (a disposal, with no reacquisition).
+    case 'negligible-value-claim':
+      return 'lost';
     default:
       return null;
   }
