@@ -7,9 +7,9 @@
  * BittyTax's rounding (it rounds each disposal to the penny), and the closing pools agree: BittyTax is told
  * every holding left for nothing on one last day, so that day's allowable costs are its closing pools' cost.
  *
- * `tokenFeeTrades` (TOKEN_FEE_TRADES=1) adds record trades of TAO for alpha with a fee in alpha; it is off
- * while the Koinly and BittyTax readers put such a fee wholly on one side (HMRC CRYPTO22150 and BittyTax
- * apportion it to both): with it on, the Koinly file of such a history disagrees today.
+ * The histories include record trades of TAO for alpha with a fee in alpha (`tokenFeeTrades`): every
+ * reader apportions such a fee half to each side, as HMRC CRYPTO22150 asks and BittyTax does; a reader
+ * that puts it wholly on one side fails here (TOKEN_FEE_TRADES=0 leaves those trades out).
  *
  * 20 histories of 60 to 80 events each over two tax years, four formats each: BittyTax takes about five
  * seconds a history, the pack well under one; about two minutes in all.
@@ -36,7 +36,7 @@ import { type History, makeHistory } from './staker-history.js';
 
 const HISTORIES = 20;
 const FIRST_SEED = 4300;
-const TOKEN_FEE_TRADES = process.env['TOKEN_FEE_TRADES'] === '1';
+const TOKEN_FEE_TRADES = process.env['TOKEN_FEE_TRADES'] !== '0';
 
 const bittytax = await locateBittyTax();
 const SKIPPED = 'skip' in bittytax ? ` (skipped: ${bittytax.skip})` : '';
