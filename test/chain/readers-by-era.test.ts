@@ -8,6 +8,7 @@ import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
 import { collectDay } from '../../pipeline/collect/collect-day.js';
 import { buildTruth, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
+import { positionsAtBlock } from '../../pipeline/tax/stake-at-blocks.js';
 import { DATED_OPTIONS } from '../devnet/dated-world.js';
 
 let devnet: RunningDevnet;
@@ -30,7 +31,8 @@ const DAYS: Array<[string, number]> = [
   ['2025-02-20', 233],
   ['2025-05-01', 257],
   ['2025-06-30', 283],
-  ['2025-08-01', 285],
+  ['2025-07-10', 285],
+  ['2025-08-01', 297],
   ['2025-09-10', 315],
   ['2025-10-15', 320],
   ['2025-11-05', 334],
@@ -42,7 +44,7 @@ const DAYS: Array<[string, number]> = [
 
 describe('the readers decode every runtime by name', () => {
   it.each(DAYS)(
-    '%s (spec %i): burns, stakes with their fields, and subnet names as the truth has them',
+    "%s (spec %i): burns, stakes with their fields, the demo coldkey's positions and subnet names as the truth has them",
     async (date, spec) => {
       const truth = buildTruth(DATED_OPTIONS, date, date);
       const day = truth.days[0]!;
@@ -88,13 +90,26 @@ describe('the readers decode every runtime by name', () => {
           }));
         expect(got.length).toBeGreaterThan(0);
         expect(got).toEqual(expected);
-        // Before the swap pallet (283) staking is charged the flat 50,000 rao; from it, 0.05 % of the amount.
-        const charged = truth.staking_details
-          .filter((d) => d.fee_rao !== null)
-          .map((d) => BigInt(d.fee_rao!));
-        if (spec < 283) expect(charged.every((fee) => fee <= 50_000n)).toBe(true);
-        else expect(charged.some((fee) => fee > 50_000n)).toBe(true);
+        // Before the swap pallet (283) staking is charged the flat 50,000 rao; from it the pool's fee rate,
+        // 0.3 % until 297 and 0.05 % from it (of a stake's amount, or of an unstake's TAO before the fee).
+        const stakes = truth.staking_events.filter(
+          (e) => e.kind === 'StakeAdded' || e.kind === 'StakeRemoved',
+        );
+        for (const e of stakes) {
+          const fee = BigInt(fees.get(`${e.block}/${e.event_index}`) ?? -1);
+          const tao = BigInt(e.tao_rao ?? -1);
+          const gross = e.kind === 'StakeAdded' && spec >= 257 ? tao : tao + fee;
+          const rate = spec < 283 ? null : spec < 297 ? 30n : 5n;
+          expect(fee).toBe(rate === null ? (gross < 50_000n ? gross : 50_000n) : (gross * rate) / 10_000n);
+        }
       }
+
+      // The demo coldkey's positions at the day's end, from `get_stake_info_for_coldkey` decoded with the
+      // block's own `StakeInfo` (its fields differ between the blobs).
+      const demo = truth.coldkeys.find((c) => c.demo)!;
+      const positions = await positionsAtBlock(reader, demo.coldkey, day.last_block);
+      const key = (p: { hotkey: string; netuid: number }) => `${p.hotkey}/${p.netuid}`;
+      expect(positions.map(key).sort()).toEqual(demo.days[0]!.positions.map(key).sort());
 
       // Subnet names: from SubnetIdentitiesV2 at spec 233, SubnetIdentitiesV3 from 257 on.
       const names = new Map(truth.subnets.map((s) => [`${s.netuid}/${s.registered_at}`, s.name]));

@@ -43,7 +43,8 @@ const MAINNET: Array<[string, number]> = [
   ['2025-04-06', 257], // tax year 2025/26 begins: spec 258, which the readers cannot tell from 257
   ['2025-05-01', 257],
   ['2025-06-30', 283],
-  ['2025-08-01', 285],
+  ['2025-07-10', 285],
+  ['2025-08-01', 297],
   ['2025-09-10', 315],
   ['2025-10-15', 320],
   ['2025-11-05', 334],
@@ -98,7 +99,7 @@ describe('runtimes placed by date', () => {
     const block = (Date.parse('2025-05-01T12:00:00Z') - Date.parse('2025-04-20T00:00:00Z')) / 600_000;
     const step = [...shorter.runtimeSchedule].reverse().find((s) => s.fromBlock <= block)!;
     expect(step.spec).toBe(257);
-  });
+  }, 240_000); // every runtime's metadata is built on first use
 
   it("an upgrade's set_code is in the last block of the day before: the whole date runs one runtime", async () => {
     const first = blockOn('2025-06-30', 0);
@@ -152,6 +153,7 @@ describe('runtimes placed by date', () => {
       [257, '2025-03-28'],
       [283, '2025-06-30'],
       [285, '2025-07-01'],
+      [297, '2025-07-23'],
       [315, '2025-09-09'],
       [320, '2025-09-24'],
       [334, '2025-11-04'],

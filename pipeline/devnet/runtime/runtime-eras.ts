@@ -11,10 +11,15 @@ export interface RuntimeFeatures {
   /** `burn_alpha` and `recycle_alpha` exist: `AlphaBurned`, `AlphaRecycled` (spec 257 on). */
   alphaBurns: boolean;
   /**
-   * Staking is priced and charged through the swap pallet (spec 283 on): the fee is the pool's fee rate
-   * (0.05 % of the amount). Before it a flat `DefaultStakingFee` of 50,000 rao.
+   * Staking is priced and charged through the swap pallet (spec 283 on): the fee is the pool's fee rate.
+   * Before it a flat `DefaultStakingFee` of 50,000 rao.
    */
   swapPallet: boolean;
+  /**
+   * The swap pallet's fee rate in hundredths of a percent: 30 (0.3 %, `DefaultFeeRate` 196 of 65,535) from
+   * spec 283, 5 (0.05 %, 33 of 65,535) from spec 297; 0 before the swap pallet.
+   */
+  swapFeeBasisPoints: number;
   /** Subnet leases and the staking rate limiter (spec 285 on). */
   leases: boolean;
   /** Auto-stake (`AutoStakeDestination`, `AutoStakeAdded`) (spec 315 on). */
@@ -47,6 +52,7 @@ const NONE: RuntimeFeatures = {
   stakeEventFee: false,
   alphaBurns: false,
   swapPallet: false,
+  swapFeeBasisPoints: 0,
   leases: false,
   autoStake: false,
   rootClaims: false,
@@ -84,16 +90,38 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
     specs: '283–284',
     mainnetFrom: '2025-06-30',
     metadataSource: 'spec 315 blob without leases and auto-stake',
-    features: { ...NONE, stakeEventFee: true, alphaBurns: true, swapPallet: true },
+    features: { ...NONE, stakeEventFee: true, alphaBurns: true, swapPallet: true, swapFeeBasisPoints: 30 },
     metadata: () => readDerived(283, 315, beforeLeases),
   },
   {
     spec: 285,
-    specs: '285–314',
+    specs: '285–296',
     mainnetFrom: '2025-07-01',
     metadataSource: 'spec 315 blob without auto-stake',
-    features: { ...NONE, stakeEventFee: true, alphaBurns: true, swapPallet: true, leases: true },
+    features: {
+      ...NONE,
+      stakeEventFee: true,
+      alphaBurns: true,
+      swapPallet: true,
+      swapFeeBasisPoints: 30,
+      leases: true,
+    },
     metadata: () => readDerived(285, 315, beforeAutoStake),
+  },
+  {
+    spec: 297,
+    specs: '297–314',
+    mainnetFrom: '2025-07-23',
+    metadataSource: 'spec 315 blob without auto-stake (as 285)',
+    features: {
+      ...NONE,
+      stakeEventFee: true,
+      alphaBurns: true,
+      swapPallet: true,
+      swapFeeBasisPoints: 5,
+      leases: true,
+    },
+    metadata: () => readDerived(297, 315, beforeAutoStake),
   },
   {
     spec: 315,
@@ -105,6 +133,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
     },
@@ -120,6 +149,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
     },
@@ -135,6 +165,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
       rootClaims: true,
@@ -151,6 +182,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
       rootClaims: true,
@@ -167,6 +199,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
       rootClaims: true,
@@ -183,6 +216,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
       rootClaims: true,
@@ -201,6 +235,7 @@ export const RUNTIME_ERAS: readonly RuntimeEraSpec[] = [
       stakeEventFee: true,
       alphaBurns: true,
       swapPallet: true,
+      swapFeeBasisPoints: 5,
       leases: true,
       autoStake: true,
       rootClaims: true,

@@ -855,13 +855,14 @@ export class Stakers {
   }
 
   /**
-   * The TAO fee of staking or unstaking `tao` at `block`: from spec 283 the swap pallet's fee rate (0.05 %,
-   * `pallets/swap/src/pallet/mod.rs` `DefaultFeeRate`); before it a flat `DefaultStakingFee` of 50,000 rao
-   * (`pallets/subtensor/src/lib.rs`, charged by `staking/add_stake.rs` and, as its floor, by
-   * `calculate_staking_fee` in `staking/stake_utils.rs`), never more than the amount.
+   * The TAO fee of staking or unstaking `tao` at `block`: from spec 283 the swap pallet's fee rate
+   * (`pallets/swap/src/pallet/mod.rs` `DefaultFeeRate`: 0.3 % at 283, 0.05 % from 297); before it a flat
+   * `DefaultStakingFee` of 50,000 rao (`pallets/subtensor/src/lib.rs`, charged by `staking/add_stake.rs`
+   * and, as its floor, by `calculate_staking_fee` in `staking/stake_utils.rs`), never more than the amount.
    */
   #stakingFee(block: number, tao: bigint): bigint {
-    if (this.#eraAt(block).features.swapPallet) return tao / 2_000n;
+    const features = this.#eraAt(block).features;
+    if (features.swapPallet) return (tao * BigInt(features.swapFeeBasisPoints)) / 10_000n;
     return tao < DEFAULT_STAKING_FEE ? tao : DEFAULT_STAKING_FEE;
   }
 
