@@ -42,7 +42,7 @@ export async function readSubnetPanel(
       read('NetworkRegisteredAt'),
       read('SubnetTAO'),
       read('SubnetAlphaIn'),
-      // Subnet names: `SubnetIdentitiesV3` from spec 257's runtimes on, `SubnetIdentitiesV2` at dTAO's launch.
+      // Subnet names: `SubnetIdentitiesV3` from spec 283 on, `SubnetIdentitiesV2` before it (from dTAO's launch).
       read(
         codec.hasStorage(PALLET, 'SubnetIdentitiesV3') || !codec.hasStorage(PALLET, 'SubnetIdentitiesV2')
           ? 'SubnetIdentitiesV3'

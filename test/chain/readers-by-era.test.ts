@@ -111,7 +111,7 @@ describe('the readers decode every runtime by name', () => {
       const key = (p: { hotkey: string; netuid: number }) => `${p.hotkey}/${p.netuid}`;
       expect(positions.map(key).sort()).toEqual(demo.days[0]!.positions.map(key).sort());
 
-      // Subnet names: from SubnetIdentitiesV2 at spec 233, SubnetIdentitiesV3 from 257 on.
+      // Subnet names: from SubnetIdentitiesV2 before spec 283, SubnetIdentitiesV3 from it on.
       const names = new Map(truth.subnets.map((s) => [`${s.netuid}/${s.registered_at}`, s.name]));
       expect(rows.subnets.length).toBeGreaterThan(60);
       for (const subnet of rows.subnets) {

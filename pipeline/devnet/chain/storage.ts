@@ -199,13 +199,16 @@ export class ChainStorage {
       subnetItem('SubnetOwnerHotkey', (s) => s.ownerHotkey.hex),
       subnetItem('SubnetMechanism', (s) => u16Hex(s.netuid === 0 ? 0 : 1)),
       { ...subnetItem('SubtokenEnabled', (s) => boolHex(s.netuid !== 0)), declaredOnly: true },
-      // Names: `SubnetIdentitiesV3` from spec 257's era on, `SubnetIdentitiesV2` before (spec 233's blob).
+      // Names: `SubnetIdentitiesV3` where the runtime declares it (spec 283 on), `SubnetIdentitiesV2` before.
       ...['SubnetIdentitiesV3', 'SubnetIdentitiesV2'].map((name) => ({
         declaredOnly: true,
         ...subnetItem(
           name,
           (s, block) => {
             const runtime = this.#runtimeOf(block);
+            // Names live in V2 only where the runtime has no V3 (spec 233's era); later ones moved them to V3.
+            if (name === 'SubnetIdentitiesV2' && runtime.hasStorage('SubtensorModule.SubnetIdentitiesV3'))
+              return null;
             return runtime.registry
               .createTypeUnsafe(runtime.storageValueType(`SubtensorModule.${name}`), [identity(s)])
               .toHex();

@@ -9,12 +9,6 @@ import { buildSubnets, isAlive, type SubnetRegistration } from './subnets.js';
 import { Timeline } from './timeline.js';
 
 /**
- * The compressed history's names for its runtimes (spec 343, spec 393, spec 425, spec 473); a dated history
- * runs earlier specs too, named by `specAt`.
- */
-export type RuntimeEra = 'before' | 'after' | 'current' | 'latest';
-
-/**
  * The simulated world: everything the chain holds at any block, computed from the seed and the block
  * number. The server encodes from it and the truth reads from it; neither reads the other.
  */
@@ -81,12 +75,6 @@ export class World {
   /** The runtime that ran `block`, with what it can do. */
   runtimeAt(block: number): RuntimeEraSpec {
     return runtimeEra(this.specAt(block));
-  }
-
-  /** Which of the compressed history's four runtimes ran `block` (a dated history's earlier specs: 'before'). */
-  eraOf(block: number): RuntimeEra {
-    if (this.runsLatestRuntime(block)) return 'latest';
-    return this.runsCurrentRuntime(block) ? 'current' : this.runsNewRuntime(block) ? 'after' : 'before';
   }
 
   /** Whether `block` holds a runtime upgrade's `set_code` (the block before a schedule step's first block). */
