@@ -195,7 +195,8 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           break;
         case 'StakeAdded':
         case 'StakeRemoved':
-          // (coldkey, hotkey, tao, alpha, netuid, fee)
+          // (coldkey, hotkey, tao, alpha, netuid, fee); before spec 257 the runtime reports no fee (five
+          // fields, the tao net of it), so the event carries none.
           staking.push({
             ...base(event),
             kind: event.name,
@@ -204,7 +205,7 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
             netuid: smallInt(f[4]),
             taoRao: rao(f[2]),
             alphaRao: rao(f[3]),
-            detail: { fee_rao: rao(f[5]).toString() },
+            detail: f.length >= 6 ? { fee_rao: rao(f[5]).toString() } : null,
           });
           break;
         case 'StakeMoved':

@@ -42,7 +42,12 @@ export async function readSubnetPanel(
       read('NetworkRegisteredAt'),
       read('SubnetTAO'),
       read('SubnetAlphaIn'),
-      read('SubnetIdentitiesV3'),
+      // Subnet names: `SubnetIdentitiesV3` from spec 283 on, `SubnetIdentitiesV2` before it (from dTAO's launch).
+      read(
+        codec.hasStorage(PALLET, 'SubnetIdentitiesV3') || !codec.hasStorage(PALLET, 'SubnetIdentitiesV2')
+          ? 'SubnetIdentitiesV3'
+          : 'SubnetIdentitiesV2',
+      ),
       read('TokenSymbol'),
     ]);
     const reserve = (value: Codec | null) => (value === null ? null : BigInt(value.toString()));

@@ -8,7 +8,9 @@
  * - spec 343 (metadata v15): SubtensorTransactionExtension, DrandPriority
  * - spec 393 (metadata v16): SudoTransactionExtension, CheckShieldedTxValidity,
  *   SubtensorTransactionExtension, DrandPriority
- * In both, each one's explicit type (`type`) and implicit type (`additionalSigned` / `implicit`) is `()`:
+ * - spec 233 (metadata v15, dTAO's launch): SubtensorSignedExtension, CommitmentsSignedExtension (explicit
+ *   type an empty struct, implicit `()`)
+ * In all, each one's explicit type (`type`) and implicit type (`additionalSigned` / `implicit`) is `()`:
  * they add no bytes to an extrinsic or to its signing payload, so "no extra fields" is their exact
  * shape, not a guess. A future runtime that gives one of them data must be declared here with its types.
  */
@@ -21,4 +23,6 @@ export const SUBTENSOR_SIGNED_EXTENSIONS: ExtDef = {
   CheckShieldedTxValidity: NO_FIELDS,
   SubtensorTransactionExtension: NO_FIELDS,
   DrandPriority: NO_FIELDS,
+  SubtensorSignedExtension: NO_FIELDS,
+  CommitmentsSignedExtension: NO_FIELDS,
 };

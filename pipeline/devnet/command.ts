@@ -92,8 +92,9 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
     )
     .option(
       '--runtimes <history>',
-      'today (343 → 393 → 425 → 473, the last two placed near the end of the history) or legacy (ends with ' +
-        'spec 393), where the blocks above are not given (default: the sandbox default, docs/sandbox.md)',
+      'mainnet (each block runs what mainnet ran on its UTC date, spec 233 on), today (by date when the ' +
+        'history holds 24 March to 7 October 2026, else 343 → 393 → 425 → 473 placed in the history) or ' +
+        'legacy (343 → 393), where the blocks above are not given (default: the sandbox default, docs/sandbox.md)',
       runtimeHistory,
     )
     .option(
@@ -113,7 +114,9 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
 }
 
 function runtimeHistory(value: string): RuntimeHistory {
-  if (value !== 'today' && value !== 'legacy') throw new InvalidArgumentError('must be today or legacy');
+  if (value !== 'today' && value !== 'legacy' && value !== 'mainnet') {
+    throw new InvalidArgumentError('must be mainnet, today or legacy');
+  }
   return value;
 }
 

@@ -1,11 +1,15 @@
+import { mainnetEraOn, RUNTIME_ERAS } from './runtime/runtime-eras.js';
 import { DAY_MS } from './world/timeline.js';
 
 /**
- * Which runtimes a world's history runs when its options name no current- or latest-runtime block:
- * `today`, the chain as mainnet has it now (343 → 393 → 425 → 473, the last two placed near the end of the
- * history, see `placeTodaysRuntimes`); `legacy`, the history ends with spec 393 (343 → 393).
+ * Which runtimes a world's history runs when its options name no upgrade blocks: `mainnet`, each block
+ * runs what mainnet ran on its UTC date (`runtime/runtime-eras.ts`, from dTAO's launch on); `today`, the
+ * same when the history holds every upgrade from spec 393 on (it begins on or before 24 March 2026 and
+ * today is on or after 7 October 2026), otherwise the chain as mainnet has it now compressed into the
+ * history (343 → 393 → 425 → 473, the last two placed near the end, see `placeTodaysRuntimes`); `legacy`,
+ * the compressed history ends with spec 393 (343 → 393).
  */
-export type RuntimeHistory = 'today' | 'legacy';
+export type RuntimeHistory = 'today' | 'legacy' | 'mainnet';
 
 /**
  * The default for worlds whose options do not say (`runtimes` unset): today's chain, as mainnet runs it
@@ -90,7 +94,24 @@ export interface WorldParams {
   historyDays: number;
   upgradeBlock: number;
   magnitudes: WorldMagnitudes;
+  /**
+   * Which spec runs which blocks, in order: each step's spec runs from its block to the next step's. Its
+   * `set_code` is in the block before (`System.CodeUpdated`). The first step is at block 0.
+   */
+  runtimeSchedule: RuntimeStep[];
+  /** `dates`: placed by mainnet's dates; `compressed`: 343 → 393 (→ 425 → 473) placed in the history. */
+  runtimePlacement: 'dates' | 'compressed';
 }
+
+export interface RuntimeStep {
+  spec: number;
+  fromBlock: number;
+}
+
+/** The first date of the history that `today` places by mainnet's dates at the latest: the day before 393. */
+export const DATED_HISTORY_LATEST_START = '2026-03-24';
+/** The first "today" on which `today` places by mainnet's dates: spec 473's day plus two (its limit orders). */
+export const DATED_HISTORY_EARLIEST_TODAY = '2026-10-07';
 
 export type WorldOptionKeys =
   | 'seed'
@@ -112,6 +133,9 @@ export function resolveWorldParams(
   const dayZeroMs = Math.floor(genesisMs / DAY_MS) * DAY_MS;
   // The first block at or after an instant (never before block 2, where the first upgrade can be).
   const blockAt = (ms: number) => Math.max(2, Math.ceil((ms - genesisMs) / options.blockTimeMs));
+  if (placesByMainnetDates(options, dayZeroMs)) {
+    return datedWorldParams(options, genesisMs, dayZeroMs, blockAt);
+  }
   const noonOfDay = (day: number) => blockAt(dayZeroMs + day * DAY_MS + DAY_MS / 2);
   const upgradeBlock = options.upgradeBlock ?? noonOfDay(Math.floor(options.historyDays / 2));
   const { current, latest } = placeTodaysRuntimes(options, upgradeBlock, {
@@ -125,6 +149,12 @@ export function resolveWorldParams(
         `got ${current ?? 'none'}`,
     );
   }
+  const runtimeSchedule: RuntimeStep[] = [
+    { spec: 343, fromBlock: 0 },
+    { spec: 393, fromBlock: upgradeBlock },
+  ];
+  if (current !== null) runtimeSchedule.push({ spec: 425, fromBlock: current });
+  if (latest !== null) runtimeSchedule.push({ spec: 473, fromBlock: latest });
   return {
     seed: options.seed,
     genesisMs,
@@ -134,6 +164,77 @@ export function resolveWorldParams(
     historyDays: options.historyDays,
     upgradeBlock,
     magnitudes: options.magnitudes ?? 'adversarial',
+    runtimeSchedule,
+    runtimePlacement: 'compressed',
+  };
+}
+
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Whether the history's runtimes are placed by mainnet's dates: always with `mainnet`; with `today` (the
+ * default) when no upgrade block is named and the history holds spec 393's, 425's and 473's days.
+ */
+function placesByMainnetDates(options: Pick<DevnetOptions, WorldOptionKeys>, dayZeroMs: number): boolean {
+  const history = options.runtimes ?? DEFAULT_RUNTIME_HISTORY;
+  if (history === 'mainnet') return true;
+  if (history !== 'today') return false;
+  if (
+    options.upgradeBlock !== undefined ||
+    options.currentRuntimeBlock !== undefined ||
+    options.latestRuntimeBlock !== undefined
+  ) {
+    return false;
+  }
+  const today = isoDate(dayZeroMs + options.historyDays * DAY_MS);
+  return isoDate(dayZeroMs) <= DATED_HISTORY_LATEST_START && today >= DATED_HISTORY_EARLIEST_TODAY;
+}
+
+/**
+ * Each block runs the runtime mainnet ran on its UTC date: an upgrade's first block is the first block of
+ * its date (so every block of a date runs one runtime), and the history's first block runs the runtime of
+ * genesis's date. Named upgrade blocks are refused: the dates decide.
+ */
+function datedWorldParams(
+  options: Pick<DevnetOptions, WorldOptionKeys>,
+  genesisMs: number,
+  dayZeroMs: number,
+  blockAt: (ms: number) => number,
+): WorldParams {
+  if (
+    (options.upgradeBlock ?? null) !== null ||
+    (options.currentRuntimeBlock ?? null) !== null ||
+    (options.latestRuntimeBlock ?? null) !== null
+  ) {
+    throw new Error('devnet: --runtimes mainnet places every upgrade by its date; name no upgrade block');
+  }
+  const first = mainnetEraOn(isoDate(dayZeroMs));
+  if (isoDate(dayZeroMs) > DATED_HISTORY_LATEST_START) {
+    // The world's state at genesis is a V1 world before buybacks: it cannot begin inside a later runtime.
+    throw new Error(
+      `devnet: --runtimes mainnet needs a history beginning on or before ${DATED_HISTORY_LATEST_START}; ` +
+        `it begins ${isoDate(dayZeroMs)}`,
+    );
+  }
+  const schedule: RuntimeStep[] = [{ spec: first.spec, fromBlock: 0 }];
+  for (const era of RUNTIME_ERAS) {
+    if (era.spec <= first.spec) continue;
+    schedule.push({ spec: era.spec, fromBlock: blockAt(Date.parse(`${era.mainnetFrom}T00:00:00Z`)) });
+  }
+  // Every later upgrade is in the schedule, those after today too (the world runs on as the clock does).
+  const fromOf = (spec: number) => schedule.find((s) => s.spec === spec)!.fromBlock;
+  const upgradeBlock = fromOf(393);
+  return {
+    seed: options.seed,
+    genesisMs,
+    currentRuntimeBlock: fromOf(425),
+    latestRuntimeBlock: fromOf(473),
+    blockTimeMs: options.blockTimeMs,
+    historyDays: options.historyDays,
+    upgradeBlock,
+    magnitudes: options.magnitudes ?? 'adversarial',
+    runtimeSchedule: schedule,
+    runtimePlacement: 'dates',
   };
 }
 

@@ -5,7 +5,7 @@ import { PriceServer } from './price/price-server.js';
 import { ChainNode } from './rpc/chain-node.js';
 import { FaultInjector, type Faults } from './rpc/faults.js';
 import { JsonRpcWsServer } from './rpc/ws-server.js';
-import { loadRuntimes } from './runtime/runtimes.js';
+import { loadRuntimes, type Runtimes } from './runtime/runtimes.js';
 import { World } from './world/world.js';
 
 export interface RunningDevnet {
@@ -51,6 +51,7 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
   const node = new ChainNode(world, runtimes, hashes, storage, now, options.finalityLag);
   // Compute the staking history up to the head now rather than on the first query.
   world.stakers.stateAt(node.head());
+  prepareRuntimes(world, runtimes, node.head());
   const faults = new FaultInjector(options.seed, {
     latencyMs: options.latencyMs,
     failRate: options.failRate,
@@ -87,4 +88,17 @@ export async function startDevnet(options: DevnetOptions): Promise<RunningDevnet
       return stopped;
     },
   };
+}
+
+/**
+ * Builds before listening (about a second each) the runtimes of 343 and 393, the head's, and the next
+ * upgrade's, so that a live upgrade is announced at once and the common answers are not slowed by a first
+ * build; any other runtime of the history is built on first use.
+ */
+function prepareRuntimes(world: World, runtimes: Runtimes, head: number): void {
+  const schedule = world.params.runtimeSchedule;
+  const specs = new Set([343, 393, world.specAt(head)]);
+  const next = schedule.find((step) => step.fromBlock > head);
+  if (next) specs.add(next.spec);
+  for (const spec of specs) if (schedule.some((step) => step.spec === spec)) runtimes.bySpec(spec);
 }

@@ -18,6 +18,11 @@ interface StorageItem {
   get(block: number, args: KeyArg[]): string | null;
   /** Every present entry's key arguments at the block (for `state_getKeysPaged`). */
   list(block: number): KeyArg[][];
+  /**
+   * Held only where the block's runtime declares the item (an item older runtimes lack, or a renamed one);
+   * otherwise the world's state decides (spec 473's retired V1 rows stay under their keys until migrated).
+   */
+  declaredOnly?: boolean;
 }
 
 const ACCOUNT_FLAGS = 1n << 127n; // PalletBalances "new logic" flag, as on every live account
@@ -61,6 +66,7 @@ export class ChainStorage {
     if (!item) return null;
     const args = decodeKeyArgs(key.slice(66), item.parts);
     if (!args || encodeKey(prefix, item.parts, args) !== key) return null;
+    if (!this.#served(item, block)) return null;
     return item.get(block, args);
   }
 
@@ -70,6 +76,7 @@ export class ChainStorage {
     const keys: string[] = [];
     for (const [itemPrefix, item] of this.#items) {
       if (!itemPrefix.startsWith(wanted.slice(0, 66)) && !wanted.startsWith(itemPrefix)) continue;
+      if (!this.#served(item, block)) continue;
       for (const args of item.list(block)) {
         const key = encodeKey(itemPrefix, item.parts, args);
         if (key.startsWith(wanted)) keys.push(key);
@@ -81,7 +88,12 @@ export class ChainStorage {
   }
 
   #runtimeOf(block: number) {
-    return this.#runtimes[this.#world.eraOf(block)];
+    return this.#runtimes.bySpec(this.#world.specAt(block));
+  }
+
+  /** A `declaredOnly` item the block's runtime lacks has no entries (a real node's state holds no key of it). */
+  #served(item: StorageItem, block: number): boolean {
+    return !item.declaredOnly || this.#runtimeOf(block).hasStorage(`${item.pallet}.${item.item}`);
   }
 
   #define(hashes: BlockHashes): StorageItem[] {
@@ -186,17 +198,24 @@ export class ChainStorage {
       subnetItem('SubnetOwner', (s) => s.owner.hex),
       subnetItem('SubnetOwnerHotkey', (s) => s.ownerHotkey.hex),
       subnetItem('SubnetMechanism', (s) => u16Hex(s.netuid === 0 ? 0 : 1)),
-      subnetItem('SubtokenEnabled', (s) => boolHex(s.netuid !== 0)),
-      subnetItem(
-        'SubnetIdentitiesV3',
-        (s, block) => {
-          const runtime = this.#runtimeOf(block);
-          return runtime.registry
-            .createTypeUnsafe(runtime.storageValueType('SubtensorModule.SubnetIdentitiesV3'), [identity(s)])
-            .toHex();
-        },
-        ['blake2-u16'],
-      ),
+      { ...subnetItem('SubtokenEnabled', (s) => boolHex(s.netuid !== 0)), declaredOnly: true },
+      // Names: `SubnetIdentitiesV3` where the runtime declares it (spec 283 on), `SubnetIdentitiesV2` before.
+      ...['SubnetIdentitiesV3', 'SubnetIdentitiesV2'].map((name) => ({
+        declaredOnly: true,
+        ...subnetItem(
+          name,
+          (s, block) => {
+            const runtime = this.#runtimeOf(block);
+            // Names live in V2 only where the runtime has no V3 (spec 233's era); later ones moved them to V3.
+            if (name === 'SubnetIdentitiesV2' && runtime.hasStorage('SubtensorModule.SubnetIdentitiesV3'))
+              return null;
+            return runtime.registry
+              .createTypeUnsafe(runtime.storageValueType(`SubtensorModule.${name}`), [identity(s)])
+              .toHex();
+          },
+          ['blake2-u16'],
+        ),
+      })),
       subnetItem('SubnetTAO', (s, block) => nullable(world.pools.at(s, block)?.tao)),
       subnetItem('SubnetAlphaIn', (s, block) => nullable(world.pools.at(s, block)?.alphaIn)),
       subnetItem('SubnetAlphaOut', (s, block) => nullable(world.pools.at(s, block)?.alphaOut)),

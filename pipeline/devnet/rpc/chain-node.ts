@@ -75,11 +75,7 @@ export class ChainNode {
    * emitted by spec 343; `.at(hash)` reads the version at the parent, as a real node requires.
    */
   codeAt(block: number): Runtime {
-    const latest = this.world.params.latestRuntimeBlock;
-    if (latest !== null && block >= latest - 1) return this.#runtimes.latest;
-    const current = this.world.params.currentRuntimeBlock;
-    if (current !== null && block >= current - 1) return this.#runtimes.current;
-    return block >= this.world.params.upgradeBlock - 1 ? this.#runtimes.after : this.#runtimes.before;
+    return this.#runtimes.bySpec(this.world.specAt(block + 1));
   }
 
   has(method: string): boolean {

@@ -1,7 +1,9 @@
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import { u8aConcat } from '@polkadot/util';
 import { extendToCurrentRuntime } from './current-runtime.js';
+import { setSpecVersion } from './derived-metadata.js';
 import { extendToLatestRuntime } from './latest-runtime.js';
+import type { MetadataDerivation } from './metadata-files.js';
 import type { MetadataBodyJson } from './metadata-json.js';
 
 /**
@@ -24,6 +26,8 @@ const MAGIC = [0x6d, 0x65, 0x74, 0x61];
 export interface MetadataExtensionOptions {
   current?: { specVersion: number };
   latest?: boolean;
+  /** A runtime without a blob of its own: these changes to the nearest blob, then this spec_version. */
+  derive?: { specVersion: number; changes: MetadataDerivation[] };
 }
 
 export function extendMetadata(
@@ -48,6 +52,10 @@ export function extendMetadata(
   });
   if (options.current) extendToCurrentRuntime(registry, body, options.current.specVersion);
   if (options.current && options.latest) extendToLatestRuntime(body);
+  if (options.derive) {
+    for (const change of options.derive.changes) change(body);
+    setSpecVersion(registry, body, options.derive.specVersion);
+  }
   const encoded = registry.createType(`MetadataV${metadataVersion}` as 'MetadataV15', body).toU8a();
   return u8aConcat(new Uint8Array([...MAGIC, metadataVersion]), encoded);
 }

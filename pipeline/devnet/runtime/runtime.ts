@@ -48,7 +48,9 @@ export class Runtime {
       file.metadataVersion,
       file.standsForCurrent
         ? { current: { specVersion: file.specVersion }, latest: file.standsForLatest === true }
-        : {},
+        : file.derive
+          ? { derive: { specVersion: file.specVersion, changes: file.derive.changes } }
+          : {},
     );
     this.registry = new TypeRegistry();
     const metadata = new Metadata(this.registry, bytes);
@@ -110,6 +112,10 @@ export class Runtime {
     const type = this.#storage.get(key);
     if (!type) throw new Error(`runtime ${this.specVersion} has no storage item ${key}`);
     return type;
+  }
+
+  hasStorage(key: string): boolean {
+    return this.#storage.has(key);
   }
 
   runtimeCall(name: string): RuntimeCallShape | undefined {

@@ -1,38 +1,43 @@
-import { readSpec343, readSpec393, readSpec425, readSpec473 } from './metadata-files.js';
 import { Runtime } from './runtime.js';
+import { runtimeEra } from './runtime-eras.js';
 
 /**
- * The runtimes of the sandbox's history: spec 343 before the upgrade block, spec 393 from it on, spec 425
- * (the stand-in for the runtime of mid-2026) from the current-runtime block, and spec 473 (mainnet since
- * October 2026) from the latest-runtime block, when the world has those upgrades.
+ * The runtimes of the sandbox, built on first use by spec (decoding and extending a blob takes about half a
+ * second, so one process does each once). `before`, `after`, `current` and `latest` name the four runtimes of
+ * the compressed history (specs 343, 393, 425, 473).
  */
-export interface Runtimes {
-  before: Runtime;
-  after: Runtime;
-  current: Runtime;
-  latest: Runtime;
+export class Runtimes {
+  readonly #bySpec = new Map<number, Runtime>();
+
+  bySpec(spec: number): Runtime {
+    let runtime = this.#bySpec.get(spec);
+    if (!runtime) {
+      runtime = new Runtime(runtimeEra(spec).metadata());
+      this.#bySpec.set(spec, runtime);
+    }
+    return runtime;
+  }
+
+  get before(): Runtime {
+    return this.bySpec(343);
+  }
+
+  get after(): Runtime {
+    return this.bySpec(393);
+  }
+
+  get current(): Runtime {
+    return this.bySpec(425);
+  }
+
+  get latest(): Runtime {
+    return this.bySpec(473);
+  }
 }
 
 let loaded: Runtimes | undefined;
-let current: Runtime | undefined;
-let latest: Runtime | undefined;
 
-/**
- * Decoding and extending the blobs takes about a second, so one process does it once; specs 425 and 473
- * are built on first use (a world without those upgrades never needs them).
- */
 export function loadRuntimes(): Runtimes {
-  loaded ??= {
-    before: new Runtime(readSpec343()),
-    after: new Runtime(readSpec393()),
-    get current() {
-      current ??= new Runtime(readSpec425());
-      return current;
-    },
-    get latest() {
-      latest ??= new Runtime(readSpec473());
-      return latest;
-    },
-  };
+  loaded ??= new Runtimes();
   return loaded;
 }

@@ -18,6 +18,12 @@ export interface Truth {
   share_pools: TruthSharePool[];
   emission_changes: TruthEmissionChange[];
   coldkeys: TruthColdkey[];
+  /**
+   * Which runtime ran which blocks up to the head, in order (`dates`: as mainnet ran them on each block's UTC
+   * date; `compressed`: 343 → 393 → 425 → 473 placed in the history).
+   */
+  runtime_placement: 'dates' | 'compressed';
+  runtimes: TruthRuntime[];
   /** First block of the current runtime (spec 425), or null when the world has none. */
   current_runtime_block: number | null;
   /** First block of spec 473 (mainnet since October 2026), or null when the world has none. */
@@ -238,4 +244,19 @@ export interface TruthColdkey {
      */
     zero_stake_positions?: Array<{ hotkey: string; netuid: number }>;
   }>;
+}
+
+/** One runtime of the history: the spec served, the mainnet specs it stands for, and where it begins. */
+export interface TruthRuntime {
+  spec: number;
+  specs: string;
+  /** Its first block (its `set_code` is in the block before); 0 for the history's first runtime. */
+  first_block: number;
+  /** That block's time, UTC. */
+  first_time: string;
+  /** The date mainnet's first spec of the group reached opentensor/subtensor's main (UTC). */
+  mainnet_from: string;
+  metadata: string;
+  /** What the readers meet from it on, by name (`RuntimeFeatures`' flags that are set). */
+  features: string[];
 }

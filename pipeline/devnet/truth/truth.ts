@@ -1,5 +1,6 @@
 import { u8aToHex } from '@polkadot/util';
 import { type DevnetOptions, resolveWorldParams, type WorldOptionKeys } from '../options.js';
+import { runtimeEra } from '../runtime/runtime-eras.js';
 import type { Account } from '../world/accounts.js';
 import type { Staker, StakingAction } from '../world/stakers.js';
 import { isAlive } from '../world/subnets.js';
@@ -58,6 +59,23 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
       ...(s === world.stakers.successor ? { successor_of: world.stakers.demo.coldkey.address } : {}),
       days: [],
     })),
+    runtime_placement: params.runtimePlacement,
+    runtimes: params.runtimeSchedule
+      .filter((step) => step.fromBlock <= head)
+      .map((step) => {
+        const era = runtimeEra(step.spec);
+        return {
+          spec: step.spec,
+          specs: era.specs,
+          first_block: step.fromBlock,
+          first_time: timeline.isoTime(step.fromBlock),
+          mainnet_from: era.mainnetFrom,
+          metadata: era.metadataSource,
+          features: Object.entries(era.features)
+            .filter(([, on]) => on)
+            .map(([name]) => name),
+        };
+      }),
     current_runtime_block: params.currentRuntimeBlock,
     latest_runtime_block: params.latestRuntimeBlock,
     alpha_v2_migration: migrationSummary(world, head),
@@ -304,7 +322,11 @@ function collectBlock(world: World, block: number, truth: Truth): void {
       coldkey: action.coldkey.address,
       hotkey: action.hotkey?.address ?? null,
       netuid: action.netuid,
-      tao_rao: action.tao.toString(),
+      // Before spec 257 a stake's event reports the tao after the fee (it has no fee field).
+      tao_rao: (action.kind === 'StakeAdded' && !world.runtimeAt(block).features.stakeEventFee
+        ? action.tao - action.fee
+        : action.tao
+      ).toString(),
       alpha_rao: tracksAlpha && action.alpha !== null ? action.alpha.toString() : null,
     });
   }

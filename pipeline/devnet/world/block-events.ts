@@ -1,3 +1,4 @@
+import type { RuntimeFeatures } from '../runtime/runtime-eras.js';
 import type { BurnAction } from './burns.js';
 import { currentRuntimeEvents } from './current-events.js';
 import { rng } from './random.js';
@@ -40,7 +41,10 @@ export interface BlockEvents {
 export interface BlockInputs {
   seed: string;
   block: number;
-  upgradeBlock: number;
+  /** What the runtime that runs the block can do (the stake events' field count among them). */
+  features: RuntimeFeatures;
+  /** The block holds a runtime upgrade's `set_code` (`System.CodeUpdated`). */
+  codeUpdated: boolean;
   /** First block of spec 425 (null: none); its `set_code` is in the block before. */
   currentRuntimeBlock: number | null;
   /** First block of spec 473 (null: none); its `set_code` is in the block before. */
@@ -115,11 +119,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     }
   }
   finish(true, 6_305_000); // timestamp.set
-  if (
-    inputs.block === inputs.upgradeBlock - 1 ||
-    inputs.block === (inputs.currentRuntimeBlock ?? 0) - 1 ||
-    inputs.block === (inputs.latestRuntimeBlock ?? 0) - 1
-  ) {
+  if (inputs.codeUpdated) {
     emit({ pallet: 'System', name: 'CodeUpdated', args: [] });
     finish(false, 1_000_000_000);
   }
@@ -182,7 +182,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
         action.kind === 'LimitOrdersExecuted' ? 'OrderExecuted' : action.kind,
       );
     } else {
-      const index = emit(stakingEvent(action));
+      const index = emit(stakingEvent(action, inputs.features));
       result.staking.push({ action, eventIndex: index, extrinsic, events: [index] });
     }
     finish(false, 220_000_000);
@@ -224,16 +224,27 @@ function transferEvent(from: Uint8Array, to: Uint8Array, amount: bigint): WorldE
   return { pallet: 'Balances', name: 'Transfer', args: [from, to, amount] };
 }
 
-function stakingEvent(action: StakingAction): WorldEvent {
+function stakingEvent(action: StakingAction, features: RuntimeFeatures): WorldEvent {
   const coldkey = action.coldkey.publicKey;
   const hotkey = action.hotkey?.publicKey;
   switch (action.kind) {
     case 'StakeAdded':
     case 'StakeRemoved':
+      // Before spec 257 the event has five fields: the fee is charged but not reported, and a stake's tao is
+      // what was staked after it (`tao_staked`, `staking/stake_utils.rs` at spec 233); an unstake's tao is
+      // already what the coldkey received.
       return {
         pallet: 'SubtensorModule',
         name: action.kind,
-        args: [coldkey, hotkey, action.tao, action.alpha, action.netuid, action.fee],
+        args: features.stakeEventFee
+          ? [coldkey, hotkey, action.tao, action.alpha, action.netuid, action.fee]
+          : [
+              coldkey,
+              hotkey,
+              action.kind === 'StakeAdded' ? action.tao - action.fee : action.tao,
+              action.alpha,
+              action.netuid,
+            ],
       };
     case 'StakeMoved':
       return {

@@ -1,4 +1,5 @@
 import type { WorldParams } from '../options.js';
+import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { burnAmount, mainnetBurnAmount, mainnetDailyBudget } from './amounts.js';
 import type { Pools } from './pools.js';
@@ -37,7 +38,16 @@ export class BurnSchedule {
   readonly #days = new Map<number, Map<number, BurnAction[]>>();
   readonly #burners: Account[];
 
-  constructor(params: WorldParams, timeline: Timeline, subnets: readonly SubnetRegistration[], pools: Pools) {
+  readonly #eraAt: (block: number) => RuntimeEraSpec;
+
+  constructor(
+    params: WorldParams,
+    timeline: Timeline,
+    subnets: readonly SubnetRegistration[],
+    pools: Pools,
+    eraAt: (block: number) => RuntimeEraSpec,
+  ) {
+    this.#eraAt = eraAt;
     this.#params = params;
     this.#timeline = timeline;
     this.#subnets = subnets;
@@ -107,12 +117,15 @@ export class BurnSchedule {
           tao: null,
           fee: 0n,
         };
+        const features = this.#eraAt(block).features;
         if (subnet.recycles && random.chance(0.15)) {
           action = { ...action, kind: 'recycle' };
-        } else if (subnet.buybacks && block >= this.#params.upgradeBlock && pool && random.chance(0.5)) {
+        } else if (subnet.buybacks && features.buybacks && pool && random.chance(0.5)) {
           const tao = (alpha * pool.tao) / pool.alphaIn + 1n;
           action = { ...action, kind: 'buyback', coldkey: subnet.owner, tao, fee: tao / 2_000n };
         }
+        // Before spec 257 neither `burn_alpha` nor `recycle_alpha` exists: the day's draws stay as they are.
+        if (!features.alphaBurns) continue;
         const list = plan.get(block);
         if (list) list.push(action);
         else plan.set(block, [action]);

@@ -1,4 +1,5 @@
 import type { WorldParams } from '../options.js';
+import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
 import { RAO } from './amounts.js';
@@ -41,6 +42,9 @@ export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stak
 export type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
 
 export const TRACKED_COLDKEYS = 24;
+/** Staking's flat fee before the swap pallet (spec 257 `DefaultStakingFee`), in rao. */
+const DEFAULT_STAKING_FEE = 50_000n;
+
 /** The demo's limit orders' fee (`Order.fee_rate`, Perbill): 0.25 %. */
 const LIMIT_ORDER_FEE_PERBILL = 2_500_000n;
 /** The chain id orders are bound to (`pallet_evm_chain_id`: Bittensor's EVM chain id). */
@@ -71,7 +75,16 @@ export class Stakers {
   readonly #dayStarts: StakeState[] = [];
   readonly #dayCache = new Map<number, DaySnapshots>();
 
-  constructor(params: WorldParams, timeline: Timeline, subnets: readonly SubnetRegistration[], pools: Pools) {
+  readonly #eraAt: (block: number) => RuntimeEraSpec;
+
+  constructor(
+    params: WorldParams,
+    timeline: Timeline,
+    subnets: readonly SubnetRegistration[],
+    pools: Pools,
+    eraAt: (block: number) => RuntimeEraSpec,
+  ) {
+    this.#eraAt = eraAt;
     this.#params = params;
     this.#timeline = timeline;
     this.#pools = pools;
@@ -552,7 +565,7 @@ export class Stakers {
     if (roll < 0.4 || held === 0n) {
       const tao = (free * percent) / 100n;
       if (tao < RAO / 10n) return null;
-      const fee = tao / 2_000n;
+      const fee = this.#stakingFee(block, tao);
       return {
         ...base,
         kind: 'StakeAdded',
@@ -565,7 +578,7 @@ export class Stakers {
     if (alpha === 0n) return null;
     const tao = this.#toTao(position.netuid, block, alpha);
     if (roll < 0.65) {
-      const fee = tao / 2_000n;
+      const fee = this.#stakingFee(block, tao);
       return { ...base, kind: 'StakeRemoved', alpha, tao: tao - fee, fee };
     }
     const others = positions.filter((p) => p !== position);
@@ -839,6 +852,18 @@ export class Stakers {
         };
       }
     }
+  }
+
+  /**
+   * The TAO fee of staking or unstaking `tao` at `block`: from spec 283 the swap pallet's fee rate
+   * (`pallets/swap/src/pallet/mod.rs` `DefaultFeeRate`: 0.3 % at 283, 0.05 % from 297); before it a flat
+   * `DefaultStakingFee` of 50,000 rao (`pallets/subtensor/src/lib.rs`, charged by `staking/add_stake.rs`
+   * and, as its floor, by `calculate_staking_fee` in `staking/stake_utils.rs`), never more than the amount.
+   */
+  #stakingFee(block: number, tao: bigint): bigint {
+    const features = this.#eraAt(block).features;
+    if (features.swapPallet) return (tao * BigInt(features.swapFeeBasisPoints)) / 10_000n;
+    return tao < DEFAULT_STAKING_FEE ? tao : DEFAULT_STAKING_FEE;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { WorldParams } from '../options.js';
+import { type RuntimeEraSpec, runtimeEra } from '../runtime/runtime-eras.js';
 import { assembleBlock, type BlockEvents } from './block-events.js';
 import { BurnSchedule } from './burns.js';
 import { Emissions } from './emissions.js';
@@ -6,9 +7,6 @@ import { Pools } from './pools.js';
 import { Stakers } from './stakers.js';
 import { buildSubnets, isAlive, type SubnetRegistration } from './subnets.js';
 import { Timeline } from './timeline.js';
-
-/** The sandbox's runtimes in history order: spec 343, spec 393, spec 425 (the current runtime), spec 473. */
-export type RuntimeEra = 'before' | 'after' | 'current' | 'latest';
 
 /**
  * The simulated world: everything the chain holds at any block, computed from the seed and the block
@@ -36,8 +34,9 @@ export class World {
     }
     this.pools = new Pools(params, this.timeline);
     this.emissions = new Emissions(params, this.timeline, this.pools);
-    this.burns = new BurnSchedule(params, this.timeline, this.subnets, this.pools);
-    this.stakers = new Stakers(params, this.timeline, this.subnets, this.pools);
+    const eraAt = (block: number) => this.runtimeAt(block);
+    this.burns = new BurnSchedule(params, this.timeline, this.subnets, this.pools, eraAt);
+    this.stakers = new Stakers(params, this.timeline, this.subnets, this.pools, eraAt);
   }
 
   /** The best block at wall-clock `ms`. */
@@ -62,10 +61,25 @@ export class World {
     return from !== null && block >= from;
   }
 
-  /** Which runtime ran `block` (its events, and the state after it). */
-  eraOf(block: number): RuntimeEra {
-    if (this.runsLatestRuntime(block)) return 'latest';
-    return this.runsCurrentRuntime(block) ? 'current' : this.runsNewRuntime(block) ? 'after' : 'before';
+  /** The spec that ran `block` (its events, and the state after it): the schedule's step at or before it. */
+  specAt(block: number): number {
+    const schedule = this.params.runtimeSchedule;
+    let spec = schedule[0]!.spec;
+    for (const step of schedule) {
+      if (step.fromBlock > block) break;
+      spec = step.spec;
+    }
+    return spec;
+  }
+
+  /** The runtime that ran `block`, with what it can do. */
+  runtimeAt(block: number): RuntimeEraSpec {
+    return runtimeEra(this.specAt(block));
+  }
+
+  /** Whether `block` holds a runtime upgrade's `set_code` (the block before a schedule step's first block). */
+  updatesCode(block: number): boolean {
+    return this.params.runtimeSchedule.some((step) => step.fromBlock > 0 && step.fromBlock - 1 === block);
   }
 
   registrationAt(netuid: number, block: number): SubnetRegistration | undefined {
@@ -87,7 +101,8 @@ export class World {
       cached = assembleBlock({
         seed: this.params.seed,
         block,
-        upgradeBlock: this.params.upgradeBlock,
+        features: this.runtimeAt(block).features,
+        codeUpdated: this.updatesCode(block),
         currentRuntimeBlock: this.params.currentRuntimeBlock,
         latestRuntimeBlock: this.params.latestRuntimeBlock,
         burns: this.burns.atBlock(block),
