@@ -1,3 +1,4 @@
+import { MAINNET_EVENTS_PER_BLOCK } from './world/mainnet-traffic.js';
 import { DAY_MS } from './world/timeline.js';
 
 /**
@@ -62,6 +63,12 @@ export interface DevnetOptions {
    * starts a sandbox without saying gets `adversarial`.
    */
   magnitudes?: WorldMagnitudes;
+  /**
+   * Mainnet's traffic (world/mainnet-traffic.ts): filler extrinsics in every block, with their fees and
+   * outcomes, until a block holds about this many events, and a share of the burns inside batches and proxy
+   * calls. Absent: `MAINNET_EVENTS_PER_BLOCK` in the mainnet world, none in the adversarial one; null: none.
+   */
+  eventsPerBlock?: number | null;
 }
 
 export type WorldMagnitudes = 'mainnet' | 'adversarial';
@@ -90,6 +97,8 @@ export interface WorldParams {
   historyDays: number;
   upgradeBlock: number;
   magnitudes: WorldMagnitudes;
+  /** About this many events a block with mainnet's traffic; null: the world's own events only. */
+  eventsPerBlock: number | null;
 }
 
 export type WorldOptionKeys =
@@ -101,7 +110,8 @@ export type WorldOptionKeys =
   | 'currentRuntimeBlock'
   | 'latestRuntimeBlock'
   | 'runtimes'
-  | 'magnitudes';
+  | 'magnitudes'
+  | 'eventsPerBlock';
 
 export function resolveWorldParams(
   options: Pick<DevnetOptions, WorldOptionKeys>,
@@ -134,6 +144,12 @@ export function resolveWorldParams(
     historyDays: options.historyDays,
     upgradeBlock,
     magnitudes: options.magnitudes ?? 'adversarial',
+    eventsPerBlock:
+      options.eventsPerBlock !== undefined
+        ? options.eventsPerBlock
+        : options.magnitudes === 'mainnet'
+          ? MAINNET_EVENTS_PER_BLOCK
+          : null,
   };
 }
 
