@@ -60,6 +60,16 @@ export function positiveIntOption(value: string): number {
   return Number(value);
 }
 
+/**
+ * `--rpc <url>`, given once per node: the nodes of one chain a collection shares its requests among. Each must
+ * be a ws:// or wss:// URL.
+ */
+export function rpcUrlOption(value: string, previous: string[] = []): string[] {
+  if (!/^wss?:\/\/\S+$/.test(value))
+    throw new InvalidArgumentError(`expected a ws:// or wss:// URL, got "${value}"`);
+  return [...previous, value];
+}
+
 /** A stream the process writes to: stdout or stderr. */
 interface OutputStream {
   write(chunk: string, callback: (error?: Error | null) => void): boolean;

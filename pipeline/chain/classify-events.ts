@@ -14,6 +14,8 @@
  * extrinsic belong to one economic action. A `Balances.Transfer` from a subnet's account in a block whose
  * `NetworkRemoved` removed that subnet is marked `dissolved_netuid` (the subnet's TAO paid to a holder).
  */
+
+import type { Codec } from '@polkadot/types/types';
 import type { BurnEvent } from './burn-event.js';
 import { account, rao, smallInt } from './codec-values.js';
 import type { BlockEvents } from './read-blocks.js';
@@ -82,7 +84,8 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
   }
 
   for (const event of block.events) {
-    const f = event.fields;
+    // Fields are decoded when first read (event-scanner.ts): most of a mainnet block's events are never read.
+    const f = lazyFields(event);
     if (event.name === 'OrderExecuted' && event.pallet !== SUBTENSOR && event.pallet !== 'Balances') {
       // (order_id, signer, netuid, order_type, amount_in, amount_out): a limit order executed for the signer.
       const buy = String(f[3]?.toString()) === 'LimitBuy';
@@ -272,6 +275,10 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
   }
   burns.sort((a, b) => a.eventIndex - b.eventIndex);
   return { burns, staking };
+}
+
+function lazyFields(event: DecodedEvent): Codec[] {
+  return new Proxy([] as Codec[], { get: (_target, key) => Reflect.get(event.fields, key) });
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

@@ -8,6 +8,7 @@ import { expandMetadata, Metadata, TypeRegistry, unwrapStorageType } from '@polk
 import type { Codec } from '@polkadot/types/types';
 import { compactStripLength, hexToU8a, u8aToHex } from '@polkadot/util';
 import { ChainDataError } from './chain-errors.js';
+import { EventScanner } from './event-scanner.js';
 import { SUBTENSOR_SIGNED_EXTENSIONS } from './subtensor-extensions.js';
 
 export interface DecodedEvent {
@@ -29,6 +30,7 @@ export class RuntimeCodec {
   readonly #query: ReturnType<typeof expandMetadata>['query'];
   readonly #eventsType: string;
   readonly #palletNames = new Map<string, string>();
+  readonly #scanner: EventScanner;
 
   constructor(
     readonly specVersion: number,
@@ -43,6 +45,14 @@ export class RuntimeCodec {
     for (const pallet of metadata.asLatest.pallets) {
       this.#palletNames.set(pallet.index.toString(), pallet.name.toString());
     }
+    this.#scanner = new EventScanner(
+      this.registry,
+      metadata.asLatest.pallets.map((pallet) => ({
+        index: pallet.index.toNumber(),
+        name: pallet.name.toString(),
+        eventType: pallet.events.isSome ? pallet.events.unwrap().type.toNumber() : null,
+      })),
+    );
   }
 
   /** The storage key of `pallet.item(...keys)`, hex. */
@@ -74,7 +84,16 @@ export class RuntimeCodec {
     return this.registry.createTypeUnsafe(type, [hexToU8a(key).subarray(prefixLength)]);
   }
 
+  /**
+   * A block's events, each field decoded only when read (event-scanner.ts): a mainnet block's many events the
+   * collector does not keep cost a walk over their bytes. `decodeEventsFully` is the codec-per-event way.
+   */
   decodeEvents(raw: string | null): DecodedEvent[] {
+    if (raw === null) return [];
+    return this.#scanner.scan(hexToU8a(raw));
+  }
+
+  decodeEventsFully(raw: string | null): DecodedEvent[] {
     if (raw === null) return [];
     const records = this.registry.createTypeUnsafe(this.#eventsType, [hexToU8a(raw)]) as unknown as Array<{
       phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: { toNumber(): number } };

@@ -1,6 +1,6 @@
 /** `sbm collect`: burns, staking events, daily panel prices and subnets from the chain into the warehouse. */
 import { Command, InvalidArgumentError } from 'commander';
-import { positiveIntOption } from '../command-line.js';
+import { positiveIntOption, rpcUrlOption } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { utcDayOption } from '../time/utc-day-option.js';
 import { CollectError, collect } from './collect.js';
@@ -11,6 +11,7 @@ interface CollectFlags {
   to?: string;
   concurrency: number;
   chainUrl: string;
+  rpc: string[];
   warehouse: string;
   json?: boolean;
 }
@@ -22,6 +23,13 @@ export function collectCommand(config: PipelineConfig): Command {
     .option('--to <date>', 'last UTC day (default: today, collected up to the finalized head)', utcDayOption)
     .option('--concurrency <n>', 'requests in flight against the node', positiveIntOption, config.concurrency)
     .option('--chain-url <url>', 'subtensor node WebSocket URL', config.chainUrl)
+    .option(
+      '--rpc <url>',
+      'a node of the chain, instead of --chain-url; give it once per node to share the reading among several ' +
+        '(--concurrency requests in flight on each)',
+      rpcUrlOption,
+      [],
+    )
     .option('--warehouse <path>', 'DuckDB warehouse file', config.warehousePath)
     .option('--json', 'print a JSON summary at the end')
     .action(async (flags: CollectFlags) => {
@@ -31,7 +39,8 @@ export function collectCommand(config: PipelineConfig): Command {
       const progress = flags.json && !process.stderr.isTTY ? silentProgress : progressFor(process.stderr);
       try {
         const summary = await collect({
-          chainUrl: flags.chainUrl,
+          chainUrl: flags.rpc[0] ?? flags.chainUrl,
+          chainUrls: flags.rpc,
           warehousePath: flags.warehouse,
           concurrency: flags.concurrency,
           progress,

@@ -29,6 +29,16 @@ export async function collectDay(
   const hashes = new Map<number, string>();
   let lastBlockTime = 0;
   let read = 0;
+  // The day's ends and its panel do not depend on its blocks: read them while the blocks are read.
+  const ends = (async () => {
+    const firstHash = await reader.blockHash(bounds.firstBlock);
+    const lastHash = await reader.blockHash(bounds.lastBlock);
+    const panelCodec = await reader.codecOfBlock(bounds.lastBlock);
+    const panel = await readSubnetPanel(reader, panelCodec, lastHash, options.concurrency);
+    return { firstHash, lastHash, panel };
+  })();
+  // Awaited below; a failure while the blocks are still being read must not go unhandled meanwhile.
+  ends.catch(() => undefined);
   await readBlocks(reader, bounds.firstBlock, bounds.lastBlock, {
     concurrency: options.concurrency,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -44,10 +54,7 @@ export async function collectDay(
   });
   options.onBlocks?.(read % 100);
 
-  const firstHash = await reader.blockHash(bounds.firstBlock);
-  const lastHash = await reader.blockHash(bounds.lastBlock);
-  const panelCodec = await reader.codecOfBlock(bounds.lastBlock);
-  const panel = await readSubnetPanel(reader, panelCodec, lastHash, options.concurrency);
+  const { firstHash, lastHash, panel } = await ends;
 
   const registeredAt = await resolveRegistrations(
     reader,

@@ -6,7 +6,8 @@
  */
 import { ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
-import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
+import type { RpcClientOptions } from '../chain/rpc-client.js';
+import { connectRpcPool } from '../chain/rpc-pool.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
 import { readChainIdentity, recordGenesis, sameLastBlock } from '../warehouse/chain-identity.js';
 import {
@@ -23,6 +24,11 @@ import { type DayReport, type ProgressReporter, silentProgress } from './progres
 
 export interface CollectOptions {
   chainUrl: string;
+  /**
+   * Several nodes of the same chain sharing the reading (`--rpc` given more than once); `concurrency` requests
+   * in flight on each. Absent or empty: `chainUrl` alone.
+   */
+  chainUrls?: string[];
   warehousePath: string;
   /** First UTC day (`YYYY-MM-DD`); default: the day after the last complete one, or the chain's first day. */
   from?: string;
@@ -82,7 +88,10 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   const progress = options.progress ?? silentProgress;
   const concurrency = options.concurrency ?? 16;
   const started = clock().getTime();
-  const rpc = await connectRpc({ ...options.rpc, url: options.chainUrl, concurrency });
+  const urls = options.chainUrls && options.chainUrls.length > 0 ? options.chainUrls : [options.chainUrl];
+  const rpc = await connectRpcPool(urls, { ...options.rpc, concurrency });
+  // Blocks in flight: enough to keep every node's requests busy.
+  const blocksInFlight = concurrency * new Set(urls).size;
   // Refused when another collection is running on this warehouse; the socket must not keep us alive.
   const run = await withWarehouse(options.warehousePath, (wh) =>
     startRun(wh, clock(), { kind: options.kind ?? 'collect' }),
@@ -113,7 +122,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   };
   try {
     const reader = new ChainReader(rpc);
-    await ensureSameChain(reader, options.warehousePath, options.chainUrl, clock());
+    await ensureSameChain(reader, options.warehousePath, urls.join(', '), clock());
     const head = await reader.finalizedHead();
     summary.finalizedHead = head.number;
     const locator = new DayLocator(reader, head);
@@ -131,7 +140,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     for (const bounds of plan) {
       const dayStarted = Date.now();
       const rows = await collectDay(reader, bounds, {
-        concurrency,
+        concurrency: blocksInFlight,
         onBlocks: (n) => progress.blocks(n),
         ...(options.signal ? { signal: options.signal } : {}),
       });

@@ -33,18 +33,35 @@ export const silentProgress: ProgressReporter = {
 };
 
 export function progressFor(stream: ProgressStream, now: () => number = Date.now): ProgressReporter {
-  return stream.isTTY ? new BarProgress(stream, now) : new LineProgress(stream);
+  return stream.isTTY ? new BarProgress(stream, now) : new LineProgress(stream, now);
 }
 
 class LineProgress implements ProgressReporter {
-  constructor(readonly stream: ProgressStream) {}
-  start() {}
-  blocks() {}
+  #total = 0;
+  #done = 0;
+  #started = 0;
+
+  constructor(
+    readonly stream: ProgressStream,
+    readonly now: () => number,
+  ) {}
+  start(totalBlocks: number) {
+    this.#total = totalBlocks;
+    this.#started = this.now();
+  }
+  blocks(count: number) {
+    this.#done += count;
+  }
   dayDone(r: DayReport) {
     const rate = r.seconds > 0 ? Math.round((r.lastBlock - r.firstBlock + 1) / r.seconds) : 0;
+    // The whole run's rate gives the time left (a backfill of many days reads it from each line).
+    const elapsed = (this.now() - this.#started) / 1000;
+    const overall = elapsed > 0 ? this.#done / elapsed : 0;
+    const left = overall > 0 ? formatSeconds((this.#total - this.#done) / overall) : '?';
     this.stream.write(
       `collected ${r.day}${r.partial ? ' (partial)' : ''}: blocks ${r.firstBlock}-${r.lastBlock}, ` +
-        `${r.burns} burns, ${r.stakingEvents} staking events, ${r.seconds.toFixed(1)} s, ${rate} blocks/s\n`,
+        `${r.burns} burns, ${r.stakingEvents} staking events, ${r.seconds.toFixed(1)} s, ${rate} blocks/s; ` +
+        `${this.#done}/${this.#total} blocks, ${Math.round(overall)} blocks/s, ${left} left\n`,
     );
   }
   finish() {}
@@ -101,5 +118,8 @@ class BarProgress implements ProgressReporter {
 
 function formatSeconds(seconds: number): string {
   const s = Math.round(seconds);
+  if (s >= 86_400)
+    return `${Math.floor(s / 86_400)}d${String(Math.floor((s % 86_400) / 3600)).padStart(2, '0')}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { progressFor } from '../collect/progress.js';
+import { rpcUrlOption } from '../command-line.js';
 import type { PipelineConfig } from '../config.js';
 import { openObjectStore } from '../store/index.js';
 import { describeDay } from '../yields/describe.js';
@@ -13,6 +14,13 @@ export function dailyCommand(config: PipelineConfig): Command {
       "collect through the finalized head, read the days' share pools, fetch fiat prices, and publish the snapshots",
     )
     .option('--chain-url <url>', 'subtensor node WebSocket URL (SBM_CHAIN_URL)', config.chainUrl)
+    .option(
+      '--rpc <url>',
+      'a node of the chain, instead of --chain-url; give it once per node to share the collection among several ' +
+        '(the share pools and the tax calendar read the first)',
+      rpcUrlOption,
+      [],
+    )
     .option('--price-url <url>', 'CoinGecko-compatible API base (SBM_PRICE_URL)', config.priceUrl)
     .option('--warehouse <path>', 'DuckDB warehouse file (SBM_WAREHOUSE)', config.warehousePath)
     .option('--store <url>', 'object store URL (SBM_STORE_URL)', config.storeUrl)
@@ -29,6 +37,7 @@ export function dailyCommand(config: PipelineConfig): Command {
     .action(
       async (options: {
         chainUrl: string;
+        rpc: string[];
         priceUrl: string;
         warehouse: string;
         store: string;
@@ -50,7 +59,8 @@ export function dailyCommand(config: PipelineConfig): Command {
         let ran: Awaited<ReturnType<typeof runDaily>>;
         try {
           ran = await runDaily({
-            chainUrl: options.chainUrl,
+            chainUrl: options.rpc[0] ?? options.chainUrl,
+            chainUrls: options.rpc,
             priceUrl: options.priceUrl,
             warehousePath: options.warehouse,
             store: openObjectStore(options.store, config.s3),

@@ -7,6 +7,8 @@ import { type PoolDayReport, readDailySharePools } from '../yields/read-share-po
 
 export interface DailyOptions {
   chainUrl: string;
+  /** Nodes of the same chain the collection shares its requests among (`--rpc`); absent: `chainUrl`. */
+  chainUrls?: string[];
   priceUrl: string;
   warehousePath: string;
   store: ObjectStore;
@@ -55,6 +57,7 @@ export async function runDaily(
   const warnings: string[] = [];
   const collected = await collect({
     chainUrl: options.chainUrl,
+    ...(options.chainUrls ? { chainUrls: options.chainUrls } : {}),
     warehousePath: options.warehousePath,
     concurrency: options.concurrency,
     progress: options.progress,

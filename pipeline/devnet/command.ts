@@ -49,6 +49,13 @@ interface WorldFlags {
   blockTimeMs: number;
   upgradeBlock?: number;
   world: WorldMagnitudes;
+  eventsPerBlock?: number;
+}
+
+/** `--events-per-block`: 0 is none (the world's own events only), absent is the world's default. */
+function trafficOption(flags: { eventsPerBlock?: number }): { eventsPerBlock?: number | null } {
+  if (flags.eventsPerBlock === undefined) return {};
+  return { eventsPerBlock: flags.eventsPerBlock === 0 ? null : flags.eventsPerBlock };
 }
 
 /**
@@ -110,6 +117,12 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       ),
       worldName,
       fallback('mainnet'),
+    )
+    .option(
+      '--events-per-block <n>',
+      "mainnet's traffic: filler extrinsics until a block holds about n events, burns in batches and proxies " +
+        '(0: none; default: 75 in the mainnet world, none in the adversarial one)',
+      integer('--events-per-block', 0, 5_000),
     );
 }
 
@@ -161,7 +174,12 @@ export function devnetCommand(
       0,
     )
     .action(async (flags: WorldFlags & Omit<DevnetOptions, keyof WorldFlags>) => {
-      const running = await startDevnet({ ...defaultDevnetOptions, ...flags, magnitudes: flags.world });
+      const running = await startDevnet({
+        ...defaultDevnetOptions,
+        ...flags,
+        magnitudes: flags.world,
+        ...trafficOption(flags),
+      });
       output(`${running.url}\n`);
       output(`prices: ${running.priceUrl}\n`);
       // The coldkey that holds the demo's stake now: after the demo's coldkey swap, its successor.
@@ -185,7 +203,7 @@ export function devnetCommand(
       .action((flags: Partial<WorldFlags> & { from: string; to: string }) => {
         const world = worldFlags(flags, command.opts<Partial<WorldFlags>>());
         output(
-          `${JSON.stringify(buildTruth({ ...defaultDevnetOptions, ...world, magnitudes: world.world }, flags.from, flags.to))}\n`,
+          `${JSON.stringify(buildTruth({ ...defaultDevnetOptions, ...world, magnitudes: world.world, ...trafficOption(world) }, flags.from, flags.to))}\n`,
         );
       }),
   );

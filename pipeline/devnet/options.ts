@@ -1,4 +1,5 @@
 import { mainnetEraOn, RUNTIME_ERAS } from './runtime/runtime-eras.js';
+import { MAINNET_EVENTS_PER_BLOCK } from './world/mainnet-traffic.js';
 import { DAY_MS } from './world/timeline.js';
 
 /**
@@ -66,6 +67,12 @@ export interface DevnetOptions {
    * starts a sandbox without saying gets `adversarial`.
    */
   magnitudes?: WorldMagnitudes;
+  /**
+   * Mainnet's traffic (world/mainnet-traffic.ts): filler extrinsics in every block, with their fees and
+   * outcomes, until a block holds about this many events, and a share of the burns inside batches and proxy
+   * calls. Absent: `MAINNET_EVENTS_PER_BLOCK` in the mainnet world, none in the adversarial one; null: none.
+   */
+  eventsPerBlock?: number | null;
 }
 
 export type WorldMagnitudes = 'mainnet' | 'adversarial';
@@ -101,6 +108,8 @@ export interface WorldParams {
   runtimeSchedule: RuntimeStep[];
   /** `dates`: placed by mainnet's dates; `compressed`: 343 → 393 (→ 425 → 473) placed in the history. */
   runtimePlacement: 'dates' | 'compressed';
+  /** About this many events a block with mainnet's traffic; null: the world's own events only. */
+  eventsPerBlock: number | null;
 }
 
 export interface RuntimeStep {
@@ -122,7 +131,8 @@ export type WorldOptionKeys =
   | 'currentRuntimeBlock'
   | 'latestRuntimeBlock'
   | 'runtimes'
-  | 'magnitudes';
+  | 'magnitudes'
+  | 'eventsPerBlock';
 
 export function resolveWorldParams(
   options: Pick<DevnetOptions, WorldOptionKeys>,
@@ -166,7 +176,14 @@ export function resolveWorldParams(
     magnitudes: options.magnitudes ?? 'adversarial',
     runtimeSchedule,
     runtimePlacement: 'compressed',
+    eventsPerBlock: eventsPerBlockOf(options),
   };
+}
+
+/** Mainnet's traffic fills the mainnet world's blocks unless the options say otherwise; none in the adversarial world. */
+function eventsPerBlockOf(options: Pick<DevnetOptions, WorldOptionKeys>): number | null {
+  if (options.eventsPerBlock !== undefined) return options.eventsPerBlock;
+  return options.magnitudes === 'mainnet' ? MAINNET_EVENTS_PER_BLOCK : null;
 }
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -235,6 +252,7 @@ function datedWorldParams(
     magnitudes: options.magnitudes ?? 'adversarial',
     runtimeSchedule: schedule,
     runtimePlacement: 'dates',
+    eventsPerBlock: eventsPerBlockOf(options),
   };
 }
 

@@ -19,13 +19,17 @@ const REPORT = {
 describe('progress', () => {
   it('off a terminal: one line per day and no control characters', () => {
     const out = stream(false);
-    const progress = progressFor(out);
-    progress.start(7200);
+    let now = 0;
+    const progress = progressFor(out, () => now);
+    progress.start(3 * 7200);
+    now = 4_000;
     progress.blocks(7200);
     progress.dayDone(REPORT);
     progress.finish();
+    // The day's own rate, then the run's: 7,200 blocks in 4 s leave 14,400 for 8 s.
     expect(out.chunks).toEqual([
-      'collected 2025-01-01: blocks 0-7199, 3 burns, 1 staking events, 2.0 s, 3600 blocks/s\n',
+      'collected 2025-01-01: blocks 0-7199, 3 burns, 1 staking events, 2.0 s, 3600 blocks/s; ' +
+        '7200/21600 blocks, 1800 blocks/s, 8s left\n',
     ]);
   });
 

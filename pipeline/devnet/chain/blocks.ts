@@ -27,12 +27,20 @@ export class BlockHashes {
       currentRuntimeBlock,
       latestRuntimeBlock,
       magnitudes,
+      eventsPerBlock,
     } = params;
-    return new BlockHashes(
-      [seed, genesisMs, blockTimeMs, upgradeBlock, currentRuntimeBlock, latestRuntimeBlock, magnitudes].join(
-        '/',
-      ),
-    );
+    const parts = [
+      seed,
+      genesisMs,
+      blockTimeMs,
+      upgradeBlock,
+      currentRuntimeBlock,
+      latestRuntimeBlock,
+      magnitudes,
+    ];
+    // A world with mainnet's traffic has other blocks; a world without keeps the hashes it always had.
+    if (eventsPerBlock !== null) parts.push(`traffic-${eventsPerBlock}`);
+    return new BlockHashes(parts.join('/'));
   }
 
   hashOf(block: number): string {

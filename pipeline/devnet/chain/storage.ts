@@ -6,6 +6,7 @@ import type { SafeFloat } from '../world/safe-float.js';
 import type { World } from '../world/world.js';
 import type { BlockHashes } from './blocks.js';
 import { encodeEvents } from './events-encoding.js';
+import { encodeBlockBody } from './extrinsics-encoding.js';
 import { boolHex, bytesHex, u16Hex, u32Hex, u64Hex, u128Hex, uintLeHex } from './scale.js';
 import { decodeKeyArgs, encodeKey, type KeyArg, type KeyPart, storagePrefix } from './storage-keys.js';
 
@@ -85,6 +86,15 @@ export class ChainStorage {
     keys.sort();
     const after = startKey?.toLowerCase() ?? '';
     return keys.filter((k) => k > after).slice(0, count);
+  }
+
+  /** `chain_getBlock`'s extrinsics, encoded with the runtime that ran the block (extrinsics-encoding.ts). */
+  blockBody(block: number): string[] {
+    return encodeBlockBody(
+      this.#runtimeOf(block),
+      this.#world.blockEvents(block),
+      this.#world.timeline.timeOf(block),
+    );
   }
 
   #runtimeOf(block: number) {

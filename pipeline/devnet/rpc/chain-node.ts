@@ -150,7 +150,9 @@ export class ChainNode {
       chain_getHeader: header,
       chain_getBlock: ([at]: Params) => {
         const found = header([at]);
-        return found ? { block: { header: found, extrinsics: [] }, justifications: null } : null;
+        if (!found) return null;
+        const extrinsics = this.#storage.blockBody(Number.parseInt(found.number.slice(2), 16));
+        return { block: { header: found, extrinsics }, justifications: null };
       },
       chain_getFinalizedHead: () => this.hashes.hashOf(this.finalized()),
       chain_getFinalisedHead: () => this.hashes.hashOf(this.finalized()),

@@ -1,6 +1,7 @@
 import type { RuntimeFeatures } from '../runtime/runtime-eras.js';
 import type { BurnAction } from './burns.js';
 import { currentRuntimeEvents } from './current-events.js';
+import { type BodyCall, burnWrapper, type ExtrinsicBody, trafficFor } from './mainnet-traffic.js';
 import { rng } from './random.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
@@ -36,6 +37,8 @@ export interface BlockEvents {
   staking: Array<PlacedAction<StakingAction>>;
   /** StakeAdded events of buybacks (they are staking events too). */
   buybackStakes: Array<PlacedAction<BurnAction>>;
+  /** Bodies of the filler extrinsics and of wrapped burns, by extrinsic index (mainnet-traffic.ts). */
+  bodies?: Map<number, ExtrinsicBody>;
 }
 
 export interface BlockInputs {
@@ -55,6 +58,8 @@ export interface BlockInputs {
   deregistered: SubnetRegistration[];
   /** Netuids alive at the block, for unrelated weight-setting extrinsics. */
   liveNetuids: number[];
+  /** Mainnet's traffic around the world's actions, about this many events a block; null or absent: none. */
+  eventsPerBlock?: number | null;
 }
 
 function success(mandatory: boolean, refTime: number): WorldEvent {
@@ -135,7 +140,13 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     emit({ pallet: 'SubtensorModule', name: 'NetworkAdded', args: [subnet.netuid, 1] });
     finish(false, 250_000_000);
   }
-  for (const action of inputs.burns) {
+  const traffic = (inputs.eventsPerBlock ?? null) !== null;
+  if (traffic) result.bodies = new Map();
+  for (const [burnIndex, action] of inputs.burns.entries()) {
+    const wrapper =
+      traffic && action.kind !== 'buyback' ? burnWrapper(inputs.seed, inputs.block, burnIndex) : null;
+    if (wrapper) result.bodies!.set(extrinsic, wrapper.body(burnCall(action), action.coldkey.publicKey));
+    for (const event of wrapper?.before ?? []) emit(event);
     const who = action.coldkey.publicKey;
     const hotkey = action.hotkey.publicKey;
     const netuid = action.subnet.netuid;
@@ -165,6 +176,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
       const index = emit({ pallet: 'SubtensorModule', name, args: [who, hotkey, action.alpha, netuid] });
       result.burns.push({ action, eventIndex: index, extrinsic, events: [index] });
     }
+    for (const event of wrapper?.after ?? []) emit(event);
     finish(false, 180_000_000);
   }
   for (const action of inputs.staking) {
@@ -197,6 +209,18 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     });
     finish(false, random.int(50_000_000, 900_000_000));
   }
+  if (traffic) {
+    const filler = trafficFor(
+      { seed: inputs.seed, block: inputs.block, liveNetuids: inputs.liveNetuids },
+      inputs.eventsPerBlock!,
+      events.length,
+    );
+    for (const { body, events: list } of filler) {
+      result.bodies!.set(extrinsic, body);
+      for (const event of list) events.push({ index: events.length, extrinsic, event });
+      extrinsic += 1;
+    }
+  }
   result.extrinsicCount = extrinsic;
   if (current) {
     // Work of `on_idle` comes after every extrinsic, in phase Finalization (frame-executive `finalize_block`).
@@ -208,6 +232,24 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     extrinsic = result.extrinsicCount;
   }
   return result;
+}
+
+/** The call a burn was submitted with (its body inside a wrapper). */
+export function burnCall(action: BurnAction): BodyCall {
+  const hotkey = action.hotkey.publicKey;
+  const netuid = action.subnet.netuid;
+  if (action.kind === 'buyback') {
+    return {
+      pallet: 'SubtensorModule',
+      call: 'add_stake_burn',
+      args: { hotkey, netuid, amount: action.tao ?? 0n, limit: null },
+    };
+  }
+  return {
+    pallet: 'SubtensorModule',
+    call: action.kind === 'recycle' ? 'recycle_alpha' : 'burn_alpha',
+    args: { hotkey, amount: action.alpha, netuid },
+  };
 }
 
 /** Actions of the block's finalization (`on_idle`), not of an extrinsic. */

@@ -112,6 +112,7 @@ export class World {
         liveNetuids: this.aliveAt(block)
           .map((s) => s.netuid)
           .filter((n) => n !== 0),
+        eventsPerBlock: this.params.eventsPerBlock,
       });
       if (this.#blockCache.size > 4_096)
         this.#blockCache.delete(this.#blockCache.keys().next().value as number);
