@@ -107,6 +107,8 @@ export async function run(): Promise<void> {
     STRIPE_API_BASE: fake.url,
     SBM_OUTBOX_DIR: outboxDir,
     SBM_PUBLIC_LIMIT_PER_MIN: '0',
+    // Each buyer from an address of their own (the tax interface allows 20 requests an hour per address).
+    SBM_TRUST_PROXY: '1',
     SBM_FAULT_CLOCK_OFFSET_MS: String(offset),
     SBM_FAULT_STORE_FLAG: flag,
     SBM_FAULT_LOG: log,
@@ -145,12 +147,13 @@ export async function run(): Promise<void> {
   try {
     await startGateway();
 
-    const checkout = async (coldkey: string): Promise<string> => {
+    const checkout = async (coldkey: string, buyerIp: string): Promise<string> => {
+      let last = '';
       for (let attempt = 1; attempt <= 120; attempt++) {
         try {
           const response = await fetch(`${base}/tax/checkout`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': buyerIp },
             body: JSON.stringify({ sku: WORLD_SKU, coldkeys: [coldkey] }),
             signal: AbortSignal.timeout(20_000),
           });
@@ -158,13 +161,17 @@ export async function run(): Promise<void> {
           if (response.status === 201) return (JSON.parse(text) as { order_id: string }).order_id;
           if (response.status < 500 && response.status !== 429)
             throw new Error(`checkout answered ${response.status}: ${text.slice(0, 200)}`);
+          last = `HTTP ${response.status} ${text.slice(0, 200)}`;
         } catch (error) {
           if (error instanceof Error && error.message.startsWith('checkout answered')) throw error;
+          last = String(error instanceof Error && error.cause ? error.cause : error);
         }
         checkoutRetries += 1;
         await sleep(500);
       }
-      throw new Error('checkout failed 120 times in a row');
+      throw new Error(
+        `checkout failed 120 times in a row (last: ${last}; faults so far: ${[...survived].join(', ')})`,
+      );
     };
 
     let next = 0;
@@ -172,7 +179,10 @@ export async function run(): Promise<void> {
       while (next < count) {
         const i = next++;
         await sleep(between(0, 2_000));
-        const orderId = await checkout([ALICE, BOB, CHARLIE][i % 3]!);
+        const orderId = await checkout(
+          [ALICE, BOB, CHARLIE][i % 3]!,
+          `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        );
         const session = fake.sessions().find((s) => s.client_reference_id === orderId);
         if (!session) throw new Error(`no Stripe session for ${orderId}`);
         const email = `${orderId.slice(4, 14)}@buyers.example`;
