@@ -79,7 +79,7 @@ it('checkout → simulate-payment → success URL → fulfil → download, as th
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ sku: SKU, coldkeys: [ALICE] }),
   });
-  expect(response.status).toBe(201);
+  expect(response.status, await response.clone().text()).toBe(201);
   const { order_id: orderId, checkout_url: checkoutUrl } = (await response.json()) as {
     order_id: string;
     checkout_url: string;
