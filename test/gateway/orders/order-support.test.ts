@@ -113,7 +113,12 @@ describe.each(STATE_ENGINES)('orders show and retry on $name', (engine) => {
     expect(again).toContain(`order ${id} was already put back in the queue at ${now().toISOString()}`);
     expect(again).toContain('nothing changed');
     expect((await state.orders.orderHistory(id!)).retries).toEqual([
-      { retriedAt: now(), attemptsBefore: 3, errorBefore: 'Error: the published run cannot be read', version: null },
+      {
+        retriedAt: now(),
+        attemptsBefore: 3,
+        errorBefore: 'Error: the published run cannot be read',
+        version: null,
+      },
     ]);
     expect((await cli('list', '--stuck')).out.trim()).toBe('no orders');
 
