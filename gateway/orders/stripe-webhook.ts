@@ -28,7 +28,7 @@ export type WebhookResult =
   | { handled: 'payment'; outcome: PaymentOutcome; remade: boolean }
   | { handled: 'refused'; reason: string };
 
-/** The events that mean "paid" for a Checkout Session in payment mode (see /work/shared/tax/README.md). */
+/** The events that mean "paid" for a Checkout Session in payment mode (Stripe documents both: `checkout.session.completed` with `payment_status` paid, and `checkout.session.async_payment_succeeded`). */
 const PAYMENT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 
 /**

@@ -2,7 +2,7 @@ import type { MetadataBodyJson } from './metadata-json.js';
 
 /**
  * The sandbox's stand-in for the runtime mainnet runs since October 2026 (opentensor/subtensor, later
- * RaoFoundation/subtensor, tag v473 = commit f87cada6; /work/shared/subtensor/README.md "Mainnet since
+ * RaoFoundation/subtensor, tag v473 = commit f87cada6; from its release source, "Mainnet since
  * October 2026"). No metadata blob of it is available: it is the spec-425 stand-in (`current-runtime.ts`)
  * changed in memory, after that one's additions:
  *
