@@ -55,6 +55,13 @@ export interface OwnRecord {
    * transfer): it books nothing, and when it matches no chain transfer it is not listed as a point.
    */
   betweenOwnWallets?: true;
+  /**
+   * The exchange's export gives no pounds for this row: a trade of TAO against another currency or token
+   * (USDT, BTC), a reward, a fee in TAO. Its `gbp` (and a fee's `gbp` when the fee is in TAO) are left 0 by
+   * the reader and are the TAO quantity at the pack's TAO/GBP rate of the row's UK day (Europe/London),
+   * set where the records meet the pack's prices. Only on rows of TAO.
+   */
+  valueAtDayRate?: true;
 }
 
 /** A point to check about the buyer's files that does not stop them being read (listed in the PDF). */
