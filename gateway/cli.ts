@@ -1,5 +1,5 @@
 /**
- * `sbm-gateway`: the gateway's command line. The only gateway file (with node.ts) that reads
+ * `sbm-gateway`: the gateway's command line. The only gateway file (with server.ts) that reads
  * `process.env` or calls `process.exit`.
  */
 import { Command } from 'commander';
@@ -11,7 +11,7 @@ import { sessionsCommand } from './commands/sessions.js';
 import { skusCommand } from './commands/skus.js';
 import { stripeCommand } from './commands/stripe.js';
 import { type GatewayConfig, loadGatewayConfig } from './config.js';
-import { startGateway } from './node.js';
+import { startGateway } from './server.js';
 
 // The AWS SDK prints a NodeVersionSupportWarning on stderr in every Node 20 process that builds an S3
 // client: SDK releases after January 2027 need Node 22 (aws/aws-sdk-js-v3#7983). The SDK is pinned in

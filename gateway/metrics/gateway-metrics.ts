@@ -1,7 +1,7 @@
 /**
  * The gateway's Prometheus metrics (prom-client), served on their own loopback listener
  * (metrics-server.ts), never on the public port. Request figures come from the request log's entries
- * (one hook in node.ts: route patterns, never URLs, so no token reaches a label); the snapshot, watch
+ * (one hook in server.ts: route patterns, never URLs, so no token reaches a label); the snapshot, watch
  * and order figures are read when Prometheus scrapes.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';

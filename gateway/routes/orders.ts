@@ -19,7 +19,7 @@ import type { ExplorerSource } from '../web/explorer-loader.js';
 import { acceptRecordsUpload, refusedResponse, UploadRefused } from './order-records.js';
 import { orderStatusPage, recordsRefusedPage, unknownOrderPage, wantsHtml } from './order-status-page.js';
 
-/** What the order routes need: the gateway's common parts and the order services (node.ts builds them). */
+/** What the order routes need: the gateway's common parts and the order services (server.ts builds them). */
 export interface OrderRouteDeps extends OrderServices {
   state: GatewayState;
   now: () => Date;

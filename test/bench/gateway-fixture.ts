@@ -12,7 +12,7 @@ import type { GatewayApp } from '../../gateway/app.js';
 import { createAccount } from '../../gateway/auth/accounts.js';
 import { createApiKey } from '../../gateway/auth/api-keys.js';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { startGateway } from '../../gateway/node.js';
+import { startGateway } from '../../gateway/server.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { publishSnapshots } from '../../pipeline/snapshots/publish-snapshots.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { startGateway } from '../../gateway/node.js';
+import { startGateway } from '../../gateway/server.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { startDevnet } from '../../pipeline/devnet/index.js';
 import { NOW_MS, publishedSandbox, SANDBOX_OPTIONS } from '../support/published-sandbox.js';

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../gateway/server.js';
 import { DAILY_METRICS, writeDailyMetricsFile } from '../../pipeline/daily/daily-metrics.js';
 import { debianTool } from './debian-tool.js';
 

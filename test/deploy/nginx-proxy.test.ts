@@ -21,7 +21,7 @@ import { createAccount } from '../../gateway/auth/accounts.js';
 import { createApiKey, revokeApiKey } from '../../gateway/auth/api-keys.js';
 import { createSession } from '../../gateway/auth/sessions.js';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../gateway/server.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { snapshotPaths } from '../../pipeline/contract/snapshot-paths.js';
 import { FolderObjectStore, publishRun } from '../../pipeline/store/index.js';

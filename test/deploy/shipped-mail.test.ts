@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../gateway/server.js';
 
 const DEPLOY = fileURLToPath(new URL('../../deploy/', import.meta.url));
 const STATE_DIR = '/var/lib/sbm';

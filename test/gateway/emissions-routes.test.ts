@@ -17,7 +17,7 @@ import { createApiKey } from '../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { billingPeriod } from '../../gateway/auth/billing-period.js';
 import { createSession, SESSION_COOKIE } from '../../gateway/auth/sessions.js';
-import { nodeListener } from '../../gateway/node.js';
+import { nodeListener } from '../../gateway/server.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';
 import { SnapshotCache } from '../../gateway/snapshots/snapshot-cache.js';
 import type { GatewayState } from '../../gateway/state/gateway-state.js';

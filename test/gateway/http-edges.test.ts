@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../gateway/app.js';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../gateway/server.js';
 
 let dir: string;
 let gateway: RunningGateway;

@@ -11,7 +11,7 @@ import { createAccount } from '../../gateway/auth/accounts.js';
 import { createApiKey } from '../../gateway/auth/api-keys.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { createSession } from '../../gateway/auth/sessions.js';
-import { nodeListener } from '../../gateway/node.js';
+import { nodeListener } from '../../gateway/server.js';
 import type { OrderServices } from '../../gateway/orders/order-services.js';
 import type { AccountServices } from '../../gateway/routes/account.js';
 import { burnsFreshnessRule, emissionsFreshnessRule } from '../../gateway/snapshots/freshness-rules.js';

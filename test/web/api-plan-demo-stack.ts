@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../gateway/server.js';
 import type { OrderAlert } from '../../gateway/orders/order-alerts.js';
 import { freePort } from '../../pipeline/demo/child-process.js';
 import { type DemoOrders, startDemoOrders } from '../../pipeline/demo/demo-orders.js';

@@ -12,7 +12,7 @@ import { createAccount } from '../../gateway/auth/accounts.js';
 import type { AuthDeps } from '../../gateway/auth/auth-deps.js';
 import { createSignInLink } from '../../gateway/auth/sign-in-links.js';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../gateway/server.js';
 import type { GatewayState } from '../../gateway/state/gateway-state.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { startGateway } from '../../gateway/node.js';
+import { startGateway } from '../../gateway/server.js';
 import { silentProgress } from '../../pipeline/collect/progress.js';
 import { readS3Settings } from '../../pipeline/config.js';
 import { runDaily } from '../../pipeline/daily/run-daily.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeIp, parseForwardedEntry, resolveClientIp } from '../../../gateway/auth/client-ip.js';
 import { loadGatewayConfig } from '../../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../../gateway/server.js';
 
 const SOCKET = '10.0.0.5';
 const headers = (forwardedFor?: string) =>

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../../gateway/node.js';
+import { type RunningGateway, startGateway } from '../../../gateway/server.js';
 import { catalogueWithPrices } from '../../../gateway/orders/catalogue.js';
 import { checkOrderRequest, createOrder } from '../../../gateway/orders/create-order.js';
 import { runFulfilment } from '../../../gateway/orders/fulfilment-job.js';

@@ -1,8 +1,8 @@
 /**
- * The gateway on Node: wires the configured state and object store into the app and serves it: the
- * snapshot reads through the app's fast path on Node's own request and response objects, everything
- * else through @hono/node-server. With `gateway/cli.ts`, the only gateway file that runs a server
- * (`fast-path.ts` writes to the response objects it is given).
+ * The gateway's server start-up on Node: wires the configured state and object store into the app and
+ * serves it: the snapshot reads through the app's fast path on Node's own request and response objects,
+ * everything else through @hono/node-server. With `gateway/cli.ts`, the only gateway file that runs a
+ * server (`fast-path.ts` writes to the response objects it is given).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
