@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import { accountPeriod, paidPeriodCovers } from '../auth/accounts.js';
 import { generateApiKey, lastFour } from '../auth/api-key-format.js';
 import { keyStatus, MAX_ACTIVE_KEYS } from '../auth/api-keys.js';
@@ -213,7 +214,7 @@ export async function usageSummary(deps: AuthDeps, account: Account, limit: numb
   const days: { day: string; used: number }[] = [];
   if (period) {
     const last = new Date(Math.min(now.getTime(), period.end.getTime() - 1));
-    for (let d = new Date(`${fromDay}T00:00:00Z`); d <= last; d = new Date(d.getTime() + 86_400_000)) {
+    for (let d = new Date(`${fromDay}T00:00:00Z`); d <= last; d = new Date(d.getTime() + DAY_MS)) {
       const day = d.toISOString().slice(0, 10);
       days.push({ day, used: byDay.get(day) ?? 0 });
     }

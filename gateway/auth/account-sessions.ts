@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { AccountSessionRecord } from '../state/billing-state.js';
 import type { Account } from '../state/gateway-state.js';
 import type { AuthDeps } from './auth-deps.js';
@@ -35,7 +36,7 @@ export async function openAccountSession(
     accountId,
     hash: sha256Hex(cookieValue),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + ACCOUNT_SESSION_DAYS * 86_400_000),
+    expiresAt: new Date(now.getTime() + ACCOUNT_SESSION_DAYS * DAY_MS),
     revokedAt: null,
   });
   return { cookieValue, record };

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { HOUR_MS } from '../../pipeline/time/utc-day.js';
 import { HttpError } from '../http/http-errors.js';
 import type { Mailer } from '../orders/mailer.js';
 import type { Account } from '../state/gateway-state.js';
@@ -16,7 +17,6 @@ export const EMAIL_TOKEN_TTL_MS = 15 * 60_000;
 /** Link requests per rolling hour, per email address and per client address. */
 export const SIGN_IN_LINKS_PER_HOUR = 5;
 const TOKEN_BYTES = 32;
-const HOUR_MS = 3_600_000;
 const SALT_NAME = 'account-sign-in';
 const EMAIL_PATTERN = /^[^\s@<>()",;:]{1,64}@[^\s@<>()",;:]+\.[^\s@<>()",;:]{2,}$/;
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { Account, SessionRecord } from '../state/gateway-state.js';
 import { accountHasAccess } from './accounts.js';
 import type { AuthDeps } from './auth-deps.js';
@@ -48,7 +49,7 @@ export async function createSession(
     accountId,
     hash: sha256Hex(cookieValue),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + days * 86_400_000),
+    expiresAt: new Date(now.getTime() + days * DAY_MS),
     revokedAt: null,
   });
   return { cookieValue, record };

@@ -4,6 +4,7 @@ import { openObjectStore } from '../../pipeline/store/index.js';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
 import { buildPack } from '../../pipeline/tax/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
+import { HOUR_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayConfig } from '../config.js';
 import { catalogueWithPrices, formatPrice } from '../orders/catalogue.js';
 import { checkOrderRequest, createOrder } from '../orders/create-order.js';
@@ -123,7 +124,7 @@ export function parseDuration(raw: string): number {
   const match = DURATION.exec(raw.trim());
   if (!match || Number(match[1]) <= 0)
     throw new InvalidArgumentError('expected a duration such as 30s, 5m or 1h');
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const unit = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   return Number(match[1]) * unit;
 }
 

@@ -5,6 +5,7 @@
  * and order figures are read when Prometheus scrapes.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { HOUR_MS } from '../../pipeline/time/utc-day.js';
 import type { RequestLogEntry } from '../app.js';
 import { isDeliveryFailing, isStuck } from '../orders/stuck-order.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
@@ -28,7 +29,7 @@ export interface GatewayMetrics {
 }
 
 /** A paid order waiting longer than this for its pack is worth a look (before it is stuck). */
-export const PAID_WAITING_MS = 3_600_000;
+export const PAID_WAITING_MS = HOUR_MS;
 
 /** Request latency buckets, in seconds: snapshot answers take a millisecond, a tax check seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -5,8 +5,8 @@ import type { OrderOrigin, OrderRecord } from '../state/order-state.js';
 import type { Catalogue } from './catalogue.js';
 import { newOrderId } from './order-id.js';
 
-/** Spec 8: packs are downloadable for 30 days after fulfilment. */
-export const RETENTION_DAYS = 30;
+/** A fulfilled pack stays downloadable for 30 days, then answers 410 (docs/api.md, Tax orders). */
+export const PACK_RETENTION_DAYS = 30;
 
 /** A request for an order that cannot be made as asked; the message says what to change (400). */
 export class OrderRequestError extends Error {
@@ -72,7 +72,7 @@ export async function createOrder(
     coldkeys: request.coldkeys,
     amountMinor: request.sku.amount_minor,
     currency: request.sku.currency,
-    retentionDays: RETENTION_DAYS,
+    retentionDays: PACK_RETENTION_DAYS,
     origin,
     createdAt: deps.now(),
   });

@@ -5,7 +5,7 @@ import {
   type CustomerInputs,
   CustomerInputsRejected,
 } from '../../pipeline/tax/own-records/customer-inputs.js';
-import { DAY_MS } from '../../pipeline/time/utc-day.js';
+import { DAY_MS, HOUR_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord, OrderRevision } from '../state/order-state.js';
 import { deliveryEmail, revisionEmail } from './delivery-email.js';
@@ -19,7 +19,7 @@ import { storedCustomerInputs } from './revision-inputs.js';
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 /** Retry delays after a failed build: 1, 2, 4, 8 … minutes, at most an hour. */
 const BACKOFF_BASE_MS = 60_000;
-const BACKOFF_MAX_MS = 3_600_000;
+const BACKOFF_MAX_MS = HOUR_MS;
 /** A failed delivery is tried again this much later (until the pack is purged). */
 const MAIL_RETRY_MS = 10 * 60_000;
 

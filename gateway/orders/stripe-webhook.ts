@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { PaymentOutcome } from '../state/order-state.js';
 import { catalogueWithPrices } from './catalogue.js';
-import { RETENTION_DAYS } from './create-order.js';
+import { PACK_RETENTION_DAYS } from './create-order.js';
 import type { OrderAlert } from './order-alerts.js';
 import { ORDER_ID_PATTERN } from './order-id.js';
 import { type OrderSeal, type SealedOrder, SealRefusedError } from './order-seal.js';
@@ -179,7 +179,7 @@ async function remakeOrder(
       coldkeys: sealed.coldkeys,
       amountMinor: sealed.amountMinor,
       currency: sealed.currency,
-      retentionDays: RETENTION_DAYS,
+      retentionDays: PACK_RETENTION_DAYS,
       origin: 'checkout',
       createdAt: sealed.createdAt,
     });

@@ -12,6 +12,7 @@ import { EstimateUnavailableError, estimateCheck, renderCheck } from '../../pipe
 import { type LatestTaoPrices, latestTaoPrices } from '../../pipeline/tax/latest-tao-price.js';
 import { countTaxYearEvents } from '../../pipeline/tax/tax-year-events.js';
 import { ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
+import { HOUR_MS } from '../../pipeline/time/utc-day.js';
 import { HttpError } from '../http/http-errors.js';
 import type { SnapshotCache } from '../snapshots/snapshot-cache.js';
 import { checkCacheKey } from '../state/check-cache-key.js';
@@ -19,7 +20,7 @@ import type { GatewayState } from '../state/gateway-state.js';
 import { requirePublished } from './snapshot-response.js';
 
 /** Spec 8: a check is cached 24 hours per coldkey. */
-export const CHECK_CACHE_MS = 24 * 3_600_000;
+export const CHECK_CACHE_MS = 24 * HOUR_MS;
 /** How soon to come back when the node is away: a restart or a network blip. */
 const CHAIN_RETRY_SECONDS = 30;
 /** How soon to come back when the tax data is missing: it arrives with a daily run. */

@@ -3,6 +3,7 @@
  * the copy button). No inline script or style (the CSP forbids both): the daily bars are SVG shapes
  * sized by attributes.
  */
+import { DAY_MS } from '../../pipeline/time/utc-day.js';
 import type { KeyUsageSummary, UsageSummary } from '../account/account-keys.js';
 import { type KeyEvent, OPERATOR_SOURCE, type SubscriptionRecord } from '../state/billing-state.js';
 import type { Account } from '../state/gateway-state.js';
@@ -190,7 +191,7 @@ function dailyChart(days: UsageSummary['days'], period: { start: Date; end: Date
   if (!days.some((d) => d.used > 0)) return '<p class="note">No successful requests yet this period.</p>';
   const periodDays = Math.max(
     days.length,
-    Math.ceil((period.end.getTime() - period.start.getTime()) / 86_400_000),
+    Math.ceil((period.end.getTime() - period.start.getTime()) / DAY_MS),
   );
   const max = Math.max(1, ...days.map((d) => d.used));
   const width = 12;

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../time/utc-day.js';
 import type { Freshness } from './envelope.js';
 
 /**
@@ -5,7 +6,7 @@ import type { Freshness } from './envelope.js';
  * so the pipeline stamps them at publication and the gateway recomputes them per request, both from here.
  */
 /** Burn data is collected daily: a day and two hours of slack before it counts as stale. */
-export const BURNS_STALE_AFTER_MS = 26 * 3_600_000;
+export const BURNS_STALE_AFTER_MS = 26 * HOUR_MS;
 /** The emissions watch samples every five minutes: three missed samples make it stale. */
 export const EMISSIONS_STALE_AFTER_MS = 15 * 60_000;
 

@@ -15,6 +15,3 @@ export const PUBLIC_EMISSION_WINDOWS: readonly number[] = [7];
 export const DEFAULT_EMISSION_DAYS: EmissionWindow = 7;
 /** Events per page of /api/v1/emissions/events. */
 export const EMISSION_EVENTS_PAGE_SIZE = 100;
-
-/** Pack retention after fulfilment (spec 8). */
-export const PACK_RETENTION_DAYS = 30;

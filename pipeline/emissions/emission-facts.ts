@@ -4,13 +4,11 @@
  * of five-minute samples never travels into JS.
  */
 
-import { DAY_MS } from '../time/utc-day.js';
+import { DAY_MS, HOUR_MS } from '../time/utc-day.js';
 import { gapThresholdMs, type SampleGap } from './coverage.js';
 import type { EmissionStatus } from './emission-status.js';
 import type { EmissionsDb } from './emissions-db.js';
 import type { EmissionEvent, EventKind } from './transition-rule.js';
-
-const HOUR_MS = 3_600_000;
 
 export interface SampleRow {
   netuid: number;

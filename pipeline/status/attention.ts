@@ -6,6 +6,7 @@
  */
 import { BURNS_STALE_AFTER_MS, EMISSIONS_STALE_AFTER_MS } from '../contract/freshness.js';
 import { describeSpans } from '../prices/missing-rates.js';
+import { HOUR_MS } from '../time/utc-day.js';
 import type { EmissionsStatus, PublishedStatus, WarehouseStatus } from './status-report.js';
 
 export function attentionOf(
@@ -87,7 +88,7 @@ function emissionsAttention(emissions: EmissionsStatus): string[] {
 }
 
 function hours(ms: number): string {
-  return `${ms / 3_600_000} h`;
+  return `${ms / HOUR_MS} h`;
 }
 
 function minutes(ms: number): string {

@@ -4,6 +4,8 @@
  * Day arithmetic goes through the day's start instant, never through local time.
  */
 export const DAY_MS = 86_400_000;
+/** An hour in milliseconds; like the UTC day, always the same length. */
+export const HOUR_MS = 3_600_000;
 
 const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 

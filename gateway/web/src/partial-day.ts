@@ -1,4 +1,5 @@
 // No DOM here: the tests import it in Node.
+import { DAY_MS } from '../../../pipeline/time/utc-day.js';
 
 /**
  * Whether the `as_of` day, the spark line's last, was still under way at `as_of`: true unless `as_of`
@@ -7,5 +8,5 @@
 export function asOfDayPartial(asOf: string): boolean {
   const ms = Date.parse(asOf);
   if (Number.isNaN(ms)) return false;
-  return 86_400_000 - (ms % 86_400_000) > 1_000;
+  return DAY_MS - (ms % DAY_MS) > 1_000;
 }

@@ -25,7 +25,7 @@
 import type { Decimal } from 'decimal.js';
 import { ukDay } from '../../time/uk-day.js';
 import { ukTaxYear } from '../../time/uk-tax-year.js';
-import { addDays } from '../../time/utc-day.js';
+import { addDays, HOUR_MS } from '../../time/utc-day.js';
 import { CgtDecimal, plainDecimal } from './cgt-decimal.js';
 import {
   type CgtDisposal,
@@ -410,10 +410,10 @@ function ukCalendar(): { day: (ms: number) => string; taxYear: (day: string) => 
   const labelByStartYear = new Map<number, string>();
   return {
     day(ms) {
-      const hour = Math.floor(ms / 3_600_000);
+      const hour = Math.floor(ms / HOUR_MS);
       let day = dayByHour.get(hour);
       if (day === undefined) {
-        day = ukDay(hour * 3_600_000);
+        day = ukDay(hour * HOUR_MS);
         dayByHour.set(hour, day);
       }
       return day;
