@@ -11,11 +11,11 @@ type KeyCredential = Extract<Credential, { kind: 'key' }>;
 
 export interface AccessGuard {
   /**
-   * Admits a request to a resource that needs `need`, or throws 401/429. A keyed request reserves one
-   * request of its monthly allowance here (settled in the router's finally stage); a public request
-   * counts against its IP's per-minute limit; a subscriber session is not metered (spec 8).
-   * A request that can be decided without waiting (see `admitCredential`) is admitted, or refused by a
-   * throw, without a promise: undefined means admitted now.
+   * Admits a request to a resource that needs `need`, or throws 401/429. A keyed request reserves one request
+   * of its monthly allowance here (settled in the router's finally stage); a public request counts against
+   * its IP's per-minute limit; a subscriber session is not metered (the allowance is the API plan's). A
+   * request that can be decided without waiting (see `admitCredential`) is admitted, or refused by a throw,
+   * without a promise: undefined means admitted now.
    */
   admit(request: GatewayRequest, need: AccessNeed, what: string): Promise<void> | undefined;
 }

@@ -114,7 +114,7 @@ export function buildApp(deps: GatewayDeps): GatewayApp {
     }),
   });
 
-  /** The account page's per-key, per-day use (issue 27): counted here, written once a second. */
+  /** The account page's per-key, per-day use: counted here, written once a second. */
   const recordKeyUse = (request: GatewayRequest, granted: boolean, status: number): void => {
     const credential = request.ctx.credential;
     if (!granted || credential?.kind !== 'key' || !countsAgainstAllowance(status)) return;

@@ -41,7 +41,7 @@ export interface GatewayConfig {
    * Set it to exactly the number of proxies you run: one more lets clients pick their own address.
    */
   trustProxy: number;
-  /** Successful requests per billing period per account (spec 8). */
+  /** Successful requests per billing period per account, shared by its keys. */
   monthlyAllowance: number;
   /**
    * Allowance leases (`SBM_ALLOWANCE_LEASE`, requests per lease; 0 counts every request in the shared
@@ -59,7 +59,7 @@ export interface GatewayConfig {
   orders: OrderConfig;
   /** The `/metrics` listener (SBM_METRICS_PORT, SBM_METRICS_HOST); port null: none. */
   metrics: MetricsConfig;
-  /** The self-serve API plan (issue 27); Stripe's key, API base and mail settings are the orders'. */
+  /** The self-serve API plan; Stripe's key, API base and mail settings are the orders'. */
   apiPlan: ApiPlanConfig;
   /** `SBM_SANDBOX=1`: the published data is the sandbox's synthetic world, and the explorer says so on every page. */
   sandbox: boolean;

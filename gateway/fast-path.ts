@@ -63,7 +63,7 @@ interface ResolvedUrl {
 /**
  * URLs resolved before, by method; null marks a URL that is not a snapshot read. Clients poll the same
  * few URLs, and matching the table, splitting the query and checking the parameters were a third of a
- * public answer's JavaScript (issue 28). A URL whose parameters were refused is not kept (its error is
+ * public answer's JavaScript. A URL whose parameters were refused is not kept (its error is
  * made again per request); at most this many are kept per method (then the map starts again empty). The
  * route table never changes after start.
  */

@@ -25,7 +25,7 @@ const WRITE_AT_CHARS = 64 * 1024;
  */
 export function requestLogTo(sink: LogSink): RequestLog {
   // Lines kept apart and joined once per write: a string grown by `+=` is a rope of every line, and
-  // turning that into bytes cost more than building the lines (profiled 2026-11-25, issue 28).
+  // turning that into bytes cost more than building the lines (profiled 2026-11-25).
   let pending: string[] = [];
   let pendingChars = 0;
   let timer: NodeJS.Timeout | null = null;

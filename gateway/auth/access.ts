@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from './sessions.js';
 export type AccessNeed = 'public' | 'paid';
 
 export interface AccessDenied {
-  /** 401; 402 for a key whose plan's paid period has ended unpaid (issue 27). */
+  /** 401; 402 for a key whose plan's paid period has ended unpaid. */
   status: 401 | 402;
   detail: string;
   headers: Record<string, string>;

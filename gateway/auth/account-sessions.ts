@@ -11,8 +11,8 @@ import { digestsEqual, sha256Hex } from './secret-hash.js';
 
 /**
  * The account page's own cookie. It is not `svc_explore` and is never read by the API's credential
- * resolution: an account session manages keys and billing, it grants no data access (spec 5 rule 4:
- * keys are managed on the account page, never through an API key, and an API account is metered).
+ * resolution: an account session manages keys and billing, it grants no data access (an API key reads data
+ * only: keys are managed on the account page, never through an API key, and an API account is metered).
  */
 export const ACCOUNT_COOKIE = 'svc_account';
 export const ACCOUNT_SESSION_DAYS = 30;

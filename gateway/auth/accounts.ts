@@ -33,9 +33,9 @@ export function accountHasAccess(account: Account, now: Date): boolean {
 }
 
 /**
- * A Stripe-billed account has access while its last paid period lasts (issue 27: a period that ends
- * unpaid, or after a cancellation, answers 402 until an invoice is paid). Operator-made accounts
- * (comped, test) do not depend on Stripe.
+ * A Stripe-billed account has access while its last paid period lasts (a period that ends unpaid, or after a
+ * cancellation, answers 402 until an invoice is paid). Operator-made accounts (comped, test) do not depend on
+ * Stripe.
  */
 export function paidPeriodCovers(account: Account, now: Date): boolean {
   if (account.billing !== 'stripe') return true;

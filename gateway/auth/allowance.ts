@@ -3,10 +3,13 @@ import type { GatewayState } from '../state/gateway-state.js';
 import { type BillingPeriod, periodSeconds } from './billing-period.js';
 import type { LimitDecision } from './limit-headers.js';
 
-/** Spec 8: successful requests per billing period per account, shared by its keys. */
+/**
+ * Successful requests per billing period per account, shared by its keys (docs/api.md, Allowance and
+ * limits).
+ */
 export const DEFAULT_MONTHLY_ALLOWANCE = 10_000;
 
-/** Spec 8: only successes consume the allowance; 304 is a success that sends no body. */
+/** Only successes consume the allowance (a failed request is free); 304 is a success that sends no body. */
 export function countsAgainstAllowance(status: number): boolean {
   return (status >= 200 && status < 300) || status === 304;
 }

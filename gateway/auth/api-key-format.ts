@@ -9,7 +9,7 @@ export const API_KEY_BYTES = 32;
 /** Characters of the random part that are stored and shown in clear, to tell keys apart in lists. */
 export const VISIBLE_BODY_CHARS = 6;
 
-/** Characters of the checksum at the end of a key (issue 27): CRC32 of the random part, base62. */
+/** Characters of the checksum at the end of a key: CRC32 of the random part, base62. */
 export const CHECKSUM_CHARS = 6;
 const BASE62_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -11,7 +11,7 @@ import {
 import { newId } from './random-id.js';
 import { digestsEqual, sha256Hex } from './secret-hash.js';
 
-/** Spec 5.6: a plan covers up to 3 active keys. */
+/** A plan covers up to 3 active keys. */
 export const MAX_ACTIVE_KEYS = 3;
 
 export interface CreatedApiKey {
@@ -99,7 +99,7 @@ function reject(reason: KeyRejection): KeyVerification {
  * What is known of each presented key that matched a stored key, by the key as presented: its SHA-256,
  * and which candidate it matched in the candidate list it was last compared with. A client sends the
  * same key on every request, and its shape check (two patterns and a CRC32), its digest and the
- * comparisons were most of a keyed request's JavaScript (profiled 2026-11-25, issue 28). Only keys
+ * comparisons were most of a keyed request's JavaScript (profiled 2026-11-25). Only keys
  * that matched are kept, so made-up values cannot fill it (and it is emptied at 1,024). The comparison
  * is redone whenever the state hands over a different list (it reads the rows again after any change
  * anywhere), and the state lookup and every status check still run on each request. The keys kept

@@ -5,7 +5,7 @@ import type { BillingState } from '../state/billing-state.js';
 export const KEY_USE_WRITE_MS = 1_000;
 
 /**
- * The account page's per-key, per-day use (issue 27), added up in memory and written to the shared
+ * The account page's per-key, per-day use, added up in memory and written to the shared
  * state once a second, one statement per key and UTC day. An upsert per keyed request was the keyed
  * path's largest cost (two autocommitted statements, each a WAL append on SQLite: measured with
  * `node --cpu-prof` under the bench's load, 2026-11-25). These counts are the display's only: the

@@ -12,8 +12,8 @@ export interface LimitDecision {
 
 /**
  * Response headers for a decision, in two vocabularies:
- * - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (spec 8; Reset is the UTC Unix
- *   time, in seconds, at which the window ends);
+ * - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (the usage headers the
+ *   interface names; Reset is the UTC Unix time, in seconds, at which the window ends);
  * - the IETF draft's fields in the form of draft-ietf-httpapi-ratelimit-headers-07:
  *   `RateLimit-Policy: <limit>;w=<window seconds>` and
  *   `RateLimit: limit=<limit>, remaining=<remaining>, reset=<seconds until reset>`.

@@ -37,7 +37,7 @@ const PUBLIC: Credential = Object.freeze({ kind: 'public' });
  * Who is calling, when that is known without waiting: the public caller (no `Authorization`, no
  * session cookie), or a key `verifyApiKeyNow` can check now. Null when there is something to wait for.
  * Most requests are public or repeat a key: answering them without a promise keeps them as cheap as
- * the bytes they fetch (issue 28).
+ * the bytes they fetch.
  */
 export function credentialNow(deps: AuthDeps, headers: HeaderSource, now: Date): Credential | null {
   const authorization = headers.get('authorization');
@@ -93,7 +93,7 @@ function bearerKey(authorization: string): string | null {
 /**
  * The last few `Authorization` values parsed, and the credential last made for each key record (the
  * state hands over new records whenever it reads them again): a client repeats both on every request,
- * and making them anew was a tenth of a keyed request's JavaScript (issue 28). Bounded, in memory only.
+ * and making them anew was a tenth of a keyed request's JavaScript. Bounded, in memory only.
  */
 const bearerKeys = new Map<string, string | null>();
 const keyCredentials = new Map<string, { key: ApiKeyRecord; credential: KeyCredential }>();

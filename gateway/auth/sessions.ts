@@ -13,7 +13,7 @@ import { encodeBase58 } from './base58.js';
 import { newId } from './random-id.js';
 import { digestsEqual, sha256Hex } from './secret-hash.js';
 
-/** Spec 5: the subscriber session cookie's name. */
+/** The subscriber session cookie's name, fixed by the interface. */
 export const SESSION_COOKIE = 'svc_explore';
 export const SESSION_BYTES = 32;
 export const DEFAULT_SESSION_DAYS = 30;

@@ -4,7 +4,7 @@ import type { GatewayState } from '../state/gateway-state.js';
 import { rateLimitSubject } from './client-ip.js';
 import { type LimitDecision, limitHeaders } from './limit-headers.js';
 
-/** Spec 7.2 and 8: 20 requests an hour per IP address across `/tax/check.json` and `/tax/orders/...`. */
+/** 20 requests an hour per IP address across `/tax/check.json` and `/tax/orders/...`; more answer 429. */
 export const TAX_LIMIT_PER_HOUR = 20;
 
 const WINDOW_SECONDS = 3600;

@@ -18,8 +18,8 @@ class AnswerError extends Error {
 }
 
 /**
- * Errors a handler throws to answer with something other than 200. The router's catch stage turns
- * them into the one body shape of spec 7: `{"detail": "..."}`, or the 422 array.
+ * Errors a handler throws to answer with something other than 200. The router's catch stage turns them into
+ * the one error body shape: `{"detail": "..."}`, or the 422 array (docs/api.md, Errors).
  */
 export class HttpError extends AnswerError {
   override name = 'HttpError';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** 64 lower-case hex digits: the HMAC-SHA256 of the order id, hex (spec 2.10). */
+/** 64 lower-case hex digits: the HMAC-SHA256 of the order id, hex (the order's `t`). */
 const TOKEN_LENGTH = 64;
 const TOKEN_FORM = /^[0-9a-f]{64}$/;
 

@@ -7,7 +7,7 @@ export function packUrl(baseUrl: string, orderId: string, token: string): string
   return `${baseUrl}/tax/orders/${orderId}/pack?t=${token}`;
 }
 
-/** Where the buyer posts their own records for a revised pack (issue 36). */
+/** Where the buyer posts their own records for a revised pack. */
 export function recordsUrl(baseUrl: string, orderId: string, token: string): string {
   return `${baseUrl}/tax/orders/${orderId}/records?t=${token}`;
 }

@@ -3,12 +3,12 @@ import { type OrderRecord, type OrderRevision, takesUploads } from '../state/ord
 import { packUrl, recordsUrl } from './order-urls.js';
 
 /**
- * The Order of spec 2.10 as the buyer sees it: `paid_at`, `fulfilled_at`, `pack_url` and
- * `pack_expires_at` are absent until they apply. Issue 36 adds `pack_version` (the version the pack
- * link serves), `records_url` (while the order takes the buyer's records) and `revisions` (each
- * accepted upload: its files' names, SHA-256 and rows, and a rejected one's problem). Nothing else of
- * the record (email, session, lease, errors, store keys) leaves the gateway. Checked against the
- * contract before it is served.
+ * The order (the body of `GET /tax/orders/{id}`) as the buyer sees it: `paid_at`, `fulfilled_at`, `pack_url`
+ * and `pack_expires_at` are absent until they apply. Revised packs add `pack_version` (the version the pack
+ * link serves), `records_url` (while the order takes the buyer's records) and `revisions` (each accepted
+ * upload: its files' names, SHA-256 and rows, and a rejected one's problem). Nothing else of the record
+ * (email, session, lease, errors, store keys) leaves the gateway. Checked against the contract before it is
+ * served.
  */
 export function orderView(
   order: OrderRecord,

@@ -2,7 +2,7 @@
  * The object store keys of an order: its pack, a function of the order id and the pack's version alone,
  * so every attempt at one version (a retry, a second worker after a lost lease) writes to the same key
  * and there is never a second object for it. Version 1 (the pack fulfilment builds) keeps the key it
- * always had; a revision's pack (issue 36: the buyer's own records added) is `<id>.v<version>.zip`.
+ * always had; a revision's pack (the buyer's own records added) is `<id>.v<version>.zip`.
  * Everything of an order starts with `orderKeyPrefix` (the buyer's uploaded files too), so the purge
  * deletes it all. Outside `runs/` and `manifest.json`, so publication never lists or prunes it.
  */

@@ -5,7 +5,7 @@ import { parseUkTaxYear, type UkTaxYear } from '../../pipeline/time/uk-tax-year.
 import { addDays } from '../../pipeline/time/utc-day.js';
 
 /**
- * Which tax years can be sold: coverage decides (issue 26). A pack reads the stake at the end of every UK
+ * Which tax years can be sold: coverage decides. A pack reads the stake at the end of every UK
  * day (Europe/London) of its year, so a year is on sale only when the published record (`tax/calendar.json`)
  * holds every UK day from its 6 April to its 5 April, or, for the year under way, to yesterday (today is
  * not over). A year whose first months are missing would be built from a later opening and misstate the

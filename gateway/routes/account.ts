@@ -87,7 +87,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 const MAX_EVENT_BYTES = 512 * 1024;
 
 /**
- * The account pages (issue 27): email sign-in safe from mail scanners, keys, usage, subscribe and
+ * The account pages: email sign-in safe from mail scanners, keys, usage, subscribe and
  * billing portal; the Stripe webhook of subscriptions; and `GET /api/v1/usage` for keys. Every
  * state-changing request checks `Origin` and a form token (the session's CSRF token once signed in).
  */

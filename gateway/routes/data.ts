@@ -15,8 +15,9 @@ import { addSnapshotRoutes, type SnapshotRoute } from './snapshot-routes.js';
 const SUBNET_NOT_FOUND = 'Subnet not found';
 
 /**
- * Spec 4.1: the burn snapshots. Each route parses its parameters into the published object it serves
- * and the access it needs; `addSnapshotRoutes` admits and serves (on the router and the fast path).
+ * The data interface's burn snapshots (`/api/v1/subnets...`). Each route parses its parameters into the
+ * published object it serves and the access it needs; `addSnapshotRoutes` admits and serves (on the router
+ * and the fast path).
  */
 export function dataRoutes(
   router: RouterType<GatewayRequest>,

@@ -31,9 +31,9 @@ function windowNeed(days: number): AccessNeed {
 }
 
 /**
- * Spec 4.2: the emissions watch's published run. The status and the history windows are published
- * objects, served by `addSnapshotRoutes` (on the router and the fast path alike); the events list is
- * paged per request, so it is a router handler that parses, admits and serves.
+ * The emissions endpoints (`/api/v1/emissions...`): the watch's published run. The status and the history
+ * windows are published objects, served by `addSnapshotRoutes` (on the router and the fast path alike); the
+ * events list is paged per request, so it is a router handler that parses, admits and serves.
  */
 export function emissionRoutes(
   router: RouterType<GatewayRequest>,

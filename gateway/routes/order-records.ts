@@ -1,6 +1,6 @@
 /**
  * `POST /tax/orders/{id}/records?t=`: the buyer adds their own records, addresses and opening pools to a
- * paid order (issue 36), and the fulfilment job builds a revised pack at no charge.
+ * paid order, and the fulfilment job builds a revised pack at no charge.
  *
  * The upload is read and checked whole before anything is stored: the declared length first (a body
  * over the limit is refused before a byte of it is read), then the body read with a running count (a

@@ -33,7 +33,7 @@ export function wantsHtml(accept: string | null): boolean {
  * pages run no inline script) and says so; once the pack is ready it offers the download, and after the
  * retention it says the pack was deleted. The same facts as the JSON, nothing more.
  *
- * Issue 36: a ready pack's page lists its versions (each upload's files: name, rows, SHA-256; a rejected
+ * A ready pack's page lists its versions (each upload's files: name, rows, SHA-256; a rejected
  * one's problem) and offers "Add your records and addresses", a plain form (no script: the pages' CSP)
  * posting to the order's `records_url`. While a version is being built the page refreshes itself and
  * shows no form (a refresh would empty one being filled in). Every name shown is escaped.

@@ -37,7 +37,7 @@ async function manifestOf(deps: OrderRouteDeps) {
   return deps.explorer ? ((await deps.explorer().catch(() => null))?.manifest ?? null) : null;
 }
 
-/** The one 404 of spec 5 rule 7: an unknown order, a wrong token and a missing token read alike. */
+/** The one 404 of the order endpoints: an unknown order, a wrong token and a missing token read alike. */
 export const UNKNOWN_ORDER = 'Unknown order, or wrong or missing token.';
 const ORDERS_OFF = 'Checkout is not enabled on this gateway (SBM_ORDER_SECRET is not set).';
 const CHECKOUT_OFF = 'Checkout is not enabled on this gateway (STRIPE_SECRET_KEY is not set).';
@@ -45,7 +45,7 @@ const CHECKOUT_OFF = 'Checkout is not enabled on this gateway (STRIPE_SECRET_KEY
 const MAX_CHECKOUT_BODY = 16 * 1024;
 
 /**
- * Spec 4.3 and the checkout: `POST /tax/checkout`, `GET /tax/orders/{id}?t=` and `.../pack?t=`. Each
+ * The tax orders: `POST /tax/checkout`, `GET /tax/orders/{id}?t=` and `.../pack?t=`. Each
  * counts against the shared tax limit first (20 in any rolling hour per address, with the check) and
  * carries its headers. The request log records route patterns only, so no token reaches it.
  */
@@ -163,10 +163,10 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
             : 'The order has no pack yet: it is paid and the pack is being prepared; try again in a minute.',
         );
       }
-      // Spec 3.2: 410 from the expiry on, whether or not the purge has deleted the object yet.
+      // 410 from the expiry on, whether or not the purge has deleted the object yet.
       if (deps.now() >= order.packExpiresAt) throw new HttpError(410, expiredDetail(order));
       if (!deps.store) throw new Error('order routes without a pack store');
-      // The newest version built (issue 36: the buyer's records added), else the first pack.
+      // The newest version built (the buyer's records added), else the first pack.
       const newest = newestBuilt(await deps.state.orders.listRevisions(order.id));
       const key = newest?.packKey ?? order.packKey;
       const bytes = await deps.store.get(key);
@@ -190,7 +190,7 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
     });
   });
 
-  // Issue 36: the buyer adds their own records; the fulfilment job builds the next version of the pack.
+  // The buyer adds their own records; the fulfilment job builds the next version of the pack.
   router.post('/tax/orders/:order_id/records', async (request) => {
     const headers = await admit(request);
     const html = wantsHtml(request.ctx.requestHeaders.get('accept') ?? null);

@@ -97,11 +97,11 @@ function representationAnswer(
 const NO_EXTRA_HEADERS: Record<string, string> = Object.freeze({});
 
 /**
- * The headers of a public 200 of one representation, built once per `Cache-Control` value: every
- * public answer of it within that value's time sends the same ones (the same names, order and values
- * `cachedAnswer` gives), so one frozen object serves them all and a public answer allocates no headers
- * (issue 28). Kept as long as the representation is; rebuilt when the run's cache policy gives another
- * value (at most once a second, usually once every few minutes).
+ * The headers of a public 200 of one representation, built once per `Cache-Control` value: every public
+ * answer of it within that value's time sends the same ones (the same names, order and values `cachedAnswer`
+ * gives), so one frozen object serves them all and a public answer allocates no headers. Kept as long as the
+ * representation is; rebuilt when the run's cache policy gives another value (at most once a second, usually
+ * once every few minutes).
  */
 const publicHeaders = new WeakMap<Representation, Record<string, string>>();
 

@@ -19,7 +19,7 @@ import { checkCacheKey } from '../state/check-cache-key.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import { requirePublished } from './snapshot-response.js';
 
-/** Spec 8: a check is cached 24 hours per coldkey. */
+/** A check's answer is cached 24 hours per coldkey. */
 export const CHECK_CACHE_MS = 24 * HOUR_MS;
 /** How soon to come back when the node is away: a restart or a network blip. */
 const CHAIN_RETRY_SECONDS = 30;

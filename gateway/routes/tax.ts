@@ -8,9 +8,9 @@ import { PRIVATE_NO_STORE } from '../snapshots/cache-policy.js';
 import { type CheckAnswerDeps, createCheckAnswer } from './tax-check-answer.js';
 
 /**
- * Spec 4.3: the tax check (the order routes are in orders.ts and stripe-webhook.ts). Every route
- * counts against the per-IP tax limit first, before its input is even parsed (a flood of malformed
- * requests is still a flood), then answers.
+ * The tax check, `GET /tax/check.json` (the order routes are in orders.ts and stripe-webhook.ts). Every route
+ * counts against the per-IP tax limit first, before its input is even parsed (a flood of malformed requests
+ * is still a flood), then answers.
  *
  * Privacy: the request log records the route pattern (`/tax/check.json`), never the query, so no
  * coldkey and no pasted secret reaches it; nothing here logs the input, and no caller's address is

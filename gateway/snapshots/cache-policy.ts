@@ -1,8 +1,8 @@
 /**
- * How long a shared cache (the shipped nginx, a CDN, a browser) may hand out a public snapshot answer
- * without asking the gateway again, derived from the published run: never past the moment its
- * `freshness` field would read differently, never past the moment the next publication can appear, and
- * never longer than the five-minute polling interval the interface documents (spec 8).
+ * How long a shared cache (the shipped nginx, a CDN, a browser) may hand out a public snapshot answer without
+ * asking the gateway again, derived from the published run: never past the moment its `freshness` field would
+ * read differently, never past the moment the next publication can appear, and never longer than the
+ * five-minute polling interval the interface documents (callers poll no more often).
  *
  * - `max-age` = the least of 300 s, the seconds until the run's freshness changes (current → stale) and
  *   the seconds until its next publication is due; once that is due (or unknown), 30 s, so a publication
@@ -13,7 +13,7 @@
  */
 import { DAY_MS } from '../../pipeline/time/utc-day.js';
 
-/** Spec 8: callers poll no more often than every five minutes; no answer is kept longer. */
+/** Callers poll no more often than every five minutes; no answer is kept longer. */
 export const MAX_AGE_CAP_S = 300;
 /** Once the next publication is due, caches ask again this often. */
 export const DUE_MAX_AGE_S = 30;

@@ -7,7 +7,7 @@ import type { Manifest } from '../../pipeline/store/index.js';
 import { nextUtcMidnight, type RunChanges } from './cache-policy.js';
 import type { FreshnessRule } from './snapshot-cache.js';
 
-/** Spec 4.2: the emissions watch samples (and publishes) every five minutes. */
+/** The emissions watch samples (and publishes) every five minutes. */
 export const EMISSIONS_PUBLISHED_EVERY_MS = 5 * 60_000;
 
 /**

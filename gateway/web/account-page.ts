@@ -264,7 +264,7 @@ for (const button of document.querySelectorAll('[data-copy]')) {
 }
 `;
 
-/** The API plan in plain words (spec section 8). */
+/** The API plan in plain words: price, allowance, keys, what happens at the cap. */
 export function apiPlanPage(frame: PageFrame, signedIn: boolean): string {
   return page(
     'API plan',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.6: a dated published buyback claim. Claims are not verified revenue. */
+/** A dated published buyback claim. Claims are not verified revenue. */
 export const Claim = z
   .object({
     text: z.string().meta({ description: 'The claim as published.' }),

@@ -3,7 +3,7 @@ import { Freshness } from './envelope.js';
 import { Coverage } from './subnet-history.js';
 
 /**
- * Spec 4.2 leaves the emissions bodies to us. They share the data envelope's spirit: when the data was
+ * The interface leaves the emissions bodies to us. They share the data envelope's spirit: when the data was
  * observed, how fresh it is, and where the method is described. Amounts are TAO/alpha decimals.
  */
 const watchEnvelope = {

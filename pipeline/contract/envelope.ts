@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.1: the fields every data snapshot (list, detail, history) carries. */
+/** The fields every data snapshot (list, detail, history) carries. */
 export const Freshness = z.enum(['current', 'stale', 'unknown']).meta({
   id: 'Freshness',
   description:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.8. */
+/** One problem with a request's input: where (`loc`), what (`msg`), its kind (`type`); 422 lists them. */
 export const ValidationError = z
   .object({
     loc: z.array(z.union([z.string(), z.number().int()])),
@@ -15,7 +15,7 @@ export const HTTPValidationError = z
   .meta({ id: 'HTTPValidationError' });
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;
 
-/** Spec 7.1: every other error is a JSON object with a string `detail`. */
+/** Every other error is a JSON object with a string `detail`. */
 export const ErrorBody = z
   .object({ detail: z.string().meta({ description: 'What went wrong, in one sentence.' }) })
   .meta({ id: 'ErrorBody' });

@@ -2,7 +2,7 @@ import { HOUR_MS } from '../time/utc-day.js';
 import type { Freshness } from './envelope.js';
 
 /**
- * The freshness rules (spec 3.3 leaves the transitions to us). They depend on the time of the request,
+ * The freshness rules (the interface leaves the transitions to us). They depend on the time of the request,
  * so the pipeline stamps them at publication and the gateway recomputes them per request, both from here.
  */
 /** Burn data is collected daily: a day and two hours of slack before it counts as stale. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const OrderStatus = z.enum(['created', 'paid', 'fulfilled']).meta({ id: 'OrderStatus' });
 
-/** One file of a revision, as the buyer gave it (issue 36). */
+/** One file of a revision, as the buyer gave it for a revised pack. */
 export const OrderRevisionFile = z
   .object({
     name: z.string().meta({ description: 'The file name as uploaded (or `addresses (typed in)`).' }),
@@ -35,7 +35,7 @@ export const OrderRevision = z
   })
   .meta({ id: 'OrderRevision' });
 
-/** Spec 2.10: body of GET /tax/orders/{order_id}. Timestamps are ISO 8601 UTC. */
+/** The body of GET /tax/orders/{order_id}. Timestamps are ISO 8601 UTC. */
 export const Order = z
   .object({
     id: z.string().meta({ description: 'The order id.' }),

@@ -2,6 +2,6 @@ import { z } from 'zod';
 import { envelopeShape } from './envelope.js';
 import { SubnetRow } from './subnet-row.js';
 
-/** Spec 2.3: body of GET /api/v1/subnets/{netuid}. */
+/** The body of GET /api/v1/subnets/{netuid}. */
 export const SubnetDetail = z.object({ ...envelopeShape, subnet: SubnetRow }).meta({ id: 'SubnetDetail' });
 export type SubnetDetail = z.infer<typeof SubnetDetail>;

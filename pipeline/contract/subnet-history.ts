@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelopeShape } from './envelope.js';
 
-/** Spec 2.7: one UTC day of a subnet's burns. */
+/** One UTC day of a subnet's burns. */
 export const HistoryDay = z
   .object({
     date: z.string().meta({ description: 'The UTC day (YYYY-MM-DD).' }),
@@ -22,7 +22,7 @@ export const Coverage = z.enum(['complete', 'partial']).meta({
   description: '`complete` when every day of the window was collected, else `partial`.',
 });
 
-/** Spec 2.4: body of the history endpoint. */
+/** The body of the history endpoint (`/api/v1/subnets/{netuid}/history`). */
 export const SubnetHistory = z
   .object({
     ...envelopeShape,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelopeShape } from './envelope.js';
 import { SubnetRow } from './subnet-row.js';
 
-/** Spec 2.2 leaves `trend` free-form; these are the members we publish (more may be added). */
+/** The interface leaves `trend` free-form; these are the members we publish (more may be added). */
 export const TrendDay = z
   .object({
     date: z.string().meta({ description: 'UTC day (YYYY-MM-DD).' }),
@@ -38,7 +38,7 @@ export const Trend = z
   });
 export type Trend = z.infer<typeof Trend>;
 
-/** Spec 2.2: body of GET /api/v1/subnets. */
+/** The body of GET /api/v1/subnets. */
 export const SubnetList = z
   .object({
     ...envelopeShape,

@@ -11,7 +11,7 @@ const tao = (window: string) =>
       description: `alpha_${window} valued at the latest panel price; null when that price is unknown.`,
     });
 
-/** Spec 2.5: one subnet's burn summary. */
+/** One subnet's burn summary. */
 export const SubnetRow = z
   .object({
     netuid: z.number().int().meta({ description: 'Subnet number (reused after deregistration).' }),

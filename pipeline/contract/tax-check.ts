@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 4.3: a public SS58 address, 47 or 48 base58 characters starting with `5`; never a seed. */
+/** A public SS58 address, 47 or 48 base58 characters starting with `5`; never a seed. */
 export const COLDKEY_PATTERN = /^5[1-9A-HJ-NP-Za-km-z]{46,47}$/;
 
 export const Coldkey = z.string().regex(COLDKEY_PATTERN).meta({
@@ -10,9 +10,9 @@ export const Coldkey = z.string().regex(COLDKEY_PATTERN).meta({
 const num = (description: string) => z.number().meta({ description });
 
 /**
- * Spec 2.9: body of GET /tax/check.json. An estimate from one chain read at the finalized head and the
- * network yields the pipeline published; a computation tool, not tax advice. The method and the
- * rounding are in `pipeline/tax/estimate-check.ts`; these descriptions are what the OpenAPI document says.
+ * The body of GET /tax/check.json. An estimate from one chain read at the finalized head and the network
+ * yields the pipeline published; a computation tool, not tax advice. The method and the rounding are in
+ * `pipeline/tax/estimate-check.ts`; these descriptions are what the OpenAPI document says.
  */
 export const TaxCheck = z
   .object({
@@ -68,7 +68,7 @@ export const TaxCheck = z
     tao_gbp_at: z.iso.datetime().meta({
       description:
         'When the `tao_gbp` quote was taken, ISO 8601 UTC: the start (00:00 UTC) of the day the pipeline published ' +
-        'it for (a day’s price is its first quote at or after 00:00 UTC). Added in issue 26.',
+        'it for (a day’s price is its first quote at or after 00:00 UTC). An addition to the interface.',
     }),
     tao_usd: num('TAO price in USD: the latest daily price the pipeline published.'),
     income_tao: num(
@@ -83,7 +83,7 @@ export const TaxCheck = z
       description:
         'How the income is valued: `current_price_estimate`, today’s stake and yield extrapolated over ' +
         '`income_window` and valued at the latest price (`tao_gbp`, taken at `tao_gbp_at`). The pack values each ' +
-        'UK day’s income at that day’s price instead. Added in issue 26.',
+        'UK day’s income at that day’s price instead. An addition to the interface.',
     }),
     income_window: z
       .object({
@@ -94,7 +94,7 @@ export const TaxCheck = z
         }),
         to: z.iso.date().meta({ description: 'Today (UK), counted up to now.' }),
       })
-      .meta({ description: 'The days `income_tao` covers. Added in issue 26.' }),
+      .meta({ description: 'The days `income_tao` covers. An addition to the interface.' }),
     yield_window: z
       .object({
         from: z.iso.date().meta({ description: 'The UTC day whose end the share-price growth starts from.' }),
@@ -102,16 +102,18 @@ export const TaxCheck = z
       })
       .meta({
         description:
-          'The days the yields were measured over (`yield_source` names them too). Added in issue 26.',
+          'The days the yields were measured over (`yield_source` names them too). An addition to the interface.',
       }),
     tax40: num('Estimated income tax at the 40% higher rate: `income_gbp` × 0.40.'),
     tax42: num(
-      'Estimated income tax at the 42% Scottish higher rate: `income_gbp` × 0.42. Added in issue 26.',
+      'Estimated income tax at the 42% Scottish higher rate: `income_gbp` × 0.42. An addition to the interface.',
     ),
     tax45: num(
       'Estimated income tax at 45% (the additional rate, and the Scottish advanced rate): `income_gbp` × 0.45.',
     ),
-    tax48: num('Estimated income tax at the 48% Scottish top rate: `income_gbp` × 0.48. Added in issue 26.'),
+    tax48: num(
+      'Estimated income tax at the 48% Scottish top rate: `income_gbp` × 0.48. An addition to the interface.',
+    ),
     staked_gbp: num('`staked_tao` × `tao_gbp`.'),
   })
   .meta({

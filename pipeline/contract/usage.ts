@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Body of `GET /api/v1/usage` (issue 27, an addition to the spec's interface, like OpenRouter's key
- * endpoint): the calling key's account standing in the current billing period. Read with the key
- * itself and not counted against the allowance. Times are ISO 8601 UTC.
+ * Body of `GET /api/v1/usage` (an addition to the interface, like OpenRouter's key endpoint): the calling
+ * key's account standing in the current billing period. Read with the key itself and not counted against the
+ * allowance. Times are ISO 8601 UTC.
  */
 export const ApiUsage = z
   .object({

@@ -8,7 +8,7 @@ export const PUBLIC_HISTORY_WINDOWS: readonly number[] = [7, 30];
 export const DEFAULT_HISTORY_DAYS: HistoryWindow = 7;
 export const DEFAULT_HISTORY_CSV_DAYS: HistoryWindow = 90;
 
-/** Emissions windows (spec 4.2): 7 days public, 90 and 365 paid. */
+/** Emissions windows: 7 days public, 90 and 365 paid. */
 export const EMISSION_WINDOWS = [7, 90, 365] as const;
 export type EmissionWindow = (typeof EMISSION_WINDOWS)[number];
 export const PUBLIC_EMISSION_WINDOWS: readonly number[] = [7];

@@ -1,6 +1,6 @@
 /**
- * Warehouse facts → the contract's data resources (spec section 1, made exact; the README's method
- * section states the same rules). Amounts are ExactDecimal so that JSON keeps every RAO.
+ * Warehouse facts → the contract's data resources (the rules in docs/api.md, Method, made exact). Amounts are
+ * ExactDecimal so that JSON keeps every RAO.
  */
 import type { z } from 'zod';
 import { changePercent } from '../amounts/change-percent.js';

@@ -22,7 +22,7 @@ const gzipAsync = promisify(gzip);
  * often: compressed once, sent many thousand times, so every byte saved counts. `fast` (brotli quality
  * 5, gzip level 6) for large objects served rarely (the paid windows' histories, the CSV exports):
  * quality 11 costs some fifty times the CPU of quality 5 for a tenth fewer bytes, which those few
- * downloads never pay back, while it made `sbm publish` several times slower (issue 37).
+ * downloads never pay back, while it made `sbm publish` several times slower.
  */
 export type CompressionEffort = 'max' | 'fast';
 

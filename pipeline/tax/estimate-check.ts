@@ -1,6 +1,6 @@
 /**
- * The tax check's figures (spec 2.9) from one chain read and what the pipeline published. Pure: the
- * caller supplies the holdings, the yields, the prices, the event count and the instant.
+ * The tax check's figures (the body of `GET /tax/check.json`) from one chain read and what the pipeline
+ * published. Pure: the caller supplies the holdings, the yields, the prices, the event count and the instant.
  *
  * Method, in the order of the fields:
  * - `root_tao`: stake on netuid 0 (root's alpha is TAO). `alpha_as_tao`: each alpha position × its

@@ -1,7 +1,8 @@
 import { base58Decode, checkAddressChecksum, encodeAddress } from '@polkadot/util-crypto';
 
 /**
- * The `coldkey` input of the tax check (spec 4.3, 7.2): a Bittensor account's public SS58 address.
+ * The `coldkey` input of the tax check (anything else answers 400): a Bittensor account's public SS58
+ * address.
  *
  * Only SS58 prefix 42 is accepted. Bittensor encodes its accounts with the generic Substrate prefix 42
  * (that is what its wallets, explorers and events show), and those addresses are the 48-character

@@ -1,7 +1,7 @@
 /**
  * `/subnets/{netuid}`: the subnet's figures, its daily burns as bar charts (alpha, and TAO at each
  * day's own price) over 7, 30, 90 or 365 days, a CSV download, and its emission status and events.
- * 90 and 365 days and the CSV are for subscribers (spec 5): signed out, those buttons say so instead
+ * 90 and 365 days and the CSV are for subscribers: signed out, those buttons say so instead
  * of asking the API for an answer it would refuse.
  */
 import type { EmissionEvents, EmissionsSnapshot } from '../../../pipeline/contract/emissions.js';

@@ -78,7 +78,7 @@ function get(
   return { get: { summary, ...operation } };
 }
 
-/** The data interface's OpenAPI 3.1 document, generated from the contract schemas (spec 4.1, 4.2). */
+/** The data interface's OpenAPI 3.1 document, generated from the contract schemas (burns and emissions). */
 export function buildDataDocument(serverUrl = '/') {
   return createDocument({
     openapi: '3.1.0',
@@ -200,7 +200,7 @@ export function buildDataDocument(serverUrl = '/') {
       '/api/v1/usage': get("The calling key's usage in the billing period (not counted)", {
         operationId: 'getUsage',
         description:
-          'An addition to the interface (issue 27): read with the API key itself; never counts against ' +
+          'An addition to the interface: read with the API key itself; never counts against ' +
           'the allowance. The `X-RateLimit-*` headers report the same standing.',
         security: [{ bearer: [] }],
         responses: {

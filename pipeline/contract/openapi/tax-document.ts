@@ -57,7 +57,7 @@ function checkoutDescription(skus: readonly Sku[]): string {
 }
 
 const RECORDS_DESCRIPTION = [
-  'Issue 36: after payment and until the pack expires, the buyer adds the records the chain does not show (their',
+  'After payment and until the pack expires, the buyer adds the records the chain does not show (their',
   'exchange trades and other wallets), the addresses that are their own, and the section 104 pools they start from.',
   'Every file is read and checked before anything is kept; an accepted upload becomes the next version of the pack',
   '(2, 3, …), built once by the fulfilment job from every accepted file of the order so far. If the build refuses',
@@ -80,7 +80,7 @@ const UploadProblems = z
   .meta({ id: 'UploadProblems' });
 
 const WEBHOOK_DESCRIPTION = [
-  'Stripe’s payment events, not part of the caller interface (spec 6). Verified with the endpoint’s signing',
+  'Stripe’s payment events, not part of the caller interface. Verified with the endpoint’s signing',
   'secret over the raw body (`Stripe-Signature`, 300 s tolerance). `checkout.session.completed` with',
   '`payment_status: paid` and `checkout.session.async_payment_succeeded` move the order `created → paid` when',
   'the amount and currency equal the order’s; each event id is processed once (a replay answers 200 and changes',
@@ -88,7 +88,7 @@ const WEBHOOK_DESCRIPTION = [
 ].join('\n');
 
 /**
- * The tax interface's OpenAPI 3.1 document (spec 4.3), generated from the contract schemas. `skus` is the
+ * The tax interface's OpenAPI 3.1 document, generated from the contract schemas. `skus` is the
  * catalogue the checkout sells from (the served document shows the configured prices).
  */
 export function buildTaxDocument(serverUrl = '/', skus: readonly Sku[] = DEFAULT_SKUS) {

@@ -1,7 +1,7 @@
 /**
- * The PDF's account of what the buyer added (issue 36): each file used (name, SHA-256, rows), the addresses
- * named as theirs (not read from the chain), the opening the pools started from, and the moves between
- * their own holdings the pack found; or, when nothing was added, how to add it.
+ * The PDF's account of what the buyer added for a revised pack: each file used (name, SHA-256, rows), the
+ * addresses named as theirs (not read from the chain), the opening the pools started from, and the moves
+ * between their own holdings the pack found; or, when nothing was added, how to add it.
  */
 import { plainDecimal } from '../cgt/cgt-decimal.js';
 import type { PackLedger } from './pack-ledger.js';
