@@ -1,4 +1,4 @@
-/** Typed failures of the object store and of publication, so callers can map them to the interface's error answers. */
+/** Typed failures of the object store and of publication, so callers can map them to error answers. */
 export class ObjectStoreError extends Error {
   override name = 'ObjectStoreError';
 }
