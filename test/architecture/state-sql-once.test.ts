@@ -22,20 +22,15 @@ interface SqlLiteral {
 const SQL_START = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|ALTER|DROP)\b/i;
 
 /** `$1`, `$12` and `?` all become `?`; runs of whitespace one space; nothing at either end. */
-export function normaliseSql(sql: string): string {
-  return sql
-    .replace(/\$\d+/g, '?')
-    .replace(/\s+/g, ' ')
-    .replace(/\(\s/g, '(')
-    .replace(/\s\)/g, ')')
-    .trim();
+function normaliseSql(sql: string): string {
+  return sql.replace(/\$\d+/g, '?').replace(/\s+/g, ' ').replace(/\(\s/g, '(').replace(/\s\)/g, ')').trim();
 }
 
 /**
  * The SQL string literals of one TypeScript source: plain strings and templates (an interpolation is
  * kept as its expression's text, so two files interpolating the same constant still compare equal).
  */
-export function sqlLiterals(fileName: string, source: string): SqlLiteral[] {
+function sqlLiterals(fileName: string, source: string): SqlLiteral[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
   const found: SqlLiteral[] = [];
   const visit = (node: ts.Node): void => {
@@ -58,7 +53,7 @@ export function sqlLiterals(fileName: string, source: string): SqlLiteral[] {
 }
 
 /** Each text found on both sides, with every place it appears. */
-export function sharedTexts(left: SqlLiteral[], right: SqlLiteral[]): string[] {
+function sharedTexts(left: SqlLiteral[], right: SqlLiteral[]): string[] {
   const rightByText = new Map<string, string[]>();
   for (const literal of right) {
     rightByText.set(literal.normalised, [...(rightByText.get(literal.normalised) ?? []), literal.at]);
@@ -70,7 +65,9 @@ export function sharedTexts(left: SqlLiteral[], right: SqlLiteral[]): string[] {
     const previous = reports.get(literal.normalised);
     reports.set(
       literal.normalised,
-      previous ? previous.replace(' and ', `, ${literal.at} and `) : `${literal.at} and ${others.join(', ')}: ${literal.normalised}`,
+      previous
+        ? previous.replace(' and ', `, ${literal.at} and `)
+        : `${literal.at} and ${others.join(', ')}: ${literal.normalised}`,
     );
   }
   return [...reports.values()];
@@ -93,12 +90,12 @@ describe('one SQL text for both state engines', () => {
     );
     const postgres = sqlLiterals(
       'postgres-x.ts',
-      "pool.query('SELECT * FROM t WHERE id = $1 AND n > $2', []);\npool.query(`SELECT ${COLUMNS} FROM t`);",
+      `pool.query('SELECT * FROM t WHERE id = $1 AND n > $2', []);\npool.query(\`SELECT \${COLUMNS} FROM t\`);`,
     );
     expect(sqlite.map((literal) => literal.normalised)).toEqual(['SELECT * FROM t WHERE id = ? AND n > ?']);
     expect(postgres.map((literal) => literal.normalised)).toEqual([
       'SELECT * FROM t WHERE id = ? AND n > ?',
-      'SELECT ${COLUMNS} FROM t',
+      `SELECT \${COLUMNS} FROM t`,
     ]);
     expect(sharedTexts(sqlite, postgres)).toEqual([
       'sqlite-x.ts:1 and postgres-x.ts:1: SELECT * FROM t WHERE id = ? AND n > ?',
@@ -110,11 +107,15 @@ describe('one SQL text for both state engines', () => {
     const postgres = await engineLiterals('postgres-');
     // The engine files are where they were and still hold their engine-specific SQL: an empty side
     // would make the comparison below pass for nothing.
-    for (const name of ['sqlite-state.ts', 'sqlite-order-state.ts']) expect(sqlite.get(name)?.length).toBeGreaterThan(0);
+    for (const name of ['sqlite-state.ts', 'sqlite-order-state.ts'])
+      expect(sqlite.get(name)?.length).toBeGreaterThan(0);
     for (const name of ['postgres-state.ts', 'postgres-order-state.ts']) {
       expect(postgres.get(name)?.length).toBeGreaterThan(0);
     }
     const shared = sharedTexts([...sqlite.values()].flat(), [...postgres.values()].flat());
-    expect(shared, `statements written in both engines (move each to a statements module):\n${shared.join('\n')}`).toEqual([]);
+    expect(
+      shared,
+      `statements written in both engines (move each to a statements module):\n${shared.join('\n')}`,
+    ).toEqual([]);
   });
 });
