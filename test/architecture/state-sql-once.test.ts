@@ -3,7 +3,8 @@
  * once, in a statements module beside the engines, and an engine file keeps only what differs on
  * purpose. Proved over the source: every SQL string literal of the SQLite engine files is compared with
  * every one of the PostgreSQL engine files after the placeholders (`?`, `$n`) and the whitespace are
- * normalised, and any text found on both sides is reported with its places.
+ * normalised, and any text found on both sides is reported with its places. An engine file that writes
+ * out again a text the shared modules hold is reported too: that is the next duplicate in the making.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -73,10 +74,13 @@ function sharedTexts(left: SqlLiteral[], right: SqlLiteral[]): string[] {
   return [...reports.values()];
 }
 
-async function engineLiterals(prefix: 'sqlite-' | 'postgres-'): Promise<Map<string, SqlLiteral[]>> {
+/** The statements both engines run: the statements modules and the billing state (see sql-runner.ts). */
+const SHARED = (name: string) => name.endsWith('-statements.ts') || name === 'sql-billing-state.ts';
+
+async function literalsOf(wanted: (name: string) => boolean): Promise<Map<string, SqlLiteral[]>> {
   const byFile = new Map<string, SqlLiteral[]>();
   for (const name of (await readdir(STATE_DIR)).sort()) {
-    if (!name.startsWith(prefix) || !name.endsWith('.ts')) continue;
+    if (!wanted(name) || !name.endsWith('.ts')) continue;
     byFile.set(name, sqlLiterals(name, await readFile(join(STATE_DIR, name), 'utf8')));
   }
   return byFile;
@@ -103,8 +107,8 @@ describe('one SQL text for both state engines', () => {
   });
 
   it('has no statement that is the same in the SQLite and the PostgreSQL engine files', async () => {
-    const sqlite = await engineLiterals('sqlite-');
-    const postgres = await engineLiterals('postgres-');
+    const sqlite = await literalsOf((name) => name.startsWith('sqlite-'));
+    const postgres = await literalsOf((name) => name.startsWith('postgres-'));
     // The engine files are where they were and still hold their engine-specific SQL: an empty side
     // would make the comparison below pass for nothing.
     for (const name of ['sqlite-state.ts', 'sqlite-order-state.ts'])
@@ -116,6 +120,17 @@ describe('one SQL text for both state engines', () => {
     expect(
       shared,
       `statements written in both engines (move each to a statements module):\n${shared.join('\n')}`,
+    ).toEqual([]);
+  });
+
+  it('has no engine file writing out a statement the shared modules hold', async () => {
+    const shared = [...(await literalsOf(SHARED)).values()].flat();
+    expect(shared.length).toBeGreaterThan(50);
+    const engines = [...(await literalsOf((name) => /^(sqlite|postgres)-/.test(name))).values()].flat();
+    const again = sharedTexts(engines, shared);
+    expect(
+      again,
+      `engine files writing out a shared statement (use the shared one):\n${again.join('\n')}`,
     ).toEqual([]);
   });
 });
