@@ -63,9 +63,16 @@ import type { Row } from './state-rows.js';
 // Concurrent workers take different rows: a row another worker has locked is skipped, not waited for.
 const CLAIM_ORDER_FOR_FULFILMENT = claimOrderForFulfilment('FOR UPDATE SKIP LOCKED');
 const CLAIM_ORDER_FOR_DELIVERY = claimOrderForDelivery('FOR UPDATE SKIP LOCKED');
-// `OF r`: the revision's row only; the order's row stays free for the order's own jobs.
+// `OF r`: the subquery joins the order, and only the revision's row is locked (or skipped), not the order's.
 const CLAIM_REVISION = claimRevision('FOR UPDATE OF r SKIP LOCKED');
 const CLAIM_REVISION_DELIVERY = claimRevisionDelivery('FOR UPDATE OF r SKIP LOCKED');
+
+/**
+ * The row to requeue, locked: a concurrent retry waits, then finds it no longer stuck. (SQLite's
+ * IMMEDIATE transaction holds the database's write lock instead, so it reads the row unlocked.)
+ */
+const LOCK_ORDER = `${ORDER_BY_ID} FOR UPDATE`;
+const LOCK_REVISION = `${REVISION_BY_KEY} FOR UPDATE`;
 
 /**
  * The purge and the erasure of the order's revisions in one statement (a data-modifying CTE; SQLite,
@@ -259,9 +266,7 @@ export class PostgresOrderState implements OrderState {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // The row lock makes a concurrent retry wait, then find the order no longer stuck (SQLite's
-      // IMMEDIATE transaction holds the database's write lock instead).
-      const before = (await client.query<Row>(`${numbered(ORDER_BY_ID)} FOR UPDATE`, [id])).rows[0];
+      const before = (await client.query<Row>(numbered(LOCK_ORDER), [id])).rows[0];
       if (!before) {
         await client.query('ROLLBACK');
         return { outcome: 'unknown-order' };
@@ -402,10 +407,7 @@ export class PostgresOrderState implements OrderState {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // The row lock makes a concurrent retry wait, then find the revision no longer stuck (SQLite's
-      // IMMEDIATE transaction holds the database's write lock instead).
-      const before = (await client.query<Row>(`${numbered(REVISION_BY_KEY)} FOR UPDATE`, [orderId, version]))
-        .rows[0];
+      const before = (await client.query<Row>(numbered(LOCK_REVISION), [orderId, version])).rows[0];
       if (!before) {
         await client.query('ROLLBACK');
         return { outcome: 'unknown-revision' };

@@ -72,6 +72,13 @@ import {
   USAGE,
 } from './state-statements.js';
 
+/**
+ * The account's row, locked: key creation per account is serialised on it, and under READ COMMITTED
+ * the count that follows sees every key an earlier holder of the lock committed. (SQLite's IMMEDIATE
+ * transaction holds the whole database's write lock instead, so it reads the row unlocked.)
+ */
+const LOCK_ACCOUNT = `${ACCOUNT_BY_ID} FOR UPDATE`;
+
 export interface PostgresStateOptions {
   /** Connections in this process's pool (pg's default is 10). */
   maxConnections?: number;
@@ -188,10 +195,7 @@ class PostgresState implements GatewayState {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // Locking the account row serialises key creation per account; under READ COMMITTED the count
-      // below then sees every key committed by an earlier holder of the lock. (SQLite's IMMEDIATE
-      // transaction holds the whole database's write lock instead, so it reads the row unlocked.)
-      const account = await client.query(`${numbered(ACCOUNT_BY_ID)} FOR UPDATE`, [key.accountId]);
+      const account = await client.query(numbered(LOCK_ACCOUNT), [key.accountId]);
       if (account.rowCount === 0) {
         await client.query('ROLLBACK');
         return { inserted: false, reason: 'unknown-account', activeKeys: 0 };
