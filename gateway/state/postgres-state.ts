@@ -21,10 +21,9 @@ import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.js';
 import type { OrderState } from './order-state.js';
 import { PostgresOrderState } from './postgres-order-state.js';
 import { SqlBillingState } from './sql-billing-state.js';
-import { postgresRunner } from './sql-runner.js';
+import { numbered, postgresRunner } from './sql-runner.js';
 import { SchemaVersionError } from './state-errors.js';
 import {
-  KEY_WITH_ACCOUNT_COLUMNS,
   type Row,
   rollingWindowHit,
   toAccount,
@@ -35,6 +34,50 @@ import {
   toSession,
   toSignInLink,
 } from './state-rows.js';
+import {
+  ACCOUNT_BY_ID,
+  ALL_ACCOUNTS,
+  CACHED_CHECK,
+  CANCEL_ACCOUNT,
+  COUNT_ACTIVE_KEYS,
+  HIT_RATE_WINDOW,
+  INSERT_ACCOUNT,
+  INSERT_KEY,
+  INSERT_SESSION,
+  INSERT_SIGN_IN_LINK,
+  KEY_BY_ID,
+  KEY_CANDIDATES,
+  KEYS_OF_ACCOUNT,
+  LATEST_MIGRATION,
+  OFFER_SALT,
+  OPEN_LEASE,
+  PRUNE_CACHED_CHECKS,
+  PRUNE_LEASES,
+  PRUNE_RATE_WINDOWS,
+  PRUNE_ROLLING_WINDOWS,
+  PRUNE_SIGN_IN_LINKS,
+  PUT_CACHED_CHECK,
+  RATE_WINDOW_COUNT,
+  REDEEM_SIGN_IN_LINK,
+  REFUND_REQUEST,
+  REVOKE_KEY,
+  REVOKE_SESSION,
+  ROLLING_WINDOW_HITS,
+  SALT,
+  SESSION_BY_HASH,
+  SESSION_BY_ID,
+  SET_USAGE,
+  SETTLED_USAGE,
+  SIGN_IN_LINK_BY_HASH,
+  USAGE,
+} from './state-statements.js';
+
+/**
+ * The account's row, locked: key creation per account is serialised on it, and under READ COMMITTED
+ * the count that follows sees every key an earlier holder of the lock committed. (SQLite's IMMEDIATE
+ * transaction holds the whole database's write lock instead, so it reads the row unlocked.)
+ */
+const LOCK_ACCOUNT = `${ACCOUNT_BY_ID} FOR UPDATE`;
 
 export interface PostgresStateOptions {
   /** Connections in this process's pool (pg's default is 10). */
@@ -72,11 +115,10 @@ async function migrate(pool: pg.Pool): Promise<void> {
     // One migrator per schema at a time: a second gateway starting together waits here, then finds
     // the versions applied. The lock is released at COMMIT.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.${MIGRATIONS_TABLE}'))`);
+    // The ledger in PostgreSQL's types, stamped by the server's clock (SQLite's is given the time).
     await client.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const result = await client.query<{ v: number | null }>(
-      `SELECT max(version) AS v FROM ${MIGRATIONS_TABLE}`,
-    );
+    const result = await client.query<{ v: number | null }>(LATEST_MIGRATION);
     const current = result.rows[0]?.v ?? 0;
     const known = MIGRATIONS.at(-1)?.version ?? 0;
     if (current > known) {
@@ -112,8 +154,13 @@ class PostgresState implements GatewayState {
     this.billing = new SqlBillingState(postgresRunner(pool));
   }
 
+  /** A shared text (`?` placeholders, numbered here) or one of this engine's own (`$n`). */
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query<Row>(sql, params)).rows;
+    return (await this.pool.query<Row>(numbered(sql), params)).rows;
+  }
+
+  private async changes(sql: string, params: unknown[] = []): Promise<number> {
+    return (await this.pool.query(numbered(sql), params)).rowCount ?? 0;
   }
 
   private async one(sql: string, params: unknown[] = []): Promise<Row | undefined> {
@@ -121,29 +168,26 @@ class PostgresState implements GatewayState {
   }
 
   async createAccount(account: NewAccount): Promise<Account> {
-    const row = await this.one(
-      `INSERT INTO accounts (id, plan, status, created_at, period_anchor) VALUES ($1, $2, 'active', $3, $4)
-       RETURNING *`,
-      [account.id, account.plan, account.createdAt, account.periodAnchor],
-    );
+    const row = await this.one(INSERT_ACCOUNT, [
+      account.id,
+      account.plan,
+      account.createdAt,
+      account.periodAnchor,
+    ]);
     return toAccount(row!);
   }
 
   async getAccount(id: string): Promise<Account | null> {
-    const row = await this.one('SELECT * FROM accounts WHERE id = $1', [id]);
+    const row = await this.one(ACCOUNT_BY_ID, [id]);
     return row ? toAccount(row) : null;
   }
 
   async listAccounts(): Promise<Account[]> {
-    return (await this.rows('SELECT * FROM accounts ORDER BY created_at, id')).map(toAccount);
+    return (await this.rows(ALL_ACCOUNTS)).map(toAccount);
   }
 
   async cancelAccount(id: string, cancelledAt: Date, accessEndsAt: Date): Promise<Account | null> {
-    await this.pool.query(
-      `UPDATE accounts SET status = 'cancelled', cancelled_at = $2, access_ends_at = $3
-       WHERE id = $1 AND status = 'active'`,
-      [id, cancelledAt, accessEndsAt],
-    );
+    await this.changes(CANCEL_ACCOUNT, [cancelledAt, accessEndsAt, id]);
     return this.getAccount(id);
   }
 
@@ -151,28 +195,26 @@ class PostgresState implements GatewayState {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // Locking the account row serialises key creation per account; under READ COMMITTED the count
-      // below then sees every key committed by an earlier holder of the lock.
-      const account = await client.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+      const account = await client.query(numbered(LOCK_ACCOUNT), [key.accountId]);
       if (account.rowCount === 0) {
         await client.query('ROLLBACK');
         return { inserted: false, reason: 'unknown-account', activeKeys: 0 };
       }
-      const counted = await client.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM api_keys
-         WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
-        [key.accountId, now],
-      );
-      const activeKeys = counted.rows[0]?.n ?? 0;
+      const counted = await client.query<Row>(numbered(COUNT_ACTIVE_KEYS), [key.accountId, now]);
+      const activeKeys = Number(counted.rows[0]?.['n'] ?? 0);
       if (activeKeys >= maxActive) {
         await client.query('ROLLBACK');
         return { inserted: false, reason: 'limit', activeKeys };
       }
-      const inserted = await client.query<Row>(
-        `INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [key.id, key.accountId, key.prefix, key.hash, key.createdAt, key.revokedAt, key.expiresAt],
-      );
+      const inserted = await client.query<Row>(numbered(INSERT_KEY), [
+        key.id,
+        key.accountId,
+        key.prefix,
+        key.hash,
+        key.createdAt,
+        key.revokedAt,
+        key.expiresAt,
+      ]);
       await client.query('COMMIT');
       return { inserted: true, key: toKey(inserted.rows[0]!) };
     } catch (error) {
@@ -184,16 +226,12 @@ class PostgresState implements GatewayState {
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | null> {
-    const row = await this.one('SELECT * FROM api_keys WHERE id = $1', [id]);
+    const row = await this.one(KEY_BY_ID, [id]);
     return row ? toKey(row) : null;
   }
 
   async findKeyCandidates(prefix: string): Promise<KeyCandidate[]> {
-    const rows = await this.rows(
-      `SELECT ${KEY_WITH_ACCOUNT_COLUMNS} FROM api_keys k JOIN accounts a ON a.id = k.account_id
-       WHERE k.prefix = $1`,
-      [prefix],
-    );
+    const rows = await this.rows(KEY_CANDIDATES, [prefix]);
     return rows.map(toKeyCandidate);
   }
 
@@ -203,48 +241,47 @@ class PostgresState implements GatewayState {
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    return (
-      await this.rows('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])
-    ).map(toKey);
+    return (await this.rows(KEYS_OF_ACCOUNT, [accountId])).map(toKey);
   }
 
   async revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null> {
-    await this.pool.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [
-      id,
-      revokedAt,
-    ]);
+    await this.changes(REVOKE_KEY, [revokedAt, id]);
     return this.getKey(id);
   }
 
   async insertSession(session: SessionRecord): Promise<SessionRecord> {
-    const row = await this.one(
-      `INSERT INTO sessions (id, account_id, hash, created_at, expires_at, revoked_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [session.id, session.accountId, session.hash, session.createdAt, session.expiresAt, session.revokedAt],
-    );
+    const row = await this.one(INSERT_SESSION, [
+      session.id,
+      session.accountId,
+      session.hash,
+      session.createdAt,
+      session.expiresAt,
+      session.revokedAt,
+    ]);
     return toSession(row!);
   }
 
   async findSessionByHash(hash: string): Promise<SessionRecord | null> {
-    const row = await this.one('SELECT * FROM sessions WHERE hash = $1', [hash]);
+    const row = await this.one(SESSION_BY_HASH, [hash]);
     return row ? toSession(row) : null;
   }
 
   async revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null> {
-    await this.pool.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [
-      id,
-      revokedAt,
-    ]);
-    const row = await this.one('SELECT * FROM sessions WHERE id = $1', [id]);
+    await this.changes(REVOKE_SESSION, [revokedAt, id]);
+    const row = await this.one(SESSION_BY_ID, [id]);
     return row ? toSession(row) : null;
   }
 
   async insertSignInLink(link: SignInLinkRecord): Promise<SignInLinkRecord> {
-    const row = await this.one(
-      `INSERT INTO sign_in_links (id, account_id, hash, session_days, created_at, expires_at, used_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [link.id, link.accountId, link.hash, link.sessionDays, link.createdAt, link.expiresAt, link.usedAt],
-    );
+    const row = await this.one(INSERT_SIGN_IN_LINK, [
+      link.id,
+      link.accountId,
+      link.hash,
+      link.sessionDays,
+      link.createdAt,
+      link.expiresAt,
+      link.usedAt,
+    ]);
     return toSignInLink(row!);
   }
 
@@ -253,21 +290,20 @@ class PostgresState implements GatewayState {
    * `used_at IS NULL` on the newest version (READ COMMITTED), so only the first one matches.
    */
   async redeemSignInLink(hash: string, now: Date): Promise<SignInLinkRedemption> {
-    const used = await this.one(
-      `UPDATE sign_in_links SET used_at = $2 WHERE hash = $1 AND used_at IS NULL AND expires_at > $2
-       RETURNING *`,
-      [hash, now],
-    );
+    const used = await this.one(REDEEM_SIGN_IN_LINK, [now, hash, now]);
     if (used) return { redeemed: true, link: toSignInLink(used) };
-    const row = await this.one('SELECT * FROM sign_in_links WHERE hash = $1', [hash]);
+    const row = await this.one(SIGN_IN_LINK_BY_HASH, [hash]);
     return { redeemed: false, link: row ? toSignInLink(row) : null };
   }
 
   async pruneSignInLinks(before: Date): Promise<number> {
-    const result = await this.pool.query('DELETE FROM sign_in_links WHERE expires_at < $1', [before]);
-    return result.rowCount ?? 0;
+    return this.changes(PRUNE_SIGN_IN_LINKS, [before]);
   }
 
+  /**
+   * A conditional increment, one statement per request: several instances count at once, so the check
+   * is in the UPSERT's WHERE (SQLite, one writer, reads and sets the count for a whole turn instead).
+   */
   async reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
     if (limit > 0) {
       const row = await this.one(
@@ -286,21 +322,18 @@ class PostgresState implements GatewayState {
   }
 
   async refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
-    const row = await this.one(
-      `UPDATE usage_counters SET used = used - 1 WHERE account_id = $1 AND period_start = $2 AND used > 0
-       RETURNING used`,
-      [accountId, periodStart],
-    );
+    const row = await this.one(REFUND_REQUEST, [accountId, periodStart]);
     const used = row ? Number(row['used']) : await this.getUsage(accountId, periodStart);
     return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
   }
 
   /**
    * One statement: the counter row is updated only if the lease fits (a new row only when the whole
-   * limit does), and the lease row is inserted only when the counter moved.
+   * limit does), and the lease row is inserted only when the counter moved. (SQLite, which has no
+   * data-modifying CTE, reads and writes in its batch's transaction instead.)
    */
   async takeLease(lease: LeaseRequest, now: Date): Promise<{ taken: boolean; used: number }> {
-    await this.pool.query('DELETE FROM allowance_leases WHERE expires_at < $1', [now]);
+    await this.changes(PRUNE_LEASES, [now]);
     if (lease.units + lease.keepFree <= lease.limit) {
       const row = await this.one(
         `WITH counted AS (
@@ -328,6 +361,7 @@ class PostgresState implements GatewayState {
     return { taken: false, used: await this.getUsage(lease.accountId, lease.periodStart) };
   }
 
+  /** One statement, so the lease ends and its unspent units return together (SQLite: its batch). */
   async settleLease(leaseId: string, accountId: string, periodStart: Date, unspent: number): Promise<void> {
     await this.pool.query(
       `WITH ended AS (DELETE FROM allowance_leases WHERE id = $1 RETURNING id)
@@ -338,70 +372,42 @@ class PostgresState implements GatewayState {
   }
 
   async getSettledUsage(accountId: string, periodStart: Date, now: Date): Promise<number> {
-    const row = await this.one(
-      `SELECT GREATEST(0,
-         COALESCE((SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2), 0)
-         - COALESCE((SELECT SUM(units) FROM allowance_leases
-                     WHERE account_id = $1 AND period_start = $2 AND expires_at >= $3), 0)) AS used`,
-      [accountId, periodStart, now],
-    );
-    return Number(row?.['used'] ?? 0);
+    const row = await this.one(SETTLED_USAGE, [accountId, periodStart, accountId, periodStart, now]);
+    return Math.max(0, Number(row?.['used'] ?? 0));
   }
 
   async hasOpenLease(accountId: string, periodStart: Date, now: Date): Promise<boolean> {
-    const row = await this.one(
-      `SELECT 1 AS open FROM allowance_leases
-       WHERE account_id = $1 AND period_start = $2 AND expires_at >= $3 LIMIT 1`,
-      [accountId, periodStart, now],
-    );
+    const row = await this.one(OPEN_LEASE, [accountId, periodStart, now]);
     return row !== undefined;
   }
 
   async getUsage(accountId: string, periodStart: Date): Promise<number> {
-    const row = await this.one(
-      'SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2',
-      [accountId, periodStart],
-    );
+    const row = await this.one(USAGE, [accountId, periodStart]);
     return row ? Number(row['used']) : 0;
   }
 
   async setUsage(accountId: string, periodStart: Date, used: number): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO usage_counters (account_id, period_start, used) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
-      [accountId, periodStart, used],
-    );
+    await this.changes(SET_USAGE, [accountId, periodStart, used]);
   }
 
   async hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
     if (limit > 0) {
-      const row = await this.one(
-        `INSERT INTO rate_windows AS w (bucket, window_start, count) VALUES ($1, $2, 1)
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = w.count + 1 WHERE w.count < $3
-         RETURNING count`,
-        [bucket, windowStart, limit],
-      );
+      const row = await this.one(HIT_RATE_WINDOW, [bucket, windowStart, limit]);
       if (row) return { allowed: true, count: Number(row['count']) };
     }
-    const current = await this.one('SELECT count FROM rate_windows WHERE bucket = $1 AND window_start = $2', [
-      bucket,
-      windowStart,
-    ]);
+    const current = await this.one(RATE_WINDOW_COUNT, [bucket, windowStart]);
     return { allowed: false, count: current ? Number(current['count']) : 0 };
   }
 
   async pruneRateWindows(bucketPrefix: string, before: Date): Promise<number> {
-    const result = await this.pool.query(
-      'DELETE FROM rate_windows WHERE left(bucket, $1) = $2 AND window_start < $3',
-      [bucketPrefix.length, bucketPrefix, before],
-    );
-    return result.rowCount ?? 0;
+    return this.changes(PRUNE_RATE_WINDOWS, [bucketPrefix.length, bucketPrefix, before]);
   }
 
   /**
    * One statement, atomic like the counters: on a conflict PostgreSQL locks the bucket's row and
    * evaluates the WHERE on its newest version, so concurrent hits from any process queue on the row
    * and the window never holds more than `limit`. The kept array is the window's hits plus this one.
+   * (SQLite keeps the hits as JSON text and trims them in its batch: it has no array or time type.)
    */
   async hitRollingWindow(bucket: string, at: Date, since: Date, limit: number): Promise<RollingWindowHit> {
     if (limit > 0) {
@@ -416,49 +422,31 @@ class PostgresState implements GatewayState {
       );
       if (row) return rollingWindowHit(true, hitsOf(row));
     }
-    const current = await this.one('SELECT hits FROM rolling_windows WHERE bucket = $1', [bucket]);
+    const current = await this.one(ROLLING_WINDOW_HITS, [bucket]);
     return rollingWindowHit(false, current ? hitsOf(current).filter((hit) => hit > since) : []);
   }
 
   async pruneRollingWindows(bucketPrefix: string, before: Date): Promise<number> {
-    const result = await this.pool.query(
-      'DELETE FROM rolling_windows WHERE left(bucket, $1) = $2 AND last_hit <= $3',
-      [bucketPrefix.length, bucketPrefix, before],
-    );
-    return result.rowCount ?? 0;
+    return this.changes(PRUNE_ROLLING_WINDOWS, [bucketPrefix.length, bucketPrefix, before]);
   }
 
   async getCachedCheck(key: string, now: Date): Promise<CachedCheck | null> {
-    const row = await this.one('SELECT * FROM tax_check_cache WHERE key = $1 AND expires_at > $2', [
-      key,
-      now,
-    ]);
+    const row = await this.one(CACHED_CHECK, [key, now]);
     return row ? toCachedCheck(row) : null;
   }
 
   async putCachedCheck(entry: CachedCheck): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO tax_check_cache AS c (key, body, computed_at, expires_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (key) DO UPDATE SET body = excluded.body, computed_at = excluded.computed_at,
-         expires_at = excluded.expires_at
-       WHERE excluded.computed_at >= c.computed_at`,
-      [entry.key, entry.body, entry.computedAt, entry.expiresAt],
-    );
+    await this.changes(PUT_CACHED_CHECK, [entry.key, entry.body, entry.computedAt, entry.expiresAt]);
   }
 
   async pruneCachedChecks(now: Date): Promise<number> {
-    const result = await this.pool.query('DELETE FROM tax_check_cache WHERE expires_at <= $1', [now]);
-    return result.rowCount ?? 0;
+    return this.changes(PRUNE_CACHED_CHECKS, [now]);
   }
 
   async getOrCreateSalt(name: string, candidate: string, createdAt: Date): Promise<string> {
-    // Two statements on purpose: a single INSERT ... RETURNING plus SELECT would read with the
-    // statement's snapshot and could miss a row another instance committed while this one waited.
-    await this.pool.query(
-      'INSERT INTO state_salts (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
-      [name, candidate, createdAt],
-    );
-    const row = await this.one('SELECT value FROM state_salts WHERE name = $1', [name]);
+    // Two statements on purpose (see OFFER_SALT).
+    await this.changes(OFFER_SALT, [name, candidate, createdAt]);
+    const row = await this.one(SALT, [name]);
     return String(row!['value']);
   }
 

@@ -6,8 +6,10 @@ import type { Row } from './state-rows.js';
  * One SQL text for both engines, where the statement is the same in both (`?` placeholders; times
  * passed as Date, flags as boolean): the SQLite runner binds them as ISO-8601 text and 0/1, the
  * PostgreSQL runner numbers the placeholders `$1..$n` and binds Dates and booleans natively. Used by
- * the billing state (issue 27 point 10: the shared-helper alternative to a query builder); statements
- * that differ on purpose between the engines stay in the engine classes.
+ * the billing state (the shared-helper alternative to a query builder). The gateway state and the
+ * orders keep their engine classes (SQLite's statements run synchronously inside its transactions) and
+ * take their shared texts from `state-statements.ts` and `order-statements.ts`, the PostgreSQL classes
+ * through `numbered`; statements that differ on purpose between the engines stay in the engine classes.
  */
 export interface SqlRunner {
   readonly engine: 'sqlite' | 'postgres';
@@ -56,17 +58,26 @@ export function sqliteRunner(
   };
 }
 
+/** The shared texts, numbered: a few dozen constants, so the map stays small. */
+const numberedTexts = new Map<string, string>();
+
+/**
+ * A shared text for PostgreSQL: its `?` placeholders become `$1..$n` in order (each `?` is a parameter
+ * of its own, so a value used twice is passed twice). A text already written with `$n` has no `?` and
+ * comes back as it is. The shared texts hold no `?` other than placeholders (no string literal with
+ * one, no jsonb `?` operator).
+ */
+export function numbered(sql: string): string {
+  let text = numberedTexts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numberedTexts.set(sql, text);
+  }
+  return text;
+}
+
 export function postgresRunner(pool: pg.Pool): SqlRunner {
-  const texts = new Map<string, string>();
-  const numbered = (sql: string) => {
-    let text = texts.get(sql);
-    if (text === undefined) {
-      let n = 0;
-      text = sql.replace(/\?/g, () => `$${++n}`);
-      texts.set(sql, text);
-    }
-    return text;
-  };
   return {
     engine: 'postgres',
     async all(sql, params = []) {

@@ -27,7 +27,6 @@ import { SqliteOrderState } from './sqlite-order-state.js';
 import { SqliteTurnBatch } from './sqlite-turn-batch.js';
 import { SchemaVersionError } from './state-errors.js';
 import {
-  KEY_WITH_ACCOUNT_COLUMNS,
   type Row,
   rollingWindowHit,
   toAccount,
@@ -37,6 +36,43 @@ import {
   toSession,
   toSignInLink,
 } from './state-rows.js';
+import {
+  ACCOUNT_BY_ID,
+  ALL_ACCOUNTS,
+  CACHED_CHECK,
+  CANCEL_ACCOUNT,
+  COUNT_ACTIVE_KEYS,
+  HIT_RATE_WINDOW,
+  INSERT_ACCOUNT,
+  INSERT_KEY,
+  INSERT_SESSION,
+  INSERT_SIGN_IN_LINK,
+  KEY_BY_ID,
+  KEY_CANDIDATES,
+  KEYS_OF_ACCOUNT,
+  LATEST_MIGRATION,
+  OFFER_SALT,
+  OPEN_LEASE,
+  PRUNE_CACHED_CHECKS,
+  PRUNE_LEASES,
+  PRUNE_RATE_WINDOWS,
+  PRUNE_ROLLING_WINDOWS,
+  PRUNE_SIGN_IN_LINKS,
+  PUT_CACHED_CHECK,
+  RATE_WINDOW_COUNT,
+  REDEEM_SIGN_IN_LINK,
+  REFUND_REQUEST,
+  REVOKE_KEY,
+  REVOKE_SESSION,
+  ROLLING_WINDOW_HITS,
+  SALT,
+  SESSION_BY_HASH,
+  SESSION_BY_ID,
+  SET_USAGE,
+  SETTLED_USAGE,
+  SIGN_IN_LINK_BY_HASH,
+  USAGE,
+} from './state-statements.js';
 
 /**
  * The embedded state: one SQLite file in WAL mode, so readers never block the writer and several
@@ -58,11 +94,12 @@ export function openSqliteState(path: string): GatewayState {
 }
 
 function migrate(db: Database.Database): void {
+  // The ledger in SQLite's types; PostgreSQL's has timestamptz and a default (see postgres-state.ts).
   db.exec(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   // IMMEDIATE takes the write lock first, so two processes starting together apply each version once.
   db.transaction(() => {
-    const row = db.prepare(`SELECT max(version) AS v FROM ${MIGRATIONS_TABLE}`).get() as { v: number | null };
+    const row = db.prepare(LATEST_MIGRATION).get() as { v: number | null };
     const current = row.v ?? 0;
     const known = MIGRATIONS.at(-1)?.version ?? 0;
     if (current > known) {
@@ -73,6 +110,7 @@ function migrate(db: Database.Database): void {
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       for (const statement of migration.sqlite) db.exec(statement);
+      // The time from this process: SQLite has no time type to give the column a default.
       db.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`).run(
         migration.version,
         migration.name,
@@ -107,7 +145,7 @@ class SqliteState implements GatewayState {
    * anywhere fails on its next request, as without the cache. Only keys that exist are kept.
    * A lookup whose prefix is cached does not wait for the batch: `PRAGMA data_version` is read once
    * per event-loop turn, at its first lookup, and a commit by another connection seen there drops the
-   * cache as above; a revocation committed before the turn began is always seen (issue 28: the batch's
+   * cache as above; a revocation committed before the turn began is always seen (the batch's
    * transaction per turn was most of a keyed request's state cost once the allowance was leased).
    */
   private readonly candidates = new Map<string, KeyCandidate[]>();
@@ -150,8 +188,7 @@ class SqliteState implements GatewayState {
 
   async createAccount(account: NewAccount): Promise<Account> {
     const row = this.one(
-      `INSERT INTO accounts (id, plan, status, created_at, period_anchor) VALUES (?, ?, 'active', ?, ?)
-       RETURNING *`,
+      INSERT_ACCOUNT,
       account.id,
       account.plan,
       iso(account.createdAt),
@@ -161,39 +198,31 @@ class SqliteState implements GatewayState {
   }
 
   async getAccount(id: string): Promise<Account | null> {
-    const row = this.one('SELECT * FROM accounts WHERE id = ?', id);
+    const row = this.one(ACCOUNT_BY_ID, id);
     return row ? toAccount(row) : null;
   }
 
   async listAccounts(): Promise<Account[]> {
-    return this.all('SELECT * FROM accounts ORDER BY created_at, id').map(toAccount);
+    return this.all(ALL_ACCOUNTS).map(toAccount);
   }
 
   async cancelAccount(id: string, cancelledAt: Date, accessEndsAt: Date): Promise<Account | null> {
-    this.statement(
-      `UPDATE accounts SET status = 'cancelled', cancelled_at = ?, access_ends_at = ?
-         WHERE id = ? AND status = 'active'`,
-    ).run(iso(cancelledAt), iso(accessEndsAt), id);
+    this.statement(CANCEL_ACCOUNT).run(iso(cancelledAt), iso(accessEndsAt), id);
     return this.getAccount(id);
   }
 
   async insertKeyWithinLimit(key: ApiKeyRecord, maxActive: number, now: Date): Promise<InsertKeyResult> {
-    // IMMEDIATE: the count and the insert happen under the write lock, so no other writer interleaves.
+    // IMMEDIATE: the count and the insert happen under the write lock, so no other writer interleaves
+    // (SQLite locks the whole database; PostgreSQL locks the account's row instead).
     const insert = this.db.transaction((): InsertKeyResult => {
-      if (!this.one('SELECT 1 FROM accounts WHERE id = ?', key.accountId)) {
+      if (!this.one(ACCOUNT_BY_ID, key.accountId)) {
         return { inserted: false, reason: 'unknown-account', activeKeys: 0 };
       }
-      const counted = this.one(
-        `SELECT count(*) AS n FROM api_keys
-         WHERE account_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
-        key.accountId,
-        iso(now),
-      );
+      const counted = this.one(COUNT_ACTIVE_KEYS, key.accountId, iso(now));
       const activeKeys = Number(counted?.['n'] ?? 0);
       if (activeKeys >= maxActive) return { inserted: false, reason: 'limit', activeKeys };
       const row = this.one(
-        `INSERT INTO api_keys (id, account_id, prefix, hash, created_at, revoked_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        INSERT_KEY,
         key.id,
         key.accountId,
         key.prefix,
@@ -208,7 +237,7 @@ class SqliteState implements GatewayState {
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | null> {
-    const row = this.one('SELECT * FROM api_keys WHERE id = ?', id);
+    const row = this.one(KEY_BY_ID, id);
     return row ? toKey(row) : null;
   }
 
@@ -229,11 +258,7 @@ class SqliteState implements GatewayState {
     return this.batch.run(() => {
       const cached = this.candidates.get(prefix);
       if (cached) return cached;
-      const found = this.all(
-        `SELECT ${KEY_WITH_ACCOUNT_COLUMNS} FROM api_keys k JOIN accounts a ON a.id = k.account_id
-         WHERE k.prefix = ?`,
-        prefix,
-      ).map(toKeyCandidate);
+      const found = this.all(KEY_CANDIDATES, prefix).map(toKeyCandidate);
       if (found.length > 0) {
         if (this.candidates.size >= MAX_CACHED_PREFIXES) this.candidates.clear();
         this.candidates.set(prefix, found);
@@ -243,23 +268,17 @@ class SqliteState implements GatewayState {
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    return this.all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id', accountId).map(
-      toKey,
-    );
+    return this.all(KEYS_OF_ACCOUNT, accountId).map(toKey);
   }
 
   async revokeKey(id: string, revokedAt: Date): Promise<ApiKeyRecord | null> {
-    this.statement('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
-      iso(revokedAt),
-      id,
-    );
+    this.statement(REVOKE_KEY).run(iso(revokedAt), id);
     return this.getKey(id);
   }
 
   async insertSession(session: SessionRecord): Promise<SessionRecord> {
     const row = this.one(
-      `INSERT INTO sessions (id, account_id, hash, created_at, expires_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+      INSERT_SESSION,
       session.id,
       session.accountId,
       session.hash,
@@ -272,24 +291,20 @@ class SqliteState implements GatewayState {
 
   findSessionByHash(hash: string): Promise<SessionRecord | null> {
     return this.batch.run(() => {
-      const row = this.one('SELECT * FROM sessions WHERE hash = ?', hash);
+      const row = this.one(SESSION_BY_HASH, hash);
       return row ? toSession(row) : null;
     });
   }
 
   async revokeSession(id: string, revokedAt: Date): Promise<SessionRecord | null> {
-    this.statement('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
-      iso(revokedAt),
-      id,
-    );
-    const row = this.one('SELECT * FROM sessions WHERE id = ?', id);
+    this.statement(REVOKE_SESSION).run(iso(revokedAt), id);
+    const row = this.one(SESSION_BY_ID, id);
     return row ? toSession(row) : null;
   }
 
   async insertSignInLink(link: SignInLinkRecord): Promise<SignInLinkRecord> {
     const row = this.one(
-      `INSERT INTO sign_in_links (id, account_id, hash, session_days, created_at, expires_at, used_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      INSERT_SIGN_IN_LINK,
       link.id,
       link.accountId,
       link.hash,
@@ -304,26 +319,21 @@ class SqliteState implements GatewayState {
   async redeemSignInLink(hash: string, now: Date): Promise<SignInLinkRedemption> {
     // One statement under SQLite's write lock: a second redemption (this process or another) finds
     // used_at set and changes nothing.
-    const used = this.one(
-      `UPDATE sign_in_links SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
-       RETURNING *`,
-      iso(now),
-      hash,
-      iso(now),
-    );
+    const used = this.one(REDEEM_SIGN_IN_LINK, iso(now), hash, iso(now));
     if (used) return { redeemed: true, link: toSignInLink(used) };
-    const row = this.one('SELECT * FROM sign_in_links WHERE hash = ?', hash);
+    const row = this.one(SIGN_IN_LINK_BY_HASH, hash);
     return { redeemed: false, link: row ? toSignInLink(row) : null };
   }
 
   async pruneSignInLinks(before: Date): Promise<number> {
-    return this.statement('DELETE FROM sign_in_links WHERE expires_at < ?').run(iso(before)).changes;
+    return this.statement(PRUNE_SIGN_IN_LINKS).run(iso(before)).changes;
   }
 
   /**
    * The reservations one turn makes for one account and period share one read and one write (see
    * `SqliteTurnBatch.runShared`): under the batch's write lock, the n callers get exactly what n
-   * single-row UPSERTs in a row would have given them, the first ones granted up to the limit.
+   * single-row UPSERTs in a row would have given them, the first ones granted up to the limit. So the
+   * count is read and set here (`SET_USAGE`), where PostgreSQL runs a conditional increment per request.
    */
   reserveRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
     return this.batch.runShared(`${accountId} ${periodStart.getTime()} ${limit}`, (callers) => {
@@ -331,10 +341,7 @@ class SqliteState implements GatewayState {
       const before = this.usage(accountId, period);
       const granted = Math.min(callers, Math.max(0, limit - before));
       if (granted > 0) {
-        this.statement(
-          `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
-           ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
-        ).run(accountId, period, before + granted);
+        this.statement(SET_USAGE).run(accountId, period, before + granted);
       }
       return Array.from({ length: callers }, (_, i): CounterResult => {
         const used = before + Math.min(i + 1, granted);
@@ -346,12 +353,7 @@ class SqliteState implements GatewayState {
   refundRequest(accountId: string, periodStart: Date, limit: number): Promise<CounterResult> {
     return this.batch.run((): CounterResult => {
       const period = iso(periodStart);
-      const row = this.one(
-        `UPDATE usage_counters SET used = used - 1 WHERE account_id = ? AND period_start = ? AND used > 0
-         RETURNING used`,
-        accountId,
-        period,
-      );
+      const row = this.one(REFUND_REQUEST, accountId, period);
       const used = row ? Number(row['used']) : this.usage(accountId, period);
       return { granted: row !== undefined, used, remaining: remainingOf(limit, used) };
     });
@@ -364,27 +366,22 @@ class SqliteState implements GatewayState {
   getSettledUsage(accountId: string, periodStart: Date, now: Date): Promise<number> {
     return this.batch.run(() => {
       const period = iso(periodStart);
-      const leased = this.one(
-        `SELECT COALESCE(SUM(units), 0) AS units FROM allowance_leases
-         WHERE account_id = ? AND period_start = ? AND expires_at >= ?`,
-        accountId,
-        period,
-        iso(now),
-      );
-      return Math.max(0, this.usage(accountId, period) - Number(leased?.['units'] ?? 0));
+      const row = this.one(SETTLED_USAGE, accountId, period, accountId, period, iso(now));
+      return Math.max(0, Number(row?.['used'] ?? 0));
     });
   }
 
+  /**
+   * Read, check and write in the turn's batch, under the write lock; PostgreSQL does the same in one
+   * statement (a data-modifying CTE, which SQLite does not have).
+   */
   takeLease(lease: LeaseRequest, now: Date): Promise<{ taken: boolean; used: number }> {
     return this.batch.run(() => {
-      this.statement('DELETE FROM allowance_leases WHERE expires_at < ?').run(iso(now));
+      this.statement(PRUNE_LEASES).run(iso(now));
       const period = iso(lease.periodStart);
       const before = this.usage(lease.accountId, period);
       if (before + lease.units + lease.keepFree > lease.limit) return { taken: false, used: before };
-      this.statement(
-        `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
-         ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
-      ).run(lease.accountId, period, before + lease.units);
+      this.statement(SET_USAGE).run(lease.accountId, period, before + lease.units);
       this.statement(
         'INSERT INTO allowance_leases (id, account_id, period_start, units, expires_at) VALUES (?, ?, ?, ?, ?)',
       ).run(lease.id, lease.accountId, period, lease.units, iso(lease.expiresAt));
@@ -392,10 +389,12 @@ class SqliteState implements GatewayState {
     });
   }
 
+  /** Two statements in the batch: PostgreSQL's one-statement form is a data-modifying CTE. */
   settleLease(leaseId: string, accountId: string, periodStart: Date, unspent: number): Promise<void> {
     return this.batch.run(() => {
       const ended = this.statement('DELETE FROM allowance_leases WHERE id = ?').run(leaseId);
       if (ended.changes === 0 || unspent <= 0) return;
+      // SQLite's two-argument MAX is PostgreSQL's GREATEST.
       this.statement(
         `UPDATE usage_counters SET used = MAX(0, used - ?) WHERE account_id = ? AND period_start = ?`,
       ).run(unspent, accountId, iso(periodStart));
@@ -403,63 +402,32 @@ class SqliteState implements GatewayState {
   }
 
   hasOpenLease(accountId: string, periodStart: Date, now: Date): Promise<boolean> {
-    return this.batch.run(
-      () =>
-        this.one(
-          `SELECT 1 AS open FROM allowance_leases
-           WHERE account_id = ? AND period_start = ? AND expires_at >= ? LIMIT 1`,
-          accountId,
-          iso(periodStart),
-          iso(now),
-        ) !== undefined,
-    );
+    return this.batch.run(() => this.one(OPEN_LEASE, accountId, iso(periodStart), iso(now)) !== undefined);
   }
 
   private usage(accountId: string, period: string): number {
-    const row = this.one(
-      'SELECT used FROM usage_counters WHERE account_id = ? AND period_start = ?',
-      accountId,
-      period,
-    );
+    const row = this.one(USAGE, accountId, period);
     return row ? Number(row['used']) : 0;
   }
 
   async setUsage(accountId: string, periodStart: Date, used: number): Promise<void> {
-    this.statement(
-      `INSERT INTO usage_counters (account_id, period_start, used) VALUES (?, ?, ?)
-         ON CONFLICT (account_id, period_start) DO UPDATE SET used = excluded.used`,
-    ).run(accountId, iso(periodStart), used);
+    this.statement(SET_USAGE).run(accountId, iso(periodStart), used);
   }
 
   hitRateWindow(bucket: string, windowStart: Date, limit: number): Promise<RateWindowHit> {
     return this.batch.run((): RateWindowHit => {
       const start = iso(windowStart);
       if (limit > 0) {
-        const row = this.one(
-          `INSERT INTO rate_windows (bucket, window_start, count) VALUES (?, ?, 1)
-           ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 WHERE count < ?
-           RETURNING count`,
-          bucket,
-          start,
-          limit,
-        );
+        const row = this.one(HIT_RATE_WINDOW, bucket, start, limit);
         if (row) return { allowed: true, count: Number(row['count']) };
       }
-      const current = this.one(
-        'SELECT count FROM rate_windows WHERE bucket = ? AND window_start = ?',
-        bucket,
-        start,
-      );
+      const current = this.one(RATE_WINDOW_COUNT, bucket, start);
       return { allowed: false, count: current ? Number(current['count']) : 0 };
     });
   }
 
   async pruneRateWindows(bucketPrefix: string, before: Date): Promise<number> {
-    return this.statement('DELETE FROM rate_windows WHERE substr(bucket, 1, ?) = ? AND window_start < ?').run(
-      bucketPrefix.length,
-      bucketPrefix,
-      iso(before),
-    ).changes;
+    return this.statement(PRUNE_RATE_WINDOWS).run(bucketPrefix.length, bucketPrefix, iso(before)).changes;
   }
 
   /*
@@ -470,7 +438,7 @@ class SqliteState implements GatewayState {
 
   hitRollingWindow(bucket: string, at: Date, since: Date, limit: number): Promise<RollingWindowHit> {
     return this.batch.run((): RollingWindowHit => {
-      const row = this.one('SELECT hits FROM rolling_windows WHERE bucket = ?', bucket);
+      const row = this.one(ROLLING_WINDOW_HITS, bucket);
       const after = iso(since);
       // ISO-8601 texts of one format compare like the times they name.
       const hits = row ? (JSON.parse(String(row['hits'])) as string[]).filter((hit) => hit > after) : [];
@@ -478,6 +446,8 @@ class SqliteState implements GatewayState {
       if (allowed) {
         hits.push(iso(at));
         hits.sort();
+        // The hits as a JSON array of ISO texts (SQLite has no array or time type); PostgreSQL keeps a
+        // timestamptz[] and trims it in its statement.
         this.statement(
           `INSERT INTO rolling_windows (bucket, hits, last_hit) VALUES (?, ?, ?)
            ON CONFLICT (bucket) DO UPDATE SET hits = excluded.hits, last_hit = excluded.last_hit`,
@@ -492,45 +462,36 @@ class SqliteState implements GatewayState {
 
   pruneRollingWindows(bucketPrefix: string, before: Date): Promise<number> {
     return this.batch.run(
-      () =>
-        this.statement('DELETE FROM rolling_windows WHERE substr(bucket, 1, ?) = ? AND last_hit <= ?').run(
-          bucketPrefix.length,
-          bucketPrefix,
-          iso(before),
-        ).changes,
+      () => this.statement(PRUNE_ROLLING_WINDOWS).run(bucketPrefix.length, bucketPrefix, iso(before)).changes,
     );
   }
 
   getCachedCheck(key: string, now: Date): Promise<CachedCheck | null> {
     return this.batch.run(() => {
-      const row = this.one('SELECT * FROM tax_check_cache WHERE key = ? AND expires_at > ?', key, iso(now));
+      const row = this.one(CACHED_CHECK, key, iso(now));
       return row ? toCachedCheck(row) : null;
     });
   }
 
   putCachedCheck(entry: CachedCheck): Promise<void> {
     return this.batch.run(() => {
-      this.statement(
-        `INSERT INTO tax_check_cache (key, body, computed_at, expires_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET body = excluded.body, computed_at = excluded.computed_at,
-           expires_at = excluded.expires_at
-         WHERE excluded.computed_at >= tax_check_cache.computed_at`,
-      ).run(entry.key, entry.body, iso(entry.computedAt), iso(entry.expiresAt));
+      this.statement(PUT_CACHED_CHECK).run(
+        entry.key,
+        entry.body,
+        iso(entry.computedAt),
+        iso(entry.expiresAt),
+      );
     });
   }
 
   pruneCachedChecks(now: Date): Promise<number> {
-    return this.batch.run(
-      () => this.statement('DELETE FROM tax_check_cache WHERE expires_at <= ?').run(iso(now)).changes,
-    );
+    return this.batch.run(() => this.statement(PRUNE_CACHED_CHECKS).run(iso(now)).changes);
   }
 
   getOrCreateSalt(name: string, candidate: string, createdAt: Date): Promise<string> {
     return this.batch.run(() => {
-      this.statement(
-        'INSERT INTO state_salts (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
-      ).run(name, candidate, iso(createdAt));
-      return String(this.one('SELECT value FROM state_salts WHERE name = ?', name)!['value']);
+      this.statement(OFFER_SALT).run(name, candidate, iso(createdAt));
+      return String(this.one(SALT, name)!['value']);
     });
   }
 

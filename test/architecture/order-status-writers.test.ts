@@ -1,9 +1,10 @@
 /**
  * Spec 3.1 and 6: the payment webhook is the only writer of `paid`, the fulfilment job the only writer
  * of `fulfilled`. Proved over the source, in three links, each of which fails if someone adds a path:
- *  1. the only SQL in the shipped code that sets an order's status to `paid` is in the state's
- *     `markPaid`, and to `fulfilled` in its `completeFulfilment` (both engines); no other statement
- *     touches `orders.status`, and an order is inserted only as `created`;
+ *  1. the only SQL in the shipped code that sets an order's status to `paid` is one text of the orders'
+ *     statements, run by the state's `markPaid` only, and to `fulfilled` one run by its
+ *     `completeFulfilment` only (both engines); no other statement touches `orders.status`, and an
+ *     order is inserted only as `created`;
  *  2. the only shipped module that calls `markPaid` is the webhook handler, and `completeFulfilment`
  *     the fulfilment job;
  *  3. the only shipped modules that import the webhook handler are the webhook route and `orders
@@ -58,6 +59,13 @@ async function sourceFiles(): Promise<Map<string, string>> {
   return files;
 }
 
+/** The text of an exported constant, from its name to the end of its statement. */
+function constantText(source: string, name: string): string {
+  const start = source.indexOf(`export const ${name} =`);
+  if (start < 0) return '';
+  return source.slice(start, source.indexOf(';\n', start));
+}
+
 /** The text of a class method from its name to the next method (enough to place a statement in it). */
 function methodBody(source: string, name: string): string {
   const start = source.indexOf(`async ${name}(`);
@@ -69,6 +77,8 @@ function methodBody(source: string, name: string): string {
 describe('who writes paid and fulfilled (source)', () => {
   let files: Map<string, string>;
   const engines = ['gateway/state/sqlite-order-state.ts', 'gateway/state/postgres-order-state.ts'];
+  /** Where the statements both engines run are written, once. */
+  const statements = 'gateway/state/order-statements.ts';
 
   beforeAll(async () => {
     files = await sourceFiles();
@@ -87,16 +97,30 @@ describe('who writes paid and fulfilled (source)', () => {
       expect(text, path).not.toMatch(/UPDATE\s+orders\s+SET[^;`]*status\s*=\s*[$?]/);
       expect(text, path).not.toMatch(/UPDATE\s+orders\s+SET[^;`]*,\s*status\s*=/);
     }
-    expect(writers.sort()).toEqual(engines.flatMap((path) => [`${path}: fulfilled`, `${path}: paid`]).sort());
-    for (const path of engines) {
-      const text = files.get(path)!;
-      expect(methodBody(text, 'markPaid')).toMatch(/SET status = 'paid'/);
-      expect(methodBody(text, 'completeFulfilment')).toMatch(/SET status = 'fulfilled'/);
-      // An order is inserted only as created.
-      const inserts = [...text.matchAll(/INSERT INTO orders[\s\S]*?VALUES \(([^)]*)\)/g)].map((m) => m[1]);
-      expect(inserts).toHaveLength(1);
-      expect(inserts[0]).toMatch(/'created'/);
+    expect(writers.sort()).toEqual([`${statements}: fulfilled`, `${statements}: paid`]);
+    const shared = files.get(statements)!;
+    expect(constantText(shared, 'MARK_ORDER_PAID')).toMatch(/SET status = 'paid'/);
+    expect(constantText(shared, 'COMPLETE_FULFILMENT')).toMatch(/SET status = 'fulfilled'/);
+    // Each of the two is named only by the engines, each of which imports it and runs it in one method.
+    for (const [constant, method] of [
+      ['MARK_ORDER_PAID', 'markPaid'],
+      ['COMPLETE_FULFILMENT', 'completeFulfilment'],
+    ] as const) {
+      const named = new RegExp(`\\b${constant}\\b`);
+      const users = [...files].filter(([path, text]) => path !== statements && named.test(text));
+      expect(users.map(([path]) => path).sort()).toEqual([...engines].sort());
+      for (const path of engines) {
+        const text = files.get(path)!;
+        expect(text.match(new RegExp(named.source, 'g'))).toHaveLength(2);
+        expect(methodBody(text, method)).toMatch(named);
+      }
     }
+    // An order is inserted only as created, by one statement that both engines run.
+    const inserts = (text: string) =>
+      [...text.matchAll(/INSERT INTO orders[\s\S]*?VALUES \(([^)]*)\)/g)].map((m) => m[1]);
+    expect(inserts(shared)).toHaveLength(1);
+    expect(inserts(shared)[0]).toMatch(/'created'/);
+    for (const path of engines) expect(inserts(files.get(path)!), path).toEqual([]);
   });
 
   it('only the webhook handler calls markPaid and only the fulfilment job calls completeFulfilment', () => {
