@@ -11,9 +11,10 @@ import { RecordRow } from '../record-row.js';
 import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
+import { GATE_ACCOUNT_BOOK } from './gate-account-book.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
 
-const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS];
+const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS, GATE_ACCOUNT_BOOK];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
 const OTHER_EXPORTS = [
