@@ -13,8 +13,15 @@ import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { GATE_ACCOUNT_BOOK } from './gate-account-book.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
+import { MEXC_DEPOSITS, MEXC_OTHER_EXPORTS, MEXC_TRADES, MEXC_WITHDRAWALS } from './mexc-exports.js';
 
-const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS, GATE_ACCOUNT_BOOK];
+const EXPORTS: readonly ExchangeExport[] = [
+  KRAKEN_LEDGERS,
+  GATE_ACCOUNT_BOOK,
+  MEXC_TRADES,
+  MEXC_DEPOSITS,
+  MEXC_WITHDRAWALS,
+];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
 const OTHER_EXPORTS = [
@@ -23,6 +30,7 @@ const OTHER_EXPORTS = [
     reason:
       "this is Kraken's Trades export, which has no deposits, withdrawals or rewards: download the Ledgers export instead (History, Export, Ledgers, all fields)",
   },
+  ...MEXC_OTHER_EXPORTS,
 ];
 
 /**
