@@ -13,7 +13,15 @@ import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { GATE_ACCOUNT_BOOK } from './gate-account-book.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
+import {
+  KUCOIN_DEPOSITS,
+  KUCOIN_EARN,
+  KUCOIN_OTHER_EXPORTS,
+  KUCOIN_TRADES,
+  KUCOIN_WITHDRAWALS,
+} from './kucoin-exports.js';
 import { MEXC_DEPOSITS, MEXC_OTHER_EXPORTS, MEXC_TRADES, MEXC_WITHDRAWALS } from './mexc-exports.js';
+import { OKX_FUNDING } from './okx-funding.js';
 
 const EXPORTS: readonly ExchangeExport[] = [
   KRAKEN_LEDGERS,
@@ -21,6 +29,11 @@ const EXPORTS: readonly ExchangeExport[] = [
   MEXC_TRADES,
   MEXC_DEPOSITS,
   MEXC_WITHDRAWALS,
+  OKX_FUNDING,
+  KUCOIN_TRADES,
+  KUCOIN_WITHDRAWALS,
+  KUCOIN_DEPOSITS,
+  KUCOIN_EARN,
 ];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
@@ -31,6 +44,7 @@ const OTHER_EXPORTS = [
       "this is Kraken's Trades export, which has no deposits, withdrawals or rewards: download the Ledgers export instead (History, Export, Ledgers, all fields)",
   },
   ...MEXC_OTHER_EXPORTS,
+  ...KUCOIN_OTHER_EXPORTS,
 ];
 
 /**
