@@ -9,6 +9,7 @@ import type { OwnRecord } from '../customer-inputs.js';
 import type { ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
 import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
+import { BYBIT_FUNDING, BYBIT_TRADING } from './bybit-exports.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { GATE_ACCOUNT_BOOK } from './gate-account-book.js';
@@ -34,6 +35,8 @@ const EXPORTS: readonly ExchangeExport[] = [
   KUCOIN_WITHDRAWALS,
   KUCOIN_DEPOSITS,
   KUCOIN_EARN,
+  BYBIT_FUNDING,
+  BYBIT_TRADING,
 ];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
