@@ -144,6 +144,8 @@ export function zonedColumns(base: string, plain: string): Array<{ column: strin
     const abs = Math.abs(minutes);
     const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
     out.push({ column: `${base}(utc${offset})`, offset });
+    // As OKX writes a whole hour: UTC+8.
+    if (abs % 60 === 0) out.push({ column: `${base}(utc${sign}${abs / 60})`, offset });
   }
   return out;
 }

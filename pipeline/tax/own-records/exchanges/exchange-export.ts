@@ -23,6 +23,7 @@ import {
 } from './kucoin-exports.js';
 import { MEXC_DEPOSITS, MEXC_OTHER_EXPORTS, MEXC_TRADES, MEXC_WITHDRAWALS } from './mexc-exports.js';
 import { OKX_FUNDING } from './okx-funding.js';
+import { OKX_TRADES } from './okx-trades.js';
 
 const EXPORTS: readonly ExchangeExport[] = [
   KRAKEN_LEDGERS,
@@ -31,6 +32,7 @@ const EXPORTS: readonly ExchangeExport[] = [
   MEXC_DEPOSITS,
   MEXC_WITHDRAWALS,
   OKX_FUNDING,
+  OKX_TRADES,
   KUCOIN_TRADES,
   KUCOIN_WITHDRAWALS,
   KUCOIN_DEPOSITS,

@@ -12,8 +12,8 @@
  * - Anything else, and every row of another token, is refused at its line. Trades are in the trading
  *   account's history, not here.
  *
- * `Time` is written without a zone; it is read as UTC, as BittyTax's converter reads it (a time with an
- * offset is read with it).
+ * Clock: see `okxClock` below (the zone named in the `Time` column's header). The current export has no
+ * `Fee` column (a fee, when there is one, is read from it when present).
  */
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
@@ -23,9 +23,11 @@ import {
   movement,
   otherToken,
   pooled,
+  presentColumn,
   reward,
   signedAmount,
   timeAt,
+  zonedColumns,
 } from './day-rate-records.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
@@ -44,15 +46,32 @@ export const OKX_FUNDING: ExchangeExport = {
   format: 'okx',
   title: 'OKX funding account bills',
   columns: ['id', 'Time', 'Type', 'Amount', 'Before Balance', 'After Balance', 'Fee', 'Symbol'],
-  required: ['time', 'type', 'amount', 'before balance', 'after balance', 'fee', 'symbol'],
+  required: ['type', 'amount', 'before balance', 'after balance', 'symbol'],
   numeric: new Set(['amount', 'before balance', 'after balance', 'fee']),
   read: readOkxFunding,
 };
 
+/**
+ * The clock of an OKX file: the zone its `Time` column's header names (`Time(UTC+08:00)`, `Time(UTC)`).
+ * OKX names the account's zone only on the line above the header, which the buyer removes; a plain `Time`
+ * is refused (on the first row) rather than guessed, since a wrong clock moves rows across UK days.
+ */
+export function okxClock(rows: readonly RecordRow[]): { column: string; offset: string } | null {
+  const zoned = presentColumn(rows, zonedColumns('time', 'Z').slice(1));
+  if (zoned) return zoned;
+  rows[0]?.problem(
+    'time',
+    "does not name its time zone: OKX writes the account's zone on the line above the header (Time Zone:UTC+8); name it in this column's header, as Time(UTC+08:00), or Time(UTC) for UTC+0",
+  );
+  return null;
+}
+
 function readOkxFunding(rows: readonly RecordRow[], source: string): OwnRecord[] {
+  const clock = okxClock(rows);
+  if (clock === null) return [];
   const records: OwnRecord[] = [];
   for (const row of rows) {
-    const at = timeAt(row, 'time', 'Z');
+    const at = timeAt(row, clock.column, clock.offset);
     const draft = at === undefined ? undefined : readRow(row);
     if (at !== undefined && draft && !row.failed)
       records.push({ source, line: row.line, at, wallet: 'OKX', ...draft });
