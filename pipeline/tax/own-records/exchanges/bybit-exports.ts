@@ -20,6 +20,7 @@
  * refused at its line. Both files say their clock in their header: UTC.
  */
 import type { Decimal } from 'decimal.js';
+import { CgtDecimal } from '../../cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
 import {
@@ -195,16 +196,20 @@ function readFill(legs: readonly Leg[]): Draft | undefined {
   const received = legs.filter((l) => l.cash.isPositive());
   const given = legs.filter((l) => l.cash.isNegative());
   const fees = legs.filter((l) => !l.fee.isZero());
-  if (received.length !== 1 || given.length !== 1 || fees.length > 1) {
+  // Two fills alike in the same second are one group: their rows are summed by currency.
+  const one = (ls: readonly Leg[]) => ls.length > 0 && new Set(ls.map((l) => l.code)).size === 1;
+  if (!one(received) || !one(given) || new Set(fees.map((l) => l.code)).size > 1) {
     first.problem(
       'contract',
       `the rows of the ${first.text('contract').slice(0, 20)} trade at ${legs[0]!.at.toISOString().slice(0, 19)} do not show one currency received and one given: a derivatives trade is not read; give it in a plain-format file if it moved TAO, and remove its rows here`,
     );
     return undefined;
   }
-  const bought = { asset: received[0]!.code, quantity: received[0]!.cash };
-  const sold = { asset: given[0]!.code, quantity: given[0]!.cash.abs() };
-  const fee = fees.length === 0 ? null : { asset: fees[0]!.code, quantity: fees[0]!.fee };
+  const sum = (ls: readonly Leg[], of: (l: Leg) => Decimal) =>
+    ls.reduce((s, l) => s.plus(of(l)), new CgtDecimal(0));
+  const bought = { asset: received[0]!.code, quantity: sum(received, (l) => l.cash) };
+  const sold = { asset: given[0]!.code, quantity: sum(given, (l) => l.cash.abs()) };
+  const fee = fees.length === 0 ? null : { asset: fees[0]!.code, quantity: sum(fees, (l) => l.fee) };
   if (pooled(bought.asset) !== null) return quotedTrade('buy', bought, sold, fee);
   if (pooled(sold.asset) !== null) return quotedTrade('sell', sold, bought, fee);
   first.problem('contract', otherToken(first.text('contract'), 'Bybit'));

@@ -180,7 +180,10 @@ function completed(row: RecordRow, what: string): boolean {
 }
 
 function readTrade(row: RecordRow): Draft | undefined {
-  if (!completed(row, 'order')) return undefined;
+  // What was filled moved, whatever became of the rest of the order (a part-filled order cancelled after):
+  // the status is not asked; an order with nothing filled moved nothing.
+  const filled = signedAmount(row, 'filled amount');
+  if (filled === undefined || filled.isZero()) return undefined;
   const [base = '', quote = ''] = row.text('symbol').toUpperCase().split('-');
   if (base === '' || quote === '') {
     row.problem('symbol', `"${row.text('symbol').slice(0, 20)}" is not a pair read here (TAO-USDT)`);

@@ -19,6 +19,8 @@ const ORDERS = [
   '12345678,mainAccount,6650a1,2025-05-01 18:00:00,TAO-USDT,BUY,market,,,320,2,640,640,2025-05-01 18:00:00,0.64,USDT,0,deal',
   // 1 TAO sold for 0.0031 BTC, the fee in BTC.
   '12345678,mainAccount,6650a2,2025-05-02 19:30:00,TAO-BTC,SELL,limit,0.0031,1,0.0031,1,0.0031,320,2025-05-02 19:30:00,0.0000031,BTC,0,deal',
+  // A limit order filled in part, the rest cancelled: the 0.5 TAO filled was bought.
+  '12345678,mainAccount,6650a5,2025-05-03 17:10:00,TAO-USDT,BUY,limit,300,2,300,0.5,150,150,2025-05-03 17:10:00,0.15,USDT,0,cancel',
 ].join('\n');
 
 const DEPOSITS = [
@@ -78,6 +80,7 @@ describe('KuCoin exports', () => {
         gbp: '0',
         fee: '0.0000031 BTC',
       },
+      { at: '2025-05-03T09:10:00', kind: 'buy', asset: 'TAO', quantity: '0.5', gbp: '0', fee: '0.15 USDT' },
     ]);
     for (const record of orders.records) expect(record.valueAtDayRate).toBe(true);
 
@@ -111,8 +114,8 @@ describe('KuCoin exports', () => {
       '12345678,mainAccount,6650a4,2025-05-03 09:10:00,TAO-USDT,BORROW,market,,,320,1,320,320,2025-05-03 09:10:00,0.32,USDT,0,deal',
     ].join('\n');
     expect(refusal(more, 'kucoin-spot-orders.csv')).toEqual([
-      expect.stringMatching(/^line 4, Symbol: ETH is not read: the pack pools TAO and subnet alpha/),
-      expect.stringMatching(/^line 5, Side: "BORROW" is not read/),
+      expect.stringMatching(/^line 5, Symbol: ETH is not read: the pack pools TAO and subnet alpha/),
+      expect.stringMatching(/^line 6, Side: "BORROW" is not read/),
     ]);
     const processing = `${WITHDRAWALS}\n12345678,mainAccount,2025-05-05 20:00:00,TAO,1,0.01,,5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX,TAO,PROCESSING,`;
     expect(refusal(processing, 'kucoin-withdrawals.csv')).toEqual([
