@@ -18,8 +18,9 @@
  * Clock: KuCoin writes its times in the time zone the account chose, and says which in the header
  * (`Filled Time(UTC+08:00)`, `Time(UTC)`): the header's offset is applied. A header without one (older
  * files) is KuCoin's own clock, UTC+08:00 (as BittyTax's converter reads it). A report with no rows holds
- * one row "No matching records found.", which books nothing. A row that did not complete (failed,
- * cancelled) books nothing; one still processing is refused. Rows of other tokens are refused at their line.
+ * one row "No matching records found.", which books nothing. A deposit or withdrawal that did not complete
+ * (failed, cancelled) books nothing, one still processing is refused; an order is read for what it filled,
+ * whatever its status. Rows of other tokens are refused at their line.
  */
 import { CgtDecimal } from '../../cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
