@@ -9,11 +9,37 @@ import type { OwnRecord } from '../customer-inputs.js';
 import type { ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
 import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
+import { BYBIT_FUNDING, BYBIT_TRADING } from './bybit-exports.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
+import { GATE_ACCOUNT_BOOK } from './gate-account-book.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
+import {
+  KUCOIN_DEPOSITS,
+  KUCOIN_EARN,
+  KUCOIN_OTHER_EXPORTS,
+  KUCOIN_TRADES,
+  KUCOIN_WITHDRAWALS,
+} from './kucoin-exports.js';
+import { MEXC_DEPOSITS, MEXC_OTHER_EXPORTS, MEXC_TRADES, MEXC_WITHDRAWALS } from './mexc-exports.js';
+import { OKX_FUNDING } from './okx-funding.js';
+import { OKX_TRADES } from './okx-trades.js';
 
-const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS];
+const EXPORTS: readonly ExchangeExport[] = [
+  KRAKEN_LEDGERS,
+  GATE_ACCOUNT_BOOK,
+  MEXC_TRADES,
+  MEXC_DEPOSITS,
+  MEXC_WITHDRAWALS,
+  OKX_FUNDING,
+  OKX_TRADES,
+  KUCOIN_TRADES,
+  KUCOIN_WITHDRAWALS,
+  KUCOIN_DEPOSITS,
+  KUCOIN_EARN,
+  BYBIT_FUNDING,
+  BYBIT_TRADING,
+];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
 const OTHER_EXPORTS = [
@@ -22,6 +48,8 @@ const OTHER_EXPORTS = [
     reason:
       "this is Kraken's Trades export, which has no deposits, withdrawals or rewards: download the Ledgers export instead (History, Export, Ledgers, all fields)",
   },
+  ...MEXC_OTHER_EXPORTS,
+  ...KUCOIN_OTHER_EXPORTS,
 ];
 
 /**
