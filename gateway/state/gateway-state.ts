@@ -90,7 +90,7 @@ export interface RollingWindowHit {
   oldest: Date | null;
 }
 
-/** A tax check answer as cached (spec 4.3: 24 hours per coldkey). */
+/** A tax check answer as cached (24 hours per coldkey). */
 export interface CachedCheck {
   /** Opaque: `checkCacheKey(coldkey)`, a SHA-256 hex digest. */
   key: string;
@@ -113,7 +113,7 @@ export type InsertKeyResult =
 
 export interface GatewayState {
   readonly engine: 'sqlite' | 'postgres';
-  /** Tax orders and processed payment events (spec 2.10, 3.1). */
+  /** Tax orders and processed payment events (docs/api.md, Tax orders). */
   readonly orders: OrderState;
   /** The self-serve API plan: email sign-in, account sessions, key details and events, Stripe billing. */
   readonly billing: BillingState;

@@ -489,7 +489,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 8,
     name: 'revisions of an order: the buyer’s own records, each built once',
-    // One row per accepted upload (issue 36): version 2, 3, … of the order's pack. `files` is a JSON array
+    // One row per accepted upload of the buyer's own records: version 2, 3, … of the order's pack. `files` is a JSON array
     // of {name, sha256, rows, role, key, bytes}: the uploaded bytes are in the object store under the
     // order's pack prefix (`key`), never in the state. `status` moves `pending → built` or
     // `pending → rejected` by one conditional UPDATE each, for the holder of the revision's lease.

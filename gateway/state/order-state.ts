@@ -1,5 +1,5 @@
 /**
- * Tax orders in the gateway state (spec 2.10, 3.1): one row per order and one per processed payment
+ * Tax orders in the gateway state (docs/api.md, Tax orders): one row per order and one per processed payment
  * event. Every change of `status` is one conditional statement (or one transaction with the event's
  * row), so it happens once however many webhook deliveries, workers or processes race for it:
  *
@@ -128,7 +128,7 @@ export interface RevisionFile {
 }
 
 /**
- * Version 2, 3, … of an order's pack: one accepted upload of the buyer's records (issue 36). Built once
+ * Version 2, 3, … of an order's pack: one accepted upload of the buyer's records. Built once
  * by the fulfilment job under a lease of its own, as the order's first pack is.
  */
 export interface OrderRevision {

@@ -1,6 +1,6 @@
 /**
  * What a buyer adds to a paid order so that the pack covers all their holdings, not only the order's
- * coldkeys (issue 36): their own records from exchanges and other wallets, the other addresses they own,
+ * coldkeys: their own records from exchanges and other wallets, the other addresses they own,
  * and the section 104 pools they start from. HMRC keeps one pool per token per person across every wallet
  * and exchange (CRYPTO22200 onwards); a move between one's own wallets is no disposal.
  *
