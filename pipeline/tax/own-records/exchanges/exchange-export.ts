@@ -9,11 +9,12 @@ import type { OwnRecord } from '../customer-inputs.js';
 import type { ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
 import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
+import { BINANCE_TRANSACTIONS } from './binance-transactions.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
 
-const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS];
+const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS, BINANCE_TRANSACTIONS];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
 const OTHER_EXPORTS = [
