@@ -10,11 +10,12 @@ import type { ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
 import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
 import { BINANCE_TRANSACTIONS } from './binance-transactions.js';
+import { COINBASE_TRANSACTIONS } from './coinbase-transactions.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { KRAKEN_LEDGERS } from './kraken-ledgers.js';
 
-const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS, BINANCE_TRANSACTIONS];
+const EXPORTS: readonly ExchangeExport[] = [KRAKEN_LEDGERS, BINANCE_TRANSACTIONS, COINBASE_TRANSACTIONS];
 
 /** An exchange's other exports, which lack what the pack needs: the buyer is told which one to download. */
 const OTHER_EXPORTS = [
@@ -43,7 +44,7 @@ export function readExchangeExport(
   }
   const names = new Map(found.columns.map((name) => [name.toLowerCase(), name]));
   const display = (column: string) => names.get(column) ?? column;
-  if (!checkCells(table, found.numeric, display, report)) return null;
+  if (!checkCells(table, found.numeric, display, report, found.money)) return null;
   // Every row of an exchange's export carries its own transaction id: an identical row is the same
   // transaction exported twice, never a second one.
   if (!refuseDuplicates(table, report)) return null;

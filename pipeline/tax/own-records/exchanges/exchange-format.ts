@@ -1,2 +1,2 @@
 /** The exchange exports read, by the name a records file's `format` takes. */
-export type ExchangeFormat = 'kraken-ledgers' | 'binance-transactions';
+export type ExchangeFormat = 'kraken-ledgers' | 'binance-transactions' | 'coinbase-transactions';
