@@ -39,7 +39,7 @@ export function taxCommand(): Command {
     .option('--json', 'print the report as JSON, every figure an unrounded decimal string')
     .option(
       '--records <files...>',
-      'your own records: Koinly universal CSV or transaction export, BittyTax records CSV, or time_utc,type,asset,quantity,gbp_value,fee',
+      'your own records: Koinly universal CSV or transaction export, BittyTax records CSV, Kraken ledgers, Binance transaction history, Coinbase transaction export, or time_utc,type,asset,quantity,gbp_value,fee',
     )
     .option('--addresses <file>', 'addresses that are yours: a CSV with the header address,label')
     .option('--opening <file>', "opening pools: last year's pools.csv, or asset,quantity,cost_gbp")
