@@ -24,6 +24,19 @@ const OTHER_EXPORTS = [
     reason:
       "this is Kraken's Trades export, which has no deposits, withdrawals or rewards: download the Ledgers export instead (History, Export, Ledgers, all fields)",
   },
+  ...[
+    ['date(utc)', 'pair', 'side', 'executed', 'amount', 'fee'],
+    ['date(utc)', 'market', 'type', 'amount', 'total', 'fee coin'],
+  ].map((header) => ({
+    header,
+    reason:
+      "this is Binance's trade history, which has no deposits, withdrawals or rewards: download the Transaction History instead (Wallet, Transaction History, Export, Transaction History)",
+  })),
+  {
+    header: ['date(utc+0)', 'coin', 'network', 'amount', 'txid', 'status'],
+    reason:
+      "this is Binance's deposit or withdrawal history, which has no trades or rewards: download the Transaction History instead (Wallet, Transaction History, Export, Transaction History)",
+  },
 ];
 
 /**

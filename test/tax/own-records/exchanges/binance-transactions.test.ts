@@ -152,6 +152,25 @@ describe("Binance's transaction history", () => {
   });
 });
 
+it("Binance's trade and deposit histories are refused, naming the export to download", () => {
+  const trades = [
+    'Date(UTC),Pair,Side,Price,Executed,Amount,Fee',
+    '2025-05-01 10:00:00,TAOUSDT,BUY,320,2TAO,640USDT,0.002TAO',
+  ].join('\n');
+  const deposits = [
+    'Date(UTC+0),Coin,Network,Amount,Address,TXID,Status',
+    '2025-06-02 08:00:00,TAO,TAO,1,5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY,0xabc,Completed',
+  ].join('\n');
+  expect([...refusal(trades), ...refusal(deposits)]).toEqual([
+    expect.stringMatching(
+      /^line 1, null: this is Binance's trade history, .*download the Transaction History/,
+    ),
+    expect.stringMatching(
+      /^line 1, null: this is Binance's deposit or withdrawal history, .*Transaction History/,
+    ),
+  ]);
+});
+
 const bittytax = await locateBittyTax();
 const SKIPPED = 'skip' in bittytax ? ` (skipped: ${bittytax.skip})` : '';
 
