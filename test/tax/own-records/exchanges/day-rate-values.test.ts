@@ -158,6 +158,33 @@ describe('rows an exchange gives no pounds for', () => {
     );
   });
 
+  it('are valued at an older quote when the day has none, and the points say which', async () => {
+    // No quote dated 2 May (1 May's end): 1 May's rows take the 1 May quote, £300 a TAO, and say so.
+    const gappy = JSON.stringify({
+      days: JSON.parse(PRICES).days.filter((d: { date: string }) => d.date !== '2025-05-02'),
+    });
+    const report = await reportWithFiles({ records: { 'kraken.csv': KRAKEN }, prices: gappy });
+    const [feeDisposal] = report.disposals;
+    expect([feeDisposal?.date, pence(feeDisposal!.proceeds)]).toEqual([
+      '2025-05-01',
+      pence(new D(300).times('0.0009')),
+    ]);
+    expect(report.points_to_check).toContainEqual(
+      expect.stringMatching(
+        /^2025-05-01: no TAO\/GBP rate was published at the end of this UK day: .* rate of 2025-05-01/,
+      ),
+    );
+  });
+
+  it('name a prices file that is not the published one', async () => {
+    const run = await runWithFiles({
+      records: { 'kraken.csv': KRAKEN },
+      prices: 'date,gbp\n2025-05-02,310.5',
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/fiat-prices\.json is not JSON: give the published tax\/fiat-prices\.json/);
+  });
+
   it('are refused at their line when the prices have no rate near their day', async () => {
     const early = JSON.stringify({
       days: [{ date: '2025-04-01', usd: '400.00000000', gbp: '300.00000000', source: 'test' }],
