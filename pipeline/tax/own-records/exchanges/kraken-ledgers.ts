@@ -50,8 +50,11 @@ const COLUMNS = [
   'amountusd',
 ] as const;
 
-/** Kraken's names of the currencies (`ZGBP`) and its suffixes of staked and earning balances (`TAO.S`). */
-const FIAT_CODES: Record<string, string> = {
+/**
+ * Kraken's own names of currencies (`ZGBP`) and of the tokens TAO is traded against (`XXBT`), as the ledger
+ * writes them, and its suffixes of staked and earning balances (`TAO.S`).
+ */
+const KRAKEN_NAMES: Record<string, string> = {
   ZGBP: 'GBP',
   ZUSD: 'USD',
   ZEUR: 'EUR',
@@ -208,7 +211,7 @@ function readEntry(row: RecordRow): Entry | undefined {
   const raw = row.text('asset').toUpperCase();
   if (raw === '') row.problem('asset', 'is empty: each ledger row names its asset');
   if (at === undefined || amount === undefined || fee === undefined || row.failed) return undefined;
-  const name = FIAT_CODES[raw] ?? raw.replace(BALANCE_SUFFIX, '');
+  const name = KRAKEN_NAMES[raw] ?? raw.replace(BALANCE_SUFFIX, '');
   const pooled = pooledAsset(name);
   return {
     row,
