@@ -2,13 +2,16 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Command } from 'commander';
+import { TaxFiatPrices } from '../contract/tax-published.js';
 import { cgtJson } from './cgt/cgt-json.js';
 import { cgtTable } from './cgt/cgt-table.js';
 import { CgtInputError, type CgtTransaction } from './cgt/cgt-types.js';
 import { computeGains } from './cgt/compute-gains.js';
 import { readCgtCsvWithOpening } from './cgt/read-cgt-csv.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from './gbp-prices.js';
 import { combineOwnRecords } from './own-records/combine-own-records.js';
 import { CustomerInputsRejected, type UploadedFile } from './own-records/customer-inputs.js';
+import { valueAtDayRates } from './own-records/day-rate-values.js';
 import { readCustomerFiles } from './own-records/read-customer-files.js';
 import { groupedFlagLine, groupFlags } from './pack/grouped-flags.js';
 
@@ -17,6 +20,7 @@ interface CgtFlags {
   records?: string[];
   addresses?: string;
   opening?: string;
+  prices?: string;
 }
 
 export function taxCommand(): Command {
@@ -35,10 +39,14 @@ export function taxCommand(): Command {
     .option('--json', 'print the report as JSON, every figure an unrounded decimal string')
     .option(
       '--records <files...>',
-      'your own records: Koinly universal CSV or transaction export, BittyTax records CSV, or time_utc,type,asset,quantity,gbp_value,fee',
+      'your own records: Koinly universal CSV or transaction export, BittyTax records CSV, Kraken ledgers, Binance transaction history, Coinbase transaction export, or time_utc,type,asset,quantity,gbp_value,fee',
     )
     .option('--addresses <file>', 'addresses that are yours: a CSV with the header address,label')
     .option('--opening <file>', "opening pools: last year's pools.csv, or asset,quantity,cost_gbp")
+    .option(
+      '--prices <file>',
+      'the published TAO/GBP daily prices (tax/fiat-prices.json, the file the pack values with): exchange rows that give no pounds are valued at their UK day\u2019s rate, as the pack values them',
+    )
     .action(async (file: string, flags: CgtFlags) => {
       const read = async (path: string) =>
         readFile(path).catch((error: NodeJS.ErrnoException) => {
@@ -51,6 +59,9 @@ export function taxCommand(): Command {
       for (const path of flags.records ?? []) await add(path, 'records');
       if (flags.addresses) await add(flags.addresses, 'addresses');
       if (flags.opening) await add(flags.opening, 'opening');
+      const prices = flags.prices
+        ? readPrices(flags.prices, (await read(flags.prices)).toString('utf8'))
+        : null;
       let report: ReturnType<typeof computeGains>;
       let points: string[] | null = null;
       try {
@@ -64,15 +75,27 @@ export function taxCommand(): Command {
         }
         if (uploads.length > 0) {
           // The same combining as the pack's: one pool per token across the chain record and your files.
+          // Rows an exchange gives no pounds for take the published rate of their UK day, as in the pack;
+          // without the prices they are refused, never valued at nothing.
+          const customer = valueAtDayRates(
+            readCustomerFiles(uploads),
+            prices ??
+              'the export gives no value in pounds for this row: give --prices with the published TAO/GBP daily prices (tax/fiat-prices.json) to value it at its UK day\u2019s rate as the pack does, or give the row in a plain-format file with its value',
+          );
           const combined = combineOwnRecords(
             { transactions, flags: [] },
-            readCustomerFiles(uploads),
+            customer,
             chain.openingAt ?? undefined,
           );
           transactions = combined.transactions;
+          const stale = (prices?.staleDays() ?? []).map(({ ukDate, price }) => ({
+            date: ukDate,
+            kind: 'stale-rate' as const,
+            text: `${ukDate}: no TAO/GBP rate was published at the end of this UK day: your rows of it are valued at the rate of ${price.date}, at most ${MAX_RATE_AGE_DAYS} days older.`,
+          }));
           // The points to check, as the pack's PDF words them (a point raised on many days is one line).
           points = groupFlags(
-            [...combined.flags].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
+            [...combined.flags, ...stale].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
           ).map(groupedFlagLine);
         }
         report = computeGains(transactions);
@@ -92,4 +115,19 @@ export function taxCommand(): Command {
       }
     });
   return tax;
+}
+
+/** `tax/fiat-prices.json` as published; a file that is not one is named in one line. */
+function readPrices(path: string, text: string): GbpPrices {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not JSON: give the published tax/fiat-prices.json`);
+  }
+  const parsed = TaxFiatPrices.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`${path} is not a tax/fiat-prices.json ({ days: [{ date, usd, gbp, source }] })`);
+  }
+  return new GbpPrices(parsed.data.days);
 }

@@ -49,13 +49,15 @@ export async function runBittyTaxConv(
   fileText: string,
   fileName: string,
   location?: BittyTaxLocation,
+  /** More lines of BittyTax's config (`binance_statements_only: True`: a statement is the whole record). */
+  config = '',
 ): Promise<{ parser: string; records: ConvRecord[] }> {
   const where = location ?? (await locateBittyTax());
   if ('skip' in where) throw new BittyTaxError(`BittyTax is not available: ${where.skip}`);
   const dir = await mkdtemp(join(tmpdir(), 'bittytax-conv-'));
   try {
     await mkdir(join(dir, '.bittytax'));
-    await writeFile(join(dir, '.bittytax', 'bittytax.conf'), OFFLINE_CONFIG);
+    await writeFile(join(dir, '.bittytax', 'bittytax.conf'), OFFLINE_CONFIG + config);
     const input = join(dir, fileName);
     const output = join(dir, 'records.csv');
     await writeFile(input, fileText);

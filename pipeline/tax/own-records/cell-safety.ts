@@ -10,11 +10,20 @@
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
+/**
+ * An amount of money as an exchange writes it in a column of pounds (Coinbase: `£1,500.00`, `-£960.00`):
+ * a sign, a currency sign, digits in groups of three. Nothing a spreadsheet runs.
+ */
+export const MONEY_AMOUNT = /^-?[£$€]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
 
-/** Why the cell is refused, or null when it is safe. `raw` as in the file, untrimmed. */
-export function unsafeCell(raw: string, numeric: boolean): string | null {
+/**
+ * Why the cell is refused, or null when it is safe. `raw` as in the file, untrimmed; `money`: a column of
+ * amounts written with a currency sign (`MONEY_AMOUNT`).
+ */
+export function unsafeCell(raw: string, numeric: boolean, money = false): string | null {
   const text = raw.trim();
   if (numeric && PLAIN_NUMBER.test(text)) return null;
+  if (money && MONEY_AMOUNT.test(text)) return null;
   // Leading tab or CR counts before trimming (a spreadsheet sees it); =+-@ after leading spaces too.
   const start = FORMULA_START.exec(raw)?.[0] ?? FORMULA_START.exec(text)?.[0];
   if (start !== undefined) {

@@ -62,6 +62,11 @@ export interface OwnRecord {
    * set where the records meet the pack's prices. Only on rows of TAO.
    */
   valueAtDayRate?: true;
+  /**
+   * With `valueAtDayRate` on a trade: what the TAO was traded against (`USDT`, `BTC`) and how much of it, so
+   * that a fee paid in that currency is valued at the trade's own ratio (its share of `quantity`'s value).
+   */
+  counter?: { asset: string; quantity: Decimal };
 }
 
 /** A point to check about the buyer's files that does not stop them being read (listed in the PDF). */

@@ -28,6 +28,7 @@ export interface UploadTable {
 export function readUploadTable(text: string, report: ReportProblem): UploadTable | null {
   let ok = true;
   const lines = text.split(/\r\n|\n|\r/);
+  const above = titleLines(lines);
   for (const [index, line] of lines.entries()) {
     if (line.length > MAX_LINE_CHARS) {
       report(
@@ -40,7 +41,7 @@ export function readUploadTable(text: string, report: ReportProblem): UploadTabl
   }
   if (!ok) return null;
   // Counted before the parse, so a file of a million short lines is refused without building its rows.
-  const dataLines = lines.slice(1).filter((line) => line.trim() !== '').length;
+  const dataLines = lines.slice(above + 1).filter((line) => line.trim() !== '').length;
   if (dataLines > MAX_RECORD_ROWS) {
     report(
       0,
@@ -50,11 +51,17 @@ export function readUploadTable(text: string, report: ReportProblem): UploadTabl
     return null;
   }
 
-  const table = readCsv(text, []);
+  // Lines are counted in the file as given: a table under title lines starts below them.
+  const read = readCsv(above === 0 ? text : lines.slice(above).join('\n'), []);
+  const table = {
+    ...read,
+    records: read.records.map((row) => ({ ...row, line: row.line + above })),
+    problems: read.problems.map((problem) => ({ ...problem, line: problem.line + above })),
+  };
   for (const problem of table.problems) report(problem.line, null, rowProblem(problem.text));
   if (table.problems.length > 0 || table.header.length === 0) return null;
   if (table.records.length === 0) {
-    report(1, null, 'the file has a header but no rows under it');
+    report(above + 1, null, 'the file has a header but no rows under it');
     return null;
   }
 
@@ -68,6 +75,22 @@ export function readUploadTable(text: string, report: ReportProblem): UploadTabl
     else duplicates.push({ line: row.line, first });
   }
   return { header: table.header, rows: table.records, duplicates };
+}
+
+/**
+ * Coinbase's transaction export puts title lines above its header (`Transactions`, `User,<name>,<id>`, blank
+ * ones): its header is the first of the file's first lines that names its columns. Every other file starts
+ * with its header (0 lines above it).
+ */
+const TITLED_HEADER = ['timestamp', 'transaction type', 'asset', 'quantity transacted'];
+const TITLE_LINES_AT_MOST = 10;
+
+function titleLines(lines: readonly string[]): number {
+  for (const [index, line] of lines.slice(0, TITLE_LINES_AT_MOST + 1).entries()) {
+    const names = line.split(',').map((cell) => cell.trim().replace(/^"|"$/g, '').trim().toLowerCase());
+    if (TITLED_HEADER.every((name) => names.includes(name))) return index;
+  }
+  return 0;
 }
 
 /** Refuses every row identical to an earlier one (a file where a row given twice would count twice). */
@@ -93,11 +116,12 @@ export function checkCells(
   numeric: ReadonlySet<string>,
   display: (column: string) => string,
   report: ReportProblem,
+  money: ReadonlySet<string> = new Set(),
 ): boolean {
   let ok = true;
   for (const row of table.rows) {
     for (const column of table.header) {
-      const reason = unsafeCell(row.values[column] ?? '', numeric.has(column));
+      const reason = unsafeCell(row.values[column] ?? '', numeric.has(column), money.has(column));
       if (reason !== null) {
         report(row.line, display(column), reason);
         ok = false;

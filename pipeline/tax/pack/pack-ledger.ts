@@ -33,6 +33,7 @@ import {
   CustomerInputsRejected,
   EMPTY_CUSTOMER_INPUTS,
 } from '../own-records/customer-inputs.js';
+import { valueAtDayRates } from '../own-records/day-rate-values.js';
 import {
   type PositionRef,
   positionId,
@@ -247,7 +248,9 @@ export async function computePackLedger(
       },
     ]);
   }
-  const combined = combineOwnRecords(mapping, customer, new Date(recordOpening.timeMs));
+  // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
+  const valued = valueAtDayRates(customer, prices);
+  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
   const gains = computeGains(combined.transactions);
   const label = inputs.taxYear.label;
   const disposals = gains.disposals.filter((d) => d.taxYear === label);
@@ -303,7 +306,7 @@ export async function computePackLedger(
       flags,
     },
     chainTransactions: mapping.transactions,
-    customer,
+    customer: valued,
     combined,
     recordEvents: mapping.events,
     gains,

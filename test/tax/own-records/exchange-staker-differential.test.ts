@@ -28,6 +28,7 @@ import {
   canWrite,
   cgtInput,
   FINAL_SPEND,
+  fiatPricesFile,
   openingFile,
   RECORD_FORMATS,
   recordsFile,
@@ -57,6 +58,7 @@ async function packFigures(h: History, format: string): Promise<CgtJson> {
     [`${format}.csv`]: recordsFile(h, format as never),
     'addresses.csv': addresses(),
     'opening.csv': openingFile(h),
+    'fiat-prices.json': fiatPricesFile(h),
   };
   await mkdir(folder, { recursive: true });
   for (const [name, text] of Object.entries(files))
@@ -70,6 +72,7 @@ async function packFigures(h: History, format: string): Promise<CgtJson> {
     join(folder, `${format}.csv`),
   ];
   args.push('--addresses', join(folder, 'addresses.csv'));
+  args.push('--prices', join(folder, 'fiat-prices.json'));
   if (files['opening.csv'] !== null) args.push('--opening', join(folder, 'opening.csv'));
   const run = await runArgs(args);
   if (run.code !== 0)

@@ -17,6 +17,8 @@ export interface BuyerFiles {
   records?: Record<string, string>;
   addresses?: string;
   opening?: string;
+  /** The published TAO/GBP daily prices (`tax/fiat-prices.json`'s text), for `--prices`. */
+  prices?: string;
   json?: boolean;
 }
 
@@ -36,6 +38,7 @@ export async function runWithFiles(files: BuyerFiles) {
     }
     if (files.addresses) args.push('--addresses', await path('mine.csv', files.addresses));
     if (files.opening) args.push('--opening', await path('pools.csv', files.opening));
+    if (files.prices) args.push('--prices', await path('fiat-prices.json', files.prices));
     if (files.json) args.push('--json');
     return await runArgs(args);
   } finally {

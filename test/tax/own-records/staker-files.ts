@@ -56,6 +56,20 @@ export function cgtInput(h: History): string {
   return `${rows.join('\n')}\n`;
 }
 
+/**
+ * The history's TAO prices as the published `tax/fiat-prices.json`: a UK day's rate is the quote dated the
+ * day after, so each day's price is written under the next date. The exchange rows Kraken gives no pounds
+ * for (rewards, withdrawal fees) are valued at it, as the history valued them.
+ */
+export function fiatPricesFile(h: History): string {
+  const next = (day: string) =>
+    new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const days = [...h.taoPrices]
+    .map(([day, gbp]) => ({ date: next(day), usd: null, gbp: gbp.toFixed(8), source: 'history' }))
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  return JSON.stringify({ days });
+}
+
 export function addresses(): string {
   return `address,label\n${EXCHANGE_DEPOSIT},Kraken deposit\n${SECOND_COLDKEY},my second coldkey\n`;
 }

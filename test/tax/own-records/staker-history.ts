@@ -73,6 +73,8 @@ export interface History {
   events: Event[];
   /** Held at the end, per asset. */
   held: Record<Asset, Decimal>;
+  /** TAO in pounds on each UTC date the history priced (every event's UK day is its UTC date). */
+  taoPrices: ReadonlyMap<string, Decimal>;
 }
 
 export interface HistoryOptions {
@@ -287,5 +289,6 @@ export function makeHistory(seed: number, options: HistoryOptions = {}): History
       'alpha:12:100': alpha['alpha:12:100']!,
       'alpha:7:50': alpha['alpha:7:50']!,
     },
+    taoPrices: new Map([...taoPrice].map(([key, p]) => [key.slice('TAO '.length), p])),
   };
 }

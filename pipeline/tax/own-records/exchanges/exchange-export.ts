@@ -9,7 +9,9 @@ import type { OwnRecord } from '../customer-inputs.js';
 import type { ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
 import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
+import { BINANCE_TRANSACTIONS } from './binance-transactions.js';
 import { BYBIT_FUNDING, BYBIT_TRADING } from './bybit-exports.js';
+import { COINBASE_TRANSACTIONS } from './coinbase-transactions.js';
 import type { ExchangeFormat } from './exchange-format.js';
 import type { ExchangeExport } from './exchange-reader.js';
 import { GATE_ACCOUNT_BOOK } from './gate-account-book.js';
@@ -27,6 +29,8 @@ import { OKX_TRADES } from './okx-trades.js';
 
 const EXPORTS: readonly ExchangeExport[] = [
   KRAKEN_LEDGERS,
+  BINANCE_TRANSACTIONS,
+  COINBASE_TRANSACTIONS,
   GATE_ACCOUNT_BOOK,
   MEXC_TRADES,
   MEXC_DEPOSITS,
@@ -50,6 +54,19 @@ const OTHER_EXPORTS = [
   },
   ...MEXC_OTHER_EXPORTS,
   ...KUCOIN_OTHER_EXPORTS,
+  ...[
+    ['date(utc)', 'pair', 'side', 'executed', 'amount', 'fee'],
+    ['date(utc)', 'market', 'type', 'amount', 'total', 'fee coin'],
+  ].map((header) => ({
+    header,
+    reason:
+      "this is Binance's trade history, which has no deposits, withdrawals or rewards: download the Transaction History instead (Wallet, Transaction History, Export, Transaction History)",
+  })),
+  {
+    header: ['date(utc+0)', 'coin', 'network', 'amount', 'txid', 'status'],
+    reason:
+      "this is Binance's deposit or withdrawal history, which has no trades or rewards: download the Transaction History instead (Wallet, Transaction History, Export, Transaction History)",
+  },
 ];
 
 /**
@@ -70,7 +87,7 @@ export function readExchangeExport(
   }
   const names = new Map(found.columns.map((name) => [name.toLowerCase(), name]));
   const display = (column: string) => names.get(column) ?? column;
-  if (!checkCells(table, found.numeric, display, report)) return null;
+  if (!checkCells(table, found.numeric, display, report, found.money)) return null;
   // Every row of an exchange's export carries its own transaction id: an identical row is the same
   // transaction exported twice, never a second one.
   if (!refuseDuplicates(table, report)) return null;

@@ -12,6 +12,8 @@ export interface ExchangeExport {
   /** Lower-case names that must all be present for the header to be this export's. */
   required: readonly string[];
   numeric: ReadonlySet<string>;
+  /** Lower-case names of columns of amounts written with a currency sign (`£1,500.00`). */
+  money?: ReadonlySet<string>;
   /** The file's records; problems are reported on the rows (a row with one is `failed`). */
   read: (rows: readonly RecordRow[], source: string) => OwnRecord[];
 }

@@ -13,11 +13,18 @@
  * - `transfer` and `earn` between Kraken's own wallets (spot, staking, earn, futures: the subtypes
  *   spottostaking, stakingfromspot, allocation, deallocation, migration and the like) move nothing out of
  *   the buyer's holdings and book nothing; nor does a row without a `txid` (not settled).
- * - Anything else is refused at its line: a trade against another currency (Kraken gives no pounds for it),
- *   another token, margin and the rest.
+ * - A trade of TAO against another currency or token (USD, EUR, USDT, BTC): Kraken gives no pounds for it,
+ *   so its TAO leg is booked at the pack's TAO/GBP rate of its UK day (`valueAtDayRate`); a fee in the
+ *   currency traded against is valued at the trade's own ratio.
+ * - Anything else is refused at its line: a trade of alpha against another currency, other tokens' trades,
+ *   margin and the rest.
  *
- * Kraken's ledger gives no value for income or a fee in tokens: they take the price of that day's TAO/GBP
- * trades in the same file (`day-price.ts`), or are refused saying how to give it.
+ * Kraken's ledger gives no value for a reward or a fee in tokens outside a trade: they too are valued at the
+ * pack's TAO/GBP rate of their UK day, never at a trade's price in the same file. HMRC asks for one
+ * consistent method where a receipt has no sterling value (CRYPTO23000); the daily rate is the one the
+ * pack values the chain's staking income at, so a reward is worth the same whether it came on the chain or
+ * on Kraken, and a day with a trade is not valued differently from a day without. A fee inside a trade
+ * keeps that trade's own price: it is part of that transaction.
  */
 import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../cgt/cgt-decimal.js';
@@ -25,7 +32,6 @@ import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
 import { readAmount } from '../record-values.js';
-import { dayPrice, noDayPrice, pricedTrades } from './day-price.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
 const COLUMNS = [
@@ -44,13 +50,19 @@ const COLUMNS = [
   'amountusd',
 ] as const;
 
-/** Kraken's names of the currencies (`ZGBP`) and its suffixes of staked and earning balances (`TAO.S`). */
-const FIAT_CODES: Record<string, string> = {
+/**
+ * Kraken's own names of currencies (`ZGBP`) and of the tokens TAO is traded against (`XXBT`), as the ledger
+ * writes them, and its suffixes of staked and earning balances (`TAO.S`).
+ */
+const KRAKEN_NAMES: Record<string, string> = {
   ZGBP: 'GBP',
   ZUSD: 'USD',
   ZEUR: 'EUR',
   ZCAD: 'CAD',
   ZAUD: 'AUD',
+  XXBT: 'BTC',
+  XBT: 'BTC',
+  XETH: 'ETH',
 };
 const FIAT = new Set(['GBP', 'USD', 'EUR', 'CAD', 'AUD', 'CHF', 'JPY']);
 const BALANCE_SUFFIX = /(\d{2})?\.(S|M|B|F|P|HOLD)$/;
@@ -84,14 +96,6 @@ interface Entry {
   fee: Decimal;
 }
 
-/** A record whose pounds come from the day's price, and the row it is refused on without one. */
-interface Unvalued {
-  record: OwnRecord;
-  row: RecordRow;
-  what: string;
-  income: boolean;
-}
-
 export const KRAKEN_LEDGERS: ExchangeExport = {
   format: 'kraken-ledgers',
   title: 'Kraken ledgers',
@@ -109,7 +113,6 @@ function readKrakenLedgers(rows: readonly RecordRow[], source: string): OwnRecor
     if (entry) entries.push(entry);
   }
   const records: OwnRecord[] = [];
-  const unvalued: Unvalued[] = [];
   const byRef = new Map<string, Entry[]>();
   for (const entry of entries) {
     if (!TRADE_TYPES.has(entry.type)) continue;
@@ -149,14 +152,9 @@ function readKrakenLedgers(rows: readonly RecordRow[], source: string): OwnRecor
         gbp: null,
         fee: null,
       };
+      // A fee in TAO is a disposal: its pounds are the day's rate (the ledger gives none).
       if (entry.fee.isZero()) records.push(record);
-      else
-        unvalued.push({
-          record,
-          row,
-          what: `the ${type}'s fee of ${entry.fee} ${entry.asset}`,
-          income: false,
-        });
+      else records.push({ ...atDayRate(record, entry), fee: tokenFee(entry) });
       continue;
     }
     if (type === 'staking' || (type === 'earn' && (subtype === 'reward' || subtype === ''))) {
@@ -168,12 +166,15 @@ function readKrakenLedgers(rows: readonly RecordRow[], source: string): OwnRecor
         );
         continue;
       }
-      unvalued.push({
-        record: { ...base, kind: 'income', asset: entry.asset, quantity: amount, gbp: null, fee: null },
-        row,
-        what: `this reward of ${amount} ${entry.asset}`,
-        income: true,
-      });
+      const reward: OwnRecord = {
+        ...base,
+        kind: 'income',
+        asset: entry.asset,
+        quantity: amount,
+        gbp: null,
+        fee: null,
+      };
+      records.push({ ...atDayRate(reward, entry), fee: entry.fee.isZero() ? null : tokenFee(entry) });
       continue;
     }
     row.problem(
@@ -181,22 +182,26 @@ function readKrakenLedgers(rows: readonly RecordRow[], source: string): OwnRecor
       `"${(subtype ? `${type} ${subtype}` : type).slice(0, 40)}" is not read: Kraken ledger rows read are trade, spend, receive, deposit, withdrawal, staking, earn (reward, and moves between Kraken's wallets) and transfer between Kraken's wallets; give this one in a plain-format file and remove it here`,
     );
   }
-  // Pounds for income and token fees from the file's own trades of that UK day.
-  const trades = pricedTrades(records);
-  for (const { record, row, what, income } of unvalued) {
-    const price = dayPrice(trades, record.asset, record.at);
-    if (price === null) {
-      row.problem(income ? 'amount' : 'fee', noDayPrice(what, record.asset, record.at, 'Kraken ledger'));
-      continue;
-    }
-    const feeQuantity = new CgtDecimal(row.text('fee') || '0').abs();
-    if (income) record.gbp = record.quantity.times(price);
-    if (feeQuantity.gt(0)) {
-      record.fee = { asset: record.asset, quantity: feeQuantity, gbp: feeQuantity.times(price) };
-    }
-    records.push(record);
-  }
   return records.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * A reward or a fee in a token outside a trade: valued at the pack's TAO/GBP rate of its UK day. Only TAO
+ * has that rate; alpha on Kraken is refused.
+ */
+function atDayRate(record: OwnRecord, entry: Entry): OwnRecord {
+  if (record.asset !== 'TAO') {
+    entry.row.problem(
+      'asset',
+      `${record.asset} has no value in pounds in Kraken's ledger, and only TAO is valued at the day's TAO/GBP rate: give this row in a plain-format file with its value and remove it here`,
+    );
+  }
+  return { ...record, gbp: record.kind === 'income' ? new CgtDecimal(0) : record.gbp, valueAtDayRate: true };
+}
+
+/** The row's fee in its own token, its pounds set at the day's rate (`valueAtDayRate`). */
+function tokenFee(entry: Entry): OwnRecord['fee'] {
+  return { asset: entry.asset, quantity: entry.fee, gbp: new CgtDecimal(0) };
 }
 
 function readEntry(row: RecordRow): Entry | undefined {
@@ -206,7 +211,7 @@ function readEntry(row: RecordRow): Entry | undefined {
   const raw = row.text('asset').toUpperCase();
   if (raw === '') row.problem('asset', 'is empty: each ledger row names its asset');
   if (at === undefined || amount === undefined || fee === undefined || row.failed) return undefined;
-  const name = FIAT_CODES[raw] ?? raw.replace(BALANCE_SUFFIX, '');
+  const name = KRAKEN_NAMES[raw] ?? raw.replace(BALANCE_SUFFIX, '');
   const pooled = pooledAsset(name);
   return {
     row,
@@ -243,7 +248,10 @@ function tokenOnly(entry: Entry): boolean {
   return false;
 }
 
-type TradeDraft = Pick<OwnRecord, 'kind' | 'asset' | 'quantity' | 'gbp' | 'fee'>;
+type TradeDraft = Pick<
+  OwnRecord,
+  'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate' | 'counter'
+>;
 
 /** One trade (one `refid`): a token bought or sold for pounds, its fees in pounds or in that token. */
 function readTrade(group: readonly Entry[]): TradeDraft | undefined {
@@ -276,23 +284,39 @@ function readTrade(group: readonly Entry[]): TradeDraft | undefined {
     );
     return undefined;
   }
-  if (money.asset !== 'GBP') {
+  // Against another currency or token, Kraken gives no pounds: the TAO leg takes the day's rate.
+  const dayRate = money.asset !== 'GBP';
+  if (dayRate && (token.asset !== 'TAO' || money.entry.pooled)) {
     money.entry.row.problem(
       'asset',
-      `trade ${refid.slice(0, 30)} of ${token.asset} against ${money.asset.slice(0, 12)} is not read: Kraken's ledger gives no value in pounds for it and the pack converts no currency; give it in a plain-format file with its value in GBP and remove its rows here`,
+      `trade ${refid.slice(0, 30)} of ${token.asset} against ${money.asset.slice(0, 12)} is not read: Kraken's ledger gives no value in pounds for it, and only TAO traded against another currency is valued at the day's TAO/GBP rate; give it in a plain-format file with its value in GBP and remove its rows here`,
     );
     return undefined;
   }
   const fees = group.filter((e) => !e.fee.isZero());
   const feeAssets = new Set(fees.map((e) => e.asset));
-  if (fees.some((e) => e.asset !== token.asset && e.asset !== 'GBP') || feeAssets.size > 1) {
+  if (fees.some((e) => e.asset !== token.asset && e.asset !== money.asset) || feeAssets.size > 1) {
     fees[0]!.row.problem(
       'fee',
-      `trade ${refid.slice(0, 30)} has fees in ${[...feeAssets].join(' and ')}: one fee, in GBP or in ${token.asset}, is read; give it in a plain-format file and remove its rows here`,
+      `trade ${refid.slice(0, 30)} has fees in ${[...feeAssets].join(' and ')}: one fee, in ${money.asset.slice(0, 12)} or in ${token.asset}, is read; give it in a plain-format file and remove its rows here`,
     );
     return undefined;
   }
   const feeQuantity = fees.reduce((s, e) => s.plus(e.fee), new CgtDecimal(0));
+  const kind = token === bought ? 'buy' : 'sell';
+  if (dayRate) {
+    // Pounds 0 until the day's rate is applied; a fee in the currency traded against at the trade's ratio.
+    return {
+      kind,
+      asset: token.asset,
+      quantity: token.quantity,
+      gbp: new CgtDecimal(0),
+      fee:
+        fees.length === 0 ? null : { asset: fees[0]!.asset, quantity: feeQuantity, gbp: new CgtDecimal(0) },
+      valueAtDayRate: true,
+      counter: { asset: money.asset, quantity: money.quantity },
+    };
+  }
   const fee =
     fees.length === 0
       ? null
@@ -303,11 +327,5 @@ function readTrade(group: readonly Entry[]): TradeDraft | undefined {
             quantity: feeQuantity,
             gbp: feeQuantity.times(money.quantity).div(token.quantity),
           };
-  return {
-    kind: token === bought ? 'buy' : 'sell',
-    asset: token.asset,
-    quantity: token.quantity,
-    gbp: money.quantity,
-    fee,
-  };
+  return { kind, asset: token.asset, quantity: token.quantity, gbp: money.quantity, fee };
 }

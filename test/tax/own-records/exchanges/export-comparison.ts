@@ -13,9 +13,14 @@ export interface Movement {
   kind: 'buy' | 'sell' | 'deposit' | 'withdrawal' | 'income';
   asset: string;
   quantity: string;
-  /** Pounds paid or received; '' for deposits, withdrawals and income. */
+  /**
+   * Pounds paid or received; '' for deposits, withdrawals and income. For a trade against another currency
+   * or token (`against`), how much of it: its pounds come from the day's rate, not from the file.
+   */
   gbp: string;
   fee: string;
+  /** The currency or token a trade was against, when not pounds. */
+  against?: string;
 }
 
 const plain = (text: string | undefined) => (text ? new CgtDecimal(text).toFixed() : '');
@@ -27,14 +32,25 @@ export function fromRecords(records: readonly OwnRecord[]): Movement[] {
       kind: r.kind as Movement['kind'],
       asset: r.asset,
       quantity: r.quantity.toFixed(),
-      gbp: r.kind === 'buy' || r.kind === 'sell' ? (r.gbp?.toFixed() ?? '') : '',
+      gbp:
+        r.kind === 'buy' || r.kind === 'sell'
+          ? ((r.counter ? r.counter.quantity : r.gbp)?.toFixed() ?? '')
+          : '',
       fee: r.fee && !r.fee.quantity.isZero() ? `${r.fee.quantity.toFixed()} ${r.fee.asset}` : '',
+      ...(r.counter ? { against: r.counter.asset } : {}),
     }))
     .sort(order);
 }
 
-/** `fiat`: currencies that are money (their deposits and withdrawals move no token). */
-export function fromConverter(records: readonly ConvRecord[], fiat = ['GBP']): Movement[] {
+/**
+ * `fiat`: currencies that are money (their deposits and withdrawals move no token); `against`: the other
+ * currencies and tokens TAO is traded against (a trade against one of them names it, as `fromRecords` does).
+ */
+export function fromConverter(
+  records: readonly ConvRecord[],
+  fiat = ['GBP'],
+  against: readonly string[] = [],
+): Movement[] {
   const out: Movement[] = [];
   for (const r of records) {
     const at = r.timestamp
@@ -44,7 +60,9 @@ export function fromConverter(records: readonly ConvRecord[], fiat = ['GBP']): M
     const fee =
       r.feeQuantity && !new CgtDecimal(r.feeQuantity).isZero() ? `${plain(r.feeQuantity)} ${r.feeAsset}` : '';
     if (r.type === 'Trade') {
-      const buying = !fiat.includes(r.buyAsset);
+      const money = (asset: string) => fiat.includes(asset) || against.includes(asset);
+      const buying = !money(r.buyAsset);
+      const other = buying ? r.sellAsset : r.buyAsset;
       out.push({
         at,
         kind: buying ? 'buy' : 'sell',
@@ -52,10 +70,11 @@ export function fromConverter(records: readonly ConvRecord[], fiat = ['GBP']): M
         quantity: plain(buying ? r.buyQuantity : r.sellQuantity),
         gbp: plain(buying ? r.sellQuantity : r.buyQuantity),
         fee,
+        ...(other !== 'GBP' ? { against: other } : {}),
       });
     } else if (r.type === 'Deposit' || r.type === 'Withdrawal') {
       const asset = r.type === 'Deposit' ? r.buyAsset : r.sellAsset;
-      if (fiat.includes(asset)) continue;
+      if (fiat.includes(asset) || against.includes(asset)) continue;
       out.push({
         at,
         kind: r.type === 'Deposit' ? 'deposit' : 'withdrawal',

@@ -259,22 +259,57 @@ describe('Kraken ledgers', () => {
       { at: '2025-06-10T15:00:01', kind: 'buy', asset: 'TAO', quantity: '0.3', gbp: '98.5', fee: '1.5 GBP' },
     ]);
     const byLine = new Map(inputs.records.map((r) => [r.line, r]));
-    // A fee in TAO is valued at the trade's own price (£310 a TAO); the withdrawal's fee and the reward at
-    // the price of the nearest TAO/GBP trade of their UK day (the 11:00 one, £310 a TAO).
+    // A fee in TAO inside a trade is valued at the trade's own price (£310 a TAO).
     expect(byLine.get(5)!.fee!.gbp.toFixed()).toBe('1.55');
-    expect(byLine.get(7)!.fee!.gbp.toFixed()).toBe('0.279');
-    expect(byLine.get(10)!.gbp!.toFixed()).toBe('1.24');
+    expect(byLine.get(5)!.valueAtDayRate).toBeUndefined();
+    // The withdrawal's fee and the reward have no pounds in the ledger: they take the pack's TAO/GBP rate
+    // of their UK day (day-rate-values.test.ts), even on a day the file has a TAO/GBP trade.
+    expect([7, 10].map((line) => byLine.get(line)!.valueAtDayRate)).toEqual([true, true]);
+    expect(byLine.get(7)!.fee).toMatchObject({ asset: 'TAO', quantity: expect.anything() });
+    expect(byLine.get(7)!.fee!.quantity.toFixed()).toBe('0.0009');
+  });
+
+  it("book the TAO of a trade against USD at the day rate, a fee in dollars at the trade's ratio", () => {
+    const usd = [
+      ...LEDGER.split('\n'),
+      row(
+        'LT0007-AAAAA-AAAAAA',
+        'TRADE4-AAAAA-AAAAAA',
+        '2025-06-03 09:30:00',
+        'trade',
+        '',
+        'currency',
+        'ZUSD',
+        'spot / main',
+        '-400.0000',
+        '1.0400',
+        '0.0000',
+      ),
+      row(
+        'LT0008-AAAAA-AAAAAA',
+        'TRADE4-AAAAA-AAAAAA',
+        '2025-06-03 09:30:00',
+        'trade',
+        '',
+        'currency',
+        'TAO',
+        'spot / main',
+        '1.0000000000',
+        '0.0000000000',
+        '1.4981000000',
+      ),
+    ].join('\n');
+    const trade = read(usd).records.find((r) => r.line === 17)!;
+    expect(trade).toMatchObject({ kind: 'buy', asset: 'TAO', valueAtDayRate: true });
+    expect(trade.quantity.toFixed()).toBe('1');
+    expect(trade.counter?.asset).toBe('USD');
+    expect(trade.counter?.quantity.toFixed()).toBe('400');
+    expect(trade.fee?.asset).toBe('USD');
+    expect(trade.fee?.quantity.toFixed()).toBe('1.04');
   });
 
   it('refuse, at their line and column, what they do not read', () => {
     const lines = LEDGER.split('\n');
-    // A reward at 23:10 UTC on 1 May is 00:10 on 2 May in London, a day with no TAO/GBP trade in the file.
-    const lateReward = lines.map((l) => l.replace('2025-05-01 20:10:00', '2025-05-01 23:10:00')).join('\n');
-    expect(refusal(lateReward)).toEqual([
-      expect.stringMatching(
-        /^line 10, amount: this reward of 0\.004 TAO has no value in pounds: .*2025-05-02 \(UK day\)/,
-      ),
-    ]);
     const usd = [
       ...lines,
       row(
@@ -297,11 +332,11 @@ describe('Kraken ledgers', () => {
         'trade',
         '',
         'currency',
-        'TAO',
+        'XXBT',
         'spot / main',
-        '1.0000000000',
+        '0.0100000000',
         '0.0000000000',
-        '1.4981000000',
+        '0.0100000000',
       ),
       row(
         'LM0001-AAAAA-AAAAAA',
@@ -332,10 +367,10 @@ describe('Kraken ledgers', () => {
     ].join('\n');
     expect(refusal(usd)).toEqual([
       expect.stringMatching(
-        /^line 17, asset: trade TRADE4-AAAAA-AAAAAA of TAO against USD is not read: .*pounds/,
+        /^line 17, asset: trade TRADE4-AAAAA-AAAAAA of USD for BTC is not read: the pack pools TAO and subnet alpha/,
       ),
       expect.stringMatching(/^line 19, type: "margin" is not read: /),
-      expect.stringMatching(/^line 20, asset: XXBT is not read: the pack pools TAO and subnet alpha/),
+      expect.stringMatching(/^line 20, asset: BTC is not read: the pack pools TAO and subnet alpha/),
     ]);
   });
 });
