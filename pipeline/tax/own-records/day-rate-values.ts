@@ -42,6 +42,7 @@ export function valueAtDayRates(customer: CustomerInputs, rates: DayRates | stri
   if (!customer.records.some(wanted)) return customer;
   const problems = new InputProblems();
   const valued = new Map<string, OwnRecord[]>();
+  const unvaluedFees: string[] = [];
   const records = customer.records.map((record) => {
     if (!wanted(record)) return record;
     const day = ukDay(record.at.getTime());
@@ -80,6 +81,10 @@ export function valueAtDayRates(customer: CustomerInputs, rates: DayRates | stri
     else if (fee && record.counter && fee.asset === record.counter.asset && record.counter.quantity.gt(0)) {
       // A fee in the currency traded against: the trade itself says what that currency was worth in TAO.
       out.fee = { ...fee, gbp: gbp.times(fee.quantity).div(record.counter.quantity) };
+    } else if (fee && !fee.quantity.isZero() && fee.gbp.isZero()) {
+      // A fee in a third token (an exchange's own: KCS, GT, MX, OKB, BNB) has no price here: it is left out
+      // of the costs, never silently, so the gain may be overstated by it.
+      unvaluedFees.push(`${record.source} line ${record.line}: ${fee.quantity.toFixed()} ${fee.asset}`);
     }
     const key = `${record.source}\u0000${ukTaxYearOf(record.at.getTime()).label}`;
     valued.set(key, [...(valued.get(key) ?? []), out]);
@@ -99,6 +104,13 @@ export function valueAtDayRates(customer: CustomerInputs, rates: DayRates | stri
       line: 0,
       at: first.at,
       text: `${rows.length} row(s) of tax year ${ukTaxYearOf(first.at.getTime()).label} (line${lines.length > 1 ? 's' : ''} ${listed}) have no value in pounds in the export (a trade against another currency or token, a reward, a fee in TAO): each is valued at the TAO/GBP rate of its UK day, the daily rate staking income is valued at. Check them against the exchange's own statement if it gives pounds.`,
+    });
+  }
+  if (unvaluedFees.length > 0) {
+    notes.push({
+      file: records.find((r) => r.valueAtDayRate)?.source ?? '',
+      line: 0,
+      text: `${unvaluedFees.length} fee(s) paid in a token the pack has no price for were not counted as a cost (${unvaluedFees.slice(0, LINES_LISTED).join('; ')}${unvaluedFees.length > LINES_LISTED ? '; …' : ''}): the gain is higher by their value. To count one, give its trade in a plain-format file with the fee in pounds and remove it here.`,
     });
   }
   return { ...customer, records, notes: [...(customer.notes ?? []), ...notes] };

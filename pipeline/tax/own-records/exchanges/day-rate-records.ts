@@ -16,7 +16,10 @@ import { isFiat, pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
 import { readAmount, readRecordTime } from '../record-values.js';
 
-export type Draft = Pick<OwnRecord, 'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate'>;
+export type Draft = Pick<
+  OwnRecord,
+  'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate' | 'counter'
+>;
 
 export interface Leg {
   /** The exchange's code, upper case (`TAO`, `USDT`). */
@@ -58,7 +61,9 @@ export function quotedTrade(side: 'buy' | 'sell', token: Leg, quote: Leg, fee: L
     quantity: token.quantity,
     gbp: inPounds ? quote.quantity : new CgtDecimal(0),
     fee: paid,
-    ...(inPounds ? {} : { valueAtDayRate: true as const }),
+    ...(inPounds
+      ? {}
+      : { valueAtDayRate: true as const, counter: { asset: quote.asset, quantity: quote.quantity } }),
   };
 }
 

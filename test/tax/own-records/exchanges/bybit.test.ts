@@ -59,13 +59,22 @@ describe('Bybit account change details', () => {
     const trading = read(TRADING, 'bybit-uta.csv');
     expect(trading.files[0]!.format).toBe('bybit');
     expect(fromRecords(trading.records)).toEqual([
-      { at: '2025-05-01T10:00:00', kind: 'buy', asset: 'TAO', quantity: '2', gbp: '0', fee: '0.002 TAO' },
+      {
+        at: '2025-05-01T10:00:00',
+        kind: 'buy',
+        asset: 'TAO',
+        quantity: '2',
+        gbp: '640',
+        fee: '0.002 TAO',
+        against: 'USDT',
+      },
       {
         at: '2025-05-02T11:30:00',
         kind: 'sell',
         asset: 'TAO',
         quantity: '1',
-        gbp: '0',
+        gbp: '0.0031',
+        against: 'BTC',
         fee: '0.0000031 BTC',
       },
     ]);
