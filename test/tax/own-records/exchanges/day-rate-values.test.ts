@@ -195,4 +195,28 @@ describe('rows an exchange gives no pounds for', () => {
       /kraken\.csv line 2: .*no published TAO\/GBP rate is near enough to its UK day 2025-05-01/,
     );
   });
+
+  it("leave a fee in the exchange's own token out of the costs and say so", async () => {
+    // Gate's account book: 2 TAO bought for 640 USDT, its fee paid in GT (Gate's token, which the pack has
+    // no price for); then 1 TAO sold for 330 USDT.
+    const book = [
+      'no,time,action_desc,action_data,type,change_amount,amount,total',
+      '1,2025-05-01 10:00:00,Order Filled,O200,TAO,2,2,2',
+      '2,2025-05-01 10:00:00,Order Filled,O200,USDT,-640,0,0',
+      '3,2025-05-01 10:00:00,Trading Fees,O200,GT,-0.3,0,0',
+      '4,2025-06-02 09:30:00,Order Filled,O201,TAO,-1,1,1',
+      '5,2025-06-02 09:30:00,Order Filled,O201,USDT,330,330,330',
+    ].join('\n');
+    const report = await reportWithFiles({ records: { 'gate.csv': book }, prices: PRICES });
+    // Valued at the rates of the published prices (UK day D takes the quote of D + 1); without the fee, the
+    // cost of the TAO sold is half of 2 TAO at 1 May's rate.
+    expect(report.disposals.map((d) => [d.date, pence(d.proceeds), pence(d.cost)])).toEqual([
+      ['2025-06-02', pence(new D('330')), pence(new D('310.50'))],
+    ]);
+    expect(report.points_to_check).toContainEqual(
+      expect.stringMatching(
+        /1 fee\(s\) paid in a token the pack has no price for were not counted as a cost \(gate\.csv line 2: 0\.3 GT\)/,
+      ),
+    );
+  });
 });
