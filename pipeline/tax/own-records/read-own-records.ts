@@ -35,7 +35,7 @@ import {
 import { PLAIN_COLUMNS, PLAIN_NUMERIC, PLAIN_REQUIRED, readPlainRow } from './read-plain-records.js';
 import { RecordRow } from './record-row.js';
 import { slashedDateOrder } from './record-values.js';
-import { checkCells, type UploadTable } from './upload-table.js';
+import { checkCells, duplicatesKept, type UploadTable } from './upload-table.js';
 
 interface Format {
   format: RecordFormat;
@@ -115,7 +115,7 @@ export function readOwnRecords(
   report: ReportProblem,
   note: ReportNote = () => {},
 ): OwnRecordsRead | null {
-  const exchange = readExchangeExport(source, given, report);
+  const exchange = readExchangeExport(source, given, report, note);
   if (exchange !== undefined) return exchange;
   const recognised = recognise(given, report);
   if (recognised === null) return null;
@@ -124,7 +124,7 @@ export function readOwnRecords(
   if (format.check && !format.check(table.header, report)) return null;
   // Values are read only from safe cells: a refused cell is never quoted back in a reason.
   if (!checkCells(table, format.numeric, display, report)) return null;
-  if (!duplicatesKept(table, format, note, report)) return null;
+  if (!duplicatesKept(table, format.ids ?? [], note, report)) return null;
   const timeColumn = format.time;
   const dateOrder = timeColumn
     ? slashedDateOrder(table.rows.map((row) => row.values[timeColumn] ?? ''))
@@ -138,32 +138,6 @@ export function readOwnRecords(
     else records.push(...read);
   }
   return ok ? { format: format.format, records } : null;
-}
-
-/**
- * Identical rows: refused when they carry a transaction id, else kept and noted. False when refused.
- */
-function duplicatesKept(
-  table: UploadTable,
-  format: Format,
-  note: ReportNote,
-  report: ReportProblem,
-): boolean {
-  let ok = true;
-  const byLine = new Map(table.rows.map((row) => [row.line, row]));
-  for (const { line, first } of table.duplicates) {
-    const id = (format.ids ?? []).find((column) => (byLine.get(line)?.values[column] ?? '').trim() !== '');
-    if (id !== undefined) {
-      report(line, null, `the same transaction as line ${first} (the same ${id}): remove one`);
-      ok = false;
-    } else {
-      note(
-        line,
-        `the same row as line ${first}, kept: the file has no transaction id to tell them apart, and an order filled in parts gives identical rows. If it is the same transaction exported twice, remove one and upload the file again.`,
-      );
-    }
-  }
-  return ok;
 }
 
 function recognise(
@@ -219,7 +193,7 @@ function renamedTable(table: UploadTable, header: readonly string[]): UploadTabl
     line: row.line,
     values: Object.fromEntries(table.header.map((name, i) => [header[i]!, row.values[name] ?? ''])),
   });
-  return { header: [...header], rows: table.rows.map(rename), duplicates: table.duplicates };
+  return { ...table, header: [...header], rows: table.rows.map(rename) };
 }
 
 function titleCase(name: string): string {

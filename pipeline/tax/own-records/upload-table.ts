@@ -8,7 +8,7 @@
  */
 import { type CsvRecord, readCsv } from '../../csv/read-csv.js';
 import { unsafeCell } from './cell-safety.js';
-import type { ReportProblem } from './input-problems.js';
+import type { ReportNote, ReportProblem } from './input-problems.js';
 
 /** Data rows per file (the header not counted): years of an active trader's exchange history. */
 export const MAX_RECORD_ROWS = 20_000;
@@ -22,6 +22,8 @@ export interface UploadTable {
   rows: CsvRecord[];
   /** Rows identical (after trimming) to an earlier row: the row's line and the earlier one's. */
   duplicates: Array<{ line: number; first: number }>;
+  /** The lines above the header, as in the file (an export's title lines; most files have none). */
+  titles: string[];
 }
 
 /** The table, or null when its shape is wrong (each problem reported). */
@@ -55,7 +57,11 @@ export function readUploadTable(text: string, report: ReportProblem): UploadTabl
   const read = readCsv(above === 0 ? text : lines.slice(above).join('\n'), []);
   const table = {
     ...read,
-    records: read.records.map((row) => ({ ...row, line: row.line + above })),
+    records: read.records.map((row) => ({
+      ...row,
+      line: row.line + above,
+      values: withoutDashes(row.values),
+    })),
     problems: read.problems.map((problem) => ({ ...problem, line: problem.line + above })),
   };
   for (const problem of table.problems) report(problem.line, null, rowProblem(problem.text));
@@ -74,23 +80,66 @@ export function readUploadTable(text: string, report: ReportProblem): UploadTabl
     if (first === undefined) seen.set(key, row.line);
     else duplicates.push({ line: row.line, first });
   }
-  return { header: table.header, rows: table.records, duplicates };
+  return { header: table.header, rows: table.records, duplicates, titles: lines.slice(0, above) };
 }
 
 /**
- * Coinbase's transaction export puts title lines above its header (`Transactions`, `User,<name>,<id>`, blank
- * ones): its header is the first of the file's first lines that names its columns. Every other file starts
- * with its header (0 lines above it).
+ * Title lines above the header, as some exchanges write them; every other file starts with its header (0
+ * lines above it).
+ * - Coinbase's transaction export: `Transactions`, `User,<name>,<id>` and blank lines: its header is the
+ *   first of the file's first lines that names its columns.
+ * - Bybit's and OKX's exports: one line of `Label:value` cells first (`UID: 123,Company Name: ,Country:`;
+ *   OKX's names the account's time zone, `Time Zone:UTC+8`, which its reader takes from `titles`).
  */
 const TITLED_HEADER = ['timestamp', 'transaction type', 'asset', 'quantity transacted'];
 const TITLE_LINES_AT_MOST = 10;
+const LABELLED_TITLE = /^\s*"?UID\s*:/i;
 
 function titleLines(lines: readonly string[]): number {
   for (const [index, line] of lines.slice(0, TITLE_LINES_AT_MOST + 1).entries()) {
     const names = line.split(',').map((cell) => cell.trim().replace(/^"|"$/g, '').trim().toLowerCase());
     if (TITLED_HEADER.every((name) => names.includes(name))) return index;
   }
-  return 0;
+  let above = 0;
+  while (above < TITLE_LINES_AT_MOST && LABELLED_TITLE.test(lines[above] ?? '')) above++;
+  return above;
+}
+
+/**
+ * Bybit writes `--` in a cell that has no value (the position of a spot trade, a transfer's contract): a
+ * cell of dashes alone is empty. It is no formula and no number, and is never written back.
+ */
+function withoutDashes(values: Record<string, string>): Record<string, string> {
+  if (!Object.values(values).some((v) => /^\s*--?\s*$/.test(v))) return values;
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, /^\s*--?\s*$/.test(v) ? '' : v]));
+}
+
+/**
+ * Identical rows: refused when they carry a transaction id (in one of `ids`), since the same transaction
+ * given twice would count twice; else kept and noted, since an order filled in parts at one price gives
+ * identical rows in a file with no id. False when any was refused.
+ */
+export function duplicatesKept(
+  table: UploadTable,
+  ids: readonly string[],
+  note: ReportNote,
+  report: ReportProblem,
+): boolean {
+  let ok = true;
+  const byLine = new Map(table.rows.map((row) => [row.line, row]));
+  for (const { line, first } of table.duplicates) {
+    const id = ids.find((column) => (byLine.get(line)?.values[column] ?? '').trim() !== '');
+    if (id !== undefined) {
+      report(line, null, `the same transaction as line ${first} (the same ${id}): remove one`);
+      ok = false;
+    } else {
+      note(
+        line,
+        `the same row as line ${first}, kept: the file has no transaction id to tell them apart, and an order filled in parts gives identical rows. If it is the same transaction exported twice, remove one and upload the file again.`,
+      );
+    }
+  }
+  return ok;
 }
 
 /** Refuses every row identical to an earlier one (a file where a row given twice would count twice). */

@@ -6,9 +6,9 @@
  * does not understand at its line and column; none is left out unsaid.
  */
 import type { OwnRecord } from '../customer-inputs.js';
-import type { ReportProblem } from '../input-problems.js';
+import type { ReportNote, ReportProblem } from '../input-problems.js';
 import { RecordRow } from '../record-row.js';
-import { checkCells, refuseDuplicates, type UploadTable } from '../upload-table.js';
+import { checkCells, duplicatesKept, refuseDuplicates, type UploadTable } from '../upload-table.js';
 import { BINANCE_TRANSACTIONS } from './binance-transactions.js';
 import { BYBIT_FUNDING, BYBIT_TRADING } from './bybit-exports.js';
 import { COINBASE_TRANSACTIONS } from './coinbase-transactions.js';
@@ -77,6 +77,7 @@ export function readExchangeExport(
   source: string,
   table: UploadTable,
   report: ReportProblem,
+  note: ReportNote,
 ): { format: ExchangeFormat; records: OwnRecord[] } | null | undefined {
   const found = EXPORTS.find((e) => e.required.every((name) => table.header.includes(name)));
   if (found === undefined) {
@@ -88,11 +89,10 @@ export function readExchangeExport(
   const names = new Map(found.columns.map((name) => [name.toLowerCase(), name]));
   const display = (column: string) => names.get(column) ?? column;
   if (!checkCells(table, found.numeric, display, report, found.money)) return null;
-  // Every row of an exchange's export carries its own transaction id: an identical row is the same
-  // transaction exported twice, never a second one.
-  if (!refuseDuplicates(table, report)) return null;
+  if (found.rowIds === false) duplicatesKept(table, [], note, report);
+  else if (!refuseDuplicates(table, report)) return null;
   const rows = table.rows.map((row) => new RecordRow(row, display, report));
-  const records = found.read(rows, source);
+  const records = found.read(rows, source, table.titles);
   return rows.some((row) => row.failed) ? null : { format: found.format, records };
 }
 

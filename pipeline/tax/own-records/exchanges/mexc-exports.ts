@@ -45,6 +45,7 @@ export const MEXC_TRADES: ExchangeExport = {
   columns: ['UID', 'Pairs', 'Time', 'Side', 'Filled Price', 'Executed Amount', 'Total', 'Fee', 'Role'],
   required: ['pairs', 'time', 'side', 'filled price', 'executed amount', 'total', 'fee', 'role'],
   numeric: new Set(['filled price', 'executed amount', 'total']),
+  rowIds: false,
   read: (rows, source) => readEach(rows, source, readTrade),
 };
 

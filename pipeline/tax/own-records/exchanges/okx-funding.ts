@@ -12,7 +12,7 @@
  * - Anything else, and every row of another token, is refused at its line. Trades are in the trading
  *   account's history, not here.
  *
- * Clock: see `okxClock` below (the zone named in the `Time` column's header). The current export has no
+ * Clock: see `okxClock` below (the zone on OKX's line above the header, or named in the `Time` header). The current export has no
  * `Fee` column (a fee, when there is one, is read from it when present).
  */
 import type { OwnRecord } from '../customer-inputs.js';
@@ -52,22 +52,32 @@ export const OKX_FUNDING: ExchangeExport = {
 };
 
 /**
- * The clock of an OKX file: the zone its `Time` column's header names (`Time(UTC+08:00)`, `Time(UTC)`).
- * OKX names the account's zone only on the line above the header, which the buyer removes; a plain `Time`
- * is refused (on the first row) rather than guessed, since a wrong clock moves rows across UK days.
+ * The clock of an OKX file: the zone its `Time` column's header names (`Time(UTC+08:00)`, `Time(UTC)`), else
+ * the account's zone that OKX writes on the line above the header (`Time Zone:UTC+8`). A plain `Time` with
+ * neither is refused (on the first row) rather than guessed, since a wrong clock moves rows across UK days.
  */
-export function okxClock(rows: readonly RecordRow[]): { column: string; offset: string } | null {
+export function okxClock(
+  rows: readonly RecordRow[],
+  titles: readonly string[],
+): { column: string; offset: string } | null {
   const zoned = presentColumn(rows, zonedColumns('time', 'Z').slice(1));
   if (zoned) return zoned;
+  const named = titles.join(',').match(/time\s*zone\s*:\s*UTC\s*([+-]\d{1,2})?(?::?(\d{2}))?/i);
+  if (named && presentColumn(rows, [{ column: 'time' }])) {
+    const hours = Number(named[1] ?? '0');
+    const minutes = named[2] ?? '00';
+    const offset = `${hours < 0 ? '-' : '+'}${String(Math.abs(hours)).padStart(2, '0')}:${minutes}`;
+    return { column: 'time', offset: offset === '+00:00' ? 'Z' : offset };
+  }
   rows[0]?.problem(
     'time',
-    "does not name its time zone: OKX writes the account's zone on the line above the header (Time Zone:UTC+8); name it in this column's header, as Time(UTC+08:00), or Time(UTC) for UTC+0",
+    "does not name its time zone: OKX writes the account's zone on the line above the header (Time Zone:UTC+8); keep that line, or name the zone in this column's header, as Time(UTC+08:00), or Time(UTC) for UTC+0",
   );
   return null;
 }
 
-function readOkxFunding(rows: readonly RecordRow[], source: string): OwnRecord[] {
-  const clock = okxClock(rows);
+function readOkxFunding(rows: readonly RecordRow[], source: string, titles: readonly string[]): OwnRecord[] {
+  const clock = okxClock(rows, titles);
   if (clock === null) return [];
   const records: OwnRecord[] = [];
   for (const row of rows) {

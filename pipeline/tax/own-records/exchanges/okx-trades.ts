@@ -9,9 +9,9 @@
  * nothing; derivatives and margin are refused at their line, and so are trades of other tokens.
  *
  * OKX writes above the header a line naming the account's time zone (`UID:…,Account Type:…,Time Zone:UTC+8`),
- * and its times in that zone without saying so again: the buyer removes that line and names the zone in the
- * `Time` column's header (`Time(UTC+08:00)`); a plain `Time` is refused, since a wrong clock would move rows
- * across UK days. The older form of this file, which names a `Unit` column twice, is refused by the upload's
+ * and its times in that zone without saying so again: the zone is taken from that line (`okxClock`), or from
+ * the `Time` column's header where a buyer has named it there (`Time(UTC+08:00)`); with neither the file is
+ * refused, since a wrong clock would move rows across UK days. The older form of this file, which names a `Unit` column twice, is refused by the upload's
  * CSV reader (a column named twice).
  */
 import type { Decimal } from 'decimal.js';
@@ -76,8 +76,8 @@ interface Leg {
   feeCode: string;
 }
 
-function readOkxTrades(rows: readonly RecordRow[], source: string): OwnRecord[] {
-  const clock = okxClock(rows);
+function readOkxTrades(rows: readonly RecordRow[], source: string, titles: readonly string[]): OwnRecord[] {
+  const clock = okxClock(rows, titles);
   if (clock === null) return [];
   const orders = new Map<string, Leg[]>();
   for (const row of rows) {

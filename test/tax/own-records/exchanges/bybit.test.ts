@@ -55,6 +55,20 @@ function refusal(text: string, name: string): string[] {
 }
 
 describe('Bybit account change details', () => {
+  it("are read as downloaded, under Bybit's line of the account's details", () => {
+    const titled = read(`UID: 123456,Company Name: ,Country: United Kingdom\n${TRADING}`, 'bybit-uta.csv');
+    expect(fromRecords(titled.records)).toEqual(fromRecords(read(TRADING, 'bybit-uta.csv').records));
+    // Bybit writes `--` where a cell has no value (a transfer's contract, a spot trade's position).
+    const dashed = TRADING.replace(',TAO,,TRANSFER_IN,', ',TAO,--,TRANSFER_IN,').replaceAll(
+      ',BUY,2,0,',
+      ',BUY,2,--,',
+    );
+    expect(dashed).not.toBe(TRADING);
+    expect(fromRecords(read(dashed, 'bybit-uta.csv').records)).toEqual(
+      fromRecords(read(TRADING, 'bybit-uta.csv').records),
+    );
+  });
+
   it('are recognised by their headers and read: spot trades, fees, deposits, withdrawals, earn interest', () => {
     const trading = read(TRADING, 'bybit-uta.csv');
     expect(trading.files[0]!.format).toBe('bybit');

@@ -50,6 +50,21 @@ function refusal(text: string, name: string): string[] {
 /** A trade's pounds come later from the day's rate: both readings compared without them. */
 
 describe('MEXC exports', () => {
+  it('keep two identical fills (the trade history has no fill id) and list them as a point to check', () => {
+    const fill = '81234567,TAO_USDT,2025-05-03 09:00:00,Buy,320,0.25,80,0.08USDT,Taker';
+    const read2 = read(`${TRADES}\n${fill}\n${fill}`, 'mexc-trades.csv');
+    expect(
+      read2.records.filter((r) => r.line === 5 || r.line === 6).map((r) => r.quantity.toFixed()),
+    ).toEqual(['0.25', '0.25']);
+    expect(read2.notes).toContainEqual(
+      expect.objectContaining({
+        file: 'mexc-trades.csv',
+        line: 6,
+        text: expect.stringMatching(/^the same row as line 5, kept/),
+      }),
+    );
+  });
+
   it('are recognised by their headers and read: fills against USDT and BTC, deposits, withdrawals and fees', () => {
     const trades = read(TRADES, 'mexc-trades.csv');
     expect(trades.files[0]!.format).toBe('mexc');

@@ -98,6 +98,17 @@ describe('OKX exports', () => {
     expect(withdrawal!.fee!.gbp.toFixed()).toBe('0');
   });
 
+  it("are read as downloaded: the account's zone from OKX's line above a plain Time header", () => {
+    const zoned = read(TRADES, 'okx-trading.csv');
+    const plain = TRADES.replace('Time(UTC+08:00)', 'Time');
+    const asDownloaded = read(`UID:123456,Account Type:Unified,Time Zone:UTC+8\n${plain}`, 'okx-trading.csv');
+    // The same instants as the file whose header names the zone, and problems still at the file's lines.
+    expect(fromRecords(asDownloaded.records)).toEqual(fromRecords(zoned.records));
+    expect(asDownloaded.records.map((r) => r.line)).toEqual(zoned.records.map((r) => r.line + 1));
+    const inUtc = read(`UID:123456,Account Type:Unified,Time Zone:UTC\n${plain}`, 'okx-trading.csv');
+    expect(inUtc.records[0]!.at.getTime() - zoned.records[0]!.at.getTime()).toBe(8 * 3_600_000);
+  });
+
   it('refuse, at their line and column, what they do not read, other tokens and a Time without its zone', () => {
     const more = [
       TRADES,
