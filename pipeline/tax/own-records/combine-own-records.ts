@@ -28,7 +28,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
-import { addDays } from '../../time/utc-day.js';
+import { addDays, HOUR_MS } from '../../time/utc-day.js';
 import { CgtDecimal, plainDecimal } from '../cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS } from '../cgt/compute-gains.js';
@@ -231,7 +231,7 @@ export function combineOwnRecords(
           flags.push({
             date: ukDay(record.at.getTime()),
             kind: 'own-records',
-            text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / 3_600_000} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
+            text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / HOUR_MS} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
           });
         }
       }

@@ -18,11 +18,12 @@
  * fitting as well by every fact, is returned as unsettled: the caller lists it as a point to check.
  */
 import type { Decimal } from 'decimal.js';
+import { HOUR_MS } from '../../time/utc-day.js';
 import type { CgtTransaction } from '../cgt/cgt-types.js';
 import type { OwnAddress, OwnRecord } from './customer-inputs.js';
 
 /** How far apart in time a record's deposit or withdrawal and the chain's transfer may be to be one move. */
-export const TRANSFER_WINDOW_MS = 6 * 3_600_000;
+export const TRANSFER_WINDOW_MS = 6 * HOUR_MS;
 /** Clocks of an exchange and of the chain's blocks may differ by this much. */
 export const CLOCK_SLACK_MS = 10 * 60_000;
 

@@ -14,6 +14,9 @@
  * Assets are kept as given (a pack writes `alpha:12:0`, a person `SN12-ALPHA`), checked to name TAO or an
  * alpha, and one pool may be named once.
  */
+
+import { DAY_MS } from '../../time/utc-day.js';
+import { BED_AND_BREAKFAST_DAYS } from '../cgt/compute-gains.js';
 import type { MatchedAhead, OpeningPool, OpeningPools } from './customer-inputs.js';
 import type { ReportProblem } from './input-problems.js';
 import { pooledAsset, unknownAsset } from './record-asset.js';
@@ -22,9 +25,6 @@ import { checkCells, type UploadTable } from './upload-table.js';
 
 export const POOLS_CSV_COLUMNS = ['asset', 'quantity', 'cost_gbp', 'as_at', 'kind'] as const;
 export const ENTERED_COLUMNS = ['asset', 'quantity', 'cost_gbp'] as const;
-
-/** The 30-day rule's reach: a matched-ahead day is at most this many days after the pools' day. */
-const MATCH_DAYS = 30;
 
 export function readOpeningPools(table: UploadTable, report: ReportProblem): OpeningPools | null {
   const header = table.header;
@@ -121,12 +121,12 @@ export function readOpeningPools(table: UploadTable, report: ReportProblem): Ope
   }
   if (asAt !== null) {
     for (const ahead of aheadDays) {
-      const days = (Date.parse(ahead.day) - Date.parse(asAt.day)) / 86_400_000;
-      if (days < 1 || days > MATCH_DAYS) {
+      const days = (Date.parse(ahead.day) - Date.parse(asAt.day)) / DAY_MS;
+      if (days < 1 || days > BED_AND_BREAKFAST_DAYS) {
         report(
           ahead.line,
           'as_at',
-          `a matched-ahead day is 1 to ${MATCH_DAYS} days after the pools' day ${asAt.day}; ${ahead.day} is not`,
+          `a matched-ahead day is 1 to ${BED_AND_BREAKFAST_DAYS} days after the pools' day ${asAt.day}; ${ahead.day} is not`,
         );
         ok = false;
       }
