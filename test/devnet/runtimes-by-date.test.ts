@@ -342,4 +342,35 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
     expect(early.every((e) => e.fee === '50000')).toBe(true);
     expect(stakes.filter((e) => e.time >= '2025-07-23').every((e) => e.fee !== '50000')).toBe(true);
   });
+
+  it('from spec 285 no coldkey takes stake out of a position in the block it staked into it (the rate limiter)', () => {
+    // Hour-long blocks, as the dated pack's world: long enough that the draws would do it once after 285.
+    const truth = buildTruth(
+      {
+        ...defaultDevnetOptions,
+        genesis: new Date('2025-04-04T00:00:00Z'),
+        historyDays: 602,
+        blockTimeMs: 3_600_000,
+        now: () => DATED_NOW_MS,
+      },
+      '2025-07-01',
+      '2026-11-26',
+    );
+    const marked = new Set<string>();
+    const refused: string[] = [];
+    for (const [i, e] of truth.staking_events.entries()) {
+      const detail = truth.staking_details[i]!;
+      const key = (coldkey: string | null, hotkey: string | null, netuid: number | null) =>
+        `${e.block}|${coldkey}|${hotkey}|${netuid}`;
+      const takesOut = ['StakeRemoved', 'StakeMoved', 'StakeSwapped', 'StakeTransferred'].includes(e.kind);
+      // Spec 473's migration unstakes outside any extrinsic: no call, no limit.
+      if (takesOut && e.extrinsic_index !== null && marked.has(key(e.coldkey, e.hotkey, e.netuid)))
+        refused.push(`${e.time} ${e.kind} ${e.netuid}`);
+      if (e.kind === 'StakeAdded') marked.add(key(e.coldkey, e.hotkey, e.netuid));
+      if (e.kind === 'StakeMoved' || e.kind === 'StakeSwapped')
+        marked.add(key(e.coldkey, detail.destination_hotkey, detail.destination_netuid));
+    }
+    expect(truth.staking_events.length).toBeGreaterThan(1_000);
+    expect(refused).toEqual([]);
+  });
 });

@@ -587,6 +587,7 @@ export class Stakers {
         a.staker.index - b.staker.index,
     );
     const actions: StakingAction[] = [];
+    const limited = new Set<string>();
     for (const draft of drafts) {
       const action = draft.migration
         ? this.#migrationAction(state, draft.block)
@@ -602,13 +603,43 @@ export class Stakers {
                 draft.force,
               )
             : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
-      if (action && (draft.life || draft.migration || this.#allowed(action))) {
+      if (
+        action &&
+        (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
+      ) {
         if (this.isCurrent(action.block)) this.#fillCurrent(action);
         this.#apply(state, action);
         actions.push(action);
       }
     }
     return actions;
+  }
+
+  /**
+   * The staking rate limiter (spec 285 on, `staking/stake_utils.rs` at f8db5d06c): staking into a position
+   * (`stake_into_subnet` → `set_stake_operation_limit`, also a move's or swap's destination) marks
+   * (hotkey, coldkey, netuid) until the block's end (`on_finalize` drains `StakingOperationRateLimiter`), and
+   * taking stake out of a marked position fails (`StakingOperationRateLimitExceeded`). A world placed by date
+   * never makes such a call from spec 285's date on; the compressed world keeps its draws as they were.
+   * `limited` holds the marks of the day being planned.
+   */
+  #withinRateLimit(action: StakingAction, limited: Set<string>): boolean {
+    if (this.#params.runtimePlacement !== 'dates' || !this.#eraAt(action.block).features.leases) return true;
+    const mark = (coldkey: Account | null, hotkey: Account | null, netuid: number | null) =>
+      `${action.block}|${coldkey?.hex}|${hotkey?.hex}|${netuid}`;
+    const takesOut =
+      action.kind === 'StakeRemoved' ||
+      action.kind === 'StakeMoved' ||
+      action.kind === 'StakeSwapped' ||
+      action.kind === 'StakeTransferred';
+    if (takesOut && limited.has(mark(action.coldkey, action.hotkey, action.netuid))) return false;
+    if (action.kind === 'StakeAdded') limited.add(mark(action.coldkey, action.hotkey, action.netuid));
+    // A move's or swap's destination is staked with the limit set; a stake transfer's is not
+    // (`staking/move_stake.rs`, `transition_stake_internal`'s `set_limit`).
+    if ((action.kind === 'StakeMoved' || action.kind === 'StakeSwapped') && action.destHotkey !== null) {
+      limited.add(mark(action.coldkey, action.destHotkey, action.destNetuid));
+    }
+    return true;
   }
 
   /** The migration's work in `block`, sized on a copy of the state (null once it has completed). */
