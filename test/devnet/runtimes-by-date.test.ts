@@ -3,7 +3,10 @@
  * serves the real metadata blob of every runtime one exists for (233, 315, 320, 343, 393).
  */
 import { readFileSync } from 'node:fs';
+import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { Vec } from '@polkadot/types';
 import { Metadata, TypeRegistry } from '@polkadot/types';
+import type { Codec } from '@polkadot/types/types';
 import { compactFromU8a, hexToU8a } from '@polkadot/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
@@ -15,20 +18,32 @@ import {
   type RunningDevnet,
   resolveWorldParams,
   startDevnet,
+  type Truth,
 } from '../../pipeline/devnet/index.js';
 import { DATED_NOW_MS, DATED_OPTIONS } from './dated-world.js';
+import { field, runtimeCall } from './decorated.js';
 
 let devnet: RunningDevnet;
 let rpc: RpcClient;
 let reader: ChainReader;
+let api: ApiPromise;
+/** The dated world's truth over tax year 2025/26. */
+let year: Truth;
 
 beforeAll(async () => {
   devnet = await startDevnet(DATED_OPTIONS);
   rpc = await connectRpc({ url: devnet.url });
   reader = new ChainReader(rpc);
-}, 120_000);
+  api = await ApiPromise.create({
+    provider: new WsProvider(devnet.url),
+    signedExtensions: SUBTENSOR_SIGNED_EXTENSIONS,
+    throwOnConnect: true,
+  });
+  year = buildTruth(DATED_OPTIONS, '2025-04-06', '2026-04-05');
+}, 180_000);
 
 afterAll(async () => {
+  await api?.disconnect();
   await rpc?.close();
   await devnet?.stop();
 });
@@ -170,5 +185,192 @@ describe('runtimes placed by date', () => {
     const params = resolveWorldParams({ ...defaultDevnetOptions, historyDays: 35 }, DATED_NOW_MS);
     expect(params.runtimePlacement).toBe('compressed');
     expect(params.runtimeSchedule.map((s) => s.spec)).toEqual([343, 393, 425, 473]);
+  });
+
+  it('a compressed world has no 2025/26 life and its root pools keep growing after spec 343', () => {
+    const truth = buildTruth(
+      { ...defaultDevnetOptions, seed: 'dated', historyDays: 35, now: () => DATED_NOW_MS },
+      '2026-10-25',
+      '2026-11-26',
+    );
+    expect(truth.runtime_placement).toBe('compressed');
+    // Its demo life is spec 425's and 473's alone.
+    expect(truth.actions.length).toBeGreaterThan(0);
+    expect(truth.actions.filter((a) => a.block < truth.current_runtime_block!)).toEqual([]);
+    const root = (date: string) =>
+      truth.share_pools
+        .filter((p) => p.netuid === 0 && p.date === date)
+        .map((p) => BigInt(p.total_alpha_rao));
+    const first = root('2026-10-25');
+    const last = root('2026-10-27');
+    expect(first.length).toBeGreaterThan(0);
+    expect(last.every((alpha, i) => alpha > first[i]!)).toBe(true);
+  });
+});
+
+/** The demo coldkey's 2025/26 life (world/dated-life.ts): each step on the runtime mainnet ran its date. */
+describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
+  const LIFE: Array<[string, string, number, string[], boolean]> = [
+    // action, UTC date, spec served, events in order, epoch (phase Initialization)
+    ['recycle', '2025-05-14', 257, ['SubtensorModule.AlphaRecycled'], false],
+    ['hotkey-swap', '2025-08-12', 297, ['SubtensorModule.HotkeySwapped'], false],
+    ['auto-stake', '2025-10-01', 320, ['SubtensorModule.AutoStakeAdded'], true],
+    ['root-claim', '2025-12-10', 343, ['SubtensorModule.RootClaimed'], false],
+    ['dissolution', '2026-01-20', 343, ['Balances.Deposit', 'SubtensorModule.NetworkRemoved'], false],
+    ['root-claim', '2026-02-18', 343, ['SubtensorModule.RootClaimed'], false],
+  ];
+
+  it('the truth lists the life, and each step is on the chain with the events of its runtime', async () => {
+    expect(year.actions.map((a) => [a.action, a.time.slice(0, 10)])).toEqual(
+      LIFE.map(([action, date]) => [action, date]),
+    );
+    for (const [i, [action, , spec, names, epoch]] of LIFE.entries()) {
+      const row = year.actions[i]!;
+      const codec = await reader.codecOfBlock(row.block);
+      expect({ action, spec: codec.specVersion }).toEqual({ action, spec });
+      const { events } = await reader.eventsAndTime(await reader.blockHash(row.block));
+      const decoded = codec.decodeEvents(events);
+      const own = row.events.map((e) => decoded[e.event_index]!);
+      expect(own.map((e) => `${e.pallet}.${e.name}`)).toEqual(names);
+      for (const event of own) expect(event.extrinsicIndex === null, action).toBe(epoch);
+      if (!epoch) expect(own[0]!.extrinsicIndex).toBe(row.extrinsic_index);
+      const last = own.at(-1)!;
+      if (action === 'root-claim') expect(last.fields[0]!.toString()).toBe(devnet.demoColdkey);
+      if (action === 'recycle') expect(last.fields[2]!.toString()).toBe(row.alpha_rao);
+      if (action === 'auto-stake') {
+        // AutoStakeAdded { netuid, destination, hotkey (the miner), owner, incentive }
+        expect(last.fields[0]!.toString()).toBe(String(row.netuid));
+        expect(last.fields[3]!.toString()).toBe(devnet.demoColdkey);
+        expect(last.fields[4]!.toString()).toBe(row.alpha_rao);
+      }
+      if (action === 'dissolution') {
+        // Each holder credited by `Balances.Deposit { who, amount }` (no transfer from the subnet's account).
+        expect(own[0]!.fields[0]!.toString()).toBe(devnet.demoColdkey);
+        expect(own[0]!.fields[1]!.toString()).toBe(row.payouts![0]!.tao_rao);
+        expect(last.fields[0]!.toString()).toBe(String(row.netuid));
+      }
+    }
+  }, 240_000);
+
+  it("each step changes the demo coldkey's stake on the chain as the truth says", async () => {
+    const demo = year.coldkeys.find((c) => c.demo)!;
+    const stakeAt = async (block: number) => {
+      const state = await api.at(await api.rpc.chain.getBlockHash(block));
+      const info = (await runtimeCall(
+        state,
+        'stakeInfoRuntimeApi.getStakeInfoForColdkey',
+      )(demo.coldkey)) as Vec<Codec>;
+      return info.map((p) => ({
+        hotkey: field(p, 'hotkey').toString(),
+        netuid: Number(field(p, 'netuid').toString()),
+        alpha_rao: field(p, 'stake').toString(),
+      }));
+    };
+    for (const row of year.actions) {
+      const date = row.time.slice(0, 10);
+      const day = demo.days.find((d) => d.date === date)!;
+      const dayEnd = year.days.find((d) => d.date === date)!.last_block;
+      expect(await stakeAt(dayEnd), `${row.action} ${date}`).toEqual(day.positions);
+      const before = await stakeAt(row.block - 1);
+      const after = await stakeAt(row.block);
+      const of = (list: typeof before, netuid: number | null, hotkey?: string | null) =>
+        list.filter((p) => p.netuid === netuid && (hotkey === undefined || p.hotkey === hotkey));
+      if (row.action === 'recycle' || row.action === 'auto-stake' || row.action === 'root-claim') {
+        const was = BigInt(of(before, row.netuid, row.hotkey)[0]?.alpha_rao ?? '0');
+        const is = BigInt(of(after, row.netuid, row.hotkey)[0]!.alpha_rao);
+        const change = row.action === 'recycle' ? was - is : is - was;
+        // Shares round by a rao at most.
+        expect(change - BigInt(row.alpha_rao!), row.action).toBeGreaterThanOrEqual(-1n);
+        expect(change - BigInt(row.alpha_rao!), row.action).toBeLessThanOrEqual(1n);
+      }
+      if (row.action === 'hotkey-swap') {
+        const old = before.filter((p) => p.hotkey === row.hotkey);
+        expect(old.length).toBe(1);
+        expect(after.filter((p) => p.hotkey === row.hotkey)).toEqual([]);
+        expect(after.filter((p) => p.hotkey === row.destination_hotkey)).toEqual(
+          old.map((p) => ({ ...p, hotkey: row.destination_hotkey })),
+        );
+      }
+      if (row.action === 'dissolution') {
+        expect(of(before, row.netuid).length).toBeGreaterThan(0);
+        expect(of(after, row.netuid)).toEqual([]);
+        const free = async (block: number) => {
+          const state = await api.at(await api.rpc.chain.getBlockHash(block));
+          const account = await state.query.system!.account!(demo.coldkey);
+          return BigInt(field(field(account, 'data'), 'free').toString());
+        };
+        expect((await free(row.block)) - (await free(row.block - 1))).toBe(BigInt(row.payouts![0]!.tao_rao));
+      }
+    }
+  }, 300_000);
+
+  it('root dividends: the root pools grow until spec 334, then root claims pay them as alpha on subnets', () => {
+    const root = (date: string) =>
+      year.share_pools.filter((p) => p.netuid === 0 && p.date === date).map((p) => BigInt(p.total_alpha_rao));
+    const growing = [root('2025-10-20'), root('2025-11-03')];
+    expect(growing[0]!.length).toBeGreaterThan(0);
+    expect(growing[1]!.every((alpha, i) => alpha > growing[0]![i]!)).toBe(true);
+    // From 4 November 2025 (spec 334) nothing but the coldkeys' own root stakes changes a root pool; the
+    // demo coldkey's root position does not grow between its own actions.
+    const demo = year.coldkeys.find((c) => c.demo)!;
+    const rootIncome = (from: string, to: string) =>
+      demo.days
+        .filter((d) => d.date >= from && d.date <= to)
+        .flatMap((d) => d.income.filter((p) => p.netuid === 0))
+        .reduce((sum, p) => sum + BigInt(p.alpha_rao), 0n);
+    expect(rootIncome('2025-04-06', '2025-11-03')).toBeGreaterThan(0n);
+    expect(rootIncome('2025-11-04', '2026-04-05')).toBe(0n);
+    const claims = year.actions.filter((a) => a.action === 'root-claim');
+    expect(claims.every((c) => c.netuid !== 0 && BigInt(c.alpha_rao!) > 0n)).toBe(true);
+  });
+
+  it("stakes, unstakes, moves and swaps before and after the swap pallet (30 June 2025), at each side's fee", () => {
+    const demo = year.coldkeys.find((c) => c.demo)!.coldkey;
+    const rows = year.staking_events.map((e, i) => ({ ...e, fee: year.staking_details[i]!.fee_rao }));
+    const mine = rows.filter((e) => e.coldkey === demo);
+    for (const before of [true, false]) {
+      const side = mine.filter((e) => e.time < '2025-06-30' === before);
+      for (const kind of ['StakeAdded', 'StakeRemoved', 'StakeMoved', 'StakeSwapped'])
+        expect(
+          side.some((e) => e.kind === kind),
+          `${kind} ${before ? 'before' : 'after'}`,
+        ).toBe(true);
+    }
+    // The flat 50,000-rao fee before the swap pallet; a share of the amount after it.
+    const stakes = mine.filter((e) => e.kind === 'StakeAdded');
+    const early = stakes.filter((e) => e.time < '2025-06-30');
+    expect(early.every((e) => e.fee === '50000')).toBe(true);
+    expect(stakes.filter((e) => e.time >= '2025-07-23').every((e) => e.fee !== '50000')).toBe(true);
+  });
+
+  it('from spec 285 no coldkey takes stake out of a position in the block it staked into it (the rate limiter)', () => {
+    // Hour-long blocks, as the dated pack's world: long enough that the draws would do it once after 285.
+    const truth = buildTruth(
+      {
+        ...defaultDevnetOptions,
+        genesis: new Date('2025-04-04T00:00:00Z'),
+        historyDays: 602,
+        blockTimeMs: 3_600_000,
+        now: () => DATED_NOW_MS,
+      },
+      '2025-07-01',
+      '2026-11-26',
+    );
+    const marked = new Set<string>();
+    const refused: string[] = [];
+    for (const [i, e] of truth.staking_events.entries()) {
+      const detail = truth.staking_details[i]!;
+      const key = (coldkey: string | null, hotkey: string | null, netuid: number | null) =>
+        `${e.block}|${coldkey}|${hotkey}|${netuid}`;
+      const takesOut = ['StakeRemoved', 'StakeMoved', 'StakeSwapped', 'StakeTransferred'].includes(e.kind);
+      // Spec 473's migration unstakes outside any extrinsic: no call, no limit.
+      if (takesOut && e.extrinsic_index !== null && marked.has(key(e.coldkey, e.hotkey, e.netuid)))
+        refused.push(`${e.time} ${e.kind} ${e.netuid}`);
+      if (e.kind === 'StakeAdded') marked.add(key(e.coldkey, e.hotkey, e.netuid));
+      if (e.kind === 'StakeMoved' || e.kind === 'StakeSwapped')
+        marked.add(key(e.coldkey, detail.destination_hotkey, detail.destination_netuid));
+    }
+    expect(truth.staking_events.length).toBeGreaterThan(1_000);
+    expect(refused).toEqual([]);
   });
 });

@@ -301,7 +301,8 @@ function collectBlock(world: World, block: number, truth: Truth): void {
       truth.actions.push(...limitOrderActions(block, time, placed, content.events));
       continue;
     }
-    if (world.runsCurrentRuntime(block)) truth.actions.push(truthAction(block, time, placed, content.events));
+    if (world.runsCurrentRuntime(block) || placed.action.dated)
+      truth.actions.push(truthAction(block, time, placed, content.events));
     const { action, eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
     const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';

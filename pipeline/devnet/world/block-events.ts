@@ -113,15 +113,14 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
       events: indexes,
     });
   };
-  if (current) {
-    // Epoch events come before the first extrinsic, in phase Initialization.
-    for (const action of inputs.staking) {
-      if (!EPOCH_KINDS.has(action.kind)) continue;
-      const saved = extrinsic;
-      extrinsic = -1;
-      placeAll(action, currentRuntimeEvents(action), action.kind);
-      extrinsic = saved;
-    }
+  // Epoch events come before the first extrinsic, in phase Initialization (before spec 425 only the
+  // 2025/26 life's auto-stake has one).
+  for (const action of inputs.staking) {
+    if (!EPOCH_KINDS.has(action.kind)) continue;
+    const saved = extrinsic;
+    extrinsic = -1;
+    placeAll(action, currentRuntimeEvents(action), action.kind);
+    extrinsic = saved;
   }
   finish(true, 6_305_000); // timestamp.set
   if (inputs.codeUpdated) {
@@ -129,11 +128,11 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     finish(false, 1_000_000_000);
   }
   for (const subnet of inputs.deregistered) {
-    const dissolution = current
-      ? inputs.staking.find((a) => a.kind === 'NetworkRemoved' && a.netuid === subnet.netuid)
-      : undefined;
-    if (dissolution) placeAll(dissolution, currentRuntimeEvents(dissolution), 'NetworkRemoved');
-    else emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
+    const dissolution = inputs.staking.find((a) => a.kind === 'NetworkRemoved' && a.netuid === subnet.netuid);
+    if (dissolution) {
+      const list = current ? currentRuntimeEvents(dissolution) : creditedDissolutionEvents(dissolution);
+      placeAll(dissolution, list, 'NetworkRemoved');
+    } else emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
     finish(false, 90_000_000);
   }
   for (const subnet of inputs.registered) {
@@ -193,6 +192,12 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
         currentRuntimeEvents(action),
         action.kind === 'LimitOrdersExecuted' ? 'OrderExecuted' : action.kind,
       );
+    } else if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') {
+      continue;
+    } else if (DATED_LIFE_KINDS.has(action.kind)) {
+      // The 2025/26 life's recycle, hotkey swap and root claim: one event each, of the shape the runtime of
+      // their date emits (as spec 425's).
+      placeAll(action, currentRuntimeEvents(action), action.kind);
     } else {
       const index = emit(stakingEvent(action, inputs.features));
       result.staking.push({ action, eventIndex: index, extrinsic, events: [index] });
@@ -250,6 +255,29 @@ export function burnCall(action: BurnAction): BodyCall {
     call: action.kind === 'recycle' ? 'recycle_alpha' : 'burn_alpha',
     args: { hotkey, amount: action.alpha, netuid },
   };
+}
+
+/** Steps of the demo's 2025/26 life placed as their own extrinsic before spec 425 (world/dated-life.ts). */
+const DATED_LIFE_KINDS = new Set<string>(['AlphaRecycled', 'HotkeySwapped', 'RootClaimed']);
+
+/**
+ * A dissolution before spec 425 (`coinbase/root.rs` `do_dissolve_network`, `staking/remove_stake.rs`
+ * `destroy_alpha_in_out_stakes` at spec 343): each holder's share is credited to its free balance
+ * (`add_balance_to_coldkey_account`: `Currency::deposit`, a `Balances.Deposit`), then `NetworkRemoved`.
+ */
+function creditedDissolutionEvents(action: StakingAction): WorldEvent[] {
+  return [
+    ...(action.payouts ?? [])
+      .filter((p) => p.tao > 0n)
+      .map(
+        (p): WorldEvent => ({
+          pallet: 'Balances',
+          name: 'Deposit',
+          args: [p.staker.coldkey.publicKey, p.tao],
+        }),
+      ),
+    { pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [action.netuid] },
+  ];
 }
 
 /** Actions of the block's finalization (`on_idle`), not of an extrinsic. */

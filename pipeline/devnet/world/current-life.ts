@@ -32,6 +32,8 @@ export type LatestLifeKind = 'limit-orders' | 'unstake-all';
 export interface PlannedLifeStep {
   block: number;
   step: LifeStep;
+  /** A step of the 2025/26 life on the runtime of its date (world/dated-life.ts), not of spec 425's. */
+  dated?: true;
 }
 
 /** Which chain call (or epoch event) a step is: the action kind the world records. */

@@ -14,6 +14,7 @@ import {
   type PlannedLifeStep,
   scheduleOrder,
 } from './current-life.js';
+import { DATED_SCHEDULE, type DatedLifeKind, datedLifeBlock } from './dated-life.js';
 import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
 import type { Position } from './position.js';
@@ -155,8 +156,7 @@ export class Stakers {
         let numerator = 1n;
         let denominator = 1n;
         for (let d = 1; d <= day; d++) {
-          const random = rng(this.#params.seed, `growth/${pool}/${d}`);
-          const ppm = pool.endsWith(':0') ? random.int(100, 400) : random.int(200, 2_500);
+          const ppm = this.#growthPpm(pool, d);
           numerator *= PPM + BigInt(ppm);
           denominator *= PPM;
         }
@@ -239,6 +239,16 @@ export class Stakers {
           late(staker, this.#position(newHotkey, position.netuid));
       }
     }
+    if (this.#params.runtimePlacement === 'dates') {
+      this.#planDatedLife({
+        recycled: p4,
+        autoStaked,
+        rootClaimed,
+        miner: validators[minerHotkey]!,
+        free: free.slice(4),
+        subnets,
+      });
+    }
     const successorIndex = TRACKED_COLDKEYS;
     const successor: Staker = {
       index: successorIndex,
@@ -305,6 +315,65 @@ export class Stakers {
     if (subnet) subnet.deregisteredAt = this.#dissolved.block;
   }
 
+  /** Positions of the 2025/26 life the demo coldkey holds from genesis (its own stream: other draws unchanged). */
+  readonly #datedPositions: Position[] = [];
+
+  /**
+   * The demo coldkey's 2025/26 life (world/dated-life.ts), in a world placed by date: a hotkey of its own
+   * swapped on a subnet nobody tracked holds, a subnet nobody else tracked holds dissolved, a recycle, an
+   * auto-stake and two root claims, each on the date's runtime.
+   */
+  #planDatedLife(inputs: {
+    recycled: Position;
+    autoStaked: Position;
+    rootClaimed: Position;
+    miner: Account;
+    free: number[];
+    subnets: readonly SubnetRegistration[];
+  }): void {
+    const demo = this.demo;
+    const seed = this.#params.seed;
+    const used = new Set<number>();
+    for (const staker of this.stakers) for (const p of staker.positions) used.add(p.netuid);
+    const [swapNetuid, dissolvedNetuid] = inputs.free.filter((n) => !used.has(n));
+    if (swapNetuid === undefined || dissolvedNetuid === undefined) return;
+    const validators = this.validators;
+    const oldHotkey = validators.length;
+    validators.push(deriveAccount(seed, 'dated-life/old-hotkey'));
+    const newHotkey = validators.length;
+    validators.push(deriveAccount(seed, 'dated-life/new-hotkey'));
+    const swapped = this.#position(oldHotkey, swapNetuid);
+    const dissolved = this.#position(0, dissolvedNetuid);
+    this.#datedPositions.push(swapped, dissolved);
+    for (const position of [swapped, this.#position(newHotkey, swapNetuid), dissolved]) {
+      demo.positions.push(position);
+      if (!demo.hotkeys.includes(position.hotkey)) demo.hotkeys.push(position.hotkey);
+    }
+    const steps: Record<DatedLifeKind, LifeStep> = {
+      recycle: { kind: 'recycle', from: inputs.recycled },
+      'hotkey-swap': {
+        kind: 'hotkey-swap',
+        from: oldHotkey,
+        to: newHotkey,
+        owner: deriveAccount(seed, 'dated-life/hotkey-owner'),
+      },
+      'auto-stake': { kind: 'auto-stake', to: inputs.autoStaked, miner: inputs.miner },
+      'root-claim': { kind: 'root-claim', to: inputs.rootClaimed },
+      dissolution: { kind: 'dissolution', netuid: dissolvedNetuid },
+    };
+    for (const [kind, date, hour] of DATED_SCHEDULE) {
+      const block = datedLifeBlock(this.#timeline, date, hour);
+      if (block === null) continue;
+      this.life.push({ block, step: steps[kind], dated: true });
+      if (kind === 'dissolution') {
+        const subnet = inputs.subnets.find(
+          (s) => s.netuid === dissolvedNetuid && s.deregisteredAt === null && s.registeredAt === 0,
+        );
+        if (subnet) subnet.deregisteredAt = block;
+      }
+    }
+  }
+
   /** The demo coldkey's second-hotkey positions: drawn from their own stream, so every other draw is as before. */
   readonly #extraPositions = new Set<Position>();
 
@@ -358,6 +427,16 @@ export class Stakers {
       pool.shares += added;
       shares[0]!.set(position.pool, added);
     }
+    const dated = rng(this.#params.seed, 'stakers/dated-life');
+    for (const position of this.#datedPositions) {
+      const outside = dated.bigint(10_000n, 1_000_000n) * RAO;
+      pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
+      const alpha = dated.bigint(200n, 2_000n) * RAO + dated.bigint(0n, RAO);
+      const pool = pools.get(position.pool)!;
+      pool.alpha += alpha;
+      pool.shares += alpha * SHARE_ONE;
+      shares[0]!.set(position.pool, alpha * SHARE_ONE);
+    }
     for (const { staker, position, alpha } of this.sweepPositions) {
       // Pools of drawn positions exist by now, at a share price of exactly one.
       const pool = pools.get(position.pool)!;
@@ -369,6 +448,27 @@ export class Stakers {
     return { pools, shares, sharesV2: shares.map(() => NO_V2_SHARES), free };
   }
 
+  /**
+   * A pool's growth at the start of `day`, in parts per million: its stakers' share of the subnet's emission.
+   * Root pools grow by the root dividends paid as TAO onto the root validator's stake
+   * (`increase_stake_for_hotkey_on_subnet(hotkey, ROOT, …)` in `coinbase/run_coinbase.rs`) until root claims:
+   * from spec 334 a world placed by date pays them as claimable alpha on subnets instead (`RootClaimable`,
+   * claimed by `claim_root`, `staking/claim_root.rs`), so its root pools stop growing. The compressed world
+   * keeps its root pools growing as it always has.
+   */
+  #growthPpm(key: string, day: number): number {
+    const random = rng(this.#params.seed, `growth/${key}/${day}`);
+    if (!key.endsWith(':0')) return random.int(200, 2_500);
+    const ppm = random.int(100, 400);
+    return this.#rootClaimsFrom(day) ? 0 : ppm;
+  }
+
+  /** Whether root dividends are claimable alpha on `day` (a world placed by date, from spec 334's date on). */
+  #rootClaimsFrom(day: number): boolean {
+    if (this.#params.runtimePlacement !== 'dates') return false;
+    return this.#eraAt(this.#timeline.firstBlockOfDay(day)).features.rootClaims;
+  }
+
   /** State at the start of `day`, after that day's emission growth. */
   #dayStart(day: number): StakeState {
     while (this.#dayStarts.length <= day) {
@@ -378,8 +478,7 @@ export class Stakers {
       const next = cloneState(end);
       const nextDay = previousDay + 1;
       for (const [key, pool] of next.pools) {
-        const random = rng(this.#params.seed, `growth/${key}/${nextDay}`);
-        const ppm = key.endsWith(':0') ? random.int(100, 400) : random.int(200, 2_500);
+        const ppm = this.#growthPpm(key, nextDay);
         pool.alpha += (pool.alpha * BigInt(ppm)) / PPM;
       }
       this.#dayStarts.push(next);
@@ -428,6 +527,8 @@ export class Stakers {
       pick: number;
       force?: 'hotkey-move' | 'subnet-move';
       life?: LifeStep;
+      /** A step of the 2025/26 life (world/dated-life.ts). */
+      dated?: true;
       /** Spec 473's migration work of this block (`on_idle`, after every extrinsic). */
       migration?: true;
     }> = [];
@@ -460,7 +561,15 @@ export class Stakers {
     }
     for (const planned of this.life) {
       if (planned.block < first || planned.block > last) continue;
-      drafts.push({ block: planned.block, staker: this.demo, roll: 0, size: 0, pick: 0, life: planned.step });
+      drafts.push({
+        block: planned.block,
+        staker: this.demo,
+        roll: 0,
+        size: 0,
+        pick: 0,
+        life: planned.step,
+        ...(planned.dated ? { dated: true as const } : {}),
+      });
     }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
@@ -478,11 +587,12 @@ export class Stakers {
         a.staker.index - b.staker.index,
     );
     const actions: StakingAction[] = [];
+    const limited = new Set<string>();
     for (const draft of drafts) {
       const action = draft.migration
         ? this.#migrationAction(state, draft.block)
         : draft.life
-          ? this.#lifeAction(state, draft.block, draft.life)
+          ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
           : draft.force
             ? this.#scriptedMove(
                 state,
@@ -493,13 +603,43 @@ export class Stakers {
                 draft.force,
               )
             : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
-      if (action && (draft.life || draft.migration || this.#allowed(action))) {
+      if (
+        action &&
+        (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
+      ) {
         if (this.isCurrent(action.block)) this.#fillCurrent(action);
         this.#apply(state, action);
         actions.push(action);
       }
     }
     return actions;
+  }
+
+  /**
+   * The staking rate limiter (spec 285 on, `staking/stake_utils.rs` at f8db5d06c): staking into a position
+   * (`stake_into_subnet` → `set_stake_operation_limit`, also a move's or swap's destination) marks
+   * (hotkey, coldkey, netuid) until the block's end (`on_finalize` drains `StakingOperationRateLimiter`), and
+   * taking stake out of a marked position fails (`StakingOperationRateLimitExceeded`). A world placed by date
+   * never makes such a call from spec 285's date on; the compressed world keeps its draws as they were.
+   * `limited` holds the marks of the day being planned.
+   */
+  #withinRateLimit(action: StakingAction, limited: Set<string>): boolean {
+    if (this.#params.runtimePlacement !== 'dates' || !this.#eraAt(action.block).features.leases) return true;
+    const mark = (coldkey: Account | null, hotkey: Account | null, netuid: number | null) =>
+      `${action.block}|${coldkey?.hex}|${hotkey?.hex}|${netuid}`;
+    const takesOut =
+      action.kind === 'StakeRemoved' ||
+      action.kind === 'StakeMoved' ||
+      action.kind === 'StakeSwapped' ||
+      action.kind === 'StakeTransferred';
+    if (takesOut && limited.has(mark(action.coldkey, action.hotkey, action.netuid))) return false;
+    if (action.kind === 'StakeAdded') limited.add(mark(action.coldkey, action.hotkey, action.netuid));
+    // A move's or swap's destination is staked with the limit set; a stake transfer's is not
+    // (`staking/move_stake.rs`, `transition_stake_internal`'s `set_limit`).
+    if ((action.kind === 'StakeMoved' || action.kind === 'StakeSwapped') && action.destHotkey !== null) {
+      limited.add(mark(action.coldkey, action.destHotkey, action.destNetuid));
+    }
+    return true;
   }
 
   /** The migration's work in `block`, sized on a copy of the state (null once it has completed). */
@@ -706,7 +846,13 @@ export class Stakers {
   }
 
   /** Sizes one step of the demo coldkey's life from the state it meets. */
-  #lifeAction(state: StakeState, block: number, step: LifeStep): StakingAction | null {
+  #lifeAction(state: StakeState, block: number, step: LifeStep, dated: boolean): StakingAction | null {
+    const action = this.#sizeLifeAction(state, block, step, dated);
+    if (action && dated) action.dated = true;
+    return action;
+  }
+
+  #sizeLifeAction(state: StakeState, block: number, step: LifeStep, dated: boolean): StakingAction | null {
     const demo = this.demo;
     const base = {
       block,
@@ -721,7 +867,8 @@ export class Stakers {
       destHotkey: null as Account | null,
       destNetuid: null as number | null,
     };
-    const random = rng(this.#params.seed, `life/${step.kind}`);
+    // A dated step draws from a stream of its own block (the 2025/26 life claims root twice).
+    const random = rng(this.#params.seed, dated ? `dated-life/${step.kind}/${block}` : `life/${step.kind}`);
     const held = (p: Position) => currentAlphaOf(state, demo.index, p.pool);
     const part = (p: Position, percent: bigint) => (held(p) * percent) / 100n;
     switch (step.kind) {
@@ -960,7 +1107,9 @@ export class Stakers {
       let total = 0n;
       for (const key of state.pools.keys()) {
         if (!key.endsWith(`:${netuid}`)) continue;
-        const value = currentAlphaOf(state, staker.index, key);
+        const value = this.isCurrent(block)
+          ? currentAlphaOf(state, staker.index, key)
+          : alphaOf(state.pools.get(key), state.shares[staker.index]!.get(key) ?? 0n);
         if (value > 0n) {
           alpha.set(key, value);
           total += value;
@@ -1002,6 +1151,10 @@ export class Stakers {
   #apply(state: StakeState, action: StakingAction): void {
     if (this.isCurrent(action.block)) {
       this.#applyCurrent(state, action);
+      return;
+    }
+    if (action.kind === 'HotkeySwapped' || action.kind === 'NetworkRemoved') {
+      this.#applyV1KeyChange(state, action);
       return;
     }
     const from = this.#staker(action.coldkey);
@@ -1061,7 +1214,52 @@ export class Stakers {
         state.free[to.index]! += action.tao;
         break;
       }
+      // The 2025/26 life (world/dated-life.ts) on V1 shares.
+      case 'AlphaRecycled':
+        remove(from, position!.pool, action.alpha!);
+        break;
+      case 'AutoStakeAdded':
+      case 'RootClaimed':
+        add(from, position!.pool, action.alpha!);
+        break;
+      default:
+        this.#applyV1KeyChange(state, action);
     }
+  }
+
+  /**
+   * A hotkey swap or a dissolution on V1 shares (before spec 425). `swap/swap_hotkey.rs` moves every `Alpha`
+   * entry and the hotkey's `TotalHotkeyAlpha`/`TotalHotkeyShares` to the new hotkey unchanged;
+   * `destroy_alpha_in_out_stakes` (`staking/remove_stake.rs`) credits each holder and removes the subnet's
+   * stake.
+   */
+  #applyV1KeyChange(state: StakeState, action: StakingAction): void {
+    if (action.kind === 'HotkeySwapped') {
+      const swap = action.hotkeySwap!;
+      for (const key of [...state.pools.keys()]) {
+        const [index, netuid] = key.split(':').map(Number) as [number, number];
+        if (index !== swap.from) continue;
+        const target = `${swap.to}:${netuid}`;
+        state.pools.set(target, state.pools.get(key)!);
+        state.pools.delete(key);
+        for (const own of state.shares) {
+          const held = own.get(key);
+          own.delete(key);
+          if (held !== undefined) own.set(target, held);
+        }
+      }
+      return;
+    }
+    if (action.kind === 'NetworkRemoved') {
+      for (const payout of action.payouts ?? []) {
+        for (const key of payout.alpha.keys()) state.shares[payout.staker.index]!.delete(key);
+        state.free[payout.staker.index]! += payout.tao;
+      }
+      for (const key of [...state.pools.keys()])
+        if (key.endsWith(`:${action.netuid}`)) state.pools.delete(key);
+      return;
+    }
+    throw new Error(`stakers: ${action.kind} happens only in the current runtime`);
   }
 
   /**

@@ -45,6 +45,8 @@ export interface StakingAction {
   migration?: MigrationBlock;
   /** HotkeySwapped: the swapped hotkey's validator index and the new one's. */
   hotkeySwap?: { from: number; to: number };
+  /** A step of the demo coldkey's 2025/26 life, on the runtime of its date (world/dated-life.ts). */
+  dated?: true;
 }
 
 export interface Staker {
