@@ -4,6 +4,7 @@
  * whole history as BittyTax transaction records (for BittyTax itself, independent of the pack's readers).
  */
 import type { Decimal } from 'decimal.js';
+import { binanceFiles, kucoinFiles, quotedCanWrite } from './quoted-exchange-files.js';
 import {
   type Event,
   EXCHANGE_DEPOSIT,
@@ -13,8 +14,19 @@ import {
   SECOND_COLDKEY,
 } from './staker-history.js';
 
-export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | 'kraken-ledgers';
-export const RECORD_FORMATS: readonly RecordFormat[] = ['plain', 'koinly', 'bittytax', 'kraken-ledgers'];
+export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | 'kraken-ledgers' | QuotedFormat;
+/** Exports of trades against USDT: they give no pounds, so the pack values them (`quoted-exchange-files.ts`). */
+export type QuotedFormat = 'binance-transactions' | 'kucoin';
+export const QUOTED_FORMATS: readonly QuotedFormat[] = ['binance-transactions', 'kucoin'];
+export const RECORD_FORMATS: readonly RecordFormat[] = [
+  'plain',
+  'koinly',
+  'bittytax',
+  'kraken-ledgers',
+  ...QUOTED_FORMATS,
+];
+export const isQuoted = (format: RecordFormat): format is QuotedFormat =>
+  (QUOTED_FORMATS as readonly string[]).includes(format);
 
 /** The day after the history on which BittyTax is told every holding left for nothing (its pools' cost). */
 export const FINAL_SPEND = new Date('2026-03-30T12:00:00Z');
@@ -85,13 +97,20 @@ export function openingFile(h: History): string | null {
   return null;
 }
 
-/** Whether a format can say every exchange event of the history (Kraken lists no alpha). */
+/** Whether a format can say every exchange event of the history (Kraken, Binance and KuCoin list no alpha). */
 export function canWrite(h: History, format: RecordFormat): boolean {
+  if (isQuoted(format)) return quotedCanWrite(h);
   return format !== 'kraken-ledgers' || !h.events.some((e) => e.kind === 'swap');
 }
 
-/** The exchange's side of the history in one record format. */
-export function recordsFile(h: History, format: RecordFormat): string {
+/** The exchange's side of the history in one record format: its files by name. */
+export function recordsFiles(h: History, format: RecordFormat): Record<string, string> {
+  if (format === 'binance-transactions') return binanceFiles(h);
+  if (format === 'kucoin') return kucoinFiles(h);
+  return { [`${format}.csv`]: recordsFile(h, format) };
+}
+
+function recordsFile(h: History, format: Exclude<RecordFormat, QuotedFormat>): string {
   const exchange = h.events.filter((e) =>
     ['buy', 'sell', 'exchange-income', 'withdraw', 'deposit', 'swap'].includes(e.kind),
   );
