@@ -70,15 +70,22 @@ export function cgtInput(h: History): string {
 
 /**
  * The history's TAO prices as the published `tax/fiat-prices.json`: a UK day's rate is the quote dated the
- * day after, so each day's price is written under the next date. The exchange rows Kraken gives no pounds
- * for (rewards, withdrawal fees) are valued at it, as the history valued them.
+ * day after, so each day's price is written under the next date. The exchange rows Kraken, Binance and
+ * KuCoin give no pounds for (trades against USDT, rewards, withdrawal fees) are valued at it, as the history
+ * valued them. Like the published file it has every day: a day the history did not price has a rate of its
+ * own (the last priced day's plus £7.31 a day), so a row valued at a neighbouring day's rate comes out wrong
+ * rather than refused.
  */
 export function fiatPricesFile(h: History): string {
-  const next = (day: string) =>
-    new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  const days = [...h.taoPrices]
-    .map(([day, gbp]) => ({ date: next(day), usd: null, gbp: gbp.toFixed(8), source: 'history' }))
-    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const DAY = 86_400_000;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const priced = [...h.taoPrices.keys()].sort();
+  const days = [];
+  let last = h.taoPrices.get(priced[0]!)!;
+  for (let ms = Date.parse(`${priced[0]}T00:00:00Z`); dayOf(ms) <= priced.at(-1)!; ms += DAY) {
+    last = h.taoPrices.get(dayOf(ms)) ?? last.plus('7.31');
+    days.push({ date: dayOf(ms + DAY), usd: null, gbp: last.toFixed(8), source: 'history' });
+  }
   return JSON.stringify({ days });
 }
 
