@@ -1,6 +1,7 @@
 /**
  * A `staker-history.ts` history as the exchanges that trade TAO against USDT rather than pounds export it
- * (Binance's transaction history, KuCoin's filled orders, deposits, withdrawals and earn files), and the
+ * (Binance's transaction history, Gate's account book, KuCoin's filled orders, deposits, withdrawals and
+ * earn files), and the
  * values those exports leave to the pack, worked out here on their own for BittyTax: each TAO row at the
  * TAO/GBP rate of its UK day read back from the prices file the test gives `--prices`, and a fee in USDT at
  * the trade's own ratio (its share of the USDT traded). Nothing here uses the pack's readers or valuation.
@@ -43,7 +44,6 @@ const plainTime = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
  */
 export function binanceFiles(h: History): Record<string, string> {
   const asExported = process.env['BINANCE_WITHDRAWALS'] === 'export';
-  const plain = ['time_utc,type,asset,quantity,gbp_value,fee'];
   const out = ['User_ID,UTC_Time,Account,Operation,Coin,Change,Remark'];
   const row = (at: Date, operation: string, coin: string, change: string) =>
     out.push(`31415926,${plainTime(at)},Spot,${operation},${coin},${change},`);
@@ -62,15 +62,56 @@ export function binanceFiles(h: History): Record<string, string> {
     if (e.kind === 'exchange-income') row(e.at, 'Staking Rewards', 'TAO', n(e.quantity));
     if (e.kind === 'withdraw' && asExported)
       row(e.at, 'Withdraw', 'TAO', `-${n(e.quantity.plus(e.fee.quantity))}`);
-    if (e.kind === 'withdraw' && !asExported) {
-      plain.push(`${plainTime(e.at)},withdrawal,TAO,${n(e.quantity)},,`);
-      plain.push(`${plainTime(e.at)},fee,TAO,${n(e.fee.quantity)},${n(e.fee.gbp)},`);
-    }
     if (e.kind === 'deposit') row(e.arrives, 'Deposit', 'TAO', n(e.quantity));
   }
+  const withdrawals = !asExported && h.events.some((e) => e.kind === 'withdraw');
   return {
     'binance-transactions.csv': `${out.join('\n')}\n`,
-    ...(asExported ? {} : { 'binance-withdrawals.csv': `${plain.join('\n')}\n` }),
+    ...(withdrawals ? { 'binance-withdrawals.csv': plainWithdrawals(h) } : {}),
+  };
+}
+
+/** Withdrawals with their fee in TAO, in a plain-format file, for an export that cannot say the fee apart. */
+function plainWithdrawals(h: History): string {
+  const out = ['time_utc,type,asset,quantity,gbp_value,fee'];
+  for (const e of h.events)
+    if (e.kind === 'withdraw') {
+      out.push(`${plainTime(e.at)},withdrawal,TAO,${n(e.quantity)},,`);
+      out.push(`${plainTime(e.at)},fee,TAO,${n(e.fee.quantity)},${n(e.fee.gbp)},`);
+    }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * Gate's account book: one row per change of a currency's balance, a trade's rows tied by their order. Its
+ * withdrawal is one row with the fee not apart, as Binance's: the withdrawals are given in a plain-format
+ * file with their fee instead.
+ */
+export function gateFiles(h: History): Record<string, string> {
+  const out = ['no,time,action_desc,action_data,type,change_amount,amount,total'];
+  let no = 0;
+  const row = (at: Date, desc: string, data: string, code: string, change: string) => {
+    no++;
+    out.push(`${no},${plainTime(at)},${desc},${data},${code},${change},0,0`);
+  };
+  let id = 0;
+  for (const e of h.events) {
+    id++;
+    if (e.kind === 'buy' || e.kind === 'sell') {
+      const { total, fee } = quoted(e);
+      const order = `O${id}`;
+      const sign = e.kind === 'buy' ? ['', '-'] : ['-', ''];
+      row(e.at, 'Order Filled', order, 'TAO', `${sign[0]}${n(e.quantity)}`);
+      row(e.at, 'Order Filled', order, 'USDT', `${sign[1]}${n(total)}`);
+      if (fee) row(e.at, 'Trading Fees', order, fee.asset, `-${n(fee.quantity)}`);
+    }
+    if (e.kind === 'exchange-income') row(e.at, 'HODL Interest', `H${id}`, 'TAO', n(e.quantity));
+    if (e.kind === 'deposit') row(e.arrives, 'Deposits', `D${id}`, 'TAO', n(e.quantity));
+  }
+  const withdrawals = h.events.some((e) => e.kind === 'withdraw');
+  return {
+    'gate-account-book.csv': `${out.join('\n')}\n`,
+    ...(withdrawals ? { 'gate-withdrawals.csv': plainWithdrawals(h) } : {}),
   };
 }
 

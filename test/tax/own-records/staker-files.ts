@@ -4,7 +4,7 @@
  * whole history as BittyTax transaction records (for BittyTax itself, independent of the pack's readers).
  */
 import type { Decimal } from 'decimal.js';
-import { binanceFiles, kucoinFiles, quotedCanWrite } from './quoted-exchange-files.js';
+import { binanceFiles, gateFiles, kucoinFiles, quotedCanWrite } from './quoted-exchange-files.js';
 import {
   type Event,
   EXCHANGE_DEPOSIT,
@@ -16,8 +16,8 @@ import {
 
 export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | 'kraken-ledgers' | QuotedFormat;
 /** Exports of trades against USDT: they give no pounds, so the pack values them (`quoted-exchange-files.ts`). */
-export type QuotedFormat = 'binance-transactions' | 'kucoin';
-export const QUOTED_FORMATS: readonly QuotedFormat[] = ['binance-transactions', 'kucoin'];
+export type QuotedFormat = 'binance-transactions' | 'gate' | 'kucoin';
+export const QUOTED_FORMATS: readonly QuotedFormat[] = ['binance-transactions', 'gate', 'kucoin'];
 export const RECORD_FORMATS: readonly RecordFormat[] = [
   'plain',
   'koinly',
@@ -70,8 +70,8 @@ export function cgtInput(h: History): string {
 
 /**
  * The history's TAO prices as the published `tax/fiat-prices.json`: a UK day's rate is the quote dated the
- * day after, so each day's price is written under the next date. The exchange rows Kraken, Binance and
- * KuCoin give no pounds for (trades against USDT, rewards, withdrawal fees) are valued at it, as the history
+ * day after, so each day's price is written under the next date. The exchange rows Kraken, Binance, Gate
+ * and KuCoin give no pounds for (trades against USDT, rewards, withdrawal fees) are valued at it, as the history
  * valued them. Like the published file it has every day: a day the history did not price has a rate of its
  * own (the last priced day's plus £7.31 a day), so a row valued at a neighbouring day's rate comes out wrong
  * rather than refused.
@@ -104,7 +104,7 @@ export function openingFile(h: History): string | null {
   return null;
 }
 
-/** Whether a format can say every exchange event of the history (Kraken, Binance and KuCoin list no alpha). */
+/** Whether a format can say every exchange event of the history (Kraken, Binance, Gate and KuCoin list no alpha). */
 export function canWrite(h: History, format: RecordFormat): boolean {
   if (isQuoted(format)) return quotedCanWrite(h);
   return format !== 'kraken-ledgers' || !h.events.some((e) => e.kind === 'swap');
@@ -113,6 +113,7 @@ export function canWrite(h: History, format: RecordFormat): boolean {
 /** The exchange's side of the history in one record format: its files by name. */
 export function recordsFiles(h: History, format: RecordFormat): Record<string, string> {
   if (format === 'binance-transactions') return binanceFiles(h);
+  if (format === 'gate') return gateFiles(h);
   if (format === 'kucoin') return kucoinFiles(h);
   return { [`${format}.csv`]: recordsFile(h, format) };
 }
