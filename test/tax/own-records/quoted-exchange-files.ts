@@ -1,10 +1,10 @@
 /**
  * A `staker-history.ts` history as the exchanges that trade TAO against USDT rather than pounds export it
  * (Binance's transaction history, Gate's account book, KuCoin's filled orders, deposits, withdrawals and
- * earn files), and the
- * values those exports leave to the pack, worked out here on their own for BittyTax: each TAO row at the
- * TAO/GBP rate of its UK day read back from the prices file the test gives `--prices`, and a fee in USDT at
- * the trade's own ratio (its share of the USDT traded). Nothing here uses the pack's readers or valuation.
+ * earn files), and the values those exports leave to the pack, worked out here on their own for BittyTax:
+ * each TAO row at the TAO/GBP rate of its UK day read back from the prices file the test gives `--prices`,
+ * and a fee in USDT at the trade's own ratio (its share of the USDT traded). Nothing here uses the pack's
+ * readers or valuation.
  *
  * The USDT side of a trade is its pounds at a fixed USD/GBP rate, rounded to 8 places as the exchanges
  * write it; a fee the history paid in pounds is paid in USDT (at the same rate) instead, so its value in
@@ -26,7 +26,7 @@ function quoted(e: Extract<Event, { kind: 'buy' | 'sell' }>) {
   return { total, fee };
 }
 
-/** Whether a history's exchange side can be written in these exports (neither lists alpha). */
+/** Whether a history's exchange side can be written in these exports (none lists alpha). */
 export function quotedCanWrite(h: History): boolean {
   return !h.events.some((e) => e.kind === 'swap');
 }
