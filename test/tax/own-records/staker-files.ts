@@ -4,6 +4,7 @@
  * whole history as BittyTax transaction records (for BittyTax itself, independent of the pack's readers).
  */
 import type { Decimal } from 'decimal.js';
+import { binanceFiles, gateFiles, kucoinFiles, quotedCanWrite } from './quoted-exchange-files.js';
 import {
   type Event,
   EXCHANGE_DEPOSIT,
@@ -13,8 +14,19 @@ import {
   SECOND_COLDKEY,
 } from './staker-history.js';
 
-export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | 'kraken-ledgers';
-export const RECORD_FORMATS: readonly RecordFormat[] = ['plain', 'koinly', 'bittytax', 'kraken-ledgers'];
+export type RecordFormat = 'plain' | 'koinly' | 'bittytax' | 'kraken-ledgers' | QuotedFormat;
+/** Exports of trades against USDT: they give no pounds, so the pack values them (`quoted-exchange-files.ts`). */
+export type QuotedFormat = 'binance-transactions' | 'gate' | 'kucoin';
+export const QUOTED_FORMATS: readonly QuotedFormat[] = ['binance-transactions', 'gate', 'kucoin'];
+export const RECORD_FORMATS: readonly RecordFormat[] = [
+  'plain',
+  'koinly',
+  'bittytax',
+  'kraken-ledgers',
+  ...QUOTED_FORMATS,
+];
+export const isQuoted = (format: RecordFormat): format is QuotedFormat =>
+  (QUOTED_FORMATS as readonly string[]).includes(format);
 
 /** The day after the history on which BittyTax is told every holding left for nothing (its pools' cost). */
 export const FINAL_SPEND = new Date('2026-03-30T12:00:00Z');
@@ -58,15 +70,22 @@ export function cgtInput(h: History): string {
 
 /**
  * The history's TAO prices as the published `tax/fiat-prices.json`: a UK day's rate is the quote dated the
- * day after, so each day's price is written under the next date. The exchange rows Kraken gives no pounds
- * for (rewards, withdrawal fees) are valued at it, as the history valued them.
+ * day after, so each day's price is written under the next date. The exchange rows Kraken, Binance, Gate
+ * and KuCoin give no pounds for (trades against USDT, rewards, withdrawal fees) are valued at it, as the history
+ * valued them. Like the published file it has every day: a day the history did not price has a rate of its
+ * own (the last priced day's plus £7.31 a day), so a row valued at a neighbouring day's rate comes out wrong
+ * rather than refused.
  */
 export function fiatPricesFile(h: History): string {
-  const next = (day: string) =>
-    new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  const days = [...h.taoPrices]
-    .map(([day, gbp]) => ({ date: next(day), usd: null, gbp: gbp.toFixed(8), source: 'history' }))
-    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const DAY = 86_400_000;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const priced = [...h.taoPrices.keys()].sort();
+  const days = [];
+  let last = h.taoPrices.get(priced[0]!)!;
+  for (let ms = Date.parse(`${priced[0]}T00:00:00Z`); dayOf(ms) <= priced.at(-1)!; ms += DAY) {
+    last = h.taoPrices.get(dayOf(ms)) ?? last.plus('7.31');
+    days.push({ date: dayOf(ms + DAY), usd: null, gbp: last.toFixed(8), source: 'history' });
+  }
   return JSON.stringify({ days });
 }
 
@@ -85,13 +104,21 @@ export function openingFile(h: History): string | null {
   return null;
 }
 
-/** Whether a format can say every exchange event of the history (Kraken lists no alpha). */
+/** Whether a format can say every exchange event of the history (Kraken, Binance, Gate and KuCoin list no alpha). */
 export function canWrite(h: History, format: RecordFormat): boolean {
+  if (isQuoted(format)) return quotedCanWrite(h);
   return format !== 'kraken-ledgers' || !h.events.some((e) => e.kind === 'swap');
 }
 
-/** The exchange's side of the history in one record format. */
-export function recordsFile(h: History, format: RecordFormat): string {
+/** The exchange's side of the history in one record format: its files by name. */
+export function recordsFiles(h: History, format: RecordFormat): Record<string, string> {
+  if (format === 'binance-transactions') return binanceFiles(h);
+  if (format === 'gate') return gateFiles(h);
+  if (format === 'kucoin') return kucoinFiles(h);
+  return { [`${format}.csv`]: recordsFile(h, format) };
+}
+
+function recordsFile(h: History, format: Exclude<RecordFormat, QuotedFormat>): string {
   const exchange = h.events.filter((e) =>
     ['buy', 'sell', 'exchange-income', 'withdraw', 'deposit', 'swap'].includes(e.kind),
   );
