@@ -45,6 +45,13 @@ import { pairTransfers, TRANSFER_WINDOW_MS } from './pair-transfers.js';
 export { TRANSFER_WINDOW_MS };
 /** Quantities are exact to the RAO on the chain; an exchange may round to 8 places (or fewer: its fee). */
 const QUANTITY_SLACK = new CgtDecimal('0.00000001');
+/**
+ * How much smaller than a withdrawal with its fee inside (`feeInside`) the chain's arrival may be: the larger
+ * of 2 % of it and 0.1 token (an exchange's withdrawal fee is a fixed amount per network, large beside a
+ * small withdrawal). A wider gap is not taken for a fee: the withdrawal is listed unpaired.
+ */
+const HIDDEN_FEE_SHARE = new CgtDecimal('0.02');
+const HIDDEN_FEE_FLOOR = new CgtDecimal('0.1');
 
 /** One move between the buyer's own holdings, as the PDF and the exports name it. */
 export interface OwnTransfer {
@@ -198,11 +205,13 @@ export function combineOwnRecords(
   const pairing = pairTransfers(moves, transfers, {
     assetOf: (record) => resolve(record.asset, record.at),
     slackOf: (record) =>
-      QUANTITY_SLACK.plus(
-        record.fee && resolve(record.fee.asset, record.at) === resolve(record.asset, record.at)
-          ? record.fee.quantity
-          : 0,
-      ),
+      record.feeInside
+        ? QUANTITY_SLACK.plus(CgtDecimal.max(record.quantity.times(HIDDEN_FEE_SHARE), HIDDEN_FEE_FLOOR))
+        : QUANTITY_SLACK.plus(
+            record.fee && resolve(record.fee.asset, record.at) === resolve(record.asset, record.at)
+              ? record.fee.quantity
+              : 0,
+          ),
     exactSlack: QUANTITY_SLACK,
     own,
   });
@@ -224,6 +233,19 @@ export function combineOwnRecords(
       const match = pairing.pairs.get(record);
       if (match) {
         makeOwn(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
+        const hidden = record.feeInside ? record.quantity.minus(match.quantity) : null;
+        if (hidden?.gt(QUANTITY_SLACK)) {
+          const fee = { asset: record.asset, quantity: hidden, gbp: hidden.times(record.dayRate ?? 0) };
+          for (const tx of feeDisposal({ ...record, fee }, resolve)) {
+            added.push(tx);
+            recordOf.set(tx, record);
+          }
+          flags.push({
+            date: ukDay(record.at.getTime()),
+            kind: 'own-records',
+            text: `${recordRef(record)}: this withdrawal of ${plainDecimal(record.quantity)} ${record.asset} gives its fee inside its amount; ${plainDecimal(match.quantity)} arrived on the chain, so the ${plainDecimal(hidden)} ${record.asset} between them is booked as the exchange's fee (a disposal at that day's TAO/GBP rate). Check it against the exchange's withdrawal record.`,
+          });
+        }
       } else {
         unmatchedRecords.push(record);
         // A transfer between two wallets the file itself names as the buyer's books nothing and needs no check.

@@ -67,6 +67,14 @@ export interface OwnRecord {
    * that a fee paid in that currency is valued at the trade's own ratio (its share of `quantity`'s value).
    */
   counter?: { asset: string; quantity: Decimal };
+  /**
+   * A withdrawal whose quantity is what left the exchange with the exchange's fee inside it, not given apart
+   * (Binance's transaction history, Gate's account book). It pairs with a chain arrival smaller by at most
+   * a fee's worth, and the difference is the fee: a disposal of those tokens at `dayRate`.
+   */
+  feeInside?: true;
+  /** Pounds per token at the row's UK day, set where a `valueAtDayRate` row is valued (a fee known later). */
+  dayRate?: Decimal;
 }
 
 /** A point to check about the buyer's files that does not stop them being read (listed in the PDF). */

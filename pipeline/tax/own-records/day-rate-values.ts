@@ -75,7 +75,7 @@ export function valueAtDayRates(customer: CustomerInputs, rates: DayRates | stri
     const gbp = record.quantity.times(rate);
     // A deposit or withdrawal needs no value of its own: only its fee in TAO is a disposal.
     const moved = record.kind === 'deposit' || record.kind === 'withdrawal';
-    const out: OwnRecord = { ...record, gbp: moved ? record.gbp : gbp };
+    const out: OwnRecord = { ...record, gbp: moved ? record.gbp : gbp, dayRate: rate };
     const fee = record.fee;
     if (fee && fee.asset === record.asset) out.fee = { ...fee, gbp: fee.quantity.times(rate) };
     else if (fee && record.counter && fee.asset === record.counter.asset && record.counter.quantity.gt(0)) {

@@ -62,6 +62,8 @@ export function pairTransfers(
       if (distance > TRANSFER_WINDOW_MS) continue;
       const difference = transfer.quantity.minus(record.quantity).abs();
       if (difference.gt(slack)) continue;
+      // A fee inside a withdrawal's amount only makes the arrival smaller.
+      if (record.feeInside && transfer.quantity.gt(record.quantity.plus(options.exactSlack))) continue;
       edges.push({
         record,
         transfer,

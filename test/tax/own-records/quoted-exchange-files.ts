@@ -34,16 +34,11 @@ export function quotedCanWrite(h: History): boolean {
 const plainTime = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
 
 /**
- * Binance's transaction history, and the withdrawals beside it in a plain-format file with their fees.
- * Binance's history writes a withdrawal's fee inside its amount (the row is what left the account), and the
- * pack pairs such a row with the coldkey's transfer only within an exchange's rounding: with the fee inside,
- * the withdrawal is left unpaired and the TAO that arrived on the chain is counted again. So the buyer here
- * does what the pack asks for a row it cannot read rightly: the withdrawals are given in a plain-format file
- * with their fee and removed from Binance's. BINANCE_WITHDRAWALS=export writes them in Binance's history as
- * Binance does instead (red until the pack pairs them).
+ * Binance's transaction history, as Binance writes it: a withdrawal's fee inside its amount (the row is what
+ * left the account). The pack pairs it with the coldkey's smaller arrival and books the difference as the
+ * fee, which the BittyTax side has as the history's fee disposal.
  */
 export function binanceFiles(h: History): Record<string, string> {
-  const asExported = process.env['BINANCE_WITHDRAWALS'] === 'export';
   const out = ['User_ID,UTC_Time,Account,Operation,Coin,Change,Remark'];
   const row = (at: Date, operation: string, coin: string, change: string) =>
     out.push(`31415926,${plainTime(at)},Spot,${operation},${coin},${change},`);
@@ -60,32 +55,15 @@ export function binanceFiles(h: History): Record<string, string> {
       if (fee) row(e.at, 'Transaction Fee', fee.asset, `-${n(fee.quantity)}`);
     }
     if (e.kind === 'exchange-income') row(e.at, 'Staking Rewards', 'TAO', n(e.quantity));
-    if (e.kind === 'withdraw' && asExported)
-      row(e.at, 'Withdraw', 'TAO', `-${n(e.quantity.plus(e.fee.quantity))}`);
+    if (e.kind === 'withdraw') row(e.at, 'Withdraw', 'TAO', `-${n(e.quantity.plus(e.fee.quantity))}`);
     if (e.kind === 'deposit') row(e.arrives, 'Deposit', 'TAO', n(e.quantity));
   }
-  const withdrawals = !asExported && h.events.some((e) => e.kind === 'withdraw');
-  return {
-    'binance-transactions.csv': `${out.join('\n')}\n`,
-    ...(withdrawals ? { 'binance-withdrawals.csv': plainWithdrawals(h) } : {}),
-  };
-}
-
-/** Withdrawals with their fee in TAO, in a plain-format file, for an export that cannot say the fee apart. */
-function plainWithdrawals(h: History): string {
-  const out = ['time_utc,type,asset,quantity,gbp_value,fee'];
-  for (const e of h.events)
-    if (e.kind === 'withdraw') {
-      out.push(`${plainTime(e.at)},withdrawal,TAO,${n(e.quantity)},,`);
-      out.push(`${plainTime(e.at)},fee,TAO,${n(e.fee.quantity)},${n(e.fee.gbp)},`);
-    }
-  return `${out.join('\n')}\n`;
+  return { 'binance-transactions.csv': `${out.join('\n')}\n` };
 }
 
 /**
  * Gate's account book: one row per change of a currency's balance, a trade's rows tied by their order. Its
- * withdrawal is one row with the fee not apart, as Binance's: the withdrawals are given in a plain-format
- * file with their fee instead.
+ * withdrawal is one row with the fee inside, as Binance's.
  */
 export function gateFiles(h: History): Record<string, string> {
   const out = ['no,time,action_desc,action_data,type,change_amount,amount,total'];
@@ -106,13 +84,11 @@ export function gateFiles(h: History): Record<string, string> {
       if (fee) row(e.at, 'Trading Fees', order, fee.asset, `-${n(fee.quantity)}`);
     }
     if (e.kind === 'exchange-income') row(e.at, 'HODL Interest', `H${id}`, 'TAO', n(e.quantity));
+    if (e.kind === 'withdraw')
+      row(e.at, 'Withdrawals', `W${id}`, 'TAO', `-${n(e.quantity.plus(e.fee.quantity))}`);
     if (e.kind === 'deposit') row(e.arrives, 'Deposits', `D${id}`, 'TAO', n(e.quantity));
   }
-  const withdrawals = h.events.some((e) => e.kind === 'withdraw');
-  return {
-    'gate-account-book.csv': `${out.join('\n')}\n`,
-    ...(withdrawals ? { 'gate-withdrawals.csv': plainWithdrawals(h) } : {}),
-  };
+  return { 'gate-account-book.csv': `${out.join('\n')}\n` };
 }
 
 /** KuCoin's time in the account's clock, UTC+08:00, as its headers name it. */

@@ -10,7 +10,8 @@
  *   GBP the pounds are its value; against USDT, BTC or any other, its TAO is valued at the pack's TAO/GBP
  *   rate of its UK day (`valueAtDayRate`) and a fee in that currency at the trade's own ratio.
  * - `Deposit`, `Withdraw` (and `Send`) of TAO: arriving at and leaving Binance. Binance's history gives a
- *   withdrawal's fee inside its amount, not on its own row. Deposits and withdrawals of pounds
+ *   withdrawal's fee inside its amount, not on its own row (`feeInside`: the chain's arrival is the amount
+ *   sent, and the difference is the fee). Deposits and withdrawals of pounds
  *   (`Fiat Deposit`, `Fiat Withdraw`, or GBP) are money moving and book nothing.
  * - Staking and Simple Earn rewards of TAO: income, at the day's rate.
  * - Moves between Binance's own wallets (Spot, Funding, Earn: subscriptions, redemptions, transfers) book
@@ -135,6 +136,7 @@ function readBinanceTransactions(rows: readonly RecordRow[], source: string): Ow
         quantity: change.abs(),
         gbp: null,
         fee: null,
+        ...(out ? { feeInside: true as const, valueAtDayRate: true as const } : {}),
       });
       continue;
     }

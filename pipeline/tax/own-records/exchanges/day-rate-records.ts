@@ -18,7 +18,7 @@ import { readAmount, readRecordTime } from '../record-values.js';
 
 export type Draft = Pick<
   OwnRecord,
-  'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate' | 'counter'
+  'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate' | 'counter' | 'feeInside'
 >;
 
 export interface Leg {
@@ -64,6 +64,22 @@ export function quotedTrade(side: 'buy' | 'sell', token: Leg, quote: Leg, fee: L
     ...(inPounds
       ? {}
       : { valueAtDayRate: true as const, counter: { asset: quote.asset, quantity: quote.quantity } }),
+  };
+}
+
+/**
+ * A withdrawal written as one row with the exchange's fee inside its amount: the fee is found when it pairs
+ * with the chain's arrival (`feeInside`), and valued at the day's rate.
+ */
+export function withdrawalWithFeeInside(asset: string, quantity: Decimal): Draft {
+  return {
+    kind: 'withdrawal',
+    asset: pooled(asset)!,
+    quantity,
+    gbp: null,
+    fee: null,
+    feeInside: true,
+    valueAtDayRate: true,
   };
 }
 

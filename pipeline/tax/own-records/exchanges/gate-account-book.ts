@@ -9,8 +9,8 @@
  *   `action_data` are one trade, a currency received, one given and the fee. TAO against USDT, BTC or any
  *   other is booked at the day's TAO/GBP rate (`day-rate-records.ts`); against GBP for the pounds.
  * - `Deposits`, `Withdrawals` (`Deposit`, `withdraw`) of TAO: a deposit or withdrawal. Gate's book writes a
- *   withdrawal as one row, its fee not apart: the row is read as the withdrawal, and when its amount is the
- *   amount sent plus Gate's fee it may not pair with the chain's transfer (then listed as a point to check).
+ *   withdrawal as one row, its fee not apart: the row is read as the withdrawal with its fee inside
+ *   (`feeInside`), and what the chain received is the amount sent; the difference is the fee.
  * - `HODL Interest`, `Interest Income` (Gate's earn products) of TAO: staking income at the day's rate.
  * - Anything else (airdrops, referral rebates, dust swaps, margin, futures) is refused at its line, and so is
  *   every row of another token: the pack pools TAO and subnet alpha only.
@@ -29,6 +29,7 @@ import {
   reward,
   signedAmount,
   timeAt,
+  withdrawalWithFeeInside,
 } from './day-rate-records.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
@@ -127,7 +128,11 @@ function readGateAccountBook(rows: readonly RecordRow[], source: string): OwnRec
       );
       continue;
     }
-    add(movement(out ? 'withdrawal' : 'deposit', e.code, e.change.abs(), null));
+    add(
+      out
+        ? withdrawalWithFeeInside(e.code, e.change.abs())
+        : movement('deposit', e.code, e.change.abs(), null),
+    );
   }
   return records.sort((a, b) => a.line - b.line);
 }

@@ -77,7 +77,7 @@ describe('Gate account book', () => {
       { at: '2025-05-04T12:00:00', kind: 'withdrawal', asset: 'TAO', quantity: '4', gbp: '', fee: '' },
     ]);
     // Trades and interest are valued at the day's TAO/GBP rate where the records meet the pack's prices;
-    // the deposit and the withdrawal (no fee) need no value.
+    // the deposit needs no value; the withdrawal's fee is inside its amount, valued once paired.
     const byLine = new Map(inputs.records.map((r) => [r.line, r]));
     for (const line of [3, 6, 9]) {
       expect(byLine.get(line)!.valueAtDayRate).toBe(true);
@@ -86,7 +86,7 @@ describe('Gate account book', () => {
     expect(byLine.get(3)!.fee).toMatchObject({ asset: 'TAO' });
     expect(byLine.get(3)!.fee!.gbp.toFixed()).toBe('0');
     expect(byLine.get(2)!.valueAtDayRate).toBeUndefined();
-    expect(byLine.get(10)!.valueAtDayRate).toBeUndefined();
+    expect(byLine.get(10)).toMatchObject({ kind: 'withdrawal', feeInside: true, valueAtDayRate: true });
   });
 
   it('refuses, at their line and column, what it does not read and rows of other tokens', () => {
