@@ -57,18 +57,22 @@ export function demoCommand(config: PipelineConfig): Command {
 }
 
 /**
- * Blocks the demo's sandbox holds, whatever its history: the collection's time is set by its blocks, so a
- * fixed count keeps a newcomer's wait the same from one April to the next while the history grows.
+ * The most blocks the demo's sandbox holds: 600 days of 10-minute blocks. A newcomer's wait is mostly the
+ * collection's work per day (each day's subnet panel, its share pools, its commit), which no block time
+ * changes; the blocks add the rest, so the demo keeps them few.
  */
-export const DEMO_BLOCKS = 35 * 7_200;
+export const DEMO_BLOCKS = 86_400;
+
+/** The longest block the sandbox runs (`sbm devnet --block-time-ms` takes no more): ten minutes. */
+export const DEMO_MAX_BLOCK_TIME_MS = 600_000;
 
 /**
  * The demo's sandbox history: by default from two days before the previous UK tax year's 6 April, so that
  * the whole previous year and every UK day of the current one so far are collected and both packs are on
  * sale (only covered years are sold), on the runtimes mainnet ran on each date. It never begins later than
  * the last day a history by mainnet's dates can begin on (the sandbox's genesis state is of the runtimes
- * before buybacks). Its blocks are longer the longer the history, so the sandbox always holds
- * `DEMO_BLOCKS` blocks.
+ * before buybacks). Its blocks are as long as it takes to hold the history in `DEMO_BLOCKS` blocks, from 12
+ * seconds up to ten minutes: 10-minute blocks once the history is 600 days or longer.
  */
 export function demoHistory(
   nowMs: number,
@@ -81,7 +85,10 @@ export function demoHistory(
   const start = wanted < DATED_HISTORY_LATEST_START ? wanted : DATED_HISTORY_LATEST_START;
   const days = historyDays ?? epochDay(today) - epochDay(start);
   const firstDay = addDays(today, -days);
-  const blockTimeMs = Math.max(12_000, Math.ceil((days * DAY_MS) / DEMO_BLOCKS / 1000) * 1000);
+  const blockTimeMs = Math.min(
+    DEMO_MAX_BLOCK_TIME_MS,
+    Math.max(12_000, Math.ceil((days * DAY_MS) / DEMO_BLOCKS / 1000) * 1000),
+  );
   return {
     historyDays: days,
     blockTimeMs,
@@ -130,7 +137,7 @@ async function runDemo(
       String(history.blockTimeMs),
       // Every block runs the runtime mainnet ran on its date, as an archive node serves it.
       ...(history.runtimesByDate ? ['--runtimes', 'mainnet'] : []),
-      // The demo's long blocks each stand for several of mainnet's, and the filler of mainnet's traffic
+      // The demo's long blocks each stand for many of mainnet's, and the filler of mainnet's traffic
       // holds no burn, stake or pool the demo shows: without it a newcomer's collection takes minutes
       // less. `sbm devnet` keeps mainnet's density by default.
       '--events-per-block',

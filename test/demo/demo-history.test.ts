@@ -1,10 +1,10 @@
 /**
  * `make demo`'s history: from two days before the previous UK tax year's 6 April, so that year and the one
- * under way are both on sale, on mainnet's runtimes by date, in a fixed number of blocks (the newcomer's
- * wait), and the lines it prints to buy each year on sale.
+ * under way are both on sale, on mainnet's runtimes by date, in few blocks (10-minute blocks, the sandbox's
+ * longest, once it is 600 days long), and the lines it prints to buy each year on sale.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_BLOCKS, demoHistory } from '../../pipeline/demo/demo-command.js';
+import { DEMO_BLOCKS, DEMO_MAX_BLOCK_TIME_MS, demoHistory } from '../../pipeline/demo/demo-command.js';
 import { type DemoOrders, demoOrderLines } from '../../pipeline/demo/demo-orders.js';
 import { DATED_HISTORY_LATEST_START } from '../../pipeline/devnet/options.js';
 import { addDays, DAY_MS, epochDay } from '../../pipeline/time/utc-day.js';
@@ -30,14 +30,24 @@ describe('the demo history', () => {
     expect(history.runtimesByDate).toBe(true);
   });
 
-  it.each(['2026-11-28T02:38:00Z', '2026-04-07T00:00:00Z', '2027-04-04T23:00:00Z'])(
-    'on %s holds at most DEMO_BLOCKS blocks, in whole seconds, and nearly all of them',
+  it.each(['2026-11-28T02:38:00Z', '2027-04-04T23:00:00Z'])(
+    'on %s: a history of 600 days or more runs 10-minute blocks, the sandbox’s longest',
     (now) => {
       const history = demoHistory(at(now));
+      expect(history.historyDays).toBeGreaterThanOrEqual(600);
+      expect(history.blockTimeMs).toBe(DEMO_MAX_BLOCK_TIME_MS);
+    },
+  );
+
+  it.each(['2026-04-07T00:00:00Z', '2026-09-01T12:00:00Z'])(
+    'on %s: a shorter history holds at most DEMO_BLOCKS blocks, in whole seconds, and nearly all of them',
+    (now) => {
+      const history = demoHistory(at(now));
+      expect(history.historyDays).toBeLessThan(600);
       const blocks = (history.historyDays * DAY_MS) / history.blockTimeMs;
       expect(history.blockTimeMs % 1000).toBe(0);
       expect(blocks).toBeLessThanOrEqual(DEMO_BLOCKS);
-      // One second more per block would be a whole block less every history's seconds divided by that.
+      // One second less per block would take more than DEMO_BLOCKS blocks.
       expect((history.historyDays * DAY_MS) / (history.blockTimeMs - 1000)).toBeGreaterThan(DEMO_BLOCKS);
     },
   );
