@@ -3,11 +3,12 @@ import { Command } from 'commander';
 import { progressFor } from '../collect/progress.js';
 import { DEMO_PORT_VARIABLES, type DemoPorts, type PipelineConfig } from '../config.js';
 import { runDaily } from '../daily/run-daily.js';
+import { DATED_HISTORY_LATEST_START } from '../devnet/options.js';
 import { openObjectStore } from '../store/index.js';
-import { ukTaxYearOf } from '../time/uk-tax-year.js';
+import { ukTaxYear, ukTaxYearOf } from '../time/uk-tax-year.js';
 import { addDays, DAY_MS, epochDay, formatUtcDay } from '../time/utc-day.js';
 import { freePort, portIsFree, type RunningChild, runToEnd, startChild } from './child-process.js';
-import { demoOrderLines, startDemoOrders } from './demo-orders.js';
+import { demoOrderLines, type PackOnSale, startDemoOrders } from './demo-orders.js';
 import { setAsideOtherChain } from './fresh-data.js';
 
 const TSX = ['--import', 'tsx'];
@@ -24,7 +25,7 @@ export function demoCommand(config: PipelineConfig): Command {
     .option('--seed <seed>', 'sandbox world seed', 'demo')
     .option(
       '--history-days <n>',
-      'days of sandbox history to collect (default: from two days before this tax year, so its pack is on sale)',
+      "days of sandbox history to collect (default: from two days before the previous tax year, so its pack and this year's are on sale)",
     )
     .option(
       '--gateway-port <port>',
@@ -55,23 +56,46 @@ export function demoCommand(config: PipelineConfig): Command {
     });
 }
 
-/** Blocks the demo's sandbox holds, whatever its history: 35 days of 12-second blocks, as it always had. */
-export const DEMO_BLOCKS = 35 * 7_200;
+/**
+ * The most blocks the demo's sandbox holds: 600 days of 10-minute blocks. A newcomer's wait is mostly the
+ * collection's work per day (each day's subnet panel, its share pools, its commit), which no block time
+ * changes; the blocks add the rest, so the demo keeps them few.
+ */
+export const DEMO_BLOCKS = 86_400;
+
+/** The longest block the sandbox runs (`sbm devnet --block-time-ms` takes no more): ten minutes. */
+export const DEMO_MAX_BLOCK_TIME_MS = 600_000;
 
 /**
- * The demo's sandbox history: by default from two days before the current UK tax year's 6 April, so that
- * every UK day of the year so far is collected and its pack is on sale (issue 26: only covered years are
- * sold); its blocks are longer the longer the history, so the collection stays as quick as 35 days of
- * 12-second blocks.
+ * The demo's sandbox history: by default from two days before the previous UK tax year's 6 April, so that
+ * the whole previous year and every UK day of the current one so far are collected and both packs are on
+ * sale (only covered years are sold), on the runtimes mainnet ran on each date. It never begins later than
+ * the last day a history by mainnet's dates can begin on (the sandbox's genesis state is of the runtimes
+ * before buybacks). Its blocks are as long as it takes to hold the history in `DEMO_BLOCKS` blocks, from 12
+ * seconds up to ten minutes: 10-minute blocks once the history is 600 days or longer.
  */
 export function demoHistory(
   nowMs: number,
   historyDays?: number,
-): { historyDays: number; blockTimeMs: number } {
+): { historyDays: number; blockTimeMs: number; firstDay: string; runtimesByDate: boolean } {
   const today = formatUtcDay(nowMs);
-  const days = historyDays ?? epochDay(today) - epochDay(addDays(ukTaxYearOf(nowMs).firstDay, -2));
-  const blockTimeMs = Math.max(12_000, Math.ceil((days * DAY_MS) / DEMO_BLOCKS / 1000) * 1000);
-  return { historyDays: days, blockTimeMs };
+  const current = ukTaxYearOf(nowMs);
+  const previousFirstDay = ukTaxYear(current.startYear - 1).firstDay;
+  const wanted = addDays(previousFirstDay, -2);
+  const start = wanted < DATED_HISTORY_LATEST_START ? wanted : DATED_HISTORY_LATEST_START;
+  const days = historyDays ?? epochDay(today) - epochDay(start);
+  const firstDay = addDays(today, -days);
+  const blockTimeMs = Math.min(
+    DEMO_MAX_BLOCK_TIME_MS,
+    Math.max(12_000, Math.ceil((days * DAY_MS) / DEMO_BLOCKS / 1000) * 1000),
+  );
+  return {
+    historyDays: days,
+    blockTimeMs,
+    firstDay,
+    // A shorter history (`--history-days`) begins inside a later runtime: it gets the sandbox's default.
+    runtimesByDate: firstDay <= DATED_HISTORY_LATEST_START,
+  };
 }
 
 async function runDemo(
@@ -97,7 +121,7 @@ async function runDemo(
 
   say(
     `starting the sandbox chain (seed "${options.seed}", ${history.historyDays} days of history, ` +
-      `${history.blockTimeMs / 1000}-second blocks)…`,
+      `${history.blockTimeMs / 1000}-second blocks${history.runtimesByDate ? ', each on the runtime mainnet ran that day' : ''})…`,
   );
   const devnet = await startChild(
     process.execPath,
@@ -111,7 +135,9 @@ async function runDemo(
       String(history.historyDays),
       '--block-time-ms',
       String(history.blockTimeMs),
-      // The demo's long blocks each stand for several of mainnet's, and the filler of mainnet's traffic
+      // Every block runs the runtime mainnet ran on its date, as an archive node serves it.
+      ...(history.runtimesByDate ? ['--runtimes', 'mainnet'] : []),
+      // The demo's long blocks each stand for many of mainnet's, and the filler of mainnet's traffic
       // holds no burn, stake or pool the demo shows: without it a newcomer's collection takes minutes
       // less. `sbm devnet` keeps mainnet's density by default.
       '--events-per-block',
@@ -232,7 +258,11 @@ async function runDemo(
   say(`  curl -s ${base}/api/v1/openapi.json | head -c 300; echo`);
   say(`  open ${base}/api/v1/method`);
   say(`The demo API key above belongs to account ${account.id} (10,000 requests a month).`);
-  for (const line of demoOrderLines(orders, base, demoColdkey)) say(line);
+  // What the gateway sells now (the years the published record covers), asked of the gateway's own command.
+  const onSale = JSON.parse(
+    await runToEnd(process.execPath, [...gatewayCli, 'skus', 'list', '--json'], { ...env, ...orders.env }),
+  ) as PackOnSale[];
+  for (const line of demoOrderLines(orders, base, demoColdkey, onSale)) say(line);
 }
 
 /**

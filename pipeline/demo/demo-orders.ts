@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SKU_IDS } from '../contract/sku.js';
 import { StripeFake } from '../devnet/stripe/stripe-fake.js';
-import { ukTaxYearOf } from '../time/uk-tax-year.js';
 
 const ENV_FILE = 'demo-orders.env';
 
@@ -75,28 +73,41 @@ export async function startDemoOrders(
   return { env, envFile, standInUrl, fake, close: () => fake.close() };
 }
 
-/** The lines `make demo` prints for the order flow, buying the current tax year (the sandbox's events are recent). */
+/** A pack on sale, as `sbm-gateway skus list --json` lists it. */
+export interface PackOnSale {
+  sku: string;
+  tax_year: string;
+}
+
+/**
+ * The lines `make demo` prints for the order flow: one checkout per pack on sale (each tax year the
+ * published record covers), for the coldkey that holds the demo's stake.
+ */
 export function demoOrderLines(
   orders: DemoOrders,
   base: string,
   coldkey: string,
-  nowMs = Date.now(),
+  onSale: readonly PackOnSale[],
 ): string[] {
   const gateway = 'npm run -s sbm-gateway --';
-  const year = ukTaxYearOf(nowMs);
-  const current = `uk-${year.label.replace('/', '-')}`;
-  const sku = (SKU_IDS as readonly string[]).includes(current) ? current : SKU_IDS.at(-1)!;
+  const buy = onSale.flatMap(({ sku, tax_year }) => [
+    `  # tax year ${tax_year}:`,
+    `  curl -s -X POST ${base}/tax/checkout -H 'content-type: application/json' \\`,
+    `    -d '{"sku": "${sku}", "coldkeys": ["${coldkey}"]}'     # → order_id, checkout_url`,
+  ]);
+  const years = onSale.map((pack) => `${pack.tax_year} (${pack.sku})`).join(' and ');
   return [
     '',
-    `Tax orders, end to end. Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`,
+    onSale.length > 0
+      ? `Tax packs on sale: ${years}. Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`
+      : `No tax pack is on sale: the history collected covers no UK tax year from its 6 April (see \`skus list\`). Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`,
     'nothing is charged. In another shell, load the demo settings first:',
     `  set -a; . ${orders.envFile}; set +a`,
     `  ${gateway} skus list`,
-    `  curl -s -X POST ${base}/tax/checkout -H 'content-type: application/json' \\`,
-    `    -d '{"sku": "${sku}", "coldkeys": ["${coldkey}"]}'     # → order_id, checkout_url`,
+    ...buy,
     `  ${gateway} stripe simulate-payment ORDER_ID     # a signed checkout.session.completed; prints the success URL`,
     `  curl -s 'SUCCESS_URL'                             # the order status (token t=…): paid`,
-    `  ${gateway} orders fulfil                         # builds the pack, emails data/outbox/ORDER_ID.eml`,
+    `  ${gateway} orders fulfil                         # builds the paid packs, emails data/outbox/ORDER_ID.eml`,
     `  curl -s -o pack.zip '${base}/tax/orders/ORDER_ID/pack?t=TOKEN' && unzip -l pack.zip`,
     `  ${gateway} orders list`,
     '',
