@@ -4,8 +4,9 @@
  * changes nothing, and a run killed midway is completed by the next one. The warehouse file is opened
  * only to write, so analysts and the emissions watch can use it between days.
  */
-import { ChainReader } from '../chain/chain-reader.js';
+import { type BlockRef, ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
+import { mapConcurrent } from '../chain/limiter.js';
 import type { RpcClientOptions } from '../chain/rpc-client.js';
 import { connectRpcPool } from '../chain/rpc-pool.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
@@ -92,6 +93,16 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   const rpc = await connectRpcPool(urls, { ...options.rpc, concurrency });
   // Blocks in flight: enough to keep every node's requests busy.
   const blocksInFlight = concurrency * new Set(urls).size;
+  const reader = new ChainReader(rpc);
+  // Where the days lie needs no warehouse: the head is read, and the days located when the first is given,
+  // while the run is recorded. Nothing is written before the run is.
+  const headRead = reader.finalizedHead();
+  const locatorRead = headRead.then((head) => new DayLocator(reader, head));
+  const planned =
+    options.from === undefined
+      ? null
+      : locatorRead.then((locator) => planDays(locator, options.from!, options.to));
+  for (const early of [headRead, locatorRead, planned]) early?.catch(() => undefined);
   // Refused when another collection is running on this warehouse; the socket must not keep us alive.
   const run = await withWarehouse(options.warehousePath, (wh) =>
     startRun(wh, clock(), { kind: options.kind ?? 'collect' }),
@@ -120,23 +131,24 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     requests: 0,
     retries: 0,
   };
+  // The day being written while the next is read (see below).
+  let writing: Promise<void> = Promise.resolve();
   try {
-    const reader = new ChainReader(rpc);
-    await ensureSameChain(reader, options.warehousePath, urls.join(', '), clock());
-    const head = await reader.finalizedHead();
+    const head = await headRead;
     summary.finalizedHead = head.number;
-    const locator = new DayLocator(reader, head);
-    const from = options.from ?? (await defaultFrom(options.warehousePath, locator));
-    const to = options.to ?? (await locator.dayOf(head.number));
+    // Whether the node is the warehouse's chain is settled beside the first day's reads: nothing is written
+    // before it is (every write waits for it), and reading is harmless.
+    const sameChain = ensureSameChain(reader, options.warehousePath, urls.join(', '), clock(), head);
+    sameChain.catch(() => undefined);
+    const locator = await locatorRead;
+    const { from, to, plan } = await (planned ??
+      planDays(locator, await defaultFrom(options.warehousePath, locator), options.to));
     summary.from = from;
     summary.to = to;
-
-    const plan: DayBounds[] = [];
-    for (const day of eachDay(from, to)) {
-      const bounds = await locator.bounds(day);
-      if (bounds) plan.push(bounds);
-    }
     progress.start(plan.reduce((n, b) => n + b.lastBlock - b.firstBlock + 1, 0));
+    // Days are pipelined: a day is written (one transaction) while the next day's blocks are read. Writes stay
+    // in day order and one at a time, so a run killed midway leaves whole days up to some day, as before.
+    writing = sameChain;
     for (const bounds of plan) {
       const dayStarted = Date.now();
       const rows = await collectDay(reader, bounds, {
@@ -144,28 +156,37 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
         onBlocks: (n) => progress.blocks(n),
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
-      const report: DayReport = {
-        day: bounds.day,
-        firstBlock: bounds.firstBlock,
-        lastBlock: bounds.lastBlock,
-        burns: rows.burns.length,
-        stakingEvents: rows.stakingEvents.length,
-        partial: bounds.partial,
-        seconds: (Date.now() - dayStarted) / 1000,
-      };
-      summary.days.push(report);
-      summary.fromBlock ??= bounds.firstBlock;
-      summary.toBlock = bounds.lastBlock;
-      summary.blocks += bounds.lastBlock - bounds.firstBlock + 1;
-      summary.burns += rows.burns.length;
-      summary.stakingEvents += rows.stakingEvents.length;
-      progress.dayDone(report);
+      // At most one day waits to be written while the next is read.
+      await writing;
+      writing = (async () => {
+        await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
+        const report: DayReport = {
+          day: bounds.day,
+          firstBlock: bounds.firstBlock,
+          lastBlock: bounds.lastBlock,
+          burns: rows.burns.length,
+          stakingEvents: rows.stakingEvents.length,
+          partial: bounds.partial,
+          seconds: (Date.now() - dayStarted) / 1000,
+        };
+        summary.days.push(report);
+        summary.fromBlock ??= bounds.firstBlock;
+        summary.toBlock = bounds.lastBlock;
+        summary.blocks += bounds.lastBlock - bounds.firstBlock + 1;
+        summary.burns += rows.burns.length;
+        summary.stakingEvents += rows.stakingEvents.length;
+        progress.dayDone(report);
+      })();
+      // Awaited before the next write or at the end; meanwhile a failure must not go unhandled.
+      writing.catch(() => undefined);
     }
+    await writing;
   } catch (error) {
     summary.status = 'failed';
-    summary.error = error instanceof Error ? error.message : String(error);
+    summary.error = errorText(error);
   } finally {
+    // A day still being written when the next day's reading failed is finished (or fails) first.
+    await writing.catch(() => undefined);
     progress.finish();
     summary.requests = rpc.stats.requests;
     summary.retries = rpc.stats.retries;
@@ -196,10 +217,12 @@ async function ensureSameChain(
   warehousePath: string,
   url: string,
   now: Date,
+  head: BlockRef,
 ): Promise<void> {
-  const genesis = await reader.blockHash(0);
-  const head = await reader.finalizedHead();
-  const known = await withWarehouse(warehousePath, (wh) => readChainIdentity(wh, head.number));
+  const [genesis, known] = await Promise.all([
+    reader.blockHash(0),
+    withWarehouse(warehousePath, (wh) => readChainIdentity(wh, head.number)),
+  ]);
   if (known.genesisHash !== null && known.genesisHash !== genesis) {
     throw new ChainMismatchError(
       `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
@@ -222,6 +245,17 @@ async function ensureSameChain(
   if (known.genesisHash === null) await withWarehouse(warehousePath, (wh) => recordGenesis(wh, genesis, now));
 }
 
+/** The blocks of each day from `from` to `to` (default: the head's day), days located a few at once. */
+async function planDays(
+  locator: DayLocator,
+  from: string,
+  to: string | undefined,
+): Promise<{ from: string; to: string; plan: DayBounds[] }> {
+  const last = to ?? (await locator.dayOf(locator.head.number));
+  const located = await mapConcurrent(eachDay(from, last), 4, (day) => locator.bounds(day));
+  return { from, to: last, plan: located.filter((bounds): bounds is DayBounds => bounds !== null) };
+}
+
 /** The day after the last complete day, or the chain's first day when nothing is collected yet. */
 async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<string> {
   const last = await withWarehouse(warehousePath, (wh) =>
@@ -234,6 +268,10 @@ async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<
   const genesis = await locator.timeOf(0);
   // A real genesis block has no timestamp (0): the chain's first day is then that of block 1.
   return formatUtcDay(genesis > 0 ? genesis : await locator.timeOf(1));
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
