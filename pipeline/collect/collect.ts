@@ -4,13 +4,18 @@
  * changes nothing, and a run killed midway is completed by the next one. The warehouse file is opened
  * only to write, so analysts and the emissions watch can use it between days.
  */
-import { type BlockRef, ChainReader } from '../chain/chain-reader.js';
+import { ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
 import { mapConcurrent } from '../chain/limiter.js';
 import type { RpcClientOptions } from '../chain/rpc-client.js';
 import { connectRpcPool } from '../chain/rpc-pool.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
-import { readChainIdentity, recordGenesis, sameLastBlock } from '../warehouse/chain-identity.js';
+import {
+  type ChainIdentity,
+  readChainIdentity,
+  recordGenesis,
+  sameLastBlock,
+} from '../warehouse/chain-identity.js';
 import {
   describeInterrupted,
   finishRun,
@@ -103,10 +108,24 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
       ? null
       : locatorRead.then((locator) => planDays(locator, options.from!, options.to));
   for (const early of [headRead, locatorRead, planned]) early?.catch(() => undefined);
-  // Refused when another collection is running on this warehouse; the socket must not keep us alive.
-  const run = await withWarehouse(options.warehousePath, (wh) =>
-    startRun(wh, clock(), { kind: options.kind ?? 'collect' }),
-  ).catch(async (error: unknown) => {
+  const genesisRead = reader.blockHash(0);
+  genesisRead.catch(() => undefined);
+  // Refused when another collection is running on this warehouse; the socket must not keep us alive. The
+  // chain the warehouse holds is read in the same open (and a new warehouse's genesis recorded), settled
+  // here and judged below.
+  const run = await withWarehouse(options.warehousePath, async (wh) => {
+    const started = await startRun(wh, clock(), { kind: options.kind ?? 'collect' });
+    const identity = await settle(async () => {
+      const known = await readChainIdentity(wh, (await headRead).number);
+      if (known.genesisHash === null && known.lastDay === null) {
+        // Nothing collected yet: nothing to compare, the node's chain becomes the warehouse's.
+        await recordGenesis(wh, await genesisRead, clock());
+        return { ...known, genesisHash: await genesisRead };
+      }
+      return known;
+    });
+    return { ...started, identity };
+  }).catch(async (error: unknown) => {
     await rpc.close();
     throw error;
   });
@@ -133,13 +152,24 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   };
   // The day being written while the next is read (see below).
   let writing: Promise<void> = Promise.resolve();
+  let sameChain: Promise<void> = Promise.resolve();
   try {
     const head = await headRead;
     summary.finalizedHead = head.number;
     // Whether the node is the warehouse's chain is settled beside the first day's reads: nothing is written
     // before it is (every write waits for it), and reading is harmless.
-    const sameChain = ensureSameChain(reader, options.warehousePath, urls.join(', '), clock(), head);
-    sameChain.catch(() => undefined);
+    sameChain = ensureSameChain(
+      reader,
+      options.warehousePath,
+      urls.join(', '),
+      clock(),
+      run.identity,
+      genesisRead,
+    );
+    // Another chain's days are not read to the end: its reading stops when the check fails.
+    const wrongChain = new AbortController();
+    sameChain.catch(() => wrongChain.abort());
+    const signal = options.signal ? AbortSignal.any([options.signal, wrongChain.signal]) : wrongChain.signal;
     const locator = await locatorRead;
     const { from, to, plan } = await (planned ??
       planDays(locator, await defaultFrom(options.warehousePath, locator), options.to));
@@ -154,7 +184,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
       const rows = await collectDay(reader, bounds, {
         concurrency: blocksInFlight,
         onBlocks: (n) => progress.blocks(n),
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal,
       });
       // At most one day waits to be written while the next is read.
       await writing;
@@ -183,7 +213,13 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     await writing;
   } catch (error) {
     summary.status = 'failed';
-    summary.error = errorText(error);
+    // Reading another chain's days may fail in its own way before the check has answered; the check's
+    // verdict is the one that explains it.
+    const mismatch = await sameChain.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    summary.error = errorText(mismatch ?? error);
   } finally {
     // A day still being written when the next day's reading failed is finished (or fails) first.
     await writing.catch(() => undefined);
@@ -217,12 +253,12 @@ async function ensureSameChain(
   warehousePath: string,
   url: string,
   now: Date,
-  head: BlockRef,
+  identity: Settled<ChainIdentity>,
+  genesisRead: Promise<string>,
 ): Promise<void> {
-  const [genesis, known] = await Promise.all([
-    reader.blockHash(0),
-    withWarehouse(warehousePath, (wh) => readChainIdentity(wh, head.number)),
-  ]);
+  if (!identity.ok) throw identity.error;
+  const known = identity.value;
+  const genesis = await genesisRead;
   if (known.genesisHash !== null && known.genesisHash !== genesis) {
     throw new ChainMismatchError(
       `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
@@ -270,15 +306,42 @@ async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<
   return formatUtcDay(genesis > 0 ? genesis : await locator.timeOf(1));
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** The outcome of `work`, kept to be acted on later (a failure then, not now). */
+async function settle<T>(work: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The last open of each warehouse path by this process, settled or not. */
+const lastOpen = new Map<string, Promise<unknown>>();
+
+/**
+ * `work` on the warehouse, opened for it and closed after. Opens of one path take turns: reads and writes of a
+ * collection overlap (the chain check, the first day's location, a day's write beside the next day's reads),
+ * and two handles of one DuckDB file at once would each keep their own view of it.
+ */
 async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
-  const warehouse = await openWarehouse(path);
-  try {
-    return await work(warehouse);
-  } finally {
-    warehouse.close();
-  }
+  const turn = (lastOpen.get(path) ?? Promise.resolve()).then(async () => {
+    const warehouse = await openWarehouse(path);
+    try {
+      return await work(warehouse);
+    } finally {
+      warehouse.close();
+    }
+  });
+  const settled = turn.catch(() => undefined);
+  lastOpen.set(path, settled);
+  settled.then(() => {
+    if (lastOpen.get(path) === settled) lastOpen.delete(path);
+  });
+  return turn;
 }
