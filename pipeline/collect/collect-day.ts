@@ -40,9 +40,15 @@ export async function collectDay(
     ]);
     const panel = await readSubnetPanel(reader, lastCodec, lastHash);
     const netuids = panel.map((s) => s.netuid);
+    // Only where the runtime has the item: a day without burns must not fail for lack of it (a burn's
+    // subnet left unread here is read after the blocks, as before).
+    const registrations = (codec: typeof firstCodec, hash: string) =>
+      codec.hasStorage('SubtensorModule', 'NetworkRegisteredAt')
+        ? readRegisteredAtMany(reader, codec, hash, netuids)
+        : new Map<number, number | null>();
     const [atFirst, atLast] = await Promise.all([
-      readRegisteredAtMany(reader, firstCodec, firstHash, netuids),
-      readRegisteredAtMany(reader, lastCodec, lastHash, netuids),
+      registrations(firstCodec, firstHash),
+      registrations(lastCodec, lastHash),
     ]);
     return { firstHash, lastHash, panel, registered: { atFirst, atLast } };
   })();
