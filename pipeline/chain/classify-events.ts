@@ -15,13 +15,11 @@
  * `NetworkRemoved` removed that subnet is marked `dissolved_netuid` (the subnet's TAO paid to a holder).
  */
 
-import type { Codec } from '@polkadot/types/types';
 import type { BurnEvent } from './burn-event.js';
-import { account, rao, smallInt } from './codec-values.js';
+import { fieldAccount, fieldCount, fieldInt, fieldRao, fieldSubnetAccount } from './event-fields.js';
 import type { BlockEvents } from './read-blocks.js';
 import type { DecodedEvent } from './runtime-codec.js';
 import type { StakingEvent } from './staking-event.js';
-import { subnetOfAccount } from './subnet-account.js';
 
 const SUBTENSOR = 'SubtensorModule';
 
@@ -35,13 +33,22 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
     blockTime: block.timeMs,
   });
 
+  // One pass finds the buybacks and the subnets dissolved in this block (their accounts' transfers are
+  // payouts to holders); most blocks have neither.
+  const buybacks: DecodedEvent[] = [];
+  const dissolved = new Set<number>();
+  for (const event of block.events) {
+    if (event.pallet !== SUBTENSOR) continue;
+    if (event.name === 'AddStakeBurn') buybacks.push(event);
+    else if (event.name === 'NetworkRemoved') dissolved.add(fieldInt(event, 0));
+  }
+
   // AlphaBurned and StakeAdded events consumed by a buyback, by event index.
   const consumed = new Set<number>();
-  for (const event of block.events) {
-    if (event.pallet !== SUBTENSOR || event.name !== 'AddStakeBurn') continue;
-    const [netuidField, hotkeyField, taoField, alphaField] = event.fields;
-    const netuid = smallInt(netuidField);
-    const hotkey = account(hotkeyField);
+  for (const event of buybacks) {
+    // { netuid, hotkey, tao, alpha }
+    const netuid = fieldInt(event, 0);
+    const hotkey = fieldAccount(event, 1);
     const sameExtrinsic = (e: DecodedEvent) =>
       e.index < event.index && e.extrinsicIndex === event.extrinsicIndex && !consumed.has(e.index);
     // The nearest earlier AlphaBurned and StakeAdded of the same extrinsic, subnet and hotkey.
@@ -51,8 +58,8 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
         sameExtrinsic(e) &&
         e.pallet === SUBTENSOR &&
         e.name === 'AlphaBurned' &&
-        smallInt(e.fields[3]) === netuid &&
-        account(e.fields[1]) === hotkey,
+        fieldInt(e, 3) === netuid &&
+        fieldAccount(e, 1) === hotkey,
     );
     const staked = findLast(
       block.events,
@@ -60,8 +67,8 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
         sameExtrinsic(e) &&
         e.pallet === SUBTENSOR &&
         e.name === 'StakeAdded' &&
-        smallInt(e.fields[4]) === netuid &&
-        account(e.fields[1]) === hotkey,
+        fieldInt(e, 4) === netuid &&
+        fieldAccount(e, 1) === hotkey,
     );
     if (burned) consumed.add(burned.index);
     if (staked) consumed.add(staked.index);
@@ -69,34 +76,27 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
       ...base(burned ?? event),
       netuid,
       kind: 'buyback',
-      coldkey: staked ? account(staked.fields[0]) : burned ? account(burned.fields[0]) : null,
+      coldkey: staked ? fieldAccount(staked, 0) : burned ? fieldAccount(burned, 0) : null,
       hotkey,
-      alphaRao: burned ? rao(burned.fields[2]) : rao(alphaField),
-      taoRao: rao(taoField),
+      alphaRao: burned ? fieldRao(burned, 2) : fieldRao(event, 3),
+      taoRao: fieldRao(event, 2),
     });
   }
 
-  // Subnets dissolved in this block: their accounts' transfers are payouts to holders.
-  const dissolved = new Set<number>();
   for (const event of block.events) {
-    if (event.pallet === SUBTENSOR && event.name === 'NetworkRemoved')
-      dissolved.add(smallInt(event.fields[0]));
-  }
-
-  for (const event of block.events) {
-    // Fields are decoded when first read (event-scanner.ts): most of a mainnet block's events are never read.
-    const f = lazyFields(event);
+    // Fields are read only of the events kept (event-scanner.ts): most of a mainnet block's events never are.
     if (event.name === 'OrderExecuted' && event.pallet !== SUBTENSOR && event.pallet !== 'Balances') {
       // (order_id, signer, netuid, order_type, amount_in, amount_out): a limit order executed for the signer.
+      const f = event.fields;
       const buy = String(f[3]?.toString()) === 'LimitBuy';
       staking.push({
         ...base(event),
         kind: 'LimitOrderExecuted',
-        coldkey: account(f[1]),
+        coldkey: fieldAccount(event, 1),
         hotkey: null,
-        netuid: smallInt(f[2]),
-        taoRao: rao(buy ? f[4] : f[5]),
-        alphaRao: rao(buy ? f[5] : f[4]),
+        netuid: fieldInt(event, 2),
+        taoRao: fieldRao(event, buy ? 4 : 5),
+        alphaRao: fieldRao(event, buy ? 5 : 4),
         detail: { order_id: String(f[0]?.toString()), order_type: String(f[3]?.toString()) },
       });
       continue;
@@ -109,12 +109,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: event.name,
-            coldkey: account(f[0]),
-            hotkey: account(f[1]),
-            netuid: event.name === 'HotkeySwappedOnSubnet' ? smallInt(f[3]) : null,
+            coldkey: fieldAccount(event, 0),
+            hotkey: fieldAccount(event, 1),
+            netuid: event.name === 'HotkeySwappedOnSubnet' ? fieldInt(event, 3) : null,
             taoRao: null,
             alphaRao: null,
-            detail: { new_hotkey: account(f[2]) },
+            detail: { new_hotkey: fieldAccount(event, 2) },
           });
           break;
         case 'ColdkeySwapped':
@@ -122,12 +122,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'ColdkeySwapped',
-            coldkey: account(f[0]),
+            coldkey: fieldAccount(event, 0),
             hotkey: null,
             netuid: null,
             taoRao: null,
             alphaRao: null,
-            detail: { new_coldkey: account(f[1]) },
+            detail: { new_coldkey: fieldAccount(event, 1) },
           });
           break;
         case 'AutoStakeAdded':
@@ -135,12 +135,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'AutoStakeAdded',
-            coldkey: account(f[3]),
-            hotkey: account(f[1]),
-            netuid: smallInt(f[0]),
+            coldkey: fieldAccount(event, 3),
+            hotkey: fieldAccount(event, 1),
+            netuid: fieldInt(event, 0),
             taoRao: null,
-            alphaRao: rao(f[4]),
-            detail: { miner_hotkey: account(f[2]) },
+            alphaRao: fieldRao(event, 4),
+            detail: { miner_hotkey: fieldAccount(event, 2) },
           });
           break;
         case 'RootClaimed':
@@ -148,7 +148,7 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'RootClaimed',
-            coldkey: account(f[0]),
+            coldkey: fieldAccount(event, 0),
             hotkey: null,
             netuid: null,
             taoRao: null,
@@ -161,12 +161,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'SubnetLeaseDividendsDistributed',
-            coldkey: account(f[1]),
+            coldkey: fieldAccount(event, 1),
             hotkey: null,
             netuid: null,
             taoRao: null,
-            alphaRao: rao(f[2]),
-            detail: { lease_id: String(f[0]?.toString()) },
+            alphaRao: fieldRao(event, 2),
+            detail: { lease_id: String(event.fields[0]?.toString()) },
           });
           break;
         case 'TransactionFeePaidWithAlpha':
@@ -174,11 +174,11 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'TransactionFeePaidWithAlpha',
-            coldkey: account(f[0]),
+            coldkey: fieldAccount(event, 0),
             hotkey: null,
-            netuid: smallInt(f[1]),
-            taoRao: rao(f[3]),
-            alphaRao: rao(f[2]),
+            netuid: fieldInt(event, 1),
+            taoRao: fieldRao(event, 3),
+            alphaRao: fieldRao(event, 2),
             detail: null,
           });
           break;
@@ -188,11 +188,11 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           if (event.name === 'AlphaBurned' && consumed.has(event.index)) break;
           burns.push({
             ...base(event),
-            netuid: smallInt(f[3]),
+            netuid: fieldInt(event, 3),
             kind: event.name === 'AlphaBurned' ? 'burn' : 'recycle',
-            coldkey: account(f[0]),
-            hotkey: account(f[1]),
-            alphaRao: rao(f[2]),
+            coldkey: fieldAccount(event, 0),
+            hotkey: fieldAccount(event, 1),
+            alphaRao: fieldRao(event, 2),
             taoRao: null,
           });
           break;
@@ -203,12 +203,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: event.name,
-            coldkey: account(f[0]),
-            hotkey: account(f[1]),
-            netuid: smallInt(f[4]),
-            taoRao: rao(f[2]),
-            alphaRao: rao(f[3]),
-            detail: f.length >= 6 ? { fee_rao: rao(f[5]).toString() } : null,
+            coldkey: fieldAccount(event, 0),
+            hotkey: fieldAccount(event, 1),
+            netuid: fieldInt(event, 4),
+            taoRao: fieldRao(event, 2),
+            alphaRao: fieldRao(event, 3),
+            detail: fieldCount(event) >= 6 ? { fee_rao: fieldRao(event, 5).toString() } : null,
           });
           break;
         case 'StakeMoved':
@@ -216,12 +216,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'StakeMoved',
-            coldkey: account(f[0]),
-            hotkey: account(f[1]),
-            netuid: smallInt(f[2]),
-            taoRao: rao(f[5]),
+            coldkey: fieldAccount(event, 0),
+            hotkey: fieldAccount(event, 1),
+            netuid: fieldInt(event, 2),
+            taoRao: fieldRao(event, 5),
             alphaRao: null,
-            detail: { destination_hotkey: account(f[3]), destination_netuid: smallInt(f[4]) },
+            detail: { destination_hotkey: fieldAccount(event, 3), destination_netuid: fieldInt(event, 4) },
           });
           break;
         case 'StakeTransferred':
@@ -229,12 +229,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'StakeTransferred',
-            coldkey: account(f[0]),
-            hotkey: account(f[2]),
-            netuid: smallInt(f[3]),
-            taoRao: rao(f[5]),
+            coldkey: fieldAccount(event, 0),
+            hotkey: fieldAccount(event, 2),
+            netuid: fieldInt(event, 3),
+            taoRao: fieldRao(event, 5),
             alphaRao: null,
-            detail: { destination_coldkey: account(f[1]), destination_netuid: smallInt(f[4]) },
+            detail: { destination_coldkey: fieldAccount(event, 1), destination_netuid: fieldInt(event, 4) },
           });
           break;
         case 'StakeSwapped':
@@ -242,20 +242,20 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           staking.push({
             ...base(event),
             kind: 'StakeSwapped',
-            coldkey: account(f[0]),
-            hotkey: account(f[1]),
-            netuid: smallInt(f[2]),
-            taoRao: rao(f[4]),
+            coldkey: fieldAccount(event, 0),
+            hotkey: fieldAccount(event, 1),
+            netuid: fieldInt(event, 2),
+            taoRao: fieldRao(event, 4),
             alphaRao: null,
-            detail: { destination_netuid: smallInt(f[3]) },
+            detail: { destination_netuid: fieldInt(event, 3) },
           });
           break;
       }
     } else if (event.pallet === 'Balances' && event.name === 'Transfer') {
-      const from = account(f[0]);
-      const to = account(f[1]);
-      const fromSubnet = subnetOfAccount(from);
-      const toSubnet = subnetOfAccount(to);
+      const from = fieldAccount(event, 0);
+      const to = fieldAccount(event, 1);
+      const fromSubnet = fieldSubnetAccount(event, 0);
+      const toSubnet = fieldSubnetAccount(event, 1);
       const detail: Record<string, string | number> = { to };
       // A subnet's account on either side: the TAO leg of a stake or unstake (or a dissolution's payout).
       if (fromSubnet !== null) detail['from_subnet'] = fromSubnet;
@@ -267,7 +267,7 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
         coldkey: from,
         hotkey: null,
         netuid: null,
-        taoRao: rao(f[2]),
+        taoRao: fieldRao(event, 2),
         alphaRao: null,
         detail,
       });
@@ -275,10 +275,6 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
   }
   burns.sort((a, b) => a.eventIndex - b.eventIndex);
   return { burns, staking };
-}
-
-function lazyFields(event: DecodedEvent): Codec[] {
-  return new Proxy([] as Codec[], { get: (_target, key) => Reflect.get(event.fields, key) });
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

@@ -12,12 +12,20 @@ import { ChainDataError } from './chain-errors.js';
 /** Moves past one value at `offset` of `bytes`; returns the offset after it. */
 type Skip = (bytes: Uint8Array, offset: number) => number;
 
+/**
+ * How a field's value is read straight from its bytes, without a codec: an unsigned integer (u8 to u128,
+ * `Compact<..>` of one, or a one-field newtype of either, as `NetUid(u16)` and `TaoCurrency(u64)` are), or a
+ * 32-byte `AccountId32`. Any other type is read through `fields`.
+ */
+type PlainKind = { kind: 'uint'; width: number } | { kind: 'compact' } | { kind: 'account' };
+
 interface EventLayout {
   pallet: string;
   name: string;
   /** Lookup type names of the fields, for decoding one when it is read. */
   fieldTypes: string[];
   fieldSkips: Skip[];
+  fieldPlain: Array<PlainKind | null>;
 }
 
 export interface ScannedEvent {
@@ -26,7 +34,40 @@ export interface ScannedEvent {
   pallet: string;
   name: string;
   fields: Codec[];
+  fieldCount: number;
+  /** Field `i` as an integer read from its bytes; undefined when it is no unsigned integer (then: `fields`). */
+  uintField(i: number): bigint | undefined;
+  /** Field `i` as an account (its 32 bytes and SS58 text); undefined when it is no `AccountId32`. */
+  accountField(i: number): AccountField | undefined;
 }
+
+export interface AccountField {
+  id: Uint8Array;
+  /** As `AccountId32.toString()` renders it through this runtime's registry. */
+  address: string;
+}
+
+/** Little-endian unsigned integer of `width` bytes at `offset`. */
+function readUint(bytes: Uint8Array, offset: number, width: number): bigint {
+  if (width <= 4) {
+    let value = 0;
+    for (let i = width - 1; i >= 0; i--) value = value * 256 + bytes[offset + i]!;
+    return BigInt(value);
+  }
+  let value = 0n;
+  for (let i = width - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[offset + i]!);
+  return value;
+}
+
+/** A SCALE compact integer at `offset`, any size. */
+function readCompact(bytes: Uint8Array, offset: number): bigint {
+  const first = bytes[offset]!;
+  if ((first & 3) !== 3) return BigInt(compactLength(bytes, offset)[0]);
+  return readUint(bytes, offset + 1, (first >>> 2) + 4);
+}
+
+/** Addresses rendered once per account: mainnet's blocks name the same few thousand accounts over and over. */
+const ADDRESS_CACHE_LIMIT = 200_000;
 
 function compactLength(bytes: Uint8Array, offset: number): [value: number, size: number] {
   const first = bytes[offset]!;
@@ -70,12 +111,69 @@ const PRIMITIVE_SIZES: Record<string, number> = {
   I256: 32,
 };
 
+/** One event of a scanned block: a class, so that a block's hundreds of events share their methods. */
+class Scanned implements ScannedEvent {
+  readonly #layout: EventLayout;
+  readonly #bytes: Uint8Array;
+  readonly #spans: number[];
+  readonly #scanner: EventScanner;
+  #fields: Codec[] | undefined;
+
+  constructor(
+    readonly index: number,
+    readonly extrinsicIndex: number | null,
+    layout: EventLayout,
+    bytes: Uint8Array,
+    spans: number[],
+    scanner: EventScanner,
+  ) {
+    this.#layout = layout;
+    this.#bytes = bytes;
+    this.#spans = spans;
+    this.#scanner = scanner;
+  }
+
+  get pallet(): string {
+    return this.#layout.pallet;
+  }
+
+  get name(): string {
+    return this.#layout.name;
+  }
+
+  get fieldCount(): number {
+    return this.#layout.fieldTypes.length;
+  }
+
+  get fields(): Codec[] {
+    this.#fields ??= this.#layout.fieldTypes.map((_, i) =>
+      this.#scanner.decodeField(this.#layout, this.#bytes, this.#spans[i]!, this.#spans[i + 1]!, i),
+    );
+    return this.#fields;
+  }
+
+  uintField(i: number): bigint | undefined {
+    const plain = this.#layout.fieldPlain[i];
+    if (!plain) return undefined;
+    if (plain.kind === 'uint') return readUint(this.#bytes, this.#spans[i]!, plain.width);
+    if (plain.kind === 'compact') return readCompact(this.#bytes, this.#spans[i]!);
+    return undefined;
+  }
+
+  accountField(i: number): AccountField | undefined {
+    if (this.#layout.fieldPlain[i]?.kind !== 'account') return undefined;
+    const id = this.#bytes.subarray(this.#spans[i]!, this.#spans[i]! + 32);
+    return { id, address: this.#scanner.address(id) };
+  }
+}
+
 /** Byte-level readers of one runtime's events, built once per codec. */
 export class EventScanner {
   readonly #registry: TypeRegistry;
   readonly #skips = new Map<number, Skip>();
   /** By pallet index, then variant index. */
   readonly #layouts = new Map<number, Map<number, EventLayout>>();
+  readonly #addresses = new Map<string, string>();
 
   constructor(
     registry: TypeRegistry,
@@ -91,6 +189,7 @@ export class EventScanner {
           name: variant.name.toString(),
           fieldTypes: variant.fields.map((f) => registry.createLookupType(f.type)),
           fieldSkips: variant.fields.map((f) => this.#skip(f.type.toNumber())),
+          fieldPlain: variant.fields.map((f) => this.#plain(f.type.toNumber())),
         });
       }
       this.#layouts.set(pallet.index, variants);
@@ -128,34 +227,53 @@ export class EventScanner {
       // Topics: Vec<H256>.
       const [topics, topicsSize] = compactLength(bytes, offset);
       offset += topicsSize + 32 * topics;
-      events.push(this.#event(index, extrinsicIndex, layout, bytes, spans));
+      events.push(new Scanned(index, extrinsicIndex, layout, bytes, spans, this));
     }
     if (offset !== bytes.length)
       throw new ChainDataError(`System.Events: ${bytes.length - offset} bytes left over`);
     return events;
   }
 
-  #event(
-    index: number,
-    extrinsicIndex: number | null,
-    layout: EventLayout,
-    bytes: Uint8Array,
-    spans: number[],
-  ): ScannedEvent {
-    const registry = this.#registry;
-    let fields: Codec[] | undefined;
-    return {
-      index,
-      extrinsicIndex,
-      pallet: layout.pallet,
-      name: layout.name,
-      get fields(): Codec[] {
-        fields ??= layout.fieldTypes.map((type, i) =>
-          registry.createTypeUnsafe(type, [bytes.subarray(spans[i]!, spans[i + 1]!)]),
-        );
-        return fields;
-      },
-    };
+  /** The SS58 text of an account, as `AccountId32.toString()` renders it through this runtime's registry. */
+  address(id: Uint8Array): string {
+    const key = Buffer.from(id.buffer, id.byteOffset, 32).toString('latin1');
+    let address = this.#addresses.get(key);
+    if (address === undefined) {
+      address = this.#registry.createTypeUnsafe('AccountId32', [id.slice()]).toString();
+      if (this.#addresses.size >= ADDRESS_CACHE_LIMIT) this.#addresses.clear();
+      this.#addresses.set(key, address);
+    }
+    return address;
+  }
+
+  /** Field `i` of an event decoded through its codec, as `@polkadot/types` does. */
+  decodeField(layout: EventLayout, bytes: Uint8Array, start: number, end: number, i: number): Codec {
+    return this.#registry.createTypeUnsafe(layout.fieldTypes[i]!, [bytes.subarray(start, end)]);
+  }
+
+  /** How a field of type `id` is read from its bytes, or null when only its codec reads it. */
+  #plain(id: number): PlainKind | null {
+    const type = this.#registry.lookup.getSiType(id);
+    const def = type.def;
+    if (def.isPrimitive) {
+      const kind = def.asPrimitive.type;
+      const width = PRIMITIVE_SIZES[kind];
+      return kind.startsWith('U') && width !== undefined && width <= 16 ? { kind: 'uint', width } : null;
+    }
+    if (def.isCompact) {
+      const inner = this.#registry.lookup.getSiType(def.asCompact.type.toNumber()).def;
+      return inner.isPrimitive && inner.asPrimitive.type.startsWith('U') ? { kind: 'compact' } : null;
+    }
+    if (def.isComposite) {
+      const path = type.path.map((p) => p.toString());
+      if (path[path.length - 1] === 'AccountId32' && this.#fixedSize(id) === 32) return { kind: 'account' };
+      // A newtype over an integer (`NetUid(u16)`, `TaoCurrency(u64)`): its one field is the value.
+      if (def.asComposite.fields.length === 1) {
+        const inner = this.#plain(def.asComposite.fields[0]!.type.toNumber());
+        return inner && inner.kind !== 'account' ? inner : null;
+      }
+    }
+    return null;
   }
 
   #skip(id: number): Skip {

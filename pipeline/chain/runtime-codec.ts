@@ -21,6 +21,13 @@ export interface DecodedEvent {
   /** Event name, e.g. `AlphaBurned`. */
   name: string;
   fields: Codec[];
+  /**
+   * Readers of a field straight from its bytes (event-scanner.ts), present on `decodeEvents`' events: an
+   * integer, or an account with its SS58 text; undefined when the field is of another type.
+   */
+  fieldCount?: number;
+  uintField?(i: number): bigint | undefined;
+  accountField?(i: number): { id: Uint8Array; address: string } | undefined;
 }
 
 type StorageEntry = ReturnType<typeof expandMetadata>['query'][string][string];

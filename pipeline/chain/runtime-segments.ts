@@ -28,11 +28,18 @@ export async function runtimeSegments(
       return;
     }
     const mid = lo + Math.floor((hi - lo) / 2);
-    const specMid = await reader.specVersionOfBlock(mid);
-    await split(lo, mid, specLo, specMid);
-    await split(mid + 1, hi, await reader.specVersionOfBlock(mid + 1), specHi);
+    const [specMid, specNext] = await Promise.all([
+      reader.specVersionOfBlock(mid),
+      reader.specVersionOfBlock(mid + 1),
+    ]);
+    await Promise.all([split(lo, mid, specLo, specMid), split(mid + 1, hi, specNext, specHi)]);
   };
-  await split(from, to, await reader.specVersionOfBlock(from), await reader.specVersionOfBlock(to));
+  const [specFrom, specTo] = await Promise.all([
+    reader.specVersionOfBlock(from),
+    reader.specVersionOfBlock(to),
+  ]);
+  await split(from, to, specFrom, specTo);
+  spans.sort((a, b) => a.from - b.from);
 
   // Merge neighbours of the same version (bisection leaves them split).
   const merged: typeof spans = [];
@@ -41,8 +48,11 @@ export async function runtimeSegments(
     if (last && last.spec === span.spec && last.to + 1 === span.from) last.to = span.to;
     else merged.push({ ...span });
   }
-  const segments: RuntimeSegment[] = [];
-  for (const span of merged)
-    segments.push({ from: span.from, to: span.to, codec: await reader.codecOfBlock(span.from) });
-  return segments;
+  return Promise.all(
+    merged.map(async (span) => ({
+      from: span.from,
+      to: span.to,
+      codec: await reader.codecOfBlock(span.from),
+    })),
+  );
 }

@@ -26,6 +26,11 @@ export function subnetOfAccount(address: string): number | null {
   } catch {
     return null;
   }
+  return subnetOfAccountId(bytes);
+}
+
+/** The netuid whose account the 32 bytes `id` are, or null for any other account. */
+export function subnetOfAccountId(bytes: Uint8Array): number | null {
   if (bytes.length !== 32) return null;
   for (let i = 0; i < PREFIX.length; i++) if (bytes[i] !== PREFIX[i]) return null;
   for (let i = 14; i < 32; i++) if (bytes[i] !== 0) return null;

@@ -6,7 +6,6 @@
 import type { Codec } from '@polkadot/types/types';
 import { u8aToString } from '@polkadot/util';
 import type { ChainReader } from './chain-reader.js';
-import { mapConcurrent } from './limiter.js';
 import type { RuntimeCodec } from './runtime-codec.js';
 
 const PALLET = 'SubtensorModule';
@@ -20,36 +19,39 @@ export interface SubnetAtBlock {
   subnetAlphaInRao: bigint | null;
 }
 
+/** `_concurrency` is no longer used (the reads are batched); callers that pass it need no change. */
 export async function readSubnetPanel(
   reader: ChainReader,
   codec: RuntimeCodec,
   hash: string,
-  concurrency: number,
+  _concurrency?: number,
 ): Promise<SubnetAtBlock[]> {
   const keys = await reader.keys(codec.storagePrefix(PALLET, 'NetworksAdded'), hash);
   const netuids = keys
     .map((key) => Number(codec.decodeIdentityKey(PALLET, 'NetworksAdded', 'u16', key).toString()))
     .sort((a, b) => a - b);
-  const added = await mapConcurrent(netuids, concurrency, async (netuid) => {
-    const raw = await reader.storage(codec.storageKey(PALLET, 'NetworksAdded', netuid), hash);
-    return codec.decodeStorage(PALLET, 'NetworksAdded', raw)?.toJSON() === true;
-  });
-  const live = netuids.filter((_, i) => added[i]);
-  return mapConcurrent(live, concurrency, async (netuid) => {
-    const read = async (item: string) =>
-      codec.decodeStorage(PALLET, item, await reader.storage(codec.storageKey(PALLET, item, netuid), hash));
-    const [registeredAt, tao, alphaIn, identity, symbol] = await Promise.all([
-      read('NetworkRegisteredAt'),
-      read('SubnetTAO'),
-      read('SubnetAlphaIn'),
-      // Subnet names: `SubnetIdentitiesV3` from spec 283 on, `SubnetIdentitiesV2` before it (from dTAO's launch).
-      read(
-        codec.hasStorage(PALLET, 'SubnetIdentitiesV3') || !codec.hasStorage(PALLET, 'SubnetIdentitiesV2')
-          ? 'SubnetIdentitiesV3'
-          : 'SubnetIdentitiesV2',
-      ),
-      read('TokenSymbol'),
-    ]);
+  // Every value in a few batched reads (ChainReader.storageMany), not one request per subnet and item.
+  const added = await reader.storageMany(
+    netuids.map((netuid) => codec.storageKey(PALLET, 'NetworksAdded', netuid)),
+    hash,
+  );
+  const live = netuids.filter(
+    (_, i) => codec.decodeStorage(PALLET, 'NetworksAdded', added[i]!)?.toJSON() === true,
+  );
+  // Subnet names: `SubnetIdentitiesV3` from spec 283 on, `SubnetIdentitiesV2` before it (from dTAO's launch).
+  const identityItem =
+    codec.hasStorage(PALLET, 'SubnetIdentitiesV3') || !codec.hasStorage(PALLET, 'SubnetIdentitiesV2')
+      ? 'SubnetIdentitiesV3'
+      : 'SubnetIdentitiesV2';
+  const items = ['NetworkRegisteredAt', 'SubnetTAO', 'SubnetAlphaIn', identityItem, 'TokenSymbol'];
+  const raw = await reader.storageMany(
+    live.flatMap((netuid) => items.map((item) => codec.storageKey(PALLET, item, netuid))),
+    hash,
+  );
+  return live.map((netuid, n) => {
+    const [registeredAt, tao, alphaIn, identity, symbol] = items.map((item, i) =>
+      codec.decodeStorage(PALLET, item, raw[n * items.length + i]!),
+    ) as [Codec | null, Codec | null, Codec | null, Codec | null, Codec | null];
     const reserve = (value: Codec | null) => (value === null ? null : BigInt(value.toString()));
     let subnetTaoRao = reserve(tao);
     let subnetAlphaInRao = reserve(alphaIn);
@@ -68,6 +70,28 @@ export async function readSubnetPanel(
       subnetAlphaInRao,
     };
   });
+}
+
+/**
+ * The registration block of each of `netuids` at a block (null where the netuid is not registered there), in
+ * batched reads.
+ */
+export async function readRegisteredAtMany(
+  reader: ChainReader,
+  codec: RuntimeCodec,
+  hash: string,
+  netuids: readonly number[],
+): Promise<Map<number, number | null>> {
+  const raw = await reader.storageMany(
+    netuids.map((netuid) => codec.storageKey(PALLET, 'NetworkRegisteredAt', netuid)),
+    hash,
+  );
+  const found = new Map<number, number | null>();
+  netuids.forEach((netuid, i) => {
+    const value = codec.decodeStorage(PALLET, 'NetworkRegisteredAt', raw[i]!);
+    found.set(netuid, value === null ? null : Number(value.toString()));
+  });
+  return found;
 }
 
 /** The subnet's registration block at a block, or null when the netuid is not registered there. */

@@ -10,7 +10,7 @@ import type { DayBounds } from '../chain/day-bounds.js';
 import { mapConcurrent } from '../chain/limiter.js';
 import { readBlocks } from '../chain/read-blocks.js';
 import type { StakingEvent } from '../chain/staking-event.js';
-import { readRegisteredAt, readSubnetPanel } from '../chain/subnet-panel.js';
+import { readRegisteredAt, readRegisteredAtMany, readSubnetPanel } from '../chain/subnet-panel.js';
 import type { BurnRow, DayRows } from '../warehouse/day-rows.js';
 
 export interface CollectDayOptions {
@@ -29,13 +29,28 @@ export async function collectDay(
   const hashes = new Map<number, string>();
   let lastBlockTime = 0;
   let read = 0;
-  // The day's ends and its panel do not depend on its blocks: read them while the blocks are read.
+  // The day's fixed reads do not depend on its blocks: its ends, its panel and the registration of every
+  // subnet of the panel at both ends (what settles most burns' registrations) are read while the blocks are.
   const ends = (async () => {
-    const firstHash = await reader.blockHash(bounds.firstBlock);
-    const lastHash = await reader.blockHash(bounds.lastBlock);
-    const panelCodec = await reader.codecOfBlock(bounds.lastBlock);
-    const panel = await readSubnetPanel(reader, panelCodec, lastHash, options.concurrency);
-    return { firstHash, lastHash, panel };
+    const [firstHash, lastHash, firstCodec, lastCodec] = await Promise.all([
+      reader.blockHash(bounds.firstBlock),
+      reader.blockHash(bounds.lastBlock),
+      reader.codecOfBlock(bounds.firstBlock),
+      reader.codecOfBlock(bounds.lastBlock),
+    ]);
+    const panel = await readSubnetPanel(reader, lastCodec, lastHash);
+    const netuids = panel.map((s) => s.netuid);
+    // Only where the runtime has the item: a day without burns must not fail for lack of it (a burn's
+    // subnet left unread here is read after the blocks, as before).
+    const registrations = (codec: typeof firstCodec, hash: string) =>
+      codec.hasStorage('SubtensorModule', 'NetworkRegisteredAt')
+        ? readRegisteredAtMany(reader, codec, hash, netuids)
+        : new Map<number, number | null>();
+    const [atFirst, atLast] = await Promise.all([
+      registrations(firstCodec, firstHash),
+      registrations(lastCodec, lastHash),
+    ]);
+    return { firstHash, lastHash, panel, registered: { atFirst, atLast } };
   })();
   // Awaited below; a failure while the blocks are still being read must not go unhandled meanwhile.
   ends.catch(() => undefined);
@@ -54,7 +69,7 @@ export async function collectDay(
   });
   options.onBlocks?.(read % 100);
 
-  const { firstHash, lastHash, panel } = await ends;
+  const { firstHash, lastHash, panel, registered } = await ends;
 
   const registeredAt = await resolveRegistrations(
     reader,
@@ -64,6 +79,7 @@ export async function collectDay(
     lastHash,
     bounds,
     options.concurrency,
+    registered,
   );
   const burnRows: BurnRow[] = burns.map((burn) => ({ ...burn, registeredAt: registeredAt(burn) }));
 
@@ -97,8 +113,9 @@ export async function collectDay(
 
 /**
  * A burn belongs to the registration of its netuid at the burn's block. Registrations change rarely, so a
- * netuid registered to the same subnet at the day's first and last block is settled with two reads; only
- * on a day when a netuid changed hands is the registration read at each burn's block.
+ * netuid registered to the same subnet at the day's first and last block is settled by those two reads (made
+ * beside the blocks for every subnet of the panel, `known`); only on a day when a netuid changed hands is the
+ * registration read at each burn's block.
  */
 async function resolveRegistrations(
   reader: ChainReader,
@@ -108,19 +125,33 @@ async function resolveRegistrations(
   lastHash: string,
   bounds: DayBounds,
   concurrency: number,
+  known: { atFirst: Map<number, number | null>; atLast: Map<number, number | null> },
 ): Promise<(burn: BurnEvent) => number> {
-  const firstCodec = await reader.codecOfBlock(bounds.firstBlock);
-  const lastCodec = await reader.codecOfBlock(bounds.lastBlock);
   const wholeDay = new Map<number, number>();
   const perBlock = new Map<string, number>();
   const netuids = [...new Set(burns.map((b) => b.netuid))];
   const unsettled: number[] = [];
-  await mapConcurrent(netuids, concurrency, async (netuid) => {
-    const atFirst = await readRegisteredAt(reader, firstCodec, firstHash, netuid);
-    const atLast = await readRegisteredAt(reader, lastCodec, lastHash, netuid);
-    if (atFirst !== null && atFirst === atLast) wholeDay.set(netuid, atFirst);
+  // A netuid the panel lacks (deregistered by the day's end) is read at both ends here.
+  const missing = netuids.filter((netuid) => !known.atFirst.has(netuid) || !known.atLast.has(netuid));
+  if (missing.length > 0) {
+    const [firstCodec, lastCodec] = await Promise.all([
+      reader.codecOfBlock(bounds.firstBlock),
+      reader.codecOfBlock(bounds.lastBlock),
+    ]);
+    const [atFirst, atLast] = await Promise.all([
+      readRegisteredAtMany(reader, firstCodec, firstHash, missing),
+      readRegisteredAtMany(reader, lastCodec, lastHash, missing),
+    ]);
+    for (const netuid of missing) {
+      known.atFirst.set(netuid, atFirst.get(netuid) ?? null);
+      known.atLast.set(netuid, atLast.get(netuid) ?? null);
+    }
+  }
+  for (const netuid of netuids) {
+    const atFirst = known.atFirst.get(netuid) ?? null;
+    if (atFirst !== null && atFirst === known.atLast.get(netuid)) wholeDay.set(netuid, atFirst);
     else unsettled.push(netuid);
-  });
+  }
   const lookups = [
     ...new Set(burns.filter((b) => unsettled.includes(b.netuid)).map((b) => `${b.netuid}@${b.block}`)),
   ];

@@ -6,10 +6,16 @@
  */
 import { ChainReader } from '../chain/chain-reader.js';
 import { type DayBounds, DayLocator } from '../chain/day-bounds.js';
+import { mapConcurrent } from '../chain/limiter.js';
 import type { RpcClientOptions } from '../chain/rpc-client.js';
 import { connectRpcPool } from '../chain/rpc-pool.js';
 import { addDays, eachDay, formatUtcDay } from '../time/utc-day.js';
-import { readChainIdentity, recordGenesis, sameLastBlock } from '../warehouse/chain-identity.js';
+import {
+  type ChainIdentity,
+  readChainIdentity,
+  recordGenesis,
+  sameLastBlock,
+} from '../warehouse/chain-identity.js';
 import {
   describeInterrupted,
   finishRun,
@@ -92,10 +98,34 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   const rpc = await connectRpcPool(urls, { ...options.rpc, concurrency });
   // Blocks in flight: enough to keep every node's requests busy.
   const blocksInFlight = concurrency * new Set(urls).size;
-  // Refused when another collection is running on this warehouse; the socket must not keep us alive.
-  const run = await withWarehouse(options.warehousePath, (wh) =>
-    startRun(wh, clock(), { kind: options.kind ?? 'collect' }),
-  ).catch(async (error: unknown) => {
+  const reader = new ChainReader(rpc);
+  // Where the days lie needs no warehouse: the head is read, and the days located when the first is given,
+  // while the run is recorded. Nothing is written before the run is.
+  const headRead = reader.finalizedHead();
+  const locatorRead = headRead.then((head) => new DayLocator(reader, head));
+  const planned =
+    options.from === undefined
+      ? null
+      : locatorRead.then((locator) => planDays(locator, options.from!, options.to));
+  for (const early of [headRead, locatorRead, planned]) early?.catch(() => undefined);
+  const genesisRead = reader.blockHash(0);
+  genesisRead.catch(() => undefined);
+  // Refused when another collection is running on this warehouse; the socket must not keep us alive. The
+  // chain the warehouse holds is read in the same open (and a new warehouse's genesis recorded), settled
+  // here and judged below.
+  const run = await withWarehouse(options.warehousePath, async (wh) => {
+    const started = await startRun(wh, clock(), { kind: options.kind ?? 'collect' });
+    const identity = await settle(async () => {
+      const known = await readChainIdentity(wh, (await headRead).number);
+      if (known.genesisHash === null && known.lastDay === null) {
+        // Nothing collected yet: nothing to compare, the node's chain becomes the warehouse's.
+        await recordGenesis(wh, await genesisRead, clock());
+        return { ...known, genesisHash: await genesisRead };
+      }
+      return known;
+    });
+    return { ...started, identity };
+  }).catch(async (error: unknown) => {
     await rpc.close();
     throw error;
   });
@@ -120,52 +150,79 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     requests: 0,
     retries: 0,
   };
+  // The day being written while the next is read (see below).
+  let writing: Promise<void> = Promise.resolve();
+  let sameChain: Promise<void> = Promise.resolve();
   try {
-    const reader = new ChainReader(rpc);
-    await ensureSameChain(reader, options.warehousePath, urls.join(', '), clock());
-    const head = await reader.finalizedHead();
+    const head = await headRead;
     summary.finalizedHead = head.number;
-    const locator = new DayLocator(reader, head);
-    const from = options.from ?? (await defaultFrom(options.warehousePath, locator));
-    const to = options.to ?? (await locator.dayOf(head.number));
+    // Whether the node is the warehouse's chain is settled beside the first day's reads: nothing is written
+    // before it is (every write waits for it), and reading is harmless.
+    sameChain = ensureSameChain(
+      reader,
+      options.warehousePath,
+      urls.join(', '),
+      clock(),
+      run.identity,
+      genesisRead,
+    );
+    // Another chain's days are not read to the end: its reading stops when the check fails.
+    const wrongChain = new AbortController();
+    sameChain.catch(() => wrongChain.abort());
+    const signal = options.signal ? AbortSignal.any([options.signal, wrongChain.signal]) : wrongChain.signal;
+    const locator = await locatorRead;
+    const { from, to, plan } = await (planned ??
+      planDays(locator, await defaultFrom(options.warehousePath, locator), options.to));
     summary.from = from;
     summary.to = to;
-
-    const plan: DayBounds[] = [];
-    for (const day of eachDay(from, to)) {
-      const bounds = await locator.bounds(day);
-      if (bounds) plan.push(bounds);
-    }
     progress.start(plan.reduce((n, b) => n + b.lastBlock - b.firstBlock + 1, 0));
+    // Days are pipelined: a day is written (one transaction) while the next day's blocks are read. Writes stay
+    // in day order and one at a time, so a run killed midway leaves whole days up to some day, as before.
+    writing = sameChain;
     for (const bounds of plan) {
       const dayStarted = Date.now();
       const rows = await collectDay(reader, bounds, {
         concurrency: blocksInFlight,
         onBlocks: (n) => progress.blocks(n),
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal,
       });
-      await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
-      const report: DayReport = {
-        day: bounds.day,
-        firstBlock: bounds.firstBlock,
-        lastBlock: bounds.lastBlock,
-        burns: rows.burns.length,
-        stakingEvents: rows.stakingEvents.length,
-        partial: bounds.partial,
-        seconds: (Date.now() - dayStarted) / 1000,
-      };
-      summary.days.push(report);
-      summary.fromBlock ??= bounds.firstBlock;
-      summary.toBlock = bounds.lastBlock;
-      summary.blocks += bounds.lastBlock - bounds.firstBlock + 1;
-      summary.burns += rows.burns.length;
-      summary.stakingEvents += rows.stakingEvents.length;
-      progress.dayDone(report);
+      // At most one day waits to be written while the next is read.
+      await writing;
+      writing = (async () => {
+        await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
+        const report: DayReport = {
+          day: bounds.day,
+          firstBlock: bounds.firstBlock,
+          lastBlock: bounds.lastBlock,
+          burns: rows.burns.length,
+          stakingEvents: rows.stakingEvents.length,
+          partial: bounds.partial,
+          seconds: (Date.now() - dayStarted) / 1000,
+        };
+        summary.days.push(report);
+        summary.fromBlock ??= bounds.firstBlock;
+        summary.toBlock = bounds.lastBlock;
+        summary.blocks += bounds.lastBlock - bounds.firstBlock + 1;
+        summary.burns += rows.burns.length;
+        summary.stakingEvents += rows.stakingEvents.length;
+        progress.dayDone(report);
+      })();
+      // Awaited before the next write or at the end; meanwhile a failure must not go unhandled.
+      writing.catch(() => undefined);
     }
+    await writing;
   } catch (error) {
     summary.status = 'failed';
-    summary.error = error instanceof Error ? error.message : String(error);
+    // Reading another chain's days may fail in its own way before the check has answered; the check's
+    // verdict is the one that explains it.
+    const mismatch = await sameChain.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    summary.error = errorText(mismatch ?? error);
   } finally {
+    // A day still being written when the next day's reading failed is finished (or fails) first.
+    await writing.catch(() => undefined);
     progress.finish();
     summary.requests = rpc.stats.requests;
     summary.retries = rpc.stats.retries;
@@ -196,10 +253,12 @@ async function ensureSameChain(
   warehousePath: string,
   url: string,
   now: Date,
+  identity: Settled<ChainIdentity>,
+  genesisRead: Promise<string>,
 ): Promise<void> {
-  const genesis = await reader.blockHash(0);
-  const head = await reader.finalizedHead();
-  const known = await withWarehouse(warehousePath, (wh) => readChainIdentity(wh, head.number));
+  if (!identity.ok) throw identity.error;
+  const known = identity.value;
+  const genesis = await genesisRead;
   if (known.genesisHash !== null && known.genesisHash !== genesis) {
     throw new ChainMismatchError(
       `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
@@ -222,6 +281,17 @@ async function ensureSameChain(
   if (known.genesisHash === null) await withWarehouse(warehousePath, (wh) => recordGenesis(wh, genesis, now));
 }
 
+/** The blocks of each day from `from` to `to` (default: the head's day), days located a few at once. */
+async function planDays(
+  locator: DayLocator,
+  from: string,
+  to: string | undefined,
+): Promise<{ from: string; to: string; plan: DayBounds[] }> {
+  const last = to ?? (await locator.dayOf(locator.head.number));
+  const located = await mapConcurrent(eachDay(from, last), 4, (day) => locator.bounds(day));
+  return { from, to: last, plan: located.filter((bounds): bounds is DayBounds => bounds !== null) };
+}
+
 /** The day after the last complete day, or the chain's first day when nothing is collected yet. */
 async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<string> {
   const last = await withWarehouse(warehousePath, (wh) =>
@@ -236,11 +306,42 @@ async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<
   return formatUtcDay(genesis > 0 ? genesis : await locator.timeOf(1));
 }
 
-async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
-  const warehouse = await openWarehouse(path);
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** The outcome of `work`, kept to be acted on later (a failure then, not now). */
+async function settle<T>(work: () => Promise<T>): Promise<Settled<T>> {
   try {
-    return await work(warehouse);
-  } finally {
-    warehouse.close();
+    return { ok: true, value: await work() };
+  } catch (error) {
+    return { ok: false, error };
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The last open of each warehouse path by this process, settled or not. */
+const lastOpen = new Map<string, Promise<unknown>>();
+
+/**
+ * `work` on the warehouse, opened for it and closed after. Opens of one path take turns: reads and writes of a
+ * collection overlap (the chain check, the first day's location, a day's write beside the next day's reads),
+ * and two handles of one DuckDB file at once would each keep their own view of it.
+ */
+async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
+  const turn = (lastOpen.get(path) ?? Promise.resolve()).then(async () => {
+    const warehouse = await openWarehouse(path);
+    try {
+      return await work(warehouse);
+    } finally {
+      warehouse.close();
+    }
+  });
+  const settled = turn.catch(() => undefined);
+  lastOpen.set(path, settled);
+  settled.then(() => {
+    if (lastOpen.get(path) === settled) lastOpen.delete(path);
+  });
+  return turn;
 }

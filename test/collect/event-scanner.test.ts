@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
+import { account, rao } from '../../pipeline/chain/codec-values.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
+import { subnetOfAccount, subnetOfAccountId } from '../../pipeline/chain/subnet-account.js';
 import { defaultDevnetOptions, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
 
 const GENESIS = new Date('2026-10-01T00:00:00Z');
@@ -46,6 +48,8 @@ describe('reading events field by field', () => {
     }
     let events = 0;
     let read = 0;
+    let integers = 0;
+    let accounts = 0;
     for (const block of blocks) {
       const codec = await reader.codecOfBlock(block);
       const { events: raw } = await reader.eventsAndTime(await reader.blockHash(block));
@@ -61,11 +65,28 @@ describe('reading events field by field', () => {
           want.name,
         ]);
         expect(event.fields.map((f) => f.toHex())).toEqual(want.fields.map((f) => f.toHex()));
+        expect(event.fieldCount).toBe(want.fields.length);
+        // The byte-level readers give what the codec gives, wherever they read a field.
+        for (let f = 0; f < want.fields.length; f++) {
+          const integer = event.uintField?.(f);
+          if (integer !== undefined) {
+            expect(integer).toBe(rao(want.fields[f]));
+            integers += 1;
+          }
+          const who = event.accountField?.(f);
+          if (who !== undefined) {
+            expect(who.address).toBe(account(want.fields[f]));
+            expect(subnetOfAccountId(who.id)).toBe(subnetOfAccount(who.address));
+            accounts += 1;
+          }
+        }
         read += 1;
       }
       events += scanned.length;
     }
     expect(events).toBeGreaterThan(10_000);
     expect(read).toBe(events);
+    expect(integers).toBeGreaterThan(10_000);
+    expect(accounts).toBeGreaterThan(1_000);
   }, 300_000);
 });
