@@ -12,7 +12,8 @@
  * block's own metadata, in the shapes of opentensor/subtensor `pallets/subtensor/src/macros/events.rs`
  * (spec 425) and `pallets/limit-orders/src/lib.rs`, each with its phase (`extrinsicIndex`): the events of one
  * extrinsic belong to one economic action. A `Balances.Transfer` from a subnet's account in a block whose
- * `NetworkRemoved` removed that subnet is marked `dissolved_netuid` (the subnet's TAO paid to a holder).
+ * `NetworkRemoved` removed that subnet is marked `dissolved_netuid` (the subnet's TAO paid to a holder), and
+ * so is the `Balances.Deposit` that pays a holder the same way before spec 425 (`creditedPayoutOf`).
  */
 
 import type { BurnEvent } from './burn-event.js';
@@ -20,6 +21,7 @@ import { fieldAccount, fieldCount, fieldInt, fieldRao, fieldSubnetAccount } from
 import type { BlockEvents } from './read-blocks.js';
 import type { DecodedEvent } from './runtime-codec.js';
 import type { StakingEvent } from './staking-event.js';
+import { subnetAccount } from './subnet-account.js';
 
 const SUBTENSOR = 'SubtensorModule';
 
@@ -37,11 +39,16 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
   // payouts to holders); most blocks have neither.
   const buybacks: DecodedEvent[] = [];
   const dissolved = new Set<number>();
+  const removals: DecodedEvent[] = [];
   for (const event of block.events) {
     if (event.pallet !== SUBTENSOR) continue;
     if (event.name === 'AddStakeBurn') buybacks.push(event);
-    else if (event.name === 'NetworkRemoved') dissolved.add(fieldInt(event, 0));
+    else if (event.name === 'NetworkRemoved') {
+      dissolved.add(fieldInt(event, 0));
+      removals.push(event);
+    }
   }
+  const creditedPayout = removals.length === 0 ? () => null : creditedPayoutOf(block.events, removals);
 
   // AlphaBurned and StakeAdded events consumed by a buyback, by event index.
   const consumed = new Set<number>();
@@ -271,10 +278,52 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
         alphaRao: null,
         detail,
       });
+    } else if (event.pallet === 'Balances' && event.name === 'Deposit') {
+      const netuid = creditedPayout(event);
+      if (netuid === null) continue;
+      // Recorded as the transfer from the subnet's account that later runtimes make of the same payout.
+      staking.push({
+        ...base(event),
+        kind: 'Transfer',
+        coldkey: subnetAccount(netuid),
+        hotkey: null,
+        netuid: null,
+        taoRao: fieldRao(event, 1),
+        alphaRao: null,
+        detail: { to: fieldAccount(event, 0), from_subnet: netuid, dissolved_netuid: netuid },
+      });
     }
   }
   burns.sort((a, b) => a.eventIndex - b.eventIndex);
   return { burns, staking };
+}
+
+/**
+ * Before spec 425 a dissolution credits each holder's share to its free balance, a `Balances.Deposit { who,
+ * amount }` in the dissolving extrinsic before its `NetworkRemoved` (opentensor/subtensor
+ * `pallets/subtensor/src/staking/remove_stake.rs`, `destroy_alpha_in_out_stakes`, at spec 343), where later
+ * runtimes transfer it from the subnet's account. The netuid such a deposit pays out of, or null: a deposit
+ * after the removal (the fee refund) or in an extrinsic whose payouts are transfers is not one. The owner's
+ * lock refund of a legacy subnet is credited the same way and cannot be told apart by its event.
+ */
+function creditedPayoutOf(
+  events: readonly DecodedEvent[],
+  removals: readonly DecodedEvent[],
+): (deposit: DecodedEvent) => number | null {
+  const transfersOut = new Set<string>();
+  for (const e of events) {
+    if (e.pallet !== 'Balances' || e.name !== 'Transfer') continue;
+    const from = fieldSubnetAccount(e, 0);
+    if (from !== null) transfersOut.add(`${e.extrinsicIndex}:${from}`);
+  }
+  return (deposit) => {
+    const removal = removals.find(
+      (r) => r.extrinsicIndex === deposit.extrinsicIndex && r.index > deposit.index,
+    );
+    if (removal === undefined) return null;
+    const netuid = fieldInt(removal, 0);
+    return transfersOut.has(`${removal.extrinsicIndex}:${netuid}`) ? null : netuid;
+  };
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

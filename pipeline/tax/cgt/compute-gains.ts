@@ -371,6 +371,11 @@ function poolAt(asset: string, history: readonly PoolAfterDay[], lastDay: string
   return { asset, quantity: pool.quantity, cost: pool.gbp };
 }
 
+/** Whether the pool changed on a day from `firstDay` to `lastDay`. */
+function activeIn(history: readonly PoolAfterDay[], firstDay: string, lastDay: string): boolean {
+  return history.some((entry) => entry.day >= firstDay && entry.day <= lastDay);
+}
+
 function taxYears(
   disposals: readonly CgtDisposal[],
   assets: readonly string[],
@@ -387,6 +392,7 @@ function taxYears(
     const sum = (pick: (d: CgtDisposal) => Decimal) => list.reduce((total, d) => total.plus(pick(d)), ZERO);
     // 5 April of the year after the label's first year.
     const lastDay = `${Number(taxYear.slice(0, 4)) + 1}-04-05`;
+    const firstDay = `${taxYear.slice(0, 4)}-04-06`;
     return {
       taxYear,
       disposals: list.length,
@@ -394,9 +400,14 @@ function taxYears(
       costs: sum((d) => d.cost),
       gains: sum((d) => (d.gain.gt(0) ? d.gain : ZERO)),
       losses: sum((d) => (d.gain.lt(0) ? d.gain.negated() : ZERO)),
+      // A pool emptied before the year began is not one of its pools: carried to next year through pools.csv
+      // it could not be opened (a pool of nothing), so listing it would part the two computations.
       closingPools: assets
         .filter((asset) => (poolHistory.get(asset)?.[0]?.day ?? '9999') <= lastDay)
-        .map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], lastDay)),
+        .map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], lastDay))
+        .filter(
+          (pool) => pool.quantity.gt(0) || activeIn(poolHistory.get(pool.asset) ?? [], firstDay, lastDay),
+        ),
     };
   });
 }
