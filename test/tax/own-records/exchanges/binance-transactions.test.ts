@@ -8,12 +8,10 @@
  */
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
 import { reportWithFiles } from '../run-cgt-with-files.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const HEADER = 'User_ID,UTC_Time,Account,Operation,Coin,Change,Remark';
 const USER = '81234567';
@@ -46,20 +44,8 @@ const HISTORY = [
   row('2025-06-10 15:05:00', 'Spot', 'Transaction Fee', 'TAO', '-0.00030000'),
 ].join('\n');
 
-function read(text: string, name = 'binance-history.csv') {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string): string[] {
-  try {
-    read(text);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
+const read = (text: string, name = 'binance-history.csv') => readRecordsFile(text, name);
+const refusal = (text: string) => refusalsOf(text, 'binance-history.csv');
 
 describe("Binance's transaction history", () => {
   it('is recognised by its header and read: trades, fees, withdrawals, deposits and rewards', () => {

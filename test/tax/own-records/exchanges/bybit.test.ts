@@ -7,11 +7,9 @@
  * understood, and other tokens, are refused at their line.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const FUNDING_HEADER = 'Uid,Date & Time(UTC),Coin,QTY,Type,Account Balance,Description';
 const MOVES = [
@@ -39,20 +37,8 @@ const TRADING = [
   '1234567,TAO,,TRANSFER_IN,NONE,0,0,0,0,0,3.5,3.5,3.5,NONE,2025-04-30 09:00:00',
 ].join('\n');
 
-function read(text: string, name: string) {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string, name: string): string[] {
-  try {
-    read(text, name);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
+const read = readRecordsFile;
+const refusal = refusalsOf;
 
 describe('Bybit account change details', () => {
   it("are read as downloaded, under Bybit's line of the account's details", () => {

@@ -9,12 +9,10 @@
  */
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
 import { reportWithFiles } from '../run-cgt-with-files.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const TITLE = ['Transactions', 'User,A Buyer,8a1b2c3d-0000-4000-8000-000000000001'];
 const HEADER =
@@ -143,20 +141,8 @@ const EXPORT = [
   ),
 ].join('\n');
 
-function read(text: string, name = 'coinbase-transactions.csv') {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string): string[] {
-  try {
-    read(text);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
+const read = (text: string, name = 'coinbase-transactions.csv') => readRecordsFile(text, name);
+const refusal = (text: string) => refusalsOf(text, 'coinbase-transactions.csv');
 
 describe("Coinbase's transaction export", () => {
   it('is found under its title lines and read: trades, fees, sends, receives and staking income', () => {

@@ -6,6 +6,11 @@
  */
 import { CgtDecimal } from '../../../../pipeline/tax/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../../../../pipeline/tax/own-records/customer-inputs.js';
+import {
+  type CustomerInputs,
+  CustomerInputsRejected,
+} from '../../../../pipeline/tax/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import type { ConvRecord } from '../../../support/bittytax-conv.js';
 
 export interface Movement {
@@ -101,4 +106,21 @@ export function fromConverter(
 
 function order(a: Movement, b: Movement): number {
   return a.at.localeCompare(b.at) || a.kind.localeCompare(b.kind) || a.quantity.localeCompare(b.quantity);
+}
+
+/** The buyer's records file read as the order page and `--records` read it. */
+export function readRecordsFile(text: string, name: string): CustomerInputs {
+  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
+}
+
+/** The problems a records file is refused with, each as `line L, column: reason`; throws when it is read. */
+export function refusalsOf(text: string, name: string): string[] {
+  try {
+    readRecordsFile(text, name);
+  } catch (error) {
+    if (error instanceof CustomerInputsRejected)
+      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
+    throw error;
+  }
+  throw new Error('the file was accepted');
 }

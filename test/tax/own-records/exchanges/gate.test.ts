@@ -6,11 +6,9 @@
  * file. Rows the reader does not understand, and rows of other tokens, are refused at their line.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const HEADER = 'no,time,action_desc,action_data,type,change_amount,amount,total';
 
@@ -32,22 +30,8 @@ const BOOK = [
   '9,2025-05-04 12:00:00,Withdrawals,W400,TAO,-4,0.4981,0.4981',
 ].join('\n');
 
-function read(text: string, name = 'gate-account-book.csv') {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string): string[] {
-  try {
-    read(text);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
-
-/** A trade's pounds come later from the day's rate: both readings compared without them. */
+const read = (text: string, name = 'gate-account-book.csv') => readRecordsFile(text, name);
+const refusal = (text: string) => refusalsOf(text, 'gate-account-book.csv');
 
 describe('Gate account book', () => {
   it('is recognised by its header and read: trades against USDT and BTC, fees, deposits, withdrawals, interest', () => {

@@ -5,11 +5,9 @@
  * the same file. Rows the reader does not understand are refused at their line and column.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const HEADER = '"txid","refid","time","type","subtype","aclass","asset","wallet","amount","fee","balance"';
 
@@ -223,20 +221,8 @@ const LEDGER = [
   ),
 ].join('\n');
 
-function read(text: string, name = 'kraken-ledgers.csv') {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string): string[] {
-  try {
-    read(text);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
+const read = (text: string, name = 'kraken-ledgers.csv') => readRecordsFile(text, name);
+const refusal = (text: string) => refusalsOf(text, 'kraken-ledgers.csv');
 
 describe('Kraken ledgers', () => {
   it('are recognised by their header and read: trades, fees, withdrawals, deposits and rewards', () => {

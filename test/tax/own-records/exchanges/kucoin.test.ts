@@ -7,11 +7,15 @@
  * other tokens, are refused at their line.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
-import { fromConverter, fromRecords, type Movement } from './export-comparison.js';
+import {
+  fromConverter,
+  fromRecords,
+  type Movement,
+  readRecordsFile,
+  refusalsOf,
+} from './export-comparison.js';
 
 const ORDERS = [
   'UID,Account Type,Order ID,Order Time(UTC+08:00),Symbol,Side,Order Type,Order Price,Order Amount,Avg. Filled Price,Filled Amount,Filled Volume,Filled Volume (USDT),Filled Time(UTC+08:00),Fee,Fee Currency,Tax,Status',
@@ -39,22 +43,8 @@ const EARN = [
   '12345678,mainAccount,E100,2025-05-03 07:05:00,TAO,Staking,TAO Staking,TAO,Staking Rewards,,0.0021,0.67,0',
 ].join('\n');
 
-function read(text: string, name: string) {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string, name: string): string[] {
-  try {
-    read(text, name);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
-
-/** A trade's pounds come later from the day's rate: both readings compared without them. */
+const read = readRecordsFile;
+const refusal = refusalsOf;
 
 /**
  * BittyTax's converter hands `2025-05-01 18:00:00 UTC+08:00` to dateutil, which reads `UTC+08:00` as a POSIX

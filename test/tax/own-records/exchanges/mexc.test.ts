@@ -6,11 +6,9 @@
  * (the pack says to give them in a plain-format file). Rows not understood, and other tokens, are refused.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const TRADES = [
   'UID,Pairs,Time,Side,Filled Price,Executed Amount,Total,Fee,Role',
@@ -32,22 +30,8 @@ const WITHDRAWALS = [
   '81234567,Withdrawal Successful,2025-05-04 12:00:00,TAO,Bittensor(TAO),4.001,5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX,,0xwithdraw1,0.001,4,',
 ].join('\n');
 
-function read(text: string, name: string) {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string, name: string): string[] {
-  try {
-    read(text, name);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
-
-/** A trade's pounds come later from the day's rate: both readings compared without them. */
+const read = readRecordsFile;
+const refusal = refusalsOf;
 
 describe('MEXC exports', () => {
   it('keep two identical fills (the trade history has no fill id) and list them as a point to check', () => {

@@ -8,11 +8,9 @@
  * (which names a `Unit` column twice), so there is no reading of these trades to compare with.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomerInputsRejected } from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
 import { locateBittyTax } from '../../../support/bittytax.js';
 import { runBittyTaxConv } from '../../../support/bittytax-conv.js';
-import { fromConverter, fromRecords } from './export-comparison.js';
+import { fromConverter, fromRecords, readRecordsFile, refusalsOf } from './export-comparison.js';
 
 const FUNDING = [
   'id,Time(UTC+08:00),Type,Amount,Before Balance,After Balance,Fee,Symbol',
@@ -36,20 +34,8 @@ const TRADES = [
   '12,501,2025-05-02 19:30:00,Spot,TAO-BTC,Sell,1,TAO,0.0031,0,0,TAO,0,0,-1,0.998,TAO',
 ].join('\n');
 
-function read(text: string, name: string) {
-  return readCustomerFiles([{ name, bytes: new TextEncoder().encode(text), role: 'records' }]);
-}
-
-function refusal(text: string, name: string): string[] {
-  try {
-    read(text, name);
-  } catch (error) {
-    if (error instanceof CustomerInputsRejected)
-      return error.problems.map((p) => `line ${p.line}, ${p.column}: ${p.reason}`);
-    throw error;
-  }
-  throw new Error('the file was accepted');
-}
+const read = readRecordsFile;
+const refusal = refusalsOf;
 
 describe('OKX exports', () => {
   it('are recognised by their headers and read in the clock the Time header names', () => {
