@@ -1,4 +1,6 @@
 import { u8aToHex } from '@polkadot/util';
+import { ukDayEndMs } from '../../time/uk-day.js';
+import { addDays } from '../../time/utc-day.js';
 import { type DevnetOptions, resolveWorldParams, type WorldOptionKeys } from '../options.js';
 import { runtimeEra } from '../runtime/runtime-eras.js';
 import type { Account } from '../world/accounts.js';
@@ -165,7 +167,7 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
           netuid: position.netuid,
           alpha_rao: alpha.toString(),
         })),
-        income: day === 0 ? [] : incomeOfDay(world, staker, day, last),
+        income: day === 0 ? [] : incomeBetween(world, staker, timeline.lastBlockOfDay(day - 1), last),
       });
       const zero = world.stakers.zeroStakeAt(staker, last);
       if (zero.length > 0) {
@@ -180,23 +182,54 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
 }
 
 /**
- * Each position's stake growth over the day that the coldkey's own staking actions do not explain: the
- * stake at the day's last block, less the stake at the previous day's last block, less the change each
- * block with an action touching the position made (after the block − before it). Read from the world's
- * states, block by block; never from encoded answers.
+ * Each position's income on each UK day (Europe/London midnight to midnight) from `from` to `to`, as a UK
+ * staker's pack counts it: the same rule as the truth's UTC days (`incomeBetween`), between the last blocks
+ * before each UK midnight. The truth's own days are UTC dates; in British Summer Time a UK day is not one.
  */
-function incomeOfDay(
+export function ukDayIncome(
+  options: TruthOptions,
+  coldkey: string,
+  from: string,
+  to: string,
+): Array<{ date: string; income: Array<{ hotkey: string; netuid: number; alpha_rao: string }> }> {
+  const now = options.now?.() ?? Date.now();
+  const world = new World(resolveWorldParams(options, now));
+  const staker = world.stakers.stakers.find((s) => s.coldkey.address === coldkey);
+  if (!staker) throw new Error(`truth: no staker with coldkey ${coldkey}`);
+  const head = world.headAt(now);
+  const lastBefore = (ms: number) => world.timeline.blockAt(ms - 1);
+  const out: Array<{ date: string; income: Array<{ hotkey: string; netuid: number; alpha_rao: string }> }> =
+    [];
+  for (let date = from; date <= to; date = addDays(date, 1)) {
+    const last = lastBefore(ukDayEndMs(date));
+    const previousLast = lastBefore(ukDayEndMs(addDays(date, -1)));
+    if (last > head || previousLast < 0) continue;
+    out.push({ date, income: incomeBetween(world, staker, previousLast, last) });
+  }
+  return out;
+}
+
+/**
+ * Each position's stake growth from block `previousLast` to block `last` that the coldkey's own staking
+ * actions do not explain: the stake at `last`, less the stake at `previousLast`, less the change each block
+ * with an action touching the position made (after the block − before it). Read from the world's states,
+ * block by block; never from encoded answers.
+ */
+function incomeBetween(
   world: World,
   staker: Staker,
-  day: number,
+  previousLast: number,
   last: number,
 ): Array<{ hotkey: string; netuid: number; alpha_rao: string }> {
   const timeline = world.timeline;
-  const previousLast = timeline.lastBlockOfDay(day - 1);
   const alphaAt = (block: number, pool: string) => world.stakers.alphaAt(staker, pool, block);
   const touching = new Map<string, Set<number>>();
-  for (const action of world.stakers.actionsOfDay(day)) {
-    if (action.block > last) continue;
+  const actions: StakingAction[] = [];
+  for (let day = timeline.dayOf(previousLast + 1); day <= timeline.dayOf(last); day++) {
+    actions.push(...world.stakers.actionsOfDay(day));
+  }
+  for (const action of actions) {
+    if (action.block > last || action.block <= previousLast) continue;
     // Swaps, a dissolution and the AlphaV2 migration's sweep move or end holdings of many coldkeys at once
     // (the sweep also moves its pools' other holders by a rounding rao): no income at their block.
     // Auto-stake and root claims are income: their block is not set aside.

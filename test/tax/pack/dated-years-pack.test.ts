@@ -10,6 +10,7 @@
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
+import { ukDayIncome } from '../../../pipeline/devnet/truth/truth.js';
 import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
 import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
 import { readCgtCsv } from '../../../pipeline/tax/cgt/read-cgt-csv.js';
@@ -31,6 +32,8 @@ let chain: PackChain;
 let truth: Truth;
 /** The truth of the whole of 2025/26 (the life's actions and each day's positions). */
 let yearTruth: Truth;
+/** The demo coldkey's income on each UK day of 2025/26, from the world. */
+let ukYearIncome: ReturnType<typeof ukDayIncome>;
 const packs = new Map<string, Map<string, string>>();
 let carriedPdf: Uint8Array;
 
@@ -61,6 +64,12 @@ beforeAll(async () => {
   const finalizedNow = world.nowMs - world.options.finalityLag * world.options.blockTimeMs;
   truth = buildTruth({ ...world.options, now: () => finalizedNow }, WINDOW_2025.from, WINDOW_2025.to);
   yearTruth = buildTruth({ ...world.options, now: () => finalizedNow }, '2025-04-06', '2026-04-05');
+  ukYearIncome = ukDayIncome(
+    { ...world.options, now: () => finalizedNow },
+    world.devnet.demoColdkey,
+    '2025-04-06',
+    '2026-04-05',
+  );
   packs.set('2025/26', await packOf('2025/26'));
   packs.set('2026/27', await packOf('2026/27'));
   packs.set('2026/27 carried', await packOf('2026/27', opening(packs.get('2025/26')!.get('pools.csv')!)));
@@ -96,6 +105,23 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
       }
     }
     expect(expected.size).toBeGreaterThan(100);
+    expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it("2025/26: income per UK day and position equals the truth's to the rao over the whole year, BST days included", () => {
+    const income = readCsv(packs.get('2025/26')!.get('income.csv')!);
+    const packed = new Map(
+      income.map((row) => [`${row['date']}|${row['hotkey']}|${row['netuid']}`, raoOf(row['alpha']!)]),
+    );
+    const expected = new Map<string, bigint>();
+    for (const day of ukYearIncome) {
+      for (const position of day.income) {
+        expected.set(`${day.date}|${position.hotkey}|${position.netuid}`, BigInt(position.alpha_rao));
+      }
+    }
+    // Both sides of the clock change: summer (BST) days and winter (GMT) days.
+    expect([...expected.keys()].some((key) => key.startsWith('2025-07-'))).toBe(true);
+    expect([...expected.keys()].some((key) => key.startsWith('2026-01-'))).toBe(true);
     expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
   });
 
