@@ -4,7 +4,11 @@ import { z } from 'zod';
  * The tax packs on sale: one UK tax year each, for up to five coldkeys. The ids are part of the public
  * interface (the checkout's `sku`); prices are defaults the gateway's `SBM_SKU_PRICES` may override.
  */
-export const SKU_IDS = ['uk-2024-25', 'uk-2025-26', 'uk-2026-27'] as const;
+/**
+ * The ids are static (the checkout's enum is part of the contract), so each tax year is added before it
+ * begins: a test fails once the current UK tax year has no pack here.
+ */
+export const SKU_IDS = ['uk-2024-25', 'uk-2025-26', 'uk-2026-27', 'uk-2027-28'] as const;
 export type SkuId = (typeof SKU_IDS)[number];
 
 /** Coldkeys one pack covers (the person's wallets: a section 104 pool is per person, not per wallet). */
@@ -37,4 +41,4 @@ function ukYearPack(startYear: number): Sku {
 }
 
 /** The catalogue at its default prices, in SKU order. */
-export const DEFAULT_SKUS: readonly Sku[] = [2024, 2025, 2026].map(ukYearPack);
+export const DEFAULT_SKUS: readonly Sku[] = [2024, 2025, 2026, 2027].map(ukYearPack);
