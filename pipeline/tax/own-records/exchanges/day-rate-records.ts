@@ -33,7 +33,7 @@ export function pooled(code: string): string | null {
 }
 
 /**
- * A trade of TAO (or a subnet's alpha, against GBP) against `quote`: bought (`buy`) or sold.
+ * A trade of a pooled token (TAO, or a subnet's alpha) against `quote`: bought (`buy`) or sold.
  * `token.quantity` is the token traded before any fee; `fee` what the exchange took, in whatever it was
  * taken.
  */
