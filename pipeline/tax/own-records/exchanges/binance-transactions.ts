@@ -24,7 +24,7 @@ import { CgtDecimal } from '../../cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
-import { readAmount } from '../record-values.js';
+import { type Draft, quotedTrade, signedAmount } from './day-rate-records.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
 const COLUMNS = ['User_ID', 'UTC_Time', 'Account', 'Operation', 'Coin', 'Change', 'Remark'] as const;
@@ -177,7 +177,7 @@ function readBinanceTransactions(rows: readonly RecordRow[], source: string): Ow
 
 function readEntry(row: RecordRow): Entry | undefined {
   const at = row.time('utc_time');
-  const change = signed(row, 'change');
+  const change = signedAmount(row, 'change', 'is empty: each row gives the change of its coin');
   const account = row.text('account');
   if (!ACCOUNTS.has(account.toLowerCase())) {
     row.problem(
@@ -199,18 +199,6 @@ function readEntry(row: RecordRow): Entry | undefined {
   };
 }
 
-/** A signed plain decimal. */
-function signed(row: RecordRow, column: string): Decimal | undefined {
-  const text = row.text(column);
-  const negative = text.startsWith('-');
-  const read = readAmount(negative ? text.slice(1) : text, false);
-  if (!read.ok || read.value === null) {
-    row.problem(column, read.ok ? 'is empty: each row gives the change of its coin' : read.reason);
-    return undefined;
-  }
-  return negative ? read.value.negated() : read.value;
-}
-
 function tokenOnly(entry: Entry): boolean {
   if (entry.pooled) return true;
   entry.row.problem(
@@ -220,13 +208,8 @@ function tokenOnly(entry: Entry): boolean {
   return false;
 }
 
-type TradeDraft = Pick<
-  OwnRecord,
-  'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate' | 'counter'
->;
-
 /** One trade: the rows of the trade operations at one time. */
-function readTrade(group: readonly Entry[]): TradeDraft | undefined {
+function readTrade(group: readonly Entry[]): Draft | undefined {
   const first = group[0]!.row;
   const fees = group.filter((e) => FEE.has(e.operation) && !e.change.isZero());
   const legs = group.filter((e) => !FEE.has(e.operation) && !e.change.isZero());
@@ -269,27 +252,10 @@ function readTrade(group: readonly Entry[]): TradeDraft | undefined {
     return undefined;
   }
   const feeQuantity = sum(fees);
-  const kind = token === bought ? 'buy' : 'sell';
-  if (dayRate) {
-    return {
-      kind,
-      asset: token.coin,
-      quantity: token.quantity,
-      gbp: new CgtDecimal(0),
-      fee: fees.length === 0 ? null : { asset: fees[0]!.coin, quantity: feeQuantity, gbp: new CgtDecimal(0) },
-      valueAtDayRate: true,
-      counter: { asset: money.coin, quantity: money.quantity },
-    };
-  }
-  const fee =
-    fees.length === 0
-      ? null
-      : fees[0]!.coin === 'GBP'
-        ? { asset: 'GBP', quantity: feeQuantity, gbp: feeQuantity }
-        : {
-            asset: token.coin,
-            quantity: feeQuantity,
-            gbp: feeQuantity.times(money.quantity).div(token.quantity),
-          };
-  return { kind, asset: token.coin, quantity: token.quantity, gbp: money.quantity, fee };
+  return quotedTrade(
+    token === bought ? 'buy' : 'sell',
+    { asset: token.coin, quantity: token.quantity },
+    { asset: money.coin, quantity: money.quantity },
+    fees.length === 0 ? null : { asset: fees[0]!.coin, quantity: feeQuantity },
+  );
 }

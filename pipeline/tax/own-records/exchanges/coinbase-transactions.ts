@@ -30,6 +30,7 @@ import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
 import { readAmount } from '../record-values.js';
+import { signedAmount } from './day-rate-records.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
 const COLUMNS = [
@@ -103,7 +104,7 @@ function readRow(row: RecordRow, source: string): OwnRecord[] {
   const at = row.time('timestamp');
   const type = row.text('transaction type').toLowerCase();
   const asset = row.text('asset').toUpperCase();
-  const quantity = signed(row, 'quantity transacted')?.abs();
+  const quantity = signedAmount(row, 'quantity transacted', 'is empty: each row gives its quantity')?.abs();
   const currency = row.text('price currency').toUpperCase();
   const subtotal = money(row, SUBTOTAL);
   const fees = money(row, FEES);
@@ -256,16 +257,4 @@ function money(row: RecordRow, column: string): Decimal | undefined {
     return undefined;
   }
   return read.value ?? new CgtDecimal(0);
-}
-
-/** A signed plain decimal. */
-function signed(row: RecordRow, column: string): Decimal | undefined {
-  const text = row.text(column);
-  const negative = text.startsWith('-');
-  const read = readAmount(negative ? text.slice(1) : text, false);
-  if (!read.ok || read.value === null) {
-    row.problem(column, read.ok ? 'is empty: each row gives its quantity' : read.reason);
-    return undefined;
-  }
-  return negative ? read.value.negated() : read.value;
 }

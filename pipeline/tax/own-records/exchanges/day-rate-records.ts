@@ -33,8 +33,9 @@ export function pooled(code: string): string | null {
 }
 
 /**
- * A trade of TAO against `quote`: bought (`buy`) or sold. `token.quantity` is the TAO traded before any
- * fee; `fee` what the exchange took, in whatever it was taken.
+ * A trade of a pooled token (TAO, or a subnet's alpha) against `quote`: bought (`buy`) or sold.
+ * `token.quantity` is the token traded before any fee; `fee` what the exchange took, in whatever it was
+ * taken.
  */
 export function quotedTrade(side: 'buy' | 'sell', token: Leg, quote: Leg, fee: Leg | null): Draft {
   const asset = pooled(token.asset)!;
@@ -114,13 +115,20 @@ export function movement(
   };
 }
 
-/** A signed plain decimal; an empty cell is 0; undefined when refused (reported on the row). */
-export function signedAmount(row: RecordRow, column: string): Decimal | undefined {
+/**
+ * A signed plain decimal; undefined when refused (reported on the row). An empty cell is 0, or, where the
+ * row must give the amount, refused with `emptyReason`.
+ */
+export function signedAmount(row: RecordRow, column: string, emptyReason?: string): Decimal | undefined {
   const text = row.text(column);
   const negative = text.startsWith('-');
   const read = readAmount(negative ? text.slice(1) : text, false);
   if (!read.ok) {
     row.problem(column, read.reason);
+    return undefined;
+  }
+  if (read.value === null && emptyReason !== undefined) {
+    row.problem(column, emptyReason);
     return undefined;
   }
   const value = read.value ?? new CgtDecimal(0);

@@ -31,7 +31,7 @@ import { CgtDecimal } from '../../cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
-import { readAmount } from '../record-values.js';
+import { type Draft, quotedTrade, signedAmount } from './day-rate-records.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
 const COLUMNS = [
@@ -206,8 +206,8 @@ function tokenFee(entry: Entry): OwnRecord['fee'] {
 
 function readEntry(row: RecordRow): Entry | undefined {
   const at = row.time('time');
-  const amount = signed(row, 'amount');
-  const fee = signed(row, 'fee');
+  const amount = signedAmount(row, 'amount');
+  const fee = signedAmount(row, 'fee');
   const raw = row.text('asset').toUpperCase();
   if (raw === '') row.problem('asset', 'is empty: each ledger row names its asset');
   if (at === undefined || amount === undefined || fee === undefined || row.failed) return undefined;
@@ -226,19 +226,6 @@ function readEntry(row: RecordRow): Entry | undefined {
   };
 }
 
-/** A signed plain decimal (an empty cell is 0). */
-function signed(row: RecordRow, column: string): Decimal | undefined {
-  const text = row.text(column);
-  const negative = text.startsWith('-');
-  const read = readAmount(negative ? text.slice(1) : text, false);
-  if (!read.ok) {
-    row.problem(column, read.reason);
-    return undefined;
-  }
-  const value = read.value ?? new CgtDecimal(0);
-  return negative ? value.negated() : value;
-}
-
 function tokenOnly(entry: Entry): boolean {
   if (entry.pooled) return true;
   entry.row.problem(
@@ -248,13 +235,8 @@ function tokenOnly(entry: Entry): boolean {
   return false;
 }
 
-type TradeDraft = Pick<
-  OwnRecord,
-  'kind' | 'asset' | 'quantity' | 'gbp' | 'fee' | 'valueAtDayRate' | 'counter'
->;
-
 /** One trade (one `refid`): a token bought or sold for pounds, its fees in pounds or in that token. */
-function readTrade(group: readonly Entry[]): TradeDraft | undefined {
+function readTrade(group: readonly Entry[]): Draft | undefined {
   const first = group[0]!.row;
   const legs = group.filter((e) => !e.amount.isZero());
   const received = legs.filter((e) => e.amount.isPositive());
@@ -303,29 +285,12 @@ function readTrade(group: readonly Entry[]): TradeDraft | undefined {
     return undefined;
   }
   const feeQuantity = fees.reduce((s, e) => s.plus(e.fee), new CgtDecimal(0));
-  const kind = token === bought ? 'buy' : 'sell';
-  if (dayRate) {
-    // Pounds 0 until the day's rate is applied; a fee in the currency traded against at the trade's ratio.
-    return {
-      kind,
-      asset: token.asset,
-      quantity: token.quantity,
-      gbp: new CgtDecimal(0),
-      fee:
-        fees.length === 0 ? null : { asset: fees[0]!.asset, quantity: feeQuantity, gbp: new CgtDecimal(0) },
-      valueAtDayRate: true,
-      counter: { asset: money.asset, quantity: money.quantity },
-    };
-  }
-  const fee =
-    fees.length === 0
-      ? null
-      : fees[0]!.asset === 'GBP'
-        ? { asset: 'GBP', quantity: feeQuantity, gbp: feeQuantity }
-        : {
-            asset: token.asset,
-            quantity: feeQuantity,
-            gbp: feeQuantity.times(money.quantity).div(token.quantity),
-          };
-  return { kind, asset: token.asset, quantity: token.quantity, gbp: money.quantity, fee };
+  // Against GBP the pounds are the trade's value and a fee in the token is valued at the trade's own
+  // price; against another currency the TAO leg takes the day's rate (pounds 0 until it is applied).
+  return quotedTrade(
+    token === bought ? 'buy' : 'sell',
+    token,
+    money,
+    fees.length === 0 ? null : { asset: fees[0]!.asset, quantity: feeQuantity },
+  );
 }
