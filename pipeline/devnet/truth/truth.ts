@@ -230,14 +230,24 @@ function incomeBetween(
   }
   for (const action of actions) {
     if (action.block > last || action.block <= previousLast) continue;
-    // Swaps, a dissolution and the AlphaV2 migration's sweep move or end holdings of many coldkeys at once
-    // (the sweep also moves its pools' other holders by a rounding rao): no income at their block.
+    // Swaps and a dissolution move or end holdings of many coldkeys at once: no income at their block.
     // Auto-stake and root claims are income: their block is not set aside.
+    if (action.kind === 'AlphaV2Migration') {
+      // The AlphaV2 migration ends only the positions it settles (deleted as dust, or unstaked): their block
+      // is set aside. The rounding rao it moves the other holders of their pools by is the day's growth, as
+      // any share pool's rounding when other holders act is.
+      for (const row of action.migration?.rows ?? []) {
+        if (row.staker.coldkey !== staker.coldkey) continue;
+        const blocks = touching.get(row.pool) ?? new Set<number>();
+        blocks.add(action.block);
+        touching.set(row.pool, blocks);
+      }
+      continue;
+    }
     if (
       action.kind === 'HotkeySwapped' ||
       action.kind === 'ColdkeySwapped' ||
-      action.kind === 'NetworkRemoved' ||
-      action.kind === 'AlphaV2Migration'
+      action.kind === 'NetworkRemoved'
     ) {
       for (const position of staker.positions) {
         const blocks = touching.get(position.pool) ?? new Set<number>();

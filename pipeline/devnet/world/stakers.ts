@@ -300,7 +300,9 @@ export class Stakers {
         this.life.push({ block: latestLifeBlock(this.#timeline, latest, kind), step: later[kind] });
       }
     }
-    const at = (kind: LifeStep['kind']) => this.life.find((l) => l.step.kind === kind)!.block;
+    // The spec 425 life's own steps: a world placed by date also holds the 2025/26 life's hotkey swap and
+    // dissolution, planned earlier in `life`.
+    const at = (kind: LifeStep['kind']) => this.life.find((l) => l.step.kind === kind && !l.dated)!.block;
     this.#retired = {
       hotkey: rootHotkey,
       hotkeyFrom: at('hotkey-swap'),

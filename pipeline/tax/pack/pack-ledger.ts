@@ -216,7 +216,9 @@ export async function computePackLedger(
   };
   const dayEnds = [recordOpening, ...readDays];
   await addLocated(await locateMoves(reader, netted.moves, dayEnds, stakes, actions));
-  const falls = netted.rows.filter((row) => row.alphaRao < 0n);
+  // Each position's own falls, before netting: the migration deleting an old coldkey's leftover rao the day a
+  // successor's position on the same hotkey rose would otherwise be netted away as a move between them.
+  const falls = ledgerRows().filter((row) => row.alphaRao < 0n);
   if (falls.length > 0) {
     const upgrade = await alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));

@@ -10,7 +10,9 @@ export const HMRC_METHOD: readonly string[] = [
     "income is the stake at the day's last block, less the stake at the previous day's last block, less the " +
     "stake that the day's own actions (stakes, unstakes, moves, transfers, swaps, recycles) added or removed, " +
     "measured on the chain at each action's block (stake as the chain's get_stake_info_for_coldkey reports it). " +
-    'It is exact to the RAO (10^-9 of a token).',
+    "It is exact to the RAO (10^-9 of a token). A share pool rounds each holder's stake to the RAO, so " +
+    "another holder's stake or unstake, or the chain's own AlphaV2 migration of October 2026, can move a " +
+    "position by a RAO or so: that is part of the day's growth, as the chain shows the stake.",
   'Value at receipt. HMRC treats staking rewards that are not a trade as miscellaneous income, taxed at their ' +
     "pounds sterling value when received (CRYPTO21200). Each day's alpha is valued at that subnet pool's " +
     "price at the day's last block (SubnetTAO / SubnetAlphaIn, in TAO; on the day a subnet is dissolved, at " +

@@ -18,6 +18,7 @@ import type { CustomerInputs } from '../../../pipeline/tax/own-records/customer-
 import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
 import { buildPack, type PackOrder } from '../../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { raoOf, readCsv } from './read-pack-csv.js';
@@ -34,6 +35,8 @@ let truth: Truth;
 let yearTruth: Truth;
 /** The demo coldkey's income on each UK day of 2025/26, from the world. */
 let ukYearIncome: ReturnType<typeof ukDayIncome>;
+/** 2026/27 to the last whole UK day: the demo coldkey's income and, after its coldkey swap, its successor's. */
+let ukThisYearIncome: ReturnType<typeof ukDayIncome>;
 const packs = new Map<string, Map<string, string>>();
 let carriedPdf: Uint8Array;
 
@@ -70,6 +73,12 @@ beforeAll(async () => {
     '2025-04-06',
     '2026-04-05',
   );
+  // The last UK day the pack's record has whole: the day before the finalized head's UK day.
+  const lastWholeDay = new Date(Date.parse(ukDay(finalizedNow)) - 86_400_000).toISOString().slice(0, 10);
+  const successor = yearTruth.coldkeys.find((c) => c.successor_of === world.devnet.demoColdkey)!.coldkey;
+  ukThisYearIncome = [world.devnet.demoColdkey, successor].flatMap((coldkey) =>
+    ukDayIncome({ ...world.options, now: () => finalizedNow }, coldkey, '2026-04-06', lastWholeDay),
+  );
   packs.set('2025/26', await packOf('2025/26'));
   packs.set('2026/27', await packOf('2026/27'));
   packs.set('2026/27 carried', await packOf('2026/27', opening(packs.get('2025/26')!.get('pools.csv')!)));
@@ -102,6 +111,26 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
     // Both sides of the clock change: summer (BST) days and winter (GMT) days.
     expect([...expected.keys()].some((key) => key.startsWith('2025-07-'))).toBe(true);
     expect([...expected.keys()].some((key) => key.startsWith('2026-01-'))).toBe(true);
+    expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it("2026/27: income per UK day and position, the demo coldkey's then its successor's, equals the truth's to the rao", () => {
+    const income = readCsv(packs.get('2026/27')!.get('income.csv')!);
+    const sum = (map: Map<string, bigint>, key: string, rao: bigint) =>
+      map.set(key, (map.get(key) ?? 0n) + rao);
+    const packed = new Map<string, bigint>();
+    for (const row of income)
+      sum(packed, `${row['date']}|${row['hotkey']}|${row['netuid']}`, raoOf(row['alpha']!));
+    const expected = new Map<string, bigint>();
+    for (const day of ukThisYearIncome) {
+      for (const position of day.income) {
+        sum(expected, `${day.date}|${position.hotkey}|${position.netuid}`, BigInt(position.alpha_rao));
+      }
+    }
+    // The year so far holds the spec 425 life (its hotkey swap on a coldkey that swapped one at 297, its
+    // coldkey swap) and the AlphaV2 migration of 5 October 2026.
+    expect(expected.size).toBeGreaterThan(1_000);
+    expect([...expected.keys()].some((key) => key.startsWith('2026-10-05|'))).toBe(true);
     expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
   });
 
