@@ -8,12 +8,30 @@
  * The packs: the demo coldkey's 2025/26 and 2026/27 packs on the world whose history starts on 4 April 2025
  * (runtimes by date, one-hour blocks, its clock at 27 November 2026 15:00 UTC), and its 2026/27 pack on the
  * sandbox's compressed default world (35 days to the same instant). Each order is paid at a fixed instant.
+ *
+ * Two things of a run are not the world's: the published run's version ends in random bytes (the PDF names
+ * the run), and the sandbox's price server listens on a free port (income.csv names the source). So this
+ * process draws its random bytes from a fixed seed, and the port is written as `<port>` before hashing.
  */
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import JSZip from 'jszip';
-import { buildPack, type PackOrder } from '../../pipeline/tax/pack/build-pack.js';
-import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
-import { publishPackWorld } from '../tax/pack/pack-world.js';
+
+let seeded = createHash('sha256').update('pack-hashes').digest();
+crypto.randomBytes = ((size: number) => {
+  const out = Buffer.alloc(size);
+  for (let filled = 0; filled < size; filled += seeded.length) {
+    seeded = createHash('sha256').update(seeded).digest();
+    seeded.copy(out, filled, 0, Math.min(seeded.length, size - filled));
+  }
+  return out;
+}) as typeof crypto.randomBytes;
+syncBuiltinESMExports();
+
+const { buildPack } = await import('../../pipeline/tax/pack/build-pack.js');
+const { openPackChain } = await import('../../pipeline/tax/pack/pack-chain.js');
+const { publishPackWorld } = await import('../tax/pack/pack-world.js');
+type PackOrder = import('../../pipeline/tax/pack/build-pack.js').PackOrder;
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -36,7 +54,12 @@ async function printPackHashes(
       };
       const zip = await JSZip.loadAsync(await buildPack(order, { store: world.store, chain: chain.reader }));
       for (const name of Object.keys(zip.files).sort()) {
-        console.log(`${label} ${taxYear} ${name} ${sha256(await zip.file(name)!.async('uint8array'))}`);
+        let bytes = await zip.file(name)!.async('uint8array');
+        if (!name.endsWith('.pdf')) {
+          const text = new TextDecoder().decode(bytes).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
+          bytes = new TextEncoder().encode(text);
+        }
+        console.log(`${label} ${taxYear} ${name} ${sha256(bytes)}`);
       }
     }
   } finally {
