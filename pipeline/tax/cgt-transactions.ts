@@ -108,44 +108,52 @@ const RAO = new CgtDecimal(1_000_000_000);
 const units = (rao: bigint) => new CgtDecimal(rao.toString()).div(RAO);
 const gbp8 = (value: Decimal) => value.toDecimalPlaces(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
 
+/** The TAO value of an amount in pounds on a UK day. */
+type GbpOf = (date: string, taoRao: bigint) => Decimal;
+
 export function cgtTransactions(input: CgtMappingInput): CgtMapping {
   const flags: PackFlag[] = [];
-  const transactions: CgtTransaction[] = [];
-  const stakesAt = (block: number) => {
-    const found = input.stakes.get(block);
-    if (!found) throw new Error(`cgt mapping: no stake read at block ${block}`);
-    return found;
-  };
   // At the rate of the UK day's end; a day with no rate near enough stops the pack (never £0).
-  const gbpOf = (date: string, taoRao: bigint) => gbpOfTaoRao(taoRao, input.prices.on(date));
-  const add = (list: CgtTransaction[], tx: Omit<CgtTransaction, 'quantity'> & { rao: bigint }) => {
-    if (tx.rao <= 0n) return;
-    const { rao, ...rest } = tx;
-    list.push({ ...rest, quantity: units(rao) });
-  };
+  const gbpOf: GbpOf = (date, taoRao) => gbpOfTaoRao(taoRao, input.prices.on(date));
+  const transactions = openingTransactions(input, gbpOf, flags);
+  const events = actionTreatments(input, gbpOf, flags);
+  for (const treated of events) transactions.push(...treated.transactions);
+  transactions.push(...incomeTransactions(input, flags));
+  const ordered = transactions.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      a.asset.localeCompare(b.asset) ||
+      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
+  );
+  return { transactions: coverShortfalls(ordered, flags), events, flags };
+}
 
-  // Opening holdings: every position, and the free TAO, at the opening block's market value.
-  const open = stakesAt(input.opening.block);
-  const openingByAsset = new Map<string, { rao: bigint; taoRao: bigint }>();
-  const hold = (asset: string, rao: bigint, taoRao: bigint) => {
-    const entry = openingByAsset.get(asset) ?? { rao: 0n, taoRao: 0n };
-    entry.rao += rao;
-    entry.taoRao += taoRao;
-    openingByAsset.set(asset, entry);
-  };
-  for (const position of input.positions) {
-    const rao = open.stake.get(positionId(position)) ?? 0n;
-    if (rao === 0n) continue;
-    const asset = alphaAsset(position.netuid, open.subnets.get(position.netuid)?.registeredAt ?? 0);
-    hold(asset, rao, taoRaoAt(open, position.netuid, rao) ?? 0n);
-  }
-  for (const coldkey of input.coldkeys) {
-    const free = open.free.get(coldkey) ?? 0n;
-    if (free > 0n) hold(TAO_ASSET, free, free);
-  }
+function stakesAt(stakes: ReadonlyMap<number, StakesAtBlock>, block: number): StakesAtBlock {
+  const found = stakes.get(block);
+  if (!found) throw new Error(`cgt mapping: no stake read at block ${block}`);
+  return found;
+}
+
+/** Adds a transaction of a positive quantity in RAO; nothing for none. */
+function addTransaction(
+  list: CgtTransaction[],
+  tx: Omit<CgtTransaction, 'quantity'> & { rao: bigint },
+): void {
+  if (tx.rao <= 0n) return;
+  const { rao, ...rest } = tx;
+  list.push({ ...rest, quantity: units(rao) });
+}
+
+/**
+ * Opening holdings: every position, and the free TAO, at the opening block's market value, one acquisition
+ * per asset; and the flag that tells the reader so (their real cost is not in the chain record).
+ */
+function openingTransactions(input: CgtMappingInput, gbpOf: GbpOf, flags: PackFlag[]): CgtTransaction[] {
+  const transactions: CgtTransaction[] = [];
+  const byAsset = [...openingHoldings(input)].sort(([a], [b]) => (a < b ? -1 : 1));
   const openingAt = new Date(input.opening.timeMs);
-  for (const [asset, { rao, taoRao }] of [...openingByAsset].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    add(transactions, {
+  for (const [asset, { rao, taoRao }] of byAsset) {
+    addTransaction(transactions, {
       at: openingAt,
       asset,
       action: 'acquire',
@@ -155,9 +163,8 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       kind: 'opening',
     });
   }
-  if (openingByAsset.size > 0) {
-    const openingList = [...openingByAsset]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
+  if (byAsset.length > 0) {
+    const openingList = byAsset
       .map(
         ([asset, { rao, taoRao }]) =>
           `${asset} ${units(rao).toFixed()} at £${gbpOf(input.opening.date, taoRao).toFixed(2)}`,
@@ -169,160 +176,222 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       text: `The record opens at the end of ${input.opening.date} (block ${input.opening.block}), the earliest day the service collected: the holdings then (${openingList}) enter the pools at their market value that day, since their real cost is not in the chain record. Every later pool, across tax years, follows from them.`,
     });
   }
+  return transactions;
+}
 
-  // Actions (one per extrinsic of the order's events), measured: per block, the change of every position an
-  // action of that block touches.
+/** What the coldkeys hold at the opening block, per asset: the quantity and its TAO value. */
+function openingHoldings(input: CgtMappingInput): Map<string, { rao: bigint; taoRao: bigint }> {
+  const open = stakesAt(input.stakes, input.opening.block);
+  const byAsset = new Map<string, { rao: bigint; taoRao: bigint }>();
+  const hold = (asset: string, rao: bigint, taoRao: bigint) => {
+    const entry = byAsset.get(asset) ?? { rao: 0n, taoRao: 0n };
+    entry.rao += rao;
+    entry.taoRao += taoRao;
+    byAsset.set(asset, entry);
+  };
+  for (const position of input.positions) {
+    const rao = open.stake.get(positionId(position)) ?? 0n;
+    if (rao === 0n) continue;
+    const asset = alphaAsset(position.netuid, open.subnets.get(position.netuid)?.registeredAt ?? 0);
+    hold(asset, rao, taoRaoAt(open, position.netuid, rao) ?? 0n);
+  }
+  for (const coldkey of input.coldkeys) {
+    const free = open.free.get(coldkey) ?? 0n;
+    if (free > 0n) hold(TAO_ASSET, free, free);
+  }
+  return byAsset;
+}
+
+/**
+ * Actions (one per extrinsic of the order's events), measured and booked, in order: per block, the change of
+ * every position an action of that block touches, read once and shared among the block's actions.
+ */
+function actionTreatments(input: CgtMappingInput, gbpOf: GbpOf, flags: PackFlag[]): EventTreatment[] {
   const events: EventTreatment[] = [];
   const byBlock = new Map<number, EconomicAction[]>();
   for (const action of input.actions)
     byBlock.set(action.block, [...(byBlock.get(action.block) ?? []), action]);
   for (const [block, blockActions] of byBlock) {
-    const after = stakesAt(block);
-    const before = stakesAt(block - 1);
-    const resolved = blockActions.map((action) => touchedPositions(action, before, after));
-    const remaining = new Map<string, bigint>();
-    const measured = (id: string) => (after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n);
+    const after = stakesAt(input.stakes, block);
+    const before = stakesAt(input.stakes, block - 1);
+    const takes = alphaTakes(blockActions, before, after);
     blockActions.forEach((action, i) => {
-      const date = ukDay(Date.parse(action.time));
-      const at = new Date(action.time);
-      const first = action.events[0]!;
-      const ref = first.event_index < 0 ? eventLabel(first) : `event ${action.block}/${first.event_index}`;
-      const own: CgtTransaction[] = [];
-      // Per asset: the net quantity (RAO, + acquired) and the TAO value of each side.
-      const assets = new Map<
-        string,
-        {
-          rao: bigint;
-          disposeValue: bigint;
-          acquireValue: bigint;
-          sides: Set<string>;
-          netuid: number;
-          /** A transaction fee paid in this alpha: its amount and the TAO it was swapped for. */
-          feeRao: bigint;
-          feeValue: bigint;
-        }
-      >();
-      const entry = (asset: string, netuid: number) => {
-        const found = assets.get(asset) ?? {
-          rao: 0n,
-          disposeValue: 0n,
-          acquireValue: 0n,
-          sides: new Set<string>(),
-          netuid,
-          feeRao: 0n,
-          feeValue: 0n,
-        };
-        assets.set(asset, found);
-        return found;
-      };
-      for (const leg of action.legs) {
-        const netuid = leg.asset === TAO_SIDE ? 0 : leg.holding.netuid;
-        // What is given up was held before the block (a dissolved subnet's registration is gone after it).
-        const registeredAt = (leg.side === 'dispose' ? before : after).subnets.get(netuid)?.registeredAt ?? 0;
-        const e = entry(leg.asset === TAO_SIDE ? TAO_ASSET : alphaAsset(netuid, registeredAt), netuid);
-        e.sides.add(leg.side);
-        if (leg.side === 'dispose') e.disposeValue += leg.valueTaoRao;
-        else e.acquireValue += leg.valueTaoRao;
-        if (leg.asset === 'alpha' && leg.fee) {
-          e.feeRao += leg.statedRao ?? 0n;
-          e.feeValue += leg.valueTaoRao;
-        }
-        if (leg.asset === TAO_SIDE) e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
-      }
-      // Alpha quantities as the chain shows them: the change of the positions the action touches (shared
-      // with a later action of the block: its stated amounts, the last action taking what is left).
-      const mine = resolved[i]!;
-      for (const [id, position] of mine) {
-        if (!remaining.has(id)) remaining.set(id, measured(id));
-        const laterActions = blockActions.slice(i + 1).filter((_, j) => resolved[i + 1 + j]!.has(id));
-        const stated = statedChange(action, position);
-        const left = remaining.get(id)!;
-        const take =
-          laterActions.length === 0
-            ? left
-            : stated !== null
-              ? stated
-              : laterActions.reduce((rest, next) => rest - (statedChange(next, position) ?? 0n), left);
-        remaining.set(id, left - take);
-        const side = action.legs.find(
-          (leg) => leg.asset === 'alpha' && leg.holding.netuid === position.netuid,
-        );
-        if (!side) continue; // touched by a swap: nothing booked
-        // Root stake is TAO (its asset is TAO): staking on root nets against the TAO given, nothing left.
-        const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
-        entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
-      }
-      for (const [asset, { rao, disposeValue, acquireValue, sides, feeRao, feeValue }] of [...assets].sort(
-        ([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1),
-      )) {
-        // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
-        // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
-        if (rao === 0n || sides.size === 2) continue;
-        if (rao < 0n) {
-          add(own, {
-            at,
-            asset,
-            action: 'dispose',
-            rao: -rao,
-            gbp: gbpOf(date, disposeValue),
-            ref,
-            ...(feeRao > 0n && feeRao < -rao
-              ? { paidAsFee: { quantity: units(feeRao), gbp: gbpOf(date, feeValue) } }
-              : {}),
-          });
-        } else {
-          add(own, { at, asset, action: 'acquire', rao, gbp: gbpOf(date, acquireValue), ref });
-        }
-      }
-      // Disposals first in the events' own order (what was given, then what was got).
-      own.sort((a, b) => (a.action === b.action ? 0 : a.action === 'dispose' ? -1 : 1));
-      allowFeeInExchange(own);
-      if (CROSSING_KINDS.has(action.kind)) {
-        for (const tx of own) {
-          tx.kind = tx.action === 'acquire' ? 'transfer-in' : 'transfer-out';
-          if (action.counterparty !== undefined) tx.counterparty = action.counterparty;
-        }
-      }
-      for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text, ref });
-      transactions.push(...own);
-      events.push({
-        event: representative(action),
-        action,
-        date,
-        treatment: action.treatment,
-        transactions: own,
-      });
+      events.push(actionTreatment(action, takes[i]!, { before, after }, gbpOf, flags));
     });
   }
+  return events;
+}
 
-  // Income: one acquisition per asset and UK day of what was received. A fall no action explains is never
-  // booked (not a disposal for nothing): a subnet that ended without paying its holders leaves its pool for a
-  // negligible value claim (CRYPTO22500); any other fall is listed for the reader to check.
+/** The alpha an action took from (or added to) one position it touches, in RAO. */
+interface AlphaTake {
+  position: PositionRef;
+  rao: bigint;
+}
+
+/**
+ * Alpha quantities as the chain shows them, per action of one block: the change of the positions the action
+ * touches (shared with a later action of the block: its stated amounts, the last action taking what is left).
+ * Every touched position takes its share, also one the action books nothing for (a swap's).
+ */
+function alphaTakes(
+  blockActions: readonly EconomicAction[],
+  before: StakesAtBlock,
+  after: StakesAtBlock,
+): AlphaTake[][] {
+  const resolved = blockActions.map((action) => touchedPositions(action, before, after));
+  const remaining = new Map<string, bigint>();
+  const measured = (id: string) => (after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n);
+  return blockActions.map((action, i) => {
+    const takes: AlphaTake[] = [];
+    for (const [id, position] of resolved[i]!) {
+      if (!remaining.has(id)) remaining.set(id, measured(id));
+      const laterActions = blockActions.slice(i + 1).filter((_, j) => resolved[i + 1 + j]!.has(id));
+      const stated = statedChange(action, position);
+      const left = remaining.get(id)!;
+      const take =
+        laterActions.length === 0
+          ? left
+          : stated !== null
+            ? stated
+            : laterActions.reduce((rest, next) => rest - (statedChange(next, position) ?? 0n), left);
+      remaining.set(id, left - take);
+      takes.push({ position, rao: take });
+    }
+    return takes;
+  });
+}
+
+/** One action's transactions and its events.csv row; its flags join the pack's. */
+function actionTreatment(
+  action: EconomicAction,
+  takes: readonly AlphaTake[],
+  reads: { before: StakesAtBlock; after: StakesAtBlock },
+  gbpOf: GbpOf,
+  flags: PackFlag[],
+): EventTreatment {
+  const date = ukDay(Date.parse(action.time));
+  const at = new Date(action.time);
+  const first = action.events[0]!;
+  const ref = first.event_index < 0 ? eventLabel(first) : `event ${action.block}/${first.event_index}`;
+  const own = changeTransactions(assetChanges(action, takes, reads), { at, date, ref }, gbpOf);
+  // Disposals first in the events' own order (what was given, then what was got).
+  own.sort((a, b) => (a.action === b.action ? 0 : a.action === 'dispose' ? -1 : 1));
+  allowFeeInExchange(own);
+  if (CROSSING_KINDS.has(action.kind)) {
+    for (const tx of own) {
+      tx.kind = tx.action === 'acquire' ? 'transfer-in' : 'transfer-out';
+      if (action.counterparty !== undefined) tx.counterparty = action.counterparty;
+    }
+  }
+  for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text, ref });
+  return { event: representative(action), action, date, treatment: action.treatment, transactions: own };
+}
+
+/** An action's change of one asset: the net quantity (RAO, + acquired) and the TAO value of each side. */
+interface AssetChange {
+  rao: bigint;
+  disposeValue: bigint;
+  acquireValue: bigint;
+  sides: Set<string>;
+  netuid: number;
+  /** A transaction fee paid in this alpha: its amount and the TAO it was swapped for. */
+  feeRao: bigint;
+  feeValue: bigint;
+}
+
+/**
+ * Per asset, what an action changed: the values its legs state, the TAO its legs state and the alpha the
+ * chain shows (`alphaTakes`) for the positions it has a leg in.
+ */
+function assetChanges(
+  action: EconomicAction,
+  takes: readonly AlphaTake[],
+  { before, after }: { before: StakesAtBlock; after: StakesAtBlock },
+): Map<string, AssetChange> {
+  const assets = new Map<string, AssetChange>();
+  const entry = (asset: string, netuid: number) => {
+    const found = assets.get(asset) ?? {
+      rao: 0n,
+      disposeValue: 0n,
+      acquireValue: 0n,
+      sides: new Set<string>(),
+      netuid,
+      feeRao: 0n,
+      feeValue: 0n,
+    };
+    assets.set(asset, found);
+    return found;
+  };
+  for (const leg of action.legs) {
+    const netuid = leg.asset === TAO_SIDE ? 0 : leg.holding.netuid;
+    // What is given up was held before the block (a dissolved subnet's registration is gone after it).
+    const registeredAt = (leg.side === 'dispose' ? before : after).subnets.get(netuid)?.registeredAt ?? 0;
+    const e = entry(leg.asset === TAO_SIDE ? TAO_ASSET : alphaAsset(netuid, registeredAt), netuid);
+    e.sides.add(leg.side);
+    if (leg.side === 'dispose') e.disposeValue += leg.valueTaoRao;
+    else e.acquireValue += leg.valueTaoRao;
+    if (leg.asset === 'alpha' && leg.fee) {
+      e.feeRao += leg.statedRao ?? 0n;
+      e.feeValue += leg.valueTaoRao;
+    }
+    if (leg.asset === TAO_SIDE) e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
+  }
+  for (const { position, rao: take } of takes) {
+    const side = action.legs.find((leg) => leg.asset === 'alpha' && leg.holding.netuid === position.netuid);
+    if (!side) continue; // touched by a swap: nothing booked
+    // Root stake is TAO (its asset is TAO): staking on root nets against the TAO given, nothing left.
+    const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
+    entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
+  }
+  return assets;
+}
+
+/** An action's transactions: per asset (TAO first), a disposal of what it lost or an acquisition of what it got. */
+function changeTransactions(
+  assets: ReadonlyMap<string, AssetChange>,
+  { at, date, ref }: { at: Date; date: string; ref: string },
+  gbpOf: GbpOf,
+): CgtTransaction[] {
+  const own: CgtTransaction[] = [];
+  for (const [asset, { rao, disposeValue, acquireValue, sides, feeRao, feeValue }] of [...assets].sort(
+    ([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1),
+  )) {
+    // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
+    // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
+    if (rao === 0n || sides.size === 2) continue;
+    if (rao < 0n) {
+      addTransaction(own, {
+        at,
+        asset,
+        action: 'dispose',
+        rao: -rao,
+        gbp: gbpOf(date, disposeValue),
+        ref,
+        ...(feeRao > 0n && feeRao < -rao
+          ? { paidAsFee: { quantity: units(feeRao), gbp: gbpOf(date, feeValue) } }
+          : {}),
+      });
+    } else {
+      addTransaction(own, { at, asset, action: 'acquire', rao, gbp: gbpOf(date, acquireValue), ref });
+    }
+  }
+  return own;
+}
+
+/**
+ * Income: one acquisition per asset and UK day of what was received. A fall no action explains is never
+ * booked (not a disposal for nothing): a subnet that ended without paying its holders leaves its pool for a
+ * negligible value claim (CRYPTO22500); any other fall is listed for the reader to check. The same-day
+ * moves between hotkeys are named too.
+ */
+function incomeTransactions(input: CgtMappingInput, flags: PackFlag[]): CgtTransaction[] {
   const dayTime = new Map(input.days.map((day) => [day.date, day.timeMs]));
   const dayBlock = new Map(input.days.map((day) => [day.date, day.block]));
   const incomeByDay = new Map<string, { date: string; asset: string; rao: bigint; gbp: Decimal }>();
   for (const row of input.income) {
     const asset = alphaAsset(row.position.netuid, row.registeredAt);
     if (row.alphaRao < 0n) {
-      const end = dayBlock.get(row.date);
-      const endRead = end === undefined ? undefined : input.stakes.get(end);
-      const ended =
-        row.position.netuid !== 0 &&
-        endRead !== undefined &&
-        (endRead.subnets.get(row.position.netuid)?.registeredAt ?? 0) !== row.registeredAt;
-      flags.push(
-        ended
-          ? {
-              date: row.date,
-              kind: 'ended',
-              text: `${row.date}: subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} ended and the chain paid nothing for the ${units(-row.alphaRao).toFixed()} ${asset} held on ${row.position.hotkey}: no disposal is booked (nothing was received). The pool of ${asset} stays; its owner may claim that it has become of negligible value (TCGA92 s24(2), HMRC CRYPTO22500: the claim is for the whole pool), a deemed disposal for nothing on the date of the claim.`,
-            }
-          : {
-              date: row.date,
-              kind: 'unexplained',
-              text: `${row.date}: the stake of ${row.position.hotkey} on subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} fell by ${units(-row.alphaRao).toFixed()} with no event in the record to explain it: listed, not netted against income and not booked as a disposal. Check what happened to it.`,
-            },
-      );
+      flags.push(fallFlag(row, asset, input.stakes, dayBlock));
       continue;
     }
     const key = `${row.date}|${asset}`;
@@ -338,20 +407,11 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       });
     }
   }
-  for (const move of input.moves ?? []) {
-    const named = input.actions.filter(
-      (a) => a.kind === 'key-swap' && ukDay(Date.parse(a.time)) === move.date,
-    );
-    const by = named.length > 0 ? named.flatMap((a) => a.events.map(eventLabel)).join(', ') : null;
-    flags.push({
-      date: move.date,
-      kind: 'moved',
-      text: `${move.date}: ${units(move.alphaRao).toFixed()} of the stake on subnet ${move.netuid} left ${move.from.join(', ')} and reached ${move.to.join(', ')} (coldkey/hotkey) the same day: a move of the same holding, neither income nor a disposal; the day's income is shown on ${move.from[0]}${by ? `. Explained by ${by}` : '. No chain event explains it'}.`,
-    });
-  }
+  for (const move of input.moves ?? []) flags.push(movedFlag(move, input.actions));
+  const transactions: CgtTransaction[] = [];
   for (const entry of incomeByDay.values()) {
     const at = new Date(dayTime.get(entry.date) ?? 0);
-    add(transactions, {
+    addTransaction(transactions, {
       at,
       asset: entry.asset,
       action: 'acquire',
@@ -361,14 +421,44 @@ export function cgtTransactions(input: CgtMappingInput): CgtMapping {
       kind: 'income',
     });
   }
+  return transactions;
+}
 
-  const ordered = transactions.sort(
-    (a, b) =>
-      a.at.getTime() - b.at.getTime() ||
-      a.asset.localeCompare(b.asset) ||
-      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
-  );
-  return { transactions: coverShortfalls(ordered, flags), events, flags };
+/** A day's fall of a position: its subnet ended without paying (a negligible value claim), or unexplained. */
+function fallFlag(
+  row: IncomeRow,
+  asset: string,
+  stakes: ReadonlyMap<number, StakesAtBlock>,
+  dayBlock: ReadonlyMap<string, number>,
+): PackFlag {
+  const end = dayBlock.get(row.date);
+  const endRead = end === undefined ? undefined : stakes.get(end);
+  const ended =
+    row.position.netuid !== 0 &&
+    endRead !== undefined &&
+    (endRead.subnets.get(row.position.netuid)?.registeredAt ?? 0) !== row.registeredAt;
+  return ended
+    ? {
+        date: row.date,
+        kind: 'ended',
+        text: `${row.date}: subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} ended and the chain paid nothing for the ${units(-row.alphaRao).toFixed()} ${asset} held on ${row.position.hotkey}: no disposal is booked (nothing was received). The pool of ${asset} stays; its owner may claim that it has become of negligible value (TCGA92 s24(2), HMRC CRYPTO22500: the claim is for the whole pool), a deemed disposal for nothing on the date of the claim.`,
+      }
+    : {
+        date: row.date,
+        kind: 'unexplained',
+        text: `${row.date}: the stake of ${row.position.hotkey} on subnet ${row.position.netuid}${row.registeredAt > 0 ? ` (registered at block ${row.registeredAt})` : ''} fell by ${units(-row.alphaRao).toFixed()} with no event in the record to explain it: listed, not netted against income and not booked as a disposal. Check what happened to it.`,
+      };
+}
+
+/** A same-day move of stake between keys (`netAcrossHotkeys`), with the key swap that explains it if any. */
+function movedFlag(move: HoldingMove, actions: readonly EconomicAction[]): PackFlag {
+  const named = actions.filter((a) => a.kind === 'key-swap' && ukDay(Date.parse(a.time)) === move.date);
+  const by = named.length > 0 ? named.flatMap((a) => a.events.map(eventLabel)).join(', ') : null;
+  return {
+    date: move.date,
+    kind: 'moved',
+    text: `${move.date}: ${units(move.alphaRao).toFixed()} of the stake on subnet ${move.netuid} left ${move.from.join(', ')} and reached ${move.to.join(', ')} (coldkey/hotkey) the same day: a move of the same holding, neither income nor a disposal; the day's income is shown on ${move.from[0]}${by ? `. Explained by ${by}` : '. No chain event explains it'}.`,
+  };
 }
 
 /**

@@ -195,49 +195,63 @@ const SUMMARY_KINDS = new Set(['StakeMoved', 'StakeSwapped', 'StakeTransferred']
 /**
  * The economic action of one group (one extrinsic's events, as the order's coldkeys see them: an event that
  * concerns two of them appears once per coldkey).
+ *
+ * It is built in three steps, each a table a new runtime's events are added to in one place: the group's
+ * facts (`readGroup`), the legs each kind of event books (`LEG_BOOKERS`, in the order the legs are listed),
+ * and what kind of action the whole group is (`ACTION_RULES`, the first that applies). A stake transfer across
+ * the order's edge is decided before any leg, since it is one disposal or acquisition whatever else it emits.
  */
-export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet<string>): EconomicAction {
+export function economicAction(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>): EconomicAction {
   if (group.length === 0) throw new Error('economic action: an empty group');
-  const first = group[0]!;
-  // Each chain event once; an event also seen from the other side keeps its origin record.
-  const byIndex = new Map<number, LedgerEvent>();
-  for (const event of group) {
-    const seen = byIndex.get(event.event_index);
-    if (!seen || (seen.role === 'destination' && event.role === 'origin'))
-      byIndex.set(event.event_index, event);
-  }
-  const events = [...byIndex.values()].sort((a, b) => a.event_index - b.event_index);
-  const inOrder = (coldkey: string | null) => coldkey !== null && order.has(coldkey);
-  const big = (value: string | null | undefined) => BigInt(value ?? '0');
-  const legs: ActionLeg[] = [];
-  const touches: AlphaHolding[] = [];
-  const flags: ActionFlag[] = [];
-  let counterparty: string | undefined;
-  // TAO sent to or received from addresses outside the order: one counterparty, or none named (a batch
-  // paying several addresses is not one move a buyer's own address or record could explain).
-  const crossedWith = new Set<string>();
-  const ref = (e: LedgerEvent) => `${e.kind} ${e.block}/${e.event_index}`;
-  const alpha = (
-    side: 'dispose' | 'acquire',
-    holding: AlphaHolding,
-    statedRao: bigint | null,
-    valueTaoRao: bigint,
-  ) => {
-    legs.push({ side, asset: 'alpha', holding, statedRao, valueTaoRao });
-    touches.push(holding);
-  };
-  const tao = (side: 'dispose' | 'acquire', rao: bigint, valueTaoRao: bigint) => {
-    if (rao > 0n) legs.push({ side, asset: TAO_SIDE, rao, valueTaoRao });
-  };
+  const g = readGroup(group, coldkeys);
+  const crossing = stakeTransferAcrossEdge(g);
+  if (crossing) return crossing;
+  for (const book of LEG_BOOKERS) book(g);
+  const rule = ACTION_RULES.find((r) => r.applies(g))!;
+  const flag = rule.flag?.(g);
+  if (flag) g.flags.push(flag);
+  const action = finishAction(g, rule.kind, rule.treatment(g));
+  return rule.swap ? { ...action, swap: rule.swap(g) } : action;
+}
 
+/**
+ * One group as the action is built from it: its events (each once), the facts the legs and the rules read,
+ * and what has been booked so far. The legs, touches and flags are the action's own arrays.
+ */
+interface ActionGroup {
+  first: LedgerEvent;
+  events: LedgerEvent[];
+  /** The order's coldkeys. */
+  coldkeys: ReadonlySet<string>;
+  /** The move's, swap's or transfer's summary event (`StakeMoved`, ...), its origin record first. */
+  summary: LedgerEvent | undefined;
+  /**
+   * The current runtime's groups carry the TAO legs to and from subnet accounts: then the TAO moves as those
+   * transfers say; older groups have none, and the stake events' own TAO is what moved.
+   */
+  subnetLegs: boolean;
+  /** The coldkeys of subnet leases that paid dividends in the group. */
+  leased: Set<string>;
+  /** The order's own unstakes and stakes (origin records), lease dividends left out. */
+  removed: LedgerEvent[];
+  added: LedgerEvent[];
+  /** The order's own filled limit orders. */
+  limitOrders: LedgerEvent[];
+  legs: ActionLeg[];
+  touches: AlphaHolding[];
+  flags: ActionFlag[];
+  /**
+   * TAO sent to or received from addresses outside the order: one counterparty, or none named (a batch
+   * paying several addresses is not one move a buyer's own address or record could explain).
+   */
+  crossedWith: Set<string>;
+}
+
+function readGroup(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>): ActionGroup {
+  const events = eachEventOnce(group);
   const summary =
     events.find((e) => SUMMARY_KINDS.has(e.kind) && e.role === 'origin') ??
     events.find((e) => SUMMARY_KINDS.has(e.kind));
-  const isTransfer = (e: LedgerEvent) => e.kind === 'Transfer';
-  const fromSubnet = (e: LedgerEvent) => (e.from_subnet ?? null) !== null;
-  const toSubnet = (e: LedgerEvent) => (e.to_subnet ?? null) !== null;
-  // The current runtime's groups carry the TAO legs to and from subnet accounts: then the TAO moves as those
-  // transfers say; older groups have none, and the stake events' own TAO is what moved.
   const subnetLegs = events.some(
     (e) => isTransfer(e) && (fromSubnet(e) || toSubnet(e)) && e.dissolved_netuid == null,
   );
@@ -247,327 +261,504 @@ export function economicAction(group: readonly LedgerEvent[], order: ReadonlySet
     events.filter((e) => e.kind === 'SubnetLeaseDividendsDistributed').map((e) => e.coldkey),
   );
   const byEpoch = (e: LedgerEvent) => e.extrinsic_index === null && leased.size > 0;
-  const removed = events.filter(
-    (e) => e.kind === 'StakeRemoved' && e.role === 'origin' && inOrder(e.coldkey) && !byEpoch(e),
-  );
-  const added = events.filter(
-    (e) => e.kind === 'StakeAdded' && e.role === 'origin' && inOrder(e.coldkey) && !byEpoch(e),
-  );
+  const ownStake = (kind: string) =>
+    events.filter((e) => e.kind === kind && e.role === 'origin' && coldkeys.has(e.coldkey) && !byEpoch(e));
+  return {
+    first: group[0]!,
+    events,
+    coldkeys,
+    summary,
+    subnetLegs,
+    leased,
+    removed: ownStake('StakeRemoved'),
+    added: ownStake('StakeAdded'),
+    limitOrders: events.filter((e) => e.kind === 'LimitOrderExecuted' && coldkeys.has(e.coldkey)),
+    legs: [],
+    touches: [],
+    flags: [],
+    crossedWith: new Set<string>(),
+  };
+}
 
-  // A stake transfer that crosses the order's boundary: one disposal (or acquisition) at market value.
-  if (summary?.kind === 'StakeTransferred') {
-    const originIn = inOrder(summary.coldkey) && summary.role === 'origin';
-    const sender = summary.role === 'origin' ? summary.coldkey : summary.counterpart_coldkey;
-    const receiver = summary.role === 'origin' ? summary.counterpart_coldkey : summary.coldkey;
-    const value = big(summary.tao_rao);
-    if (inOrder(sender) && !inOrder(receiver)) {
-      const origin = originIn ? summary : null;
-      alpha(
-        'dispose',
-        { coldkey: sender!, hotkey: origin?.hotkey ?? null, netuid: origin?.netuid ?? -1 },
-        null,
-        value,
-      );
-      flags.push({
-        kind: 'transfer-out',
-        text: `${ref(summary)}: stake sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
-      });
-      counterparty = receiver ?? undefined;
-      return done(
-        'stake-out',
-        'stake transferred to a coldkey outside the order: one disposal at market value',
-      );
-    }
-    if (!inOrder(sender) && inOrder(receiver)) {
-      const mine = summary.role === 'destination' ? summary : null;
-      alpha(
-        'acquire',
-        { coldkey: receiver!, hotkey: mine?.hotkey ?? null, netuid: mine?.netuid ?? -1 },
-        null,
-        value,
-      );
-      flags.push({
-        kind: 'transfer-in',
-        text: `${ref(summary)}: stake received from ${sender} (outside this order), taken as acquired at its market value.`,
-      });
-      counterparty = sender ?? undefined;
-      return done('stake-in', 'stake received from a coldkey outside the order: acquisition at market value');
-    }
+/** Each chain event once, in chain order; an event also seen from the other side keeps its origin record. */
+function eachEventOnce(group: readonly LedgerEvent[]): LedgerEvent[] {
+  const byIndex = new Map<number, LedgerEvent>();
+  for (const event of group) {
+    const seen = byIndex.get(event.event_index);
+    if (!seen || (seen.role === 'destination' && event.role === 'origin'))
+      byIndex.set(event.event_index, event);
   }
+  return [...byIndex.values()].sort((a, b) => a.event_index - b.event_index);
+}
 
-  // Stake events of the order's coldkeys: alpha out and in, and (older groups) the TAO they state.
-  for (const e of removed) {
-    alpha(
+/** Whether a coldkey is one of the order's. */
+const isOrderColdkey = (g: ActionGroup, coldkey: string | null) =>
+  coldkey !== null && g.coldkeys.has(coldkey);
+const big = (value: string | null | undefined) => BigInt(value ?? '0');
+const ref = (e: LedgerEvent) => `${e.kind} ${e.block}/${e.event_index}`;
+const isTransfer = (e: LedgerEvent) => e.kind === 'Transfer';
+const fromSubnet = (e: LedgerEvent) => (e.from_subnet ?? null) !== null;
+const toSubnet = (e: LedgerEvent) => (e.to_subnet ?? null) !== null;
+const senderOf = (e: LedgerEvent) => (e.role === 'origin' ? e.coldkey : e.counterpart_coldkey);
+const receiverOf = (e: LedgerEvent) => (e.role === 'origin' ? e.counterpart_coldkey : e.coldkey);
+const has = (g: ActionGroup, kind: string) => g.events.some((e) => e.kind === kind);
+/** No stake event of the order's own in the group. */
+const noStakeEvents = (g: ActionGroup) => g.removed.length === 0 && g.added.length === 0;
+
+function bookAlpha(
+  g: ActionGroup,
+  side: 'dispose' | 'acquire',
+  holding: AlphaHolding,
+  statedRao: bigint | null,
+  valueTaoRao: bigint,
+): void {
+  g.legs.push({ side, asset: 'alpha', holding, statedRao, valueTaoRao });
+  g.touches.push(holding);
+}
+
+function bookTao(g: ActionGroup, side: 'dispose' | 'acquire', rao: bigint, valueTaoRao: bigint): void {
+  if (rao > 0n) g.legs.push({ side, asset: TAO_SIDE, rao, valueTaoRao });
+}
+
+/** A stake transfer that crosses the order's boundary: one disposal (or acquisition) at market value. */
+function stakeTransferAcrossEdge(g: ActionGroup): EconomicAction | null {
+  const summary = g.summary;
+  if (summary?.kind !== 'StakeTransferred') return null;
+  const originIn = isOrderColdkey(g, summary.coldkey) && summary.role === 'origin';
+  const sender = senderOf(summary);
+  const receiver = receiverOf(summary);
+  const value = big(summary.tao_rao);
+  if (isOrderColdkey(g, sender) && !isOrderColdkey(g, receiver)) {
+    const origin = originIn ? summary : null;
+    bookAlpha(
+      g,
+      'dispose',
+      { coldkey: sender!, hotkey: origin?.hotkey ?? null, netuid: origin?.netuid ?? -1 },
+      null,
+      value,
+    );
+    g.flags.push({
+      kind: 'transfer-out',
+      text: `${ref(summary)}: stake sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
+    });
+    return finishAction(
+      g,
+      'stake-out',
+      'stake transferred to a coldkey outside the order: one disposal at market value',
+      receiver ?? undefined,
+    );
+  }
+  if (!isOrderColdkey(g, sender) && isOrderColdkey(g, receiver)) {
+    const mine = summary.role === 'destination' ? summary : null;
+    bookAlpha(
+      g,
+      'acquire',
+      { coldkey: receiver!, hotkey: mine?.hotkey ?? null, netuid: mine?.netuid ?? -1 },
+      null,
+      value,
+    );
+    g.flags.push({
+      kind: 'transfer-in',
+      text: `${ref(summary)}: stake received from ${sender} (outside this order), taken as acquired at its market value.`,
+    });
+    return finishAction(
+      g,
+      'stake-in',
+      'stake received from a coldkey outside the order: acquisition at market value',
+      sender ?? undefined,
+    );
+  }
+  return null;
+}
+
+/**
+ * What each kind of event books, in the order the action lists its legs (the booking takes a block's
+ * shares of a position in that order). A new runtime's event that moves tokens gets its booker here.
+ */
+const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
+  bookStakeEvents,
+  bookSummaryOnly,
+  bookTaoTransfers,
+  bookRecyclesAndBurns,
+  bookFeesInAlpha,
+  bookLimitOrders,
+];
+
+/** Stake events of the order's coldkeys: alpha out and in, and (older groups) the TAO they state. */
+function bookStakeEvents(g: ActionGroup): void {
+  const stakeEventsCarryTao = !g.subnetLegs && !(g.summary && SUMMARY_KINDS.has(g.summary.kind));
+  for (const e of g.removed) {
+    bookAlpha(
+      g,
       'dispose',
       { coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid! },
       big(e.alpha_rao),
       big(e.tao_rao),
     );
-    if (!subnetLegs && !(summary && SUMMARY_KINDS.has(summary.kind)))
-      tao('acquire', big(e.tao_rao), big(e.tao_rao));
+    if (stakeEventsCarryTao) bookTao(g, 'acquire', big(e.tao_rao), big(e.tao_rao));
   }
-  for (const e of added) {
+  for (const e of g.added) {
     const value = big(e.tao_rao) - big(e.fee_rao);
-    alpha('acquire', { coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid! }, big(e.alpha_rao), value);
-    if (!subnetLegs && !(summary && SUMMARY_KINDS.has(summary.kind))) tao('dispose', big(e.tao_rao), value);
+    bookAlpha(
+      g,
+      'acquire',
+      { coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid! },
+      big(e.alpha_rao),
+      value,
+    );
+    if (stakeEventsCarryTao) bookTao(g, 'dispose', big(e.tao_rao), value);
   }
-  // An older runtime's move, swap or transfer inside the order: only the summary event.
-  if (
-    summary &&
-    removed.length === 0 &&
-    added.length === 0 &&
-    summary.role === 'origin' &&
-    inOrder(summary.coldkey)
-  ) {
-    const value = big(summary.tao_rao);
-    alpha(
-      'dispose',
-      { coldkey: summary.coldkey, hotkey: summary.hotkey, netuid: summary.netuid! },
+}
+
+/** An older runtime's move, swap or transfer inside the order: only the summary event. */
+function bookSummaryOnly(g: ActionGroup): void {
+  const summary = g.summary;
+  if (!summary || !noStakeEvents(g) || summary.role !== 'origin' || !isOrderColdkey(g, summary.coldkey))
+    return;
+  const value = big(summary.tao_rao);
+  bookAlpha(
+    g,
+    'dispose',
+    { coldkey: summary.coldkey, hotkey: summary.hotkey, netuid: summary.netuid! },
+    null,
+    value,
+  );
+  if (isOrderColdkey(g, summary.counterpart_coldkey) && summary.counterpart_netuid !== null) {
+    bookAlpha(
+      g,
+      'acquire',
+      {
+        coldkey: summary.counterpart_coldkey!,
+        hotkey: summary.counterpart_hotkey,
+        netuid: summary.counterpart_netuid,
+      },
       null,
       value,
     );
-    if (inOrder(summary.counterpart_coldkey) && summary.counterpart_netuid !== null) {
-      alpha(
-        'acquire',
-        {
-          coldkey: summary.counterpart_coldkey!,
-          hotkey: summary.counterpart_hotkey,
-          netuid: summary.counterpart_netuid,
-        },
-        null,
-        value,
-      );
-    }
   }
+}
 
+/** TAO transfers: a leg of staking or of a payout, part of a swap or a limit order, or a crossing of the edge. */
+function bookTaoTransfers(g: ActionGroup): void {
   // A coldkey swap moves the old coldkey's whole free balance to the new one by a transfer
   // (`swap/swap_coldkey.rs`): part of the swap, the same owner's TAO, never a payment.
-  const swaps = events.filter((e) => e.kind === 'ColdkeySwapped');
+  const swaps = g.events.filter((e) => e.kind === 'ColdkeySwapped');
   const swapLeg = (sender: string | null, receiver: string | null) =>
     swaps.some((s) => {
       const [old, fresh] =
         s.role === 'origin' ? [s.coldkey, s.counterpart_coldkey] : [s.counterpart_coldkey, s.coldkey];
       return old === sender && fresh === receiver;
     });
-
   // A batch of limit orders (`pallets/limit-orders/src/lib.rs`, `execute_batched_orders`) collects a buyer's
   // gross TAO into the pallet's account and pays a seller's TAO (after the order's fee) out of it, each by a
   // transfer in the batch's extrinsic: the order's own TAO leg, which its `OrderExecuted` states already.
-  const limitOrders = events.filter((e) => e.kind === 'LimitOrderExecuted' && inOrder(e.coldkey));
   const limitLeg = (sender: string | null, receiver: string | null, amount: bigint) =>
-    limitOrders.some((order) =>
+    g.limitOrders.some((order) =>
       order.order_type === 'LimitBuy'
         ? sender === order.coldkey && amount === big(order.tao_rao)
         : receiver === order.coldkey && amount === big(order.tao_rao),
     );
-
-  // TAO transfers.
-  for (const e of events.filter(isTransfer)) {
-    const sender = e.role === 'origin' ? e.coldkey : e.counterpart_coldkey;
-    const receiver = e.role === 'origin' ? e.counterpart_coldkey : e.coldkey;
+  for (const e of g.events.filter(isTransfer)) {
+    const sender = senderOf(e);
+    const receiver = receiverOf(e);
     const amount = big(e.tao_rao);
     if (swapLeg(sender, receiver)) continue;
     if (!fromSubnet(e) && !toSubnet(e) && limitLeg(sender, receiver, amount)) continue;
     if (e.dissolved_netuid != null) {
-      if (!inOrder(receiver)) continue;
-      tao('acquire', amount, amount);
-      alpha('dispose', { coldkey: receiver!, hotkey: null, netuid: e.dissolved_netuid }, null, amount);
+      if (!isOrderColdkey(g, receiver)) continue;
+      bookTao(g, 'acquire', amount, amount);
+      bookAlpha(g, 'dispose', { coldkey: receiver!, hotkey: null, netuid: e.dissolved_netuid }, null, amount);
       continue;
     }
-    if (toSubnet(e) && inOrder(sender)) {
+    if (toSubnet(e) && isOrderColdkey(g, sender)) {
       // Staking's TAO leg: valued as the stake it buys (its fee deducted once).
-      const stake = added.find((a) => a.netuid === e.to_subnet && a.coldkey === sender);
-      tao('dispose', amount, stake ? big(stake.tao_rao) - big(stake.fee_rao) : amount);
+      const stake = g.added.find((a) => a.netuid === e.to_subnet && a.coldkey === sender);
+      bookTao(g, 'dispose', amount, stake ? big(stake.tao_rao) - big(stake.fee_rao) : amount);
       continue;
     }
-    if (fromSubnet(e) && inOrder(receiver)) {
-      tao('acquire', amount, amount);
+    if (fromSubnet(e) && isOrderColdkey(g, receiver)) {
+      bookTao(g, 'acquire', amount, amount);
       continue;
     }
     if (fromSubnet(e) || toSubnet(e)) continue;
-    if (inOrder(sender) && inOrder(receiver)) continue;
-    if (summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
-    if (inOrder(sender)) {
-      tao('dispose', amount, amount);
-      crossedWith.add(receiver ?? '');
-      flags.push({
-        kind: 'transfer-out',
-        text: `${ref(e)}: TAO sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
-      });
-    } else if (inOrder(receiver)) {
-      tao('acquire', amount, amount);
-      crossedWith.add(sender ?? '');
-      flags.push({
-        kind: 'transfer-in',
-        text: `${ref(e)}: TAO received from ${sender} (outside this order), taken as acquired at its market value.`,
-      });
-    }
+    if (isOrderColdkey(g, sender) && isOrderColdkey(g, receiver)) continue;
+    if (g.summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
+    bookTaoAcrossEdge(g, e, sender, receiver, amount);
   }
+}
 
-  // The holder's own recycles and burns: gone for nothing. A burn bought in the same extrinsic
-  // (`add_stake_burn`) is the alpha its stake bought, disposed of for nothing.
-  for (const e of events.filter(
-    (x) => (x.kind === 'AlphaRecycled' || x.kind === 'AlphaBurned') && inOrder(x.coldkey),
-  )) {
-    alpha('dispose', { coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid! }, big(e.alpha_rao), 0n);
+/** A TAO transfer to or from a coldkey outside the order: a disposal or acquisition at market value, flagged. */
+function bookTaoAcrossEdge(
+  g: ActionGroup,
+  e: LedgerEvent,
+  sender: string | null,
+  receiver: string | null,
+  amount: bigint,
+): void {
+  if (isOrderColdkey(g, sender)) {
+    bookTao(g, 'dispose', amount, amount);
+    g.crossedWith.add(receiver ?? '');
+    g.flags.push({
+      kind: 'transfer-out',
+      text: `${ref(e)}: TAO sent to ${receiver} (outside this order), taken as disposed of at its market value.`,
+    });
+  } else if (isOrderColdkey(g, receiver)) {
+    bookTao(g, 'acquire', amount, amount);
+    g.crossedWith.add(sender ?? '');
+    g.flags.push({
+      kind: 'transfer-in',
+      text: `${ref(e)}: TAO received from ${sender} (outside this order), taken as acquired at its market value.`,
+    });
   }
-  for (const e of events.filter((x) => x.kind === 'TransactionFeePaidWithAlpha' && inOrder(x.coldkey))) {
-    alpha(
+}
+
+/**
+ * The holder's own recycles and burns: gone for nothing. A burn bought in the same extrinsic
+ * (`add_stake_burn`) is the alpha its stake bought, disposed of for nothing.
+ */
+function bookRecyclesAndBurns(g: ActionGroup): void {
+  for (const e of g.events.filter(
+    (x) => (x.kind === 'AlphaRecycled' || x.kind === 'AlphaBurned') && isOrderColdkey(g, x.coldkey),
+  )) {
+    bookAlpha(
+      g,
+      'dispose',
+      { coldkey: e.coldkey, hotkey: e.hotkey, netuid: e.netuid! },
+      big(e.alpha_rao),
+      0n,
+    );
+  }
+}
+
+/** A transaction fee paid in alpha: that alpha disposed of at the TAO it was swapped for, marked as a fee. */
+function bookFeesInAlpha(g: ActionGroup): void {
+  for (const e of g.events.filter(
+    (x) => x.kind === 'TransactionFeePaidWithAlpha' && isOrderColdkey(g, x.coldkey),
+  )) {
+    bookAlpha(
+      g,
       'dispose',
       { coldkey: e.coldkey, hotkey: null, netuid: e.netuid! },
       big(e.alpha_rao),
       big(e.tao_rao),
     );
-    const leg = legs[legs.length - 1]!;
+    const leg = g.legs[g.legs.length - 1]!;
     if (leg.asset === 'alpha') leg.fee = true;
   }
-  for (const e of limitOrders) {
+}
+
+/** A filled limit order: a buy (TAO for alpha) or a sell (alpha for TAO) at the order's amounts. */
+function bookLimitOrders(g: ActionGroup): void {
+  for (const e of g.limitOrders) {
     // Its stake events, when the batch emits them for the holder, already say it all.
-    if (removed.some((r) => r.netuid === e.netuid) || added.some((a) => a.netuid === e.netuid)) continue;
+    if (g.removed.some((r) => r.netuid === e.netuid) || g.added.some((a) => a.netuid === e.netuid)) continue;
     const holding = { coldkey: e.coldkey, hotkey: null, netuid: e.netuid! };
     if (e.order_type === 'LimitBuy') {
-      tao('dispose', big(e.tao_rao), big(e.tao_rao));
-      alpha('acquire', holding, big(e.alpha_rao), big(e.tao_rao));
+      bookTao(g, 'dispose', big(e.tao_rao), big(e.tao_rao));
+      bookAlpha(g, 'acquire', holding, big(e.alpha_rao), big(e.tao_rao));
     } else {
-      alpha('dispose', holding, big(e.alpha_rao), big(e.tao_rao));
-      tao('acquire', big(e.tao_rao), big(e.tao_rao));
+      bookAlpha(g, 'dispose', holding, big(e.alpha_rao), big(e.tao_rao));
+      bookTao(g, 'acquire', big(e.tao_rao), big(e.tao_rao));
     }
   }
+}
 
-  const has = (kind: string) => events.some((e) => e.kind === kind);
-  const kinds = new Set(events.map((e) => e.kind));
-  if (has('ColdkeySwapped') || has('HotkeySwapped') || has('HotkeySwappedOnSubnet')) {
+/** One kind of action: when a group is it, and the treatment events.csv gives it. */
+interface ActionRule {
+  kind: ActionKind;
+  applies: (g: ActionGroup) => boolean;
+  treatment: (g: ActionGroup) => string;
+  /** A key swap's old and new key. */
+  swap?: (g: ActionGroup) => KeySwap;
+  /** A point to check the action raises by being of this kind. */
+  flag?: (g: ActionGroup) => ActionFlag;
+}
+
+/** Whether the group's stake left one subnet for the same subnet (a move between hotkeys or coldkeys). */
+function withinOneSubnet(g: ActionGroup): boolean {
+  const { summary, removed, added } = g;
+  const netuids = (list: LedgerEvent[]) => new Set(list.map((e) => e.netuid));
+  const from = summary ? summary.netuid : removed[0]!.netuid;
+  const to = summary ? summary.counterpart_netuid : added[0]!.netuid;
+  return from === to || (netuids(removed).size === 1 && [...netuids(removed)][0] === [...netuids(added)][0]);
+}
+
+/** The swap a group's first key-swap event states. */
+function keySwapOf(g: ActionGroup): KeySwap {
+  const keySwap = g.events.find((e) => e.kind === 'ColdkeySwapped' || e.kind.startsWith('HotkeySwapped'))!;
+  if (keySwap.kind === 'ColdkeySwapped') {
+    return keySwap.role === 'origin'
+      ? { kind: 'coldkey', oldColdkey: keySwap.coldkey, newColdkey: keySwap.counterpart_coldkey ?? '' }
+      : { kind: 'coldkey', oldColdkey: keySwap.counterpart_coldkey ?? '', newColdkey: keySwap.coldkey };
+  }
+  return {
+    kind: 'hotkey',
+    oldHotkey: keySwap.hotkey ?? '',
+    newHotkey: keySwap.new_hotkey ?? '',
+    netuid: keySwap.kind === 'HotkeySwappedOnSubnet' ? keySwap.netuid : null,
+  };
+}
+
+/**
+ * The kinds of action, tried in this order once the legs are booked: the first that applies names the group
+ * (the order matters: a key swap or income first, whatever else the group holds; an exchange before a plain
+ * stake). A new runtime's kind of action gets its rule here.
+ */
+const ACTION_RULES: readonly ActionRule[] = [
+  {
+    kind: 'key-swap',
     // The pack pairs the old key's positions with the new key's at the swap's block (set aside, like any
     // action's), and shows the swap day's income on the key the holding began the day with.
-    const keySwap = events.find((e) => e.kind === 'ColdkeySwapped' || e.kind.startsWith('HotkeySwapped'))!;
-    const swap: KeySwap =
-      keySwap.kind === 'ColdkeySwapped'
-        ? keySwap.role === 'origin'
-          ? { kind: 'coldkey', oldColdkey: keySwap.coldkey, newColdkey: keySwap.counterpart_coldkey ?? '' }
-          : { kind: 'coldkey', oldColdkey: keySwap.counterpart_coldkey ?? '', newColdkey: keySwap.coldkey }
-        : {
-            kind: 'hotkey',
-            oldHotkey: keySwap.hotkey ?? '',
-            newHotkey: keySwap.new_hotkey ?? '',
-            netuid: keySwap.kind === 'HotkeySwappedOnSubnet' ? keySwap.netuid : null,
-          };
-    const what = has('ColdkeySwapped')
-      ? 'coldkey swapped: the same holdings under the new coldkey, not a disposal and not income'
-      : 'hotkey swapped: the same stake under the new hotkey, not a disposal and not income';
-    return { ...done('key-swap', what), swap };
-  }
-  if (legs.length === 0 && (leased.size > 0 || [...kinds].every((k) => INCOME_KINDS.has(k)))) {
-    const what = has('RootClaimed')
-      ? 'root claim (RootClaimed, which states no amount: the alpha claimed is the rise of the position)'
-      : has('AutoStakeAdded')
-        ? 'auto-stake of a miner\u2019s incentive (AutoStakeAdded)'
-        : has('SubnetLeaseDividendsDistributed')
-          ? 'lease dividends of a subnet lease (SubnetLeaseDividendsDistributed)'
-          : 'income';
-    return done(
-      'income',
-      `${what}: income when received, counted in the day\u2019s income (income.csv), not a disposal`,
-    );
-  }
-  if (has('TransactionFeePaidWithAlpha') && removed.length === 0 && added.length === 0 && !summary) {
-    return done(
-      'fee-in-alpha',
-      'transaction fee paid in alpha: a disposal of that alpha at the TAO it was swapped for',
-    );
-  }
-  if (has('AlphaRecycled') && removed.length === 0 && added.length === 0) {
-    return done('recycle', 'alpha recycled by the holder: a disposal for nothing');
-  }
-  if (has('AlphaBurned') && removed.length === 0 && added.length === 0) {
-    return done('burn', 'alpha burned by the holder: a disposal for nothing');
-  }
-  const dissolved = events.find((e) => e.dissolved_netuid != null)?.dissolved_netuid;
-  if (dissolved != null) {
-    return done(
-      'dissolution',
-      `subnet ${dissolved} dissolved (NetworkRemoved): the alpha held on it disposed of for the TAO the chain ` +
-        "paid out from the subnet's account (this transfer), that TAO acquired at its value",
-    );
-  }
-  if (has('LimitOrderExecuted') && removed.length === 0 && added.length === 0) {
-    return done(
-      'limit-order',
-      'limit order executed: one exchange between TAO and alpha at the order\u2019s amounts',
-    );
-  }
-  const netuids = (list: LedgerEvent[]) => new Set(list.map((e) => e.netuid));
-  if (summary || (removed.length > 0 && added.length > 0)) {
-    const from = summary ? summary.netuid : removed[0]!.netuid;
-    const to = summary ? summary.counterpart_netuid : added[0]!.netuid;
-    if (from === to || (netuids(removed).size === 1 && [...netuids(removed)][0] === [...netuids(added)][0])) {
-      return done(
-        'move',
-        summary && summary.counterpart_coldkey !== summary.coldkey
-          ? 'moved between coldkeys of this order on one subnet: not a disposal'
-          : 'moved between hotkeys on one subnet: not a disposal',
-      );
-    }
-    return done('exchange', 'one token exchanged for another: disposal and acquisition');
-  }
-  if (added.length > 0) {
-    return done(
-      'stake',
-      added.every((e) => e.netuid === 0)
+    applies: (g) => has(g, 'ColdkeySwapped') || has(g, 'HotkeySwapped') || has(g, 'HotkeySwappedOnSubnet'),
+    treatment: (g) =>
+      has(g, 'ColdkeySwapped')
+        ? 'coldkey swapped: the same holdings under the new coldkey, not a disposal and not income'
+        : 'hotkey swapped: the same stake under the new hotkey, not a disposal and not income',
+    swap: keySwapOf,
+  },
+  {
+    kind: 'income',
+    applies: (g) =>
+      g.legs.length === 0 && (g.leased.size > 0 || g.events.every((e) => INCOME_KINDS.has(e.kind))),
+    treatment: (g) => {
+      const what = has(g, 'RootClaimed')
+        ? 'root claim (RootClaimed, which states no amount: the alpha claimed is the rise of the position)'
+        : has(g, 'AutoStakeAdded')
+          ? 'auto-stake of a miner\u2019s incentive (AutoStakeAdded)'
+          : has(g, 'SubnetLeaseDividendsDistributed')
+            ? 'lease dividends of a subnet lease (SubnetLeaseDividendsDistributed)'
+            : 'income';
+      return `${what}: income when received, counted in the day\u2019s income (income.csv), not a disposal`;
+    },
+  },
+  {
+    kind: 'fee-in-alpha',
+    applies: (g) => has(g, 'TransactionFeePaidWithAlpha') && noStakeEvents(g) && !g.summary,
+    treatment: () => 'transaction fee paid in alpha: a disposal of that alpha at the TAO it was swapped for',
+  },
+  {
+    kind: 'recycle',
+    applies: (g) => has(g, 'AlphaRecycled') && noStakeEvents(g),
+    treatment: () => 'alpha recycled by the holder: a disposal for nothing',
+  },
+  {
+    kind: 'burn',
+    applies: (g) => has(g, 'AlphaBurned') && noStakeEvents(g),
+    treatment: () => 'alpha burned by the holder: a disposal for nothing',
+  },
+  {
+    kind: 'dissolution',
+    applies: (g) => dissolvedNetuid(g) != null,
+    treatment: (g) =>
+      `subnet ${dissolvedNetuid(g)} dissolved (NetworkRemoved): the alpha held on it disposed of for the TAO the chain ` +
+      "paid out from the subnet's account (this transfer), that TAO acquired at its value",
+  },
+  {
+    kind: 'limit-order',
+    applies: (g) => has(g, 'LimitOrderExecuted') && noStakeEvents(g),
+    treatment: () => 'limit order executed: one exchange between TAO and alpha at the order\u2019s amounts',
+  },
+  {
+    kind: 'move',
+    applies: (g) => isMoveOrExchange(g) && withinOneSubnet(g),
+    treatment: (g) =>
+      g.summary && g.summary.counterpart_coldkey !== g.summary.coldkey
+        ? 'moved between coldkeys of this order on one subnet: not a disposal'
+        : 'moved between hotkeys on one subnet: not a disposal',
+  },
+  {
+    kind: 'exchange',
+    applies: isMoveOrExchange,
+    treatment: () => 'one token exchanged for another: disposal and acquisition',
+  },
+  {
+    kind: 'stake',
+    applies: (g) => g.added.length > 0,
+    treatment: (g) =>
+      g.added.every((e) => e.netuid === 0)
         ? 'stake on root: TAO stays TAO, not a disposal'
         : 'TAO exchanged for alpha: disposal of TAO, acquisition of alpha',
-    );
-  }
-  if (removed.length > 0 && removed.every((e) => e.extrinsic_index === null)) {
-    return done(
-      'unstake',
-      `unstaked by the chain's AlphaV2 migration (migrate_alpha_v2_and_unstake_dust_v1, spec 473, block ${first.block}, outside any extrinsic): a legacy position worth 1,000 to 3,000,000 RAO paid out to its coldkey without fee. Alpha exchanged for TAO: disposal of alpha, acquisition of TAO`,
-    );
-  }
-  if (removed.length > 0) {
-    return done(
-      'unstake',
-      removed.every((e) => e.netuid === 0)
+  },
+  {
+    kind: 'unstake',
+    // The AlphaV2 migration's unstake of a legacy position, outside any extrinsic.
+    applies: (g) => g.removed.length > 0 && g.removed.every((e) => e.extrinsic_index === null),
+    treatment: (g) =>
+      `unstaked by the chain's AlphaV2 migration (migrate_alpha_v2_and_unstake_dust_v1, spec 473, block ${g.first.block}, outside any extrinsic): a legacy position worth 1,000 to 3,000,000 RAO paid out to its coldkey without fee. Alpha exchanged for TAO: disposal of alpha, acquisition of TAO`,
+  },
+  {
+    kind: 'unstake',
+    applies: (g) => g.removed.length > 0,
+    treatment: (g) =>
+      g.removed.every((e) => e.netuid === 0)
         ? 'unstake from root: TAO stays TAO, not a disposal'
         : 'alpha exchanged for TAO: disposal of alpha, acquisition of TAO',
-    );
-  }
-  if (legs.some((l) => l.asset === TAO_SIDE && l.side === 'dispose')) {
-    return done('tao-out', 'TAO sent to a coldkey outside the order: disposal at market value');
-  }
-  if (legs.some((l) => l.asset === TAO_SIDE && l.side === 'acquire')) {
-    return done('tao-in', 'TAO received from a coldkey outside the order: acquisition at market value');
-  }
-  if (events.every(isTransfer) && events.some((e) => fromSubnet(e) || toSubnet(e))) {
-    flags.push({
-      kind: 'unexplained',
-      text: `${events.map(ref).join(', ')}: TAO moved to or from a subnet's own account with no staking event of this order in the same extrinsic; not a disposal, listed for checking.`,
-    });
-    return done(
-      'subnet-leg',
+  },
+  {
+    kind: 'tao-out',
+    applies: (g) => g.legs.some((l) => l.asset === TAO_SIDE && l.side === 'dispose'),
+    treatment: () => 'TAO sent to a coldkey outside the order: disposal at market value',
+  },
+  {
+    kind: 'tao-in',
+    applies: (g) => g.legs.some((l) => l.asset === TAO_SIDE && l.side === 'acquire'),
+    treatment: () => 'TAO received from a coldkey outside the order: acquisition at market value',
+  },
+  {
+    kind: 'subnet-leg',
+    applies: (g) => g.events.every(isTransfer) && g.events.some((e) => fromSubnet(e) || toSubnet(e)),
+    treatment: () =>
       'TAO to or from a subnet account (staking\u2019s own leg): not a payment to or from anyone',
-    );
-  }
-  return done('internal', 'between coldkeys of this order: not a disposal');
+    flag: (g) => ({
+      kind: 'unexplained',
+      text: `${g.events.map(ref).join(', ')}: TAO moved to or from a subnet's own account with no staking event of this order in the same extrinsic; not a disposal, listed for checking.`,
+    }),
+  },
+  {
+    kind: 'internal',
+    applies: () => true,
+    treatment: () => 'between coldkeys of this order: not a disposal',
+  },
+];
 
-  function done(kind: ActionKind, plain: string): EconomicAction {
-    // A fee paid in alpha inside another call (an unstake, say) is a second disposal the row must name.
-    const feeInAlpha =
-      kind !== 'fee-in-alpha' && events.some((e) => e.kind === 'TransactionFeePaidWithAlpha');
-    const treatment = feeInAlpha
-      ? `${plain}; its transaction fee was paid in alpha (TransactionFeePaidWithAlpha): that alpha disposed of too, at the TAO it was swapped for`
-      : plain;
-    const action: EconomicAction = {
-      kind,
-      treatment,
-      block: first.block,
-      time: first.time,
-      events,
-      legs,
-      touches,
-      flags,
-    };
-    if (counterparty === undefined && crossedWith.size === 1) counterparty = [...crossedWith][0] || undefined;
-    if (counterparty !== undefined && CROSSING_KINDS.has(kind)) action.counterparty = counterparty;
-    return action;
-  }
+function dissolvedNetuid(g: ActionGroup): number | null | undefined {
+  return g.events.find((e) => e.dissolved_netuid != null)?.dissolved_netuid;
+}
+
+/** A summary event, or stake both removed and added by the order: a move or an exchange. */
+function isMoveOrExchange(g: ActionGroup): boolean {
+  return g.summary !== undefined || (g.removed.length > 0 && g.added.length > 0);
+}
+
+/**
+ * The action of the group as booked, of this kind. `counterparty`: the other side of a crossing the caller
+ * decided; else the one address the group's TAO crossed the edge with, if there was one.
+ */
+function finishAction(
+  g: ActionGroup,
+  kind: ActionKind,
+  plain: string,
+  counterparty?: string,
+): EconomicAction {
+  // A fee paid in alpha inside another call (an unstake, say) is a second disposal the row must name.
+  const feeInAlpha = kind !== 'fee-in-alpha' && has(g, 'TransactionFeePaidWithAlpha');
+  const treatment = feeInAlpha
+    ? `${plain}; its transaction fee was paid in alpha (TransactionFeePaidWithAlpha): that alpha disposed of too, at the TAO it was swapped for`
+    : plain;
+  const action: EconomicAction = {
+    kind,
+    treatment,
+    block: g.first.block,
+    time: g.first.time,
+    events: g.events,
+    legs: g.legs,
+    touches: g.touches,
+    flags: g.flags,
+  };
+  const other =
+    counterparty === undefined && g.crossedWith.size === 1
+      ? [...g.crossedWith][0] || undefined
+      : counterparty;
+  if (other !== undefined && CROSSING_KINDS.has(kind)) action.counterparty = other;
+  return action;
 }

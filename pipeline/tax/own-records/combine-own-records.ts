@@ -91,64 +91,127 @@ export function combineOwnRecords(
   openingAt?: Date,
 ): CombinedTransactions {
   const flags = [...chain.flags];
-  let rows = [...chain.transactions];
-  const recordOf = new Map<CgtTransaction, OwnRecord>();
-  const resolve = assetResolver(rows);
-  const ownTransfers: OwnTransfer[] = [];
-  const dropFlagsOf = (ref: string | undefined) => {
-    if (ref === undefined) return;
-    for (let i = flags.length - 1; i >= 0; i--) if (flags[i]!.ref === ref) flags.splice(i, 1);
-  };
+  const resolve = assetResolver(chain.transactions);
 
   // 1. The opening.
-  const chainOpening = rows.find((tx) => tx.kind === 'opening');
-  const recordOpensAt = openingAt ?? chainOpening?.at ?? rows[0]?.at ?? new Date(0);
-  let records = [...customer.records];
-  if (customer.opening) {
-    const opening = customer.opening;
-    for (let i = flags.length - 1; i >= 0; i--) if (flags[i]!.kind === 'opening') flags.splice(i, 1);
-    rows = rows.filter((tx) => tx.kind !== 'opening');
-    // The pools stand at the end of a UK day (pools.csv's, or the record's first day for entered figures):
-    // everything on or before it is already in them, and is left out.
-    const asAt = opening.asAt ?? ukDay(recordOpensAt.getTime());
-    const at = opening.asAt !== null ? new Date(ukDayEndMs(opening.asAt) - 1) : recordOpensAt;
-    const before = rows.filter((tx) => ukDay(tx.at.getTime()) <= asAt).length;
-    rows = rows.filter((tx) => ukDay(tx.at.getTime()) > asAt);
-    const earlier = records.filter((r) => ukDay(r.at.getTime()) <= asAt);
-    records = records.filter((r) => ukDay(r.at.getTime()) > asAt);
-    if (before + earlier.length > 0) {
-      flags.push({
-        date: asAt,
-        kind: 'opening',
-        text: `${before} chain transaction(s) and ${earlier.length} of your record(s) dated on or before ${asAt} are left out: the opening pools you gave stand at the end of that day and already hold them.`,
-      });
-    }
-    for (const pool of opening.pools) {
-      if (!pool.quantity.gt(0)) continue;
-      rows.push({
-        at,
-        asset: resolve(pool.asset, at),
-        action: 'acquire',
-        quantity: new CgtDecimal(pool.quantity),
-        gbp: new CgtDecimal(pool.cost),
-        ref: `opening pool ${opening.asAt ?? ukDay(recordOpensAt.getTime())}`,
-        kind: 'opening',
-      });
-    }
-    const list = opening.pools
-      .map((p) => `${resolve(p.asset, at)} ${plainDecimal(p.quantity)} costing £${p.cost.toFixed(2)}`)
-      .join('; ');
-    flags.push({
-      date: opening.asAt ?? ukDay(recordOpensAt.getTime()),
-      kind: 'opening',
-      text:
-        opening.source === 'pools.csv'
-          ? `The pools open from your pools.csv of the pack before this one, as they stood at the end of ${opening.asAt} (${list || 'no pools'}), not at market value.`
-          : `The pools open from the figures you gave, at the end of ${ukDay(recordOpensAt.getTime())}, the earliest day the service collected (${list || 'no pools'}), not at market value.`,
-    });
+  const chainOpening = chain.transactions.find((tx) => tx.kind === 'opening');
+  const recordOpensAt = openingAt ?? chainOpening?.at ?? chain.transactions[0]?.at ?? new Date(0);
+  const opened = customer.opening
+    ? openFromOwnPools(chain.transactions, customer.records, customer.opening, recordOpensAt, resolve, flags)
+    : { rows: [...chain.transactions], records: [...customer.records] };
+  const records = opened.records;
+  let rows = opened.rows;
+  flagReadingNotes(customer, recordOpensAt, flags);
+
+  // 2. Own addresses: the chain's transfers with them are moves within the buyer's holdings.
+  const own = new Map<string, OwnAddress>(customer.addresses.map((a) => [a.address, a]));
+  const transfers = rows.filter((tx) => tx.kind === 'transfer-in' || tx.kind === 'transfer-out');
+  const moves = new OwnMoves(flags);
+  for (const tx of transfers) {
+    const address = tx.counterparty === undefined ? undefined : own.get(tx.counterparty);
+    if (address) moves.add(tx, address.label, null);
   }
 
-  // What reading the files found to check (identical rows kept, money rows skipped, files overlapping).
+  // 3. The records. Deposits and withdrawals first, paired with the chain's transfers as one matching.
+  const recordOf = new Map<CgtTransaction, OwnRecord>();
+  const { added, unmatchedRecords } = bookRecords(records, transfers, {
+    own,
+    moves,
+    resolve,
+    flags,
+    recordOf,
+  });
+  added.push(...ownMoveFees(moves));
+  rows = rows.filter((tx) => !moves.byTransaction.has(tx));
+  rows.push(...added);
+
+  // Last year's 30-day matches: their quantity leaves those days' acquisitions before anything else here.
+  const originalOf = new Map<CgtTransaction, CgtTransaction>();
+  if (customer.opening) {
+    rows = leaveOutMatchedAhead(rows, customer.opening, resolve, flags, { recordOf, originalOf });
+  }
+  if (!customer.opening && chainOpening) flagEarlyRecords(records, recordOpensAt, flags);
+
+  // 4. Holdings: a record may not sell what the pools do not hold; the chain's gaps are covered as before.
+  const ordered = rows.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      a.asset.localeCompare(b.asset) ||
+      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
+  );
+  const transactions = coverShortfalls(ordered, flags, refuseRecordShortfall(recordOf));
+  return {
+    transactions,
+    flags,
+    ownTransfers: moves.list.sort((a, b) => a.at.getTime() - b.at.getTime()),
+    recordOf,
+    originalOf,
+    unmatchedRecords,
+    opening: customer.opening ? customer.opening.source : 'market value',
+  };
+}
+
+/**
+ * Opening pools given by the buyer replace the market-value opening: the chain's opening rows and flag go,
+ * and so does everything (chain or records) on or before the UK day the pools stand at; the pools enter as
+ * acquisitions at their cost, and a flag says where they came from.
+ */
+function openFromOwnPools(
+  chainRows: readonly CgtTransaction[],
+  customerRecords: readonly OwnRecord[],
+  opening: OpeningPools,
+  recordOpensAt: Date,
+  resolve: AssetResolver,
+  flags: PackFlag[],
+): { rows: CgtTransaction[]; records: OwnRecord[] } {
+  for (let i = flags.length - 1; i >= 0; i--) if (flags[i]!.kind === 'opening') flags.splice(i, 1);
+  let rows = chainRows.filter((tx) => tx.kind !== 'opening');
+  // The pools stand at the end of a UK day (pools.csv's, or the record's first day for entered figures):
+  // everything on or before it is already in them, and is left out.
+  const asAt = opening.asAt ?? ukDay(recordOpensAt.getTime());
+  const at = opening.asAt !== null ? new Date(ukDayEndMs(opening.asAt) - 1) : recordOpensAt;
+  const before = rows.filter((tx) => ukDay(tx.at.getTime()) <= asAt).length;
+  rows = rows.filter((tx) => ukDay(tx.at.getTime()) > asAt);
+  const earlier = customerRecords.filter((r) => ukDay(r.at.getTime()) <= asAt);
+  const records = customerRecords.filter((r) => ukDay(r.at.getTime()) > asAt);
+  if (before + earlier.length > 0) {
+    flags.push({
+      date: asAt,
+      kind: 'opening',
+      text: `${before} chain transaction(s) and ${earlier.length} of your record(s) dated on or before ${asAt} are left out: the opening pools you gave stand at the end of that day and already hold them.`,
+    });
+  }
+  for (const pool of opening.pools) {
+    if (!pool.quantity.gt(0)) continue;
+    rows.push({
+      at,
+      asset: resolve(pool.asset, at),
+      action: 'acquire',
+      quantity: new CgtDecimal(pool.quantity),
+      gbp: new CgtDecimal(pool.cost),
+      ref: `opening pool ${opening.asAt ?? ukDay(recordOpensAt.getTime())}`,
+      kind: 'opening',
+    });
+  }
+  const list = opening.pools
+    .map((p) => `${resolve(p.asset, at)} ${plainDecimal(p.quantity)} costing £${p.cost.toFixed(2)}`)
+    .join('; ');
+  flags.push({
+    date: opening.asAt ?? ukDay(recordOpensAt.getTime()),
+    kind: 'opening',
+    text:
+      opening.source === 'pools.csv'
+        ? `The pools open from your pools.csv of the pack before this one, as they stood at the end of ${opening.asAt} (${list || 'no pools'}), not at market value.`
+        : `The pools open from the figures you gave, at the end of ${ukDay(recordOpensAt.getTime())}, the earliest day the service collected (${list || 'no pools'}), not at market value.`,
+  });
+  return { rows, records };
+}
+
+/**
+ * What reading the files found to check (identical rows kept, money rows skipped, files overlapping), and a
+ * pools.csv from a pack whose record ended before the 30-day rule could see all its matches.
+ */
+function flagReadingNotes(customer: CustomerInputs, recordOpensAt: Date, flags: PackFlag[]): void {
   for (const note of customer.notes ?? []) {
     flags.push({
       date: ukDay((note.at ?? recordOpensAt).getTime()),
@@ -167,13 +230,21 @@ export function combineOwnRecords(
       text: `Your pools.csv comes from a provisional pack: its record ended on ${customer.opening!.recordEnd}, less than ${BED_AND_BREAKFAST_DAYS} days after ${customer.opening!.asAt}, so acquisitions after that day that the 30-day rule matches with its last disposals were not seen, and its pools may hold what those matches would have taken. Give the pools.csv of that year's pack built after ${provisionalUntil} for final figures.`,
     });
   }
+}
 
-  // 2. Own addresses: the chain's transfers with them are moves within the buyer's holdings.
-  const own = new Map<string, OwnAddress>(customer.addresses.map((a) => [a.address, a]));
-  const transfers = rows.filter((tx) => tx.kind === 'transfer-in' || tx.kind === 'transfer-out');
-  const ownTransferOf = new Map<CgtTransaction, OwnTransfer>();
-  const makeOwn = (tx: CgtTransaction, label: string | null, record: OwnRecord | null) => {
-    const found = ownTransferOf.get(tx);
+/**
+ * The chain's transfers that are moves between the buyer's own holdings, in the order found, each once. A
+ * transfer that becomes one loses its flags (it is no transfer out of or into the buyer's holdings).
+ */
+class OwnMoves {
+  readonly byTransaction = new Map<CgtTransaction, OwnTransfer>();
+  readonly list: OwnTransfer[] = [];
+
+  constructor(private readonly flags: PackFlag[]) {}
+
+  /** `tx` as an own move; found again (by an address and a record), it keeps the record that shows its other side. */
+  add(tx: CgtTransaction, label: string | null, record: OwnRecord | null): OwnTransfer {
+    const found = this.byTransaction.get(tx);
     if (found) {
       found.record ??= record;
       return found;
@@ -188,19 +259,86 @@ export function combineOwnRecords(
       label,
       record,
     };
-    ownTransferOf.set(tx, move);
-    ownTransfers.push(move);
-    dropFlagsOf(tx.ref);
+    this.byTransaction.set(tx, move);
+    this.list.push(move);
+    this.dropFlagsOf(tx.ref);
     return move;
-  };
-  for (const tx of transfers) {
-    const address = tx.counterparty === undefined ? undefined : own.get(tx.counterparty);
-    if (address) makeOwn(tx, address.label, null);
   }
 
-  // 3. The records. Deposits and withdrawals first, paired with the chain's transfers as one matching.
+  private dropFlagsOf(ref: string | undefined): void {
+    if (ref === undefined) return;
+    for (let i = this.flags.length - 1; i >= 0; i--) if (this.flags[i]!.ref === ref) this.flags.splice(i, 1);
+  }
+}
+
+/** What `bookRecords` reads and adds to: the buyer's addresses, the own moves, the flags, each row's record. */
+interface RecordBooking {
+  own: ReadonlyMap<string, OwnAddress>;
+  moves: OwnMoves;
+  resolve: AssetResolver;
+  flags: PackFlag[];
+  recordOf: Map<CgtTransaction, OwnRecord>;
+}
+
+/**
+ * The records' transactions, each mapped to its record: a deposit or withdrawal paired with a chain transfer
+ * is an own move (with the fee it paid, and a fee hidden inside its amount, disposed of); an unpaired one
+ * books nothing but its fee and is returned (and flagged unless the file names both wallets as the buyer's);
+ * the buys, sells, income and fees after them.
+ */
+function bookRecords(
+  records: readonly OwnRecord[],
+  transfers: readonly CgtTransaction[],
+  { own, moves, resolve, flags, recordOf }: RecordBooking,
+): { added: CgtTransaction[]; unmatchedRecords: OwnRecord[] } {
   const added: CgtTransaction[] = [];
   const unmatchedRecords: OwnRecord[] = [];
+  const book = (record: OwnRecord, txs: readonly CgtTransaction[]) => {
+    for (const tx of txs) {
+      added.push(tx);
+      recordOf.set(tx, record);
+    }
+  };
+  const pairs = pairRecordTransfers(records, transfers, own, resolve, flags);
+  for (const record of records) {
+    if (record.kind !== 'deposit' && record.kind !== 'withdrawal') continue;
+    const match = pairs.get(record);
+    if (match) {
+      moves.add(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
+      book(record, hiddenFeeDisposal(record, match, resolve, flags));
+    } else {
+      unmatchedRecords.push(record);
+      // A transfer between two wallets the file itself names as the buyer's books nothing and needs no check.
+      if (!record.betweenOwnWallets) {
+        flags.push({
+          date: ukDay(record.at.getTime()),
+          kind: 'own-records',
+          text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / HOUR_MS} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
+        });
+      }
+    }
+    book(record, feeDisposal(record, resolve));
+  }
+  for (const [record, txs] of recordsTransactions(
+    records.filter((r) => r.kind !== 'deposit' && r.kind !== 'withdrawal'),
+    resolve,
+  )) {
+    book(record, txs);
+  }
+  return { added, unmatchedRecords };
+}
+
+/**
+ * The records' deposits and withdrawals paired with the chain's transfers (`pairTransfers`, one matching over
+ * all of them); a pairing that only nearness in time decided is flagged as a point to check.
+ */
+function pairRecordTransfers(
+  records: readonly OwnRecord[],
+  transfers: readonly CgtTransaction[],
+  own: ReadonlyMap<string, OwnAddress>,
+  resolve: AssetResolver,
+  flags: PackFlag[],
+): Map<OwnRecord, CgtTransaction> {
   const moves = records.filter((r) => r.kind === 'deposit' || r.kind === 'withdrawal');
   const pairing = pairTransfers(moves, transfers, {
     assetOf: (record) => resolve(record.asset, record.at),
@@ -228,54 +366,40 @@ export function combineOwnRecords(
         : `${recordRef(record)}: this ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} was paired with the chain transfer ${describeTransfer(transfer)}, which ${recordRef(alternative as OwnRecord)} fits as well: the nearer in time was taken. Check which record it is.`,
     });
   }
-  for (const record of records) {
-    if (record.kind === 'deposit' || record.kind === 'withdrawal') {
-      const match = pairing.pairs.get(record);
-      if (match) {
-        makeOwn(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
-        const hidden = record.feeInside ? record.quantity.minus(match.quantity) : null;
-        if (hidden?.gt(QUANTITY_SLACK)) {
-          const fee = { asset: record.asset, quantity: hidden, gbp: hidden.times(record.dayRate ?? 0) };
-          for (const tx of feeDisposal({ ...record, fee }, resolve)) {
-            added.push(tx);
-            recordOf.set(tx, record);
-          }
-          flags.push({
-            date: ukDay(record.at.getTime()),
-            kind: 'own-records',
-            text: `${recordRef(record)}: this withdrawal of ${plainDecimal(record.quantity)} ${record.asset} gives its fee inside its amount; ${plainDecimal(match.quantity)} arrived on the chain, so the ${plainDecimal(hidden)} ${record.asset} between them is booked as the exchange's fee (a disposal at that day's TAO/GBP rate). Check it against the exchange's withdrawal record.`,
-          });
-        }
-      } else {
-        unmatchedRecords.push(record);
-        // A transfer between two wallets the file itself names as the buyer's books nothing and needs no check.
-        if (!record.betweenOwnWallets) {
-          flags.push({
-            date: ukDay(record.at.getTime()),
-            kind: 'own-records',
-            text: `${record.source} line ${record.line}: a ${record.kind} of ${plainDecimal(record.quantity)} ${record.asset} on ${record.at.toISOString().slice(0, 16)}Z matches no transfer ${record.kind === 'withdrawal' ? 'into' : 'out of'} the order's coldkeys within ${TRANSFER_WINDOW_MS / HOUR_MS} hours: nothing is booked for it (a move between your own wallets). If the tokens came from or went to someone else, it is an acquisition or a disposal: check it.`,
-          });
-        }
-      }
-      for (const tx of feeDisposal(record, resolve)) {
-        added.push(tx);
-        recordOf.set(tx, record);
-      }
-    }
-  }
-  for (const [record, txs] of recordsTransactions(
-    records.filter((r) => r.kind !== 'deposit' && r.kind !== 'withdrawal'),
-    resolve,
-  )) {
-    for (const tx of txs) {
-      added.push(tx);
-      recordOf.set(tx, record);
-    }
-  }
-  // A fee paid in a token inside a transfer that became an own move is still a disposal of that token.
-  for (const tx of ownTransferOf.keys()) {
+  return pairing.pairs;
+}
+
+/**
+ * A withdrawal that gives its fee inside its amount (`feeInside`): what did not arrive on the chain is the
+ * exchange's fee, disposed of at that day's rate, and flagged for checking.
+ */
+function hiddenFeeDisposal(
+  record: OwnRecord,
+  match: CgtTransaction,
+  resolve: AssetResolver,
+  flags: PackFlag[],
+): CgtTransaction[] {
+  const hidden = record.feeInside ? record.quantity.minus(match.quantity) : null;
+  if (!hidden?.gt(QUANTITY_SLACK)) return [];
+  const fee = { asset: record.asset, quantity: hidden, gbp: hidden.times(record.dayRate ?? 0) };
+  const txs = feeDisposal({ ...record, fee }, resolve);
+  flags.push({
+    date: ukDay(record.at.getTime()),
+    kind: 'own-records',
+    text: `${recordRef(record)}: this withdrawal of ${plainDecimal(record.quantity)} ${record.asset} gives its fee inside its amount; ${plainDecimal(match.quantity)} arrived on the chain, so the ${plainDecimal(hidden)} ${record.asset} between them is booked as the exchange's fee (a disposal at that day's TAO/GBP rate). Check it against the exchange's withdrawal record.`,
+  });
+  return txs;
+}
+
+/**
+ * A fee paid in a token inside a transfer that became an own move is still a disposal of that token; the
+ * move itself is what arrived, the fee taken off.
+ */
+function ownMoveFees(moves: OwnMoves): CgtTransaction[] {
+  const fees: CgtTransaction[] = [];
+  for (const [tx, move] of moves.byTransaction) {
     if (tx.action !== 'dispose' || !tx.paidAsFee || !tx.paidAsFee.quantity.gt(0)) continue;
-    added.push({
+    fees.push({
       at: tx.at,
       asset: tx.asset,
       action: 'dispose',
@@ -284,48 +408,52 @@ export function combineOwnRecords(
       ref: `${tx.ref ?? 'transfer'} fee`,
       paidAsFee: tx.paidAsFee,
     });
-    const move = ownTransferOf.get(tx)!;
     move.quantity = tx.quantity.minus(tx.paidAsFee.quantity);
   }
-  rows = rows.filter((tx) => !ownTransferOf.has(tx));
-  rows.push(...added);
+  return fees;
+}
 
-  // Last year's 30-day matches: their quantity leaves those days' acquisitions before anything else here.
-  const originalOf = new Map<CgtTransaction, CgtTransaction>();
-  if (customer.opening) {
-    const replaced = takeMatchedAhead(rows, customer.opening, resolve, flags);
-    rows = replaced.rows;
-    // The exports still know a reduced row by what it was (a record's purchase, a chain event's leg).
-    for (const [before, after] of replaced.replaced) {
-      const record = recordOf.get(before);
-      if (record) recordOf.set(after, record);
-      recordOf.delete(before);
-      originalOf.set(after, originalOf.get(before) ?? before);
-    }
+/**
+ * `takeMatchedAhead` on the rows; the exports still know a reduced row by what it was (a record's purchase,
+ * a chain event's leg), so each replacement keeps its record and its original row.
+ */
+function leaveOutMatchedAhead(
+  rows: CgtTransaction[],
+  opening: OpeningPools,
+  resolve: AssetResolver,
+  flags: PackFlag[],
+  { recordOf, originalOf }: Pick<CombinedTransactions, 'recordOf' | 'originalOf'>,
+): CgtTransaction[] {
+  const replaced = takeMatchedAhead(rows, opening, resolve, flags);
+  for (const [before, after] of replaced.replaced) {
+    const record = recordOf.get(before);
+    if (record) recordOf.set(after, record);
+    recordOf.delete(before);
+    originalOf.set(after, originalOf.get(before) ?? before);
   }
+  return replaced.rows;
+}
 
-  // Only a market-value opening can count a record's tokens twice (the chain's holdings when it opens).
-  if (records.length > 0 && !customer.opening && chainOpening) {
-    const early = records.filter((r) => r.at.getTime() < recordOpensAt.getTime());
-    if (early.length > 0) {
-      flags.push({
-        date: ukDay(recordOpensAt.getTime()),
-        kind: 'opening',
-        text: `${early.length} of your records are dated before ${ukDay(recordOpensAt.getTime())}, when the chain record opens with the coldkeys' holdings at market value: if those holdings came from these records, the same tokens are counted twice. Give your pools at that day (or last year's pools.csv) to open from your own cost instead.`,
-      });
-    }
-  }
+/** Only a market-value opening can count a record's tokens twice (the chain's holdings when it opens). */
+function flagEarlyRecords(records: readonly OwnRecord[], recordOpensAt: Date, flags: PackFlag[]): void {
+  const early = records.filter((r) => r.at.getTime() < recordOpensAt.getTime());
+  if (early.length === 0) return;
+  flags.push({
+    date: ukDay(recordOpensAt.getTime()),
+    kind: 'opening',
+    text: `${early.length} of your records are dated before ${ukDay(recordOpensAt.getTime())}, when the chain record opens with the coldkeys' holdings at market value: if those holdings came from these records, the same tokens are counted twice. Give your pools at that day (or last year's pools.csv) to open from your own cost instead.`,
+  });
+}
 
-  // 4. Holdings: a record may not sell what the pools do not hold; the chain's gaps are covered as before.
-  const ordered = rows.sort(
-    (a, b) =>
-      a.at.getTime() - b.at.getTime() ||
-      a.asset.localeCompare(b.asset) ||
-      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
-  );
-  const transactions = coverShortfalls(ordered, flags, (tx, held, date) => {
+/**
+ * `coverShortfalls`' refusal: a record's disposal of more than the pools hold is refused with its file and
+ * line; an exchange's rounding (a few units of the 8th place) is covered and flagged like the chain's gaps.
+ */
+function refuseRecordShortfall(
+  recordOf: ReadonlyMap<CgtTransaction, OwnRecord>,
+): (tx: CgtTransaction, held: Decimal, date: string) => void {
+  return (tx, held, date) => {
     const record = recordOf.get(tx);
-    // An exchange's rounding (a few units of the 8th place) is covered and flagged like the chain's gaps.
     if (!record || tx.quantity.minus(held).lte(QUANTITY_SLACK)) return;
     throw new CustomerInputsRejected([
       {
@@ -335,15 +463,6 @@ export function combineOwnRecords(
         reason: `this ${tx.action === 'dispose' ? record.kind : 'row'} disposes of ${plainDecimal(tx.quantity)} ${tx.asset} on ${date} (UK day), more than the ${plainDecimal(held)} your records and the chain record hold that day: an earlier purchase or withdrawal is missing from the files`,
       },
     ]);
-  });
-  return {
-    transactions,
-    flags,
-    ownTransfers: ownTransfers.sort((a, b) => a.at.getTime() - b.at.getTime()),
-    recordOf,
-    originalOf,
-    unmatchedRecords,
-    opening: customer.opening ? customer.opening.source : 'market value',
   };
 }
 

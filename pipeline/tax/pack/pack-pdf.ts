@@ -23,6 +23,8 @@ const money = (value: Decimal) => `£${pounds(value)}`;
  * `summary.pdf`: the order, the income and gains of the tax year, the method with HMRC's references, the
  * limits and assumptions. The only time in it is the payment time (creation and modification dates too),
  * and pdf-lib writes no random document id, so the same inputs give the same bytes.
+ *
+ * Each part of the document is its own function, in the order the pages show them.
  */
 export async function packPdf(
   order: PackOrder,
@@ -41,9 +43,35 @@ export async function packPdf(
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const w = new PdfWriter(pdf, font, bold);
   const year = inputs.taxYear;
-  const names = inputs.subnetNames;
 
-  w.line(order.packName, { font: bold, size: 17 });
+  orderSection(w, order, inputs, ledger, asOf);
+  const record = recordDays(ledger);
+  const summary = incomeSummary(ledger.income, year.startYear, inputs.subnetNames, record);
+  incomeSection(w, summary, 'Staking income (miscellaneous income, valued when received)');
+  gainsSection(w, ledger, year.label);
+  closingPoolsSection(w, ledger);
+  customerSection(w, ledger);
+  pointsToCheckSection(w, ledger);
+  // Every coldkey of the record, the ones followed after a coldkey swap too: each its own income pages.
+  if (inputs.coldkeys.length > 1) {
+    for (const coldkey of inputs.coldkeys) coldkeyPages(w, coldkey, order, inputs, ledger, record);
+  }
+  methodPages(w);
+
+  w.numberPages(`${order.packName} - order ${order.id} - tax year ${year.label}`);
+  return pdf.save({ useObjectStreams: false });
+}
+
+/** The first page's head: the pack, the tax year, the order, the chain record and the days it covers, the coldkeys. */
+function orderSection(
+  w: PdfWriter,
+  order: PackOrder,
+  inputs: PackInputs,
+  ledger: PackLedger,
+  asOf: Date,
+): void {
+  const year = inputs.taxYear;
+  w.line(order.packName, { font: w.bold, size: 17 });
   w.gap(2);
   w.line(
     `UK tax year ${year.label}: 6 April ${year.startYear} to 5 April ${year.startYear + 1} (UK days, Europe/London)`,
@@ -85,14 +113,13 @@ export async function packPdf(
     }
   }
   w.gap(4);
-  w.paragraph(NOT_TAX_ADVICE, { font: bold, size: 9 });
+  w.paragraph(NOT_TAX_ADVICE, { font: w.bold, size: 9 });
+}
 
-  const record = recordDays(ledger);
-  const summary = incomeSummary(ledger.income, year.startYear, names, record);
-  incomeSection(w, summary, 'Staking income (miscellaneous income, valued when received)');
-
-  const sa108 = sa108Of(ledger, year.label);
-  w.heading(`Capital gains: SA108 figures for ${year.label}`);
+/** The SA108 boxes for the year, and where their rows are. */
+function gainsSection(w: PdfWriter, ledger: PackLedger, yearLabel: string): void {
+  const sa108 = sa108Of(ledger, yearLabel);
+  w.heading(`Capital gains: SA108 figures for ${yearLabel}`);
   w.table(
     [
       { header: 'SA108 box', width: 300 },
@@ -112,7 +139,10 @@ export async function packPdf(
       'The annual exempt amount (£3,000 from 2024/25) and the rates are for your return, not applied here.',
     { size: 8.5 },
   );
+}
 
+/** The section 104 pools at the year's end. */
+function closingPoolsSection(w: PdfWriter, ledger: PackLedger): void {
   w.heading('Closing section 104 pools');
   w.table(
     [
@@ -135,9 +165,10 @@ export async function packPdf(
       size: 8.5,
     },
   );
+}
 
-  customerSection(w, ledger);
-
+/** The points to check, grouped; past the list's length, where the rest are. */
+function pointsToCheckSection(w: PdfWriter, ledger: PackLedger): void {
   const points = groupFlags(ledger.mapping.flags);
   w.heading(`Points to check (${points.length})`);
   if (points.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
@@ -150,44 +181,53 @@ export async function packPdf(
       { size: 8.5 },
     );
   }
+}
 
-  // Every coldkey of the record, the ones followed after a coldkey swap too: each its own income pages.
-  if (inputs.coldkeys.length > 1) {
-    for (const coldkey of inputs.coldkeys) {
-      w.newPage();
-      w.line(`Coldkey ${coldkey}`, { font: bold, size: 12 });
-      const into = inputs.followed.find((f) => f.to === coldkey && !order.coldkeys.includes(coldkey));
-      const from = inputs.followed.find((f) => f.from === coldkey && !order.coldkeys.includes(coldkey));
-      const line = into
-        ? `Followed from ${into.from} after its coldkey swap (ColdkeySwapped, block ${into.block})`
-        : from
-          ? `Followed back from ${from.to}: this key was swapped to it (ColdkeySwapped, block ${from.block})`
-          : null;
-      if (line) w.paragraph(line, { size: 9 });
-      const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
-      incomeSection(
-        w,
-        incomeSummary(own, year.startYear, names, record),
-        `Staking income of this coldkey, ${year.label}`,
-      );
-      const positions = ledger.positions.filter((p) => p.coldkey === coldkey);
-      w.heading('Positions');
-      w.table(
-        [
-          { header: 'Subnet', width: 60 },
-          { header: 'Hotkey', width: 300 },
-        ],
-        positions.map((p) => [String(p.netuid), p.hotkey]),
-      );
-      w.paragraph(
-        'Gains are pooled per person across all the coldkeys of the order (HMRC CRYPTO22200): they are on the first page only.',
-        {
-          size: 8.5,
-        },
-      );
-    }
-  }
+/** One coldkey's pages: how the record came to follow it, its income and its positions (gains are pooled). */
+function coldkeyPages(
+  w: PdfWriter,
+  coldkey: string,
+  order: PackOrder,
+  inputs: PackInputs,
+  ledger: PackLedger,
+  record: ReturnType<typeof recordDays>,
+): void {
+  const year = inputs.taxYear;
+  w.newPage();
+  w.line(`Coldkey ${coldkey}`, { font: w.bold, size: 12 });
+  const into = inputs.followed.find((f) => f.to === coldkey && !order.coldkeys.includes(coldkey));
+  const from = inputs.followed.find((f) => f.from === coldkey && !order.coldkeys.includes(coldkey));
+  const line = into
+    ? `Followed from ${into.from} after its coldkey swap (ColdkeySwapped, block ${into.block})`
+    : from
+      ? `Followed back from ${from.to}: this key was swapped to it (ColdkeySwapped, block ${from.block})`
+      : null;
+  if (line) w.paragraph(line, { size: 9 });
+  const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
+  incomeSection(
+    w,
+    incomeSummary(own, year.startYear, inputs.subnetNames, record),
+    `Staking income of this coldkey, ${year.label}`,
+  );
+  const positions = ledger.positions.filter((p) => p.coldkey === coldkey);
+  w.heading('Positions');
+  w.table(
+    [
+      { header: 'Subnet', width: 60 },
+      { header: 'Hotkey', width: 300 },
+    ],
+    positions.map((p) => [String(p.netuid), p.hotkey]),
+  );
+  w.paragraph(
+    'Gains are pooled per person across all the coldkeys of the order (HMRC CRYPTO22200): they are on the first page only.',
+    {
+      size: 8.5,
+    },
+  );
+}
 
+/** The closing pages: the method, the limits and assumptions, the files of the pack. */
+function methodPages(w: PdfWriter): void {
   w.newPage();
   w.heading('Method, in plain words');
   for (const paragraph of HMRC_METHOD) w.paragraph(paragraph);
@@ -196,10 +236,7 @@ export async function packPdf(
   w.heading('Files in this pack');
   for (const [name, text] of PACK_FILES) w.paragraph(`${name}: ${text}`, { size: 9 });
   w.gap(6);
-  w.paragraph(NOT_TAX_ADVICE, { font: bold });
-
-  w.numberPages(`${order.packName} - order ${order.id} - tax year ${year.label}`);
-  return pdf.save({ useObjectStreams: false });
+  w.paragraph(NOT_TAX_ADVICE, { font: w.bold });
 }
 
 /** The record's first and last UK days, when it has any. */
