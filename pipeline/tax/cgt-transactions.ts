@@ -26,15 +26,17 @@
  */
 import { Decimal } from 'decimal.js';
 import { ukDay } from '../time/uk-day.js';
+import { CgtDecimal } from './cgt/cgt-decimal.js';
+import type { CgtTransaction } from './cgt/cgt-types.js';
 import {
   ALL_SUBNETS,
   type AlphaHolding,
   CROSSING_KINDS,
   type EconomicAction,
   TAO_SIDE,
-} from './actions/economic-action.js';
-import { CgtDecimal } from './cgt/cgt-decimal.js';
-import type { CgtTransaction } from './cgt/cgt-types.js';
+} from './chain-record/actions/economic-action.js';
+import { eventLabel, type LedgerEvent } from './chain-record/ledger-event.js';
+import { type PositionRef, positionId, type StakesAtBlock } from './chain-record/stake-at-blocks.js';
 import type { GbpPrices } from './gbp-prices.js';
 import {
   GBP_PLACES,
@@ -44,8 +46,6 @@ import {
   type LedgerDay,
   taoRaoAt,
 } from './income-ledger.js';
-import { eventLabel, type LedgerEvent } from './ledger-event.js';
-import { type PositionRef, positionId, type StakesAtBlock } from './stake-at-blocks.js';
 
 export const TAO_ASSET = 'TAO';
 

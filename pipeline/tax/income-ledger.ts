@@ -17,8 +17,8 @@
 import { Decimal } from 'decimal.js';
 import { poolReserves, valueInTaoRao } from '../amounts/pool-price.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
+import { type PositionRef, positionId, type StakesAtBlock } from './chain-record/stake-at-blocks.js';
 import type { GbpPrice, GbpPrices } from './gbp-prices.js';
-import { type PositionRef, positionId, type StakesAtBlock } from './stake-at-blocks.js';
 
 export interface LedgerDay {
   date: string;

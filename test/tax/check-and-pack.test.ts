@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaxCheck } from '../../pipeline/contract/tax-check.js';
 import { ColdkeyShard, coldkeyShardOf, taxPaths } from '../../pipeline/contract/tax-published.js';
 import { readManifest, readPublishedObject } from '../../pipeline/store/index.js';
-import { type ColdkeyChain, createColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
+import { type ColdkeyChain, createColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
 import { buildPack } from '../../pipeline/tax/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../pipeline/tax/pack/pack-chain.js';
 import { STATE_ENGINES, type TestStateStore } from '../gateway/state/state-engines.js';

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ColdkeyShard, TaxFiatPrices, TaxYields } from '../../pipeline/contract/tax-published.js';
+import { countTaxYearEvents } from '../../pipeline/tax/chain-record/tax-year-events.js';
 import {
   type CheckHoldings,
   type CheckInputs,
@@ -14,7 +15,6 @@ import {
   renderCheck,
 } from '../../pipeline/tax/estimate-check.js';
 import { latestTaoPrices } from '../../pipeline/tax/latest-tao-price.js';
-import { countTaxYearEvents } from '../../pipeline/tax/tax-year-events.js';
 import { ukTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 
 const TAO = 1_000_000_000n;

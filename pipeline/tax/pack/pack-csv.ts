@@ -8,9 +8,9 @@ import { fixedToText } from '../../amounts/rao.js';
 import { csvField } from '../../csv/csv-field.js';
 import { plainDecimal } from '../cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../cgt/cgt-types.js';
+import { eventLabel } from '../chain-record/ledger-event.js';
+import { positionId } from '../chain-record/stake-at-blocks.js';
 import { GBP_PLACES, type IncomeRow } from '../income-ledger.js';
-import { eventLabel } from '../ledger-event.js';
-import { positionId } from '../stake-at-blocks.js';
 import type { PackLedger } from './pack-ledger.js';
 
 type Field = string | number | null;

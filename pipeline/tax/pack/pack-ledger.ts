@@ -10,13 +10,21 @@
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
-import { type EconomicAction, economicAction, groupEvents } from '../actions/economic-action.js';
-import { locateMoves } from '../actions/locate-moves.js';
-import { alphaV2UpgradeBlock, locateSweep } from '../actions/locate-sweep.js';
-import { pinLimitOrderHotkeys } from '../actions/pin-limit-orders.js';
 import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
 import { type CgtMapping, cgtTransactions, type PackFlag, touchedPositions } from '../cgt-transactions.js';
+import { type EconomicAction, economicAction, groupEvents } from '../chain-record/actions/economic-action.js';
+import { locateMoves } from '../chain-record/actions/locate-moves.js';
+import { alphaV2UpgradeBlock, locateSweep } from '../chain-record/actions/locate-sweep.js';
+import { pinLimitOrderHotkeys } from '../chain-record/actions/pin-limit-orders.js';
+import type { LedgerEvent } from '../chain-record/ledger-event.js';
+import {
+  type PositionRef,
+  positionId,
+  positionsAtBlock,
+  readStakesAtBlocks,
+  type StakesAtBlock,
+} from '../chain-record/stake-at-blocks.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
 import {
   type IncomeRow,
@@ -26,7 +34,6 @@ import {
   netAcrossHotkeys,
   type SwapPair,
 } from '../income-ledger.js';
-import type { LedgerEvent } from '../ledger-event.js';
 import { type CombinedTransactions, combineOwnRecords } from '../own-records/combine-own-records.js';
 import {
   type CustomerInputs,
@@ -34,13 +41,6 @@ import {
   EMPTY_CUSTOMER_INPUTS,
 } from '../own-records/customer-inputs.js';
 import { valueAtDayRates } from '../own-records/day-rate-values.js';
-import {
-  type PositionRef,
-  positionId,
-  positionsAtBlock,
-  readStakesAtBlocks,
-  type StakesAtBlock,
-} from '../stake-at-blocks.js';
 import type { PackInputs } from './pack-inputs.js';
 import { recordDays } from './record-days.js';
 

@@ -20,9 +20,9 @@
  * - any other disposal: spent at its value (£0 for stake that is gone for nothing).
  */
 import { Decimal } from 'decimal.js';
-import { CROSSING_KINDS } from '../../actions/economic-action.js';
 import type { CgtTransaction } from '../../cgt/cgt-types.js';
 import type { EventTreatment } from '../../cgt-transactions.js';
+import { CROSSING_KINDS } from '../../chain-record/actions/economic-action.js';
 import type { OwnTransfer } from '../../own-records/combine-own-records.js';
 import type { OwnRecord } from '../../own-records/customer-inputs.js';
 

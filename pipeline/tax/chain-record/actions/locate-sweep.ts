@@ -14,9 +14,9 @@
  * nothing (its value was burned, a negligible value), its block set aside from income. A fall outside the
  * window, or one the search does not place there, stays a point to check.
  */
-import type { ChainReader } from '../../chain/chain-reader.js';
-import { runtimeSegments } from '../../chain/runtime-segments.js';
-import type { IncomeRow, LedgerDay } from '../income-ledger.js';
+import type { ChainReader } from '../../../chain/chain-reader.js';
+import { runtimeSegments } from '../../../chain/runtime-segments.js';
+import type { IncomeRow, LedgerDay } from '../../income-ledger.js';
 import { ALPHA_V2_SWEEP, type LedgerEvent } from '../ledger-event.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
 import type { EconomicAction } from './economic-action.js';

@@ -10,10 +10,10 @@
  * the first read); then every held subnet's pool in one `state_queryStorageAt`. Amounts stay bigint.
  */
 import type { Codec } from '@polkadot/types/types';
-import type { ChainReader } from '../chain/chain-reader.js';
-import { account, rao, smallInt } from '../chain/codec-values.js';
-import { callRuntimeApi, type RuntimeApis, runtimeApisOf } from '../chain/runtime-call.js';
-import type { RuntimeCodec } from '../chain/runtime-codec.js';
+import type { ChainReader } from '../../chain/chain-reader.js';
+import { account, rao, smallInt } from '../../chain/codec-values.js';
+import { callRuntimeApi, type RuntimeApis, runtimeApisOf } from '../../chain/runtime-call.js';
+import type { RuntimeCodec } from '../../chain/runtime-codec.js';
 
 const STAKE_INFO = 'StakeInfoRuntimeApi_get_stake_info_for_coldkey';
 const PALLET = 'SubtensorModule';

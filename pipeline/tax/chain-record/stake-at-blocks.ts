@@ -16,12 +16,12 @@
  * concurrently (bounded). Amounts stay bigint.
  */
 import type { Codec } from '@polkadot/types/types';
-import { ChainDataError } from '../chain/chain-errors.js';
-import type { ChainReader } from '../chain/chain-reader.js';
-import { account, rao, smallInt } from '../chain/codec-values.js';
-import { mapConcurrent } from '../chain/limiter.js';
-import { callRuntimeApi, type RuntimeApis, runtimeApisOf } from '../chain/runtime-call.js';
-import type { RuntimeCodec } from '../chain/runtime-codec.js';
+import { ChainDataError } from '../../chain/chain-errors.js';
+import type { ChainReader } from '../../chain/chain-reader.js';
+import { account, rao, smallInt } from '../../chain/codec-values.js';
+import { mapConcurrent } from '../../chain/limiter.js';
+import { callRuntimeApi, type RuntimeApis, runtimeApisOf } from '../../chain/runtime-call.js';
+import type { RuntimeCodec } from '../../chain/runtime-codec.js';
 
 const PALLET = 'SubtensorModule';
 const STAKE_INFO = 'StakeInfoRuntimeApi_get_stake_info_for_coldkey';

@@ -10,10 +10,10 @@
  * and new positions, the day's income shown on the old one. Days whose move an event of the record already
  * names are not searched.
  */
-import type { ChainReader } from '../../chain/chain-reader.js';
-import { account, smallInt } from '../../chain/codec-values.js';
-import { ukDay } from '../../time/uk-day.js';
-import type { HoldingMove, LedgerDay } from '../income-ledger.js';
+import type { ChainReader } from '../../../chain/chain-reader.js';
+import { account, smallInt } from '../../../chain/codec-values.js';
+import { ukDay } from '../../../time/uk-day.js';
+import type { HoldingMove, LedgerDay } from '../../income-ledger.js';
 import type { LedgerEvent } from '../ledger-event.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
 import type { EconomicAction } from './economic-action.js';

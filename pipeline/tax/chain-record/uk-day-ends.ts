@@ -5,8 +5,8 @@
  * timestamps (`Timestamp.Now`: block times drift, so it cannot be computed from the block number).
  */
 
-import { ukDayEndMs, ukDayStartMs } from '../time/uk-day.js';
-import { addDays, DAY_MS, parseUtcDay } from '../time/utc-day.js';
+import { ukDayEndMs, ukDayStartMs } from '../../time/uk-day.js';
+import { addDays, DAY_MS, parseUtcDay } from '../../time/utc-day.js';
 
 /** A collected UTC day as the warehouse records it. */
 export interface CollectedUtcDay {

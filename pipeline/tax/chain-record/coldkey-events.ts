@@ -14,8 +14,8 @@
  * Amounts are the event's own (the TAO value of a move, swap or transfer; alpha on StakeAdded and
  * StakeRemoved only); the fee is on StakeAdded and StakeRemoved, and only on the origin's side.
  */
-import type { StakingEvent } from '../chain/staking-event.js';
-import type { ColdkeyEvent } from '../contract/tax-published.js';
+import type { StakingEvent } from '../../chain/staking-event.js';
+import type { ColdkeyEvent } from '../../contract/tax-published.js';
 
 export type ColdkeyRole = ColdkeyEvent['role'];
 

@@ -5,9 +5,9 @@
  * check tries again.
  */
 
-import { ChainUnavailableError } from '../chain/chain-errors.js';
-import { ChainReader } from '../chain/chain-reader.js';
-import { connectRpc, type RpcClient } from '../chain/rpc-client.js';
+import { ChainUnavailableError } from '../../chain/chain-errors.js';
+import { ChainReader } from '../../chain/chain-reader.js';
+import { connectRpc, type RpcClient } from '../../chain/rpc-client.js';
 import { type ColdkeyHoldings, ColdkeyHoldingsReader } from './read-coldkey-holdings.js';
 
 export interface ColdkeyChainOptions {

@@ -1,5 +1,5 @@
-import type { ColdkeyShard } from '../contract/tax-published.js';
-import type { UkTaxYear } from '../time/uk-tax-year.js';
+import type { ColdkeyShard } from '../../contract/tax-published.js';
+import type { UkTaxYear } from '../../time/uk-tax-year.js';
 
 const INCOME_KINDS = new Set(['AutoStakeAdded', 'RootClaimed', 'SubnetLeaseDividendsDistributed']);
 

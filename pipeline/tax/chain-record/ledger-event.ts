@@ -1,5 +1,5 @@
 // Shared by cgt-transactions.ts and actions/: here so those modules need not import each other (no cycle).
-import type { ColdkeyEvent } from '../contract/tax-published.js';
+import type { ColdkeyEvent } from '../../contract/tax-published.js';
 
 /**
  * The pack's own record of a holding the chain's AlphaV2 migration deleted (spec 473): the chain emits no event
