@@ -10,7 +10,7 @@ import {
 import type { ColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
 import { countTaxYearEvents } from '../../pipeline/tax/chain-record/tax-year-events.js';
 import { EstimateUnavailableError, estimateCheck, renderCheck } from '../../pipeline/tax/estimate-check.js';
-import { type LatestTaoPrices, latestTaoPrices } from '../../pipeline/tax/latest-tao-price.js';
+import { type LatestTaoPrices, latestTaoPrices } from '../../pipeline/tax/uk-rules/latest-tao-price.js';
 import { ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 import { HOUR_MS } from '../../pipeline/time/utc-day.js';
 import { HttpError } from '../http/http-errors.js';

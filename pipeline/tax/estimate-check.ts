@@ -37,7 +37,7 @@ import { ukDay, ukDayEndMs } from '../time/uk-day.js';
 import { type UkTaxYear, ukTaxYearOf } from '../time/uk-tax-year.js';
 import { addDays } from '../time/utc-day.js';
 import type { HeldSubnetPool, StakePosition } from './chain-record/read-coldkey-holdings.js';
-import type { LatestTaoPrices } from './latest-tao-price.js';
+import type { LatestTaoPrices } from './uk-rules/latest-tao-price.js';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 export const CHECK_SIGNIFICANT_DIGITS = 15;

@@ -3,17 +3,17 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Command } from 'commander';
 import { TaxFiatPrices } from '../contract/tax-published.js';
-import { cgtJson } from './cgt/cgt-json.js';
-import { cgtTable } from './cgt/cgt-table.js';
-import { CgtInputError, type CgtTransaction } from './cgt/cgt-types.js';
-import { computeGains } from './cgt/compute-gains.js';
-import { readCgtCsvWithOpening } from './cgt/read-cgt-csv.js';
-import { GbpPrices, MAX_RATE_AGE_DAYS } from './gbp-prices.js';
 import { combineOwnRecords } from './own-records/combine-own-records.js';
 import { CustomerInputsRejected, type UploadedFile } from './own-records/customer-inputs.js';
 import { valueAtDayRates } from './own-records/day-rate-values.js';
 import { readCustomerFiles } from './own-records/read-customer-files.js';
 import { groupedFlagLine, groupFlags } from './pack/grouped-flags.js';
+import { cgtJson } from './uk-rules/cgt/cgt-json.js';
+import { cgtTable } from './uk-rules/cgt/cgt-table.js';
+import { CgtInputError, type CgtTransaction } from './uk-rules/cgt/cgt-types.js';
+import { computeGains } from './uk-rules/cgt/compute-gains.js';
+import { readCgtCsvWithOpening } from './uk-rules/cgt/read-cgt-csv.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from './uk-rules/gbp-prices.js';
 
 interface CgtFlags {
   json?: boolean;

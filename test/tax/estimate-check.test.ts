@@ -14,7 +14,7 @@ import {
   estimateCheck,
   renderCheck,
 } from '../../pipeline/tax/estimate-check.js';
-import { latestTaoPrices } from '../../pipeline/tax/latest-tao-price.js';
+import { latestTaoPrices } from '../../pipeline/tax/uk-rules/latest-tao-price.js';
 import { ukTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 
 const TAO = 1_000_000_000n;

@@ -29,10 +29,10 @@
 import type { Decimal } from 'decimal.js';
 import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { addDays, HOUR_MS } from '../../time/utc-day.js';
-import { CgtDecimal, plainDecimal } from '../cgt/cgt-decimal.js';
-import type { CgtTransaction } from '../cgt/cgt-types.js';
-import { BED_AND_BREAKFAST_DAYS } from '../cgt/compute-gains.js';
-import { coverShortfalls, type PackFlag, TAO_ASSET } from '../cgt-transactions.js';
+import { CgtDecimal, plainDecimal } from '../uk-rules/cgt/cgt-decimal.js';
+import { coverShortfalls, type PackFlag, TAO_ASSET } from '../uk-rules/cgt/cgt-transactions.js';
+import type { CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
+import { BED_AND_BREAKFAST_DAYS } from '../uk-rules/cgt/compute-gains.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,

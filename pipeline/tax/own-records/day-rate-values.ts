@@ -13,7 +13,7 @@
 import type { Decimal } from 'decimal.js';
 import { ukDay } from '../../time/uk-day.js';
 import { ukTaxYearOf } from '../../time/uk-tax-year.js';
-import { MissingFiatRateError } from '../gbp-prices.js';
+import { MissingFiatRateError } from '../uk-rules/gbp-prices.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,

@@ -4,7 +4,7 @@
  * token and quantity, within `SAME_TRANSACTION_MS` of each other, are listed as a point to check (never
  * dropped: two equal purchases a minute apart happen, and only the buyer knows).
  */
-import { plainDecimal } from '../cgt/cgt-decimal.js';
+import { plainDecimal } from '../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord, RecordNote } from './customer-inputs.js';
 
 /** Exports of one transaction by two tools differ by seconds at most (rounding, the time they keep). */

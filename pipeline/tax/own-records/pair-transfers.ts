@@ -19,7 +19,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { HOUR_MS } from '../../time/utc-day.js';
-import type { CgtTransaction } from '../cgt/cgt-types.js';
+import type { CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
 import type { OwnAddress, OwnRecord } from './customer-inputs.js';
 
 /** How far apart in time a record's deposit or withdrawal and the chain's transfer may be to be one move. */

@@ -16,7 +16,7 @@
  */
 
 import { DAY_MS } from '../../time/utc-day.js';
-import { BED_AND_BREAKFAST_DAYS } from '../cgt/compute-gains.js';
+import { BED_AND_BREAKFAST_DAYS } from '../uk-rules/cgt/compute-gains.js';
 import type { MatchedAhead, OpeningPool, OpeningPools } from './customer-inputs.js';
 import type { ReportProblem } from './input-problems.js';
 import { pooledAsset, unknownAsset } from './record-asset.js';

@@ -6,8 +6,8 @@
  * input.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../cgt/cgt-decimal.js';
-import { parseCgtDatetime } from '../cgt/parse-cgt-datetime.js';
+import { CgtDecimal } from '../uk-rules/cgt/cgt-decimal.js';
+import { parseCgtDatetime } from '../uk-rules/cgt/parse-cgt-datetime.js';
 
 export type Read<T> = { ok: true; value: T } | { ok: false; reason: string };
 

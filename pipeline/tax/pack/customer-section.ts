@@ -3,7 +3,7 @@
  * addresses named as theirs (not read from the chain), the opening the pools started from, and the moves
  * between their own holdings the pack found; or, when nothing was added, how to add it.
  */
-import { plainDecimal } from '../cgt/cgt-decimal.js';
+import { plainDecimal } from '../uk-rules/cgt/cgt-decimal.js';
 import type { PackLedger } from './pack-ledger.js';
 import type { PdfWriter } from './pdf-layout.js';
 

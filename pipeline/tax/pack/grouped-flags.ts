@@ -2,7 +2,7 @@
  * The PDF's points to check, each said once: flags whose words are the same but for the UK date they
  * start with (one per day or per event) become one point with a count and their dates.
  */
-import type { PackFlag } from '../cgt-transactions.js';
+import type { PackFlag } from '../uk-rules/cgt/cgt-transactions.js';
 
 export interface GroupedFlag {
   /** The kind of its flags (the same words are raised by one kind). */

@@ -6,11 +6,11 @@
 import { Decimal } from 'decimal.js';
 import { fixedToText } from '../../amounts/rao.js';
 import { csvField } from '../../csv/csv-field.js';
-import { plainDecimal } from '../cgt/cgt-decimal.js';
-import type { CgtTransaction } from '../cgt/cgt-types.js';
 import { eventLabel } from '../chain-record/ledger-event.js';
 import { positionId } from '../chain-record/stake-at-blocks.js';
-import { GBP_PLACES, type IncomeRow } from '../income-ledger.js';
+import { plainDecimal } from '../uk-rules/cgt/cgt-decimal.js';
+import type { CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
+import { GBP_PLACES, type IncomeRow } from '../uk-rules/income-ledger.js';
 import type { PackLedger } from './pack-ledger.js';
 
 type Field = string | number | null;

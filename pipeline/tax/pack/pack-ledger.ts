@@ -10,9 +10,6 @@
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
-import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../cgt/cgt-types.js';
-import { BED_AND_BREAKFAST_DAYS, computeGains } from '../cgt/compute-gains.js';
-import { type CgtMapping, cgtTransactions, type PackFlag, touchedPositions } from '../cgt-transactions.js';
 import { type EconomicAction, economicAction, groupEvents } from '../chain-record/actions/economic-action.js';
 import { locateMoves } from '../chain-record/actions/locate-moves.js';
 import { alphaV2UpgradeBlock, locateSweep } from '../chain-record/actions/locate-sweep.js';
@@ -25,15 +22,6 @@ import {
   readStakesAtBlocks,
   type StakesAtBlock,
 } from '../chain-record/stake-at-blocks.js';
-import { GbpPrices, MAX_RATE_AGE_DAYS } from '../gbp-prices.js';
-import {
-  type IncomeRow,
-  incomeLedger,
-  type LedgerDay,
-  mergeSwapDays,
-  netAcrossHotkeys,
-  type SwapPair,
-} from '../income-ledger.js';
 import { type CombinedTransactions, combineOwnRecords } from '../own-records/combine-own-records.js';
 import {
   type CustomerInputs,
@@ -41,6 +29,23 @@ import {
   EMPTY_CUSTOMER_INPUTS,
 } from '../own-records/customer-inputs.js';
 import { valueAtDayRates } from '../own-records/day-rate-values.js';
+import {
+  type CgtMapping,
+  cgtTransactions,
+  type PackFlag,
+  touchedPositions,
+} from '../uk-rules/cgt/cgt-transactions.js';
+import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
+import { BED_AND_BREAKFAST_DAYS, computeGains } from '../uk-rules/cgt/compute-gains.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from '../uk-rules/gbp-prices.js';
+import {
+  type IncomeRow,
+  incomeLedger,
+  type LedgerDay,
+  mergeSwapDays,
+  netAcrossHotkeys,
+  type SwapPair,
+} from '../uk-rules/income-ledger.js';
 import type { PackInputs } from './pack-inputs.js';
 import { recordDays } from './record-days.js';
 

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fixedToText } from '../../amounts/rao.js';
-import { CgtDecimal, plainDecimal, pounds } from '../cgt/cgt-decimal.js';
+import { CgtDecimal, plainDecimal, pounds } from '../uk-rules/cgt/cgt-decimal.js';
 import { customerSection } from './customer-section.js';
 import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';

@@ -4,9 +4,9 @@
  * (bigint RAO, decimals); rounding to pence happens when the PDF writes them.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../cgt/cgt-decimal.js';
-import type { CgtTaxYear } from '../cgt/cgt-types.js';
-import type { IncomeRow } from '../income-ledger.js';
+import { CgtDecimal } from '../uk-rules/cgt/cgt-decimal.js';
+import type { CgtTaxYear } from '../uk-rules/cgt/cgt-types.js';
+import type { IncomeRow } from '../uk-rules/income-ledger.js';
 import type { PackLedger } from './pack-ledger.js';
 
 export interface IncomeTotal {

@@ -12,14 +12,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
-import type { CgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { readCgtCsv } from '../../../pipeline/tax/cgt/read-cgt-csv.js';
 import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
 import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
 import { bittytaxCsv } from '../../../pipeline/tax/pack/exports/bittytax-csv.js';
 import { exportRecords } from '../../../pipeline/tax/pack/exports/export-records.js';
+import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import type { CgtJson } from '../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
+import { readCgtCsv } from '../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
 import { locateBittyTax, runBittyTax } from '../../support/bittytax.js';
 import { runArgs } from '../cgt/run-cgt.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { positionId } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
-import { incomeLedger } from '../../../pipeline/tax/income-ledger.js';
+import { incomeLedger } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { JANUARY_PRICES } from './january-prices.js';
 import { dayOf, stakesOf, TAO } from './ledger-cases.js';
 

@@ -5,7 +5,7 @@
  */
 
 import type { StakesAtBlock, SubnetAtBlock } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
-import type { LedgerDay } from '../../../pipeline/tax/income-ledger.js';
+import type { LedgerDay } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 
 export const TAO = 1_000_000_000n;
 

@@ -156,8 +156,8 @@ describe('the demo coldkey pack', () => {
   });
 
   it('gives sbm tax cgt exactly its disposals from cgt-input.csv', async () => {
-    const { computeGains } = await import('../../../pipeline/tax/cgt/compute-gains.js');
-    const { readCgtCsv } = await import('../../../pipeline/tax/cgt/read-cgt-csv.js');
+    const { computeGains } = await import('../../../pipeline/tax/uk-rules/cgt/compute-gains.js');
+    const { readCgtCsv } = await import('../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js');
     const { Decimal } = await import('decimal.js');
     const rows = readCsv(files.get('cgt-input.csv')!);
     expect(Object.keys(rows[0]!)).toEqual([

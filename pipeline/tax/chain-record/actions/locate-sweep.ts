@@ -16,7 +16,7 @@
  */
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import { runtimeSegments } from '../../../chain/runtime-segments.js';
-import type { IncomeRow, LedgerDay } from '../../income-ledger.js';
+import type { IncomeRow, LedgerDay } from '../../uk-rules/income-ledger.js';
 import { ALPHA_V2_SWEEP, type LedgerEvent } from '../ledger-event.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
 import type { EconomicAction } from './economic-action.js';

@@ -20,7 +20,7 @@
  *   listed here, a trade whose rows do not make one trade, a fee in BNB (it has no pounds in the file).
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';

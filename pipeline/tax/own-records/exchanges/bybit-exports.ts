@@ -20,7 +20,7 @@
  * refused at its line. Both files say their clock in their header: UTC.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
 import {

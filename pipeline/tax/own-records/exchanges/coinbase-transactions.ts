@@ -25,7 +25,7 @@
  * not what was paid: the pack uses its daily rate for those, as for every row that has no sterling price.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';

@@ -10,7 +10,7 @@
  * higher than it would be; the buyer's adviser can add it).
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import { isFiat, pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';

@@ -16,7 +16,7 @@
  *   every row of another token: the pack pools TAO and subnet alpha only.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
 import {

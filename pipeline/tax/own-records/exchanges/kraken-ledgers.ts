@@ -27,7 +27,7 @@
  * keeps that trade's own price: it is part of that transaction.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';

@@ -22,7 +22,7 @@
  * (failed, cancelled) books nothing, one still processing is refused; an order is read for what it filled,
  * whatever its status. Rows of other tokens are refused at their line.
  */
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
 import {

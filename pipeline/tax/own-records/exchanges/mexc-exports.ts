@@ -21,7 +21,7 @@
  * is refused until it completes.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
 import { readAmount } from '../record-values.js';

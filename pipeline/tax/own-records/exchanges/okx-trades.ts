@@ -15,7 +15,7 @@
  * CSV reader (a column named twice).
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
 import type { RecordRow } from '../record-row.js';
 import { type Draft, otherToken, pooled, quotedTrade, signedAmount, timeAt } from './day-rate-records.js';

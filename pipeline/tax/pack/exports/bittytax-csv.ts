@@ -4,8 +4,8 @@
  * so BittyTax takes the pack's values rather than looking prices up.
  */
 import { Decimal } from 'decimal.js';
-import { plainDecimal } from '../../cgt/cgt-decimal.js';
-import { GBP_PLACES } from '../../income-ledger.js';
+import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import { GBP_PLACES } from '../../uk-rules/income-ledger.js';
 import { csv } from '../pack-csv.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportKind, ExportLeg, ExportRecord } from './export-records.js';

@@ -20,11 +20,11 @@
  * - any other disposal: spent at its value (£0 for stake that is gone for nothing).
  */
 import { Decimal } from 'decimal.js';
-import type { CgtTransaction } from '../../cgt/cgt-types.js';
-import type { EventTreatment } from '../../cgt-transactions.js';
 import { CROSSING_KINDS } from '../../chain-record/actions/economic-action.js';
 import type { OwnTransfer } from '../../own-records/combine-own-records.js';
 import type { OwnRecord } from '../../own-records/customer-inputs.js';
+import type { EventTreatment } from '../../uk-rules/cgt/cgt-transactions.js';
+import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
 
 export type ExportKind =
   | 'trade'

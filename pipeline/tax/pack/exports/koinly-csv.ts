@@ -5,8 +5,8 @@
  * that are not exchanges; trades and transfers carry none.
  */
 import { Decimal } from 'decimal.js';
-import { plainDecimal } from '../../cgt/cgt-decimal.js';
-import { GBP_PLACES } from '../../income-ledger.js';
+import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import { GBP_PLACES } from '../../uk-rules/income-ledger.js';
 import { csv } from '../pack-csv.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportRecord } from './export-records.js';

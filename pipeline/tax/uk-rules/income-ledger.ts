@@ -15,9 +15,9 @@
  * (`SubnetTAO ÷ SubnetAlphaIn`, truncated to the RAO) × the TAO/GBP rate at the day's end (`gbp-prices.ts`).
  */
 import { Decimal } from 'decimal.js';
-import { poolReserves, valueInTaoRao } from '../amounts/pool-price.js';
+import { poolReserves, valueInTaoRao } from '../../amounts/pool-price.js';
+import { type PositionRef, positionId, type StakesAtBlock } from '../chain-record/stake-at-blocks.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
-import { type PositionRef, positionId, type StakesAtBlock } from './chain-record/stake-at-blocks.js';
 import type { GbpPrice, GbpPrices } from './gbp-prices.js';
 
 export interface LedgerDay {

@@ -8,8 +8,8 @@
  * until multiplied.
  */
 import type { Decimal } from 'decimal.js';
-import type { TaxFiatPrices } from '../contract/tax-published.js';
-import { addDays } from '../time/utc-day.js';
+import type { TaxFiatPrices } from '../../contract/tax-published.js';
+import { addDays } from '../../time/utc-day.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
 
 /** How much older than a day's end a rate may be, in days, before the day counts as having none. */

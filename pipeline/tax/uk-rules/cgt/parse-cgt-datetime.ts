@@ -7,7 +7,7 @@
  *   midday is on it whatever the clocks do.
  * Seconds may carry a fraction (up to milliseconds are kept). Anything else is refused, never guessed.
  */
-import { ukWallClockMs } from '../../time/uk-wall-clock.js';
+import { ukWallClockMs } from '../../../time/uk-wall-clock.js';
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

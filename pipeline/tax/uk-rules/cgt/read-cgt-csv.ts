@@ -3,7 +3,7 @@
  * order; a pack's optional `fee_gbp`, `kind` and `counterparty` are read, other columns ignored), one transaction a row. Each transaction's ref is `line N`, the line its row
  * starts on, so that the engine's own refusals (a disposal of more than is held) name the line too.
  */
-import { readCsv } from '../../csv/read-csv.js';
+import { readCsv } from '../../../csv/read-csv.js';
 import { CgtDecimal } from './cgt-decimal.js';
 import { CGT_ROW_KINDS, CgtInputError, type CgtRowKind, type CgtTransaction } from './cgt-types.js';
 import { parseCgtDatetime } from './parse-cgt-datetime.js';

@@ -23,9 +23,9 @@
  * acquisition and disposal leave to the pool (each at the first time of its kind that day).
  */
 import type { Decimal } from 'decimal.js';
-import { ukDay } from '../../time/uk-day.js';
-import { ukTaxYear } from '../../time/uk-tax-year.js';
-import { addDays, HOUR_MS } from '../../time/utc-day.js';
+import { ukDay } from '../../../time/uk-day.js';
+import { ukTaxYear } from '../../../time/uk-tax-year.js';
+import { addDays, HOUR_MS } from '../../../time/utc-day.js';
 import { CgtDecimal, plainDecimal } from './cgt-decimal.js';
 import {
   type CgtDisposal,

@@ -1,4 +1,4 @@
-import type { TaxFiatPrices } from '../contract/tax-published.js';
+import type { TaxFiatPrices } from '../../contract/tax-published.js';
 
 /** A TAO price as published: exact decimal text, and the UTC day it is the price of. */
 export interface PublishedPrice {

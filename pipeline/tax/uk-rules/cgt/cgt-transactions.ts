@@ -25,19 +25,17 @@
  * carries, so that `sbm tax cgt` on that file gives the pack's gains exactly.
  */
 import { Decimal } from 'decimal.js';
-import { ukDay } from '../time/uk-day.js';
-import { CgtDecimal } from './cgt/cgt-decimal.js';
-import type { CgtTransaction } from './cgt/cgt-types.js';
+import { ukDay } from '../../../time/uk-day.js';
 import {
   ALL_SUBNETS,
   type AlphaHolding,
   CROSSING_KINDS,
   type EconomicAction,
   TAO_SIDE,
-} from './chain-record/actions/economic-action.js';
-import { eventLabel, type LedgerEvent } from './chain-record/ledger-event.js';
-import { type PositionRef, positionId, type StakesAtBlock } from './chain-record/stake-at-blocks.js';
-import type { GbpPrices } from './gbp-prices.js';
+} from '../../chain-record/actions/economic-action.js';
+import { eventLabel, type LedgerEvent } from '../../chain-record/ledger-event.js';
+import { type PositionRef, positionId, type StakesAtBlock } from '../../chain-record/stake-at-blocks.js';
+import type { GbpPrices } from '../gbp-prices.js';
 import {
   GBP_PLACES,
   gbpOfTaoRao,
@@ -45,7 +43,9 @@ import {
   type IncomeRow,
   type LedgerDay,
   taoRaoAt,
-} from './income-ledger.js';
+} from '../income-ledger.js';
+import { CgtDecimal } from './cgt-decimal.js';
+import type { CgtTransaction } from './cgt-types.js';
 
 export const TAO_ASSET = 'TAO';
 

@@ -18,11 +18,11 @@
  * significant digits.
  */
 import { Decimal } from 'decimal.js';
-import { type PoolReserves, poolReserves } from '../amounts/pool-price.js';
-import { isZeroShares, scaledShareRatio } from '../amounts/safe-float.js';
-import type { SharePool } from '../chain/share-pools.js';
-import type { SubnetYield, TaxYields } from '../contract/tax-published.js';
-import { epochDay } from '../time/utc-day.js';
+import { type PoolReserves, poolReserves } from '../../amounts/pool-price.js';
+import { isZeroShares, scaledShareRatio } from '../../amounts/safe-float.js';
+import type { SharePool } from '../../chain/share-pools.js';
+import type { SubnetYield, TaxYields } from '../../contract/tax-published.js';
+import { epochDay } from '../../time/utc-day.js';
 
 /** Fixed-point scale of the per-pool values: 2^-96 RAO. */
 const SCALE_BITS = 96n;
