@@ -13,7 +13,7 @@ import {
   EstimateUnavailableError,
   estimateCheck,
   renderCheck,
-} from '../../pipeline/tax/estimate-check.js';
+} from '../../pipeline/tax/products/estimate-check.js';
 import { latestTaoPrices } from '../../pipeline/tax/uk-rules/latest-tao-price.js';
 import { ukTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 

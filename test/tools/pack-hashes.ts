@@ -11,8 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import JSZip from 'jszip';
-import { buildPack, type PackOrder } from '../../pipeline/tax/pack/build-pack.js';
-import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
+import { buildPack, type PackOrder } from '../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { publishPackWorld } from '../tax/pack/pack-world.js';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

@@ -9,10 +9,10 @@
  *   TAO:   acquired 1 for £300 + the other half of the fee £15 = £315.
  */
 import { describe, expect, it } from 'vitest';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { bittytaxCsv } from '../../../pipeline/tax/pack/exports/bittytax-csv.js';
-import { exportRecords } from '../../../pipeline/tax/pack/exports/export-records.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { bittytaxCsv } from '../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import { exportRecords } from '../../../pipeline/tax/products/pack/exports/export-records.js';
 import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../../../pipeline/tax/uk-rules/cgt/cgt-types.js';
 import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';

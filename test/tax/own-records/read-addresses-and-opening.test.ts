@@ -6,11 +6,11 @@ import {
   CustomerInputsRejected,
   type InputProblem,
   type UploadedFile,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { poolsCsv } from '../../../pipeline/tax/pack/pack-csv.js';
-import type { PackLedger } from '../../../pipeline/tax/pack/pack-ledger.js';
-import { SECRET_MESSAGE } from '../../../pipeline/tax/parse-coldkey.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { poolsCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
+import type { PackLedger } from '../../../pipeline/tax/products/pack/pack-ledger.js';
+import { SECRET_MESSAGE } from '../../../pipeline/tax/products/parse-coldkey.js';
 
 const file = (name: string, text: string, role: UploadedFile['role']): UploadedFile => ({
   name,

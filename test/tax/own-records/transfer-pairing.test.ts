@@ -5,8 +5,8 @@
  * (CRYPTO22100); a fee paid in a token on the way still is.
  */
 import { describe, expect, it } from 'vitest';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import type { PackFlag } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
 import type { CgtTransaction } from '../../../pipeline/tax/uk-rules/cgt/cgt-types.js';

@@ -6,11 +6,11 @@
  */
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
-import { incomeCsv } from '../../../pipeline/tax/pack/pack-csv.js';
-import { type PackInputs, readPackInputs } from '../../../pipeline/tax/pack/pack-inputs.js';
-import { computePackLedger } from '../../../pipeline/tax/pack/pack-ledger.js';
-import { packPdf } from '../../../pipeline/tax/pack/pack-pdf.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
+import { incomeCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
+import { type PackInputs, readPackInputs } from '../../../pipeline/tax/products/pack/pack-inputs.js';
+import { computePackLedger } from '../../../pipeline/tax/products/pack/pack-ledger.js';
+import { packPdf } from '../../../pipeline/tax/products/pack/pack-pdf.js';
 import { MissingFiatRateError } from '../../../pipeline/tax/uk-rules/gbp-prices.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { economicAction, groupEvents } from '../../../pipeline/tax/chain-record/actions/economic-action.js';
 import type { LedgerEvent } from '../../../pipeline/tax/chain-record/ledger-event.js';
 import { positionId } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
-import { incomeSummary } from '../../../pipeline/tax/pack/pack-summary.js';
+import { incomeSummary } from '../../../pipeline/tax/products/pack/pack-summary.js';
 import { cgtTransactions } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
 import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/uk-rules/income-ledger.js';

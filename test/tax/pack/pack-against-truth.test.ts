@@ -7,8 +7,8 @@
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import type { PackWorld } from './pack-world.js';

@@ -6,8 +6,8 @@
  */
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
