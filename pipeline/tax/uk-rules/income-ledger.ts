@@ -16,23 +16,13 @@
  */
 import { Decimal } from 'decimal.js';
 import { poolReserves, valueInTaoRao } from '../../amounts/pool-price.js';
+import type { HoldingMove, LedgerDay, UnexplainedChange } from '../chain-record/ledger-days.js';
 import { type PositionRef, positionId, type StakesAtBlock } from '../chain-record/stake-at-blocks.js';
 import { CgtDecimal } from './cgt/cgt-decimal.js';
 import type { GbpPrice, GbpPrices } from './gbp-prices.js';
 
-export interface LedgerDay {
-  date: string;
-  block: number;
-  timeMs: number;
-}
-
-export interface IncomeRow {
-  date: string;
-  position: PositionRef;
-  /** The registration of the subnet whose stake this is (0 on root): the day's last block's, or an earlier one lost that day. */
-  registeredAt: number;
-  /** Received that day: alpha RAO (TAO RAO on root); negative for a loss. */
-  alphaRao: bigint;
+/** A day's unexplained change of a position (`chain-record/ledger-days.ts`) valued at receipt. */
+export interface IncomeRow extends UnexplainedChange {
   /** Its value in TAO RAO at the day's pool price; null when the subnet has no pool price that day. */
   taoRao: bigint | null;
   /** Its value in pounds; null without a pool price. */
@@ -144,20 +134,6 @@ export function incomeLedger(
     previous = day;
   }
   return rows;
-}
-
-/** A fall on one key matched by a rise on another the same UK day: the stake moved, it was not earned. */
-export interface HoldingMove {
-  date: string;
-  /** The coldkey the holding was on when the day began (the largest fall's). */
-  coldkey: string;
-  netuid: number;
-  registeredAt: number;
-  /** The positions whose stake fell and rose (each once), as `coldkey/hotkey`. */
-  from: string[];
-  to: string[];
-  /** The part of the fall matched by the rise (alpha RAO; TAO on root). */
-  alphaRao: bigint;
 }
 
 /**

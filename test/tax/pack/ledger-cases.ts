@@ -4,8 +4,8 @@
  * them. Used with the real income ledger and events → transactions mapping, never with a stand-in of them.
  */
 
+import type { LedgerDay } from '../../../pipeline/tax/chain-record/ledger-days.js';
 import type { StakesAtBlock, SubnetAtBlock } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
-import type { LedgerDay } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 
 export const TAO = 1_000_000_000n;
 

@@ -13,7 +13,7 @@
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import { account, smallInt } from '../../../chain/codec-values.js';
 import { ukDay } from '../../../time/uk-day.js';
-import type { HoldingMove, LedgerDay } from '../../uk-rules/income-ledger.js';
+import type { HoldingMove, LedgerDay } from '../ledger-days.js';
 import type { LedgerEvent } from '../ledger-event.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
 import type { EconomicAction } from './economic-action.js';

@@ -16,7 +16,7 @@
  */
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import { runtimeSegments } from '../../../chain/runtime-segments.js';
-import type { IncomeRow, LedgerDay } from '../../uk-rules/income-ledger.js';
+import type { LedgerDay, UnexplainedChange } from '../ledger-days.js';
 import { ALPHA_V2_SWEEP, type LedgerEvent } from '../ledger-event.js';
 import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-blocks.js';
 import type { EconomicAction } from './economic-action.js';
@@ -54,7 +54,7 @@ export async function alphaV2UpgradeBlock(
 
 export async function locateSweep(
   reader: ChainReader,
-  falls: readonly IncomeRow[],
+  falls: readonly UnexplainedChange[],
   /** The record's day ends, the opening first. */
   dayEnds: readonly LedgerDay[],
   stakes: ReadonlyMap<number, StakesAtBlock>,

@@ -6,8 +6,8 @@
  * most. Pinned to one position, a batch that buys and sells on one subnet books each order's own amount.
  */
 
-import { resolveHolding } from '../../uk-rules/cgt/cgt-transactions.js';
 import { positionId, type StakesAtBlock } from '../stake-at-blocks.js';
+import { resolveHolding } from '../touched-positions.js';
 import type { EconomicAction } from './economic-action.js';
 
 export function pinLimitOrderHotkeys(

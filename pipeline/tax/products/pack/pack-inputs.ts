@@ -1,6 +1,5 @@
 import { snapshotPaths } from '../../../contract/snapshot-paths.js';
 import {
-  type ColdkeyEvent,
   ColdkeyShard,
   coldkeyShardOf,
   TaxCalendar,
@@ -11,6 +10,11 @@ import { readManifest } from '../../../store/manifest.js';
 import type { ObjectStore } from '../../../store/object-store.js';
 import { readPublishedObject } from '../../../store/publication.js';
 import { parseUkTaxYear, type UkTaxYear } from '../../../time/uk-tax-year.js';
+import {
+  type FollowedSwap,
+  followColdkeySwaps,
+  type RecordEvent,
+} from '../../chain-record/follow-coldkey-swaps.js';
 
 /** What a pack is built for: the parts of an order the pack needs (the gateway's record fits). */
 export interface PackOrder {
@@ -23,12 +27,6 @@ export interface PackOrder {
   paidAt: Date | null;
 }
 
-/** A staking event of the order's coldkeys, once (an event between two of them is in both their lists). */
-export interface PackEvent extends ColdkeyEvent {
-  /** The coldkey of the order whose list it came from first (the origin when it is one of them). */
-  coldkey: string;
-}
-
 /** The published objects a pack reads, all from one run (one manifest read). */
 export interface PackInputs {
   taxYear: UkTaxYear;
@@ -36,13 +34,13 @@ export interface PackInputs {
   calendar: TaxCalendar['days'];
   fiat: TaxFiatPrices['days'];
   /** Every collected event of the order's coldkeys (any year), in chain order, each once. */
-  events: PackEvent[];
+  events: RecordEvent[];
   /** Subnet names of the run's subnet list, by netuid (the current registration's name). */
   subnetNames: Map<number, string>;
   /** The order's coldkeys and every coldkey a coldkey swap of theirs handed the holdings to. */
   coldkeys: string[];
   /** Each coldkey swap the record followed. */
-  followed: Array<{ from: string; to: string; block: number }>;
+  followed: FollowedSwap[];
 }
 
 export class PackInputsMissingError extends Error {
@@ -70,36 +68,19 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
       `published run ${manifest.version} has no tax/calendar.json or tax/fiat-prices.json (published by an older pipeline)`,
     );
   }
-  const events = new Map<string, PackEvent>();
+  // The coldkey-swap rule is the chain record's (`chain-record/follow-coldkey-swaps.ts`); here, where the
+  // events are read from: each coldkey's list in its published shard, each shard read once.
   const shards = new Map<string, ColdkeyShard | null>();
-  // A coldkey swap is the owner changing keys: the record follows it to the new coldkey (its later events
-  // belong to the same record, whether or not the order names it), and on through any later swap; an order
-  // naming the new coldkey follows it back to the old one the same way (the holdings it began the year with).
-  const coldkeys = [...order.coldkeys];
-  const followed: Array<{ from: string; to: string; block: number }> = [];
-  for (let i = 0; i < coldkeys.length; i++) {
-    const coldkey = coldkeys[i]!;
+  const eventsOf = async (coldkey: string) => {
     const shard = coldkeyShardOf(coldkey);
     if (!shards.has(shard)) {
       const json = await read(taxPaths.coldkeyShard(shard));
       // Only shards holding events are published: a missing one means none.
       shards.set(shard, json === null ? null : ColdkeyShard.parse(json));
     }
-    for (const event of shards.get(shard)?.coldkeys[coldkey] ?? []) {
-      const id = `${event.block}/${event.event_index}`;
-      const seen = events.get(id);
-      if (!seen || (event.role === 'origin' && seen.role !== 'origin')) events.set(id, { ...event, coldkey });
-      const other = event.counterpart_coldkey;
-      if (event.kind === 'ColdkeySwapped' && other && !coldkeys.includes(other)) {
-        coldkeys.push(other);
-        followed.push(
-          event.role === 'origin'
-            ? { from: coldkey, to: other, block: event.block }
-            : { from: other, to: coldkey, block: event.block },
-        );
-      }
-    }
-  }
+    return shards.get(shard)?.coldkeys[coldkey] ?? [];
+  };
+  const record = await followColdkeySwaps(order.coldkeys, eventsOf);
   const subnetNames = new Map<number, string>();
   const list = (await read(snapshotPaths.subnetList())) as {
     rows?: Array<{ netuid: number; name: string }>;
@@ -110,9 +91,9 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
     runVersion: manifest.version,
     calendar: TaxCalendar.parse(calendarJson).days,
     fiat: TaxFiatPrices.parse(fiatJson).days,
-    events: [...events.values()].sort((a, b) => a.block - b.block || a.event_index - b.event_index),
-    coldkeys,
-    followed,
+    events: record.events,
+    coldkeys: record.coldkeys,
+    followed: record.followed,
     subnetNames,
   };
 }

@@ -18,6 +18,7 @@ import {
 import { locateMoves } from '../../chain-record/actions/locate-moves.js';
 import { alphaV2UpgradeBlock, locateSweep } from '../../chain-record/actions/locate-sweep.js';
 import { pinLimitOrderHotkeys } from '../../chain-record/actions/pin-limit-orders.js';
+import type { LedgerDay } from '../../chain-record/ledger-days.js';
 import type { LedgerEvent } from '../../chain-record/ledger-event.js';
 import {
   type PositionRef,
@@ -26,19 +27,14 @@ import {
   readStakesAtBlocks,
   type StakesAtBlock,
 } from '../../chain-record/stake-at-blocks.js';
-import {
-  type CgtMapping,
-  cgtTransactions,
-  type PackFlag,
-  touchedPositions,
-} from '../../uk-rules/cgt/cgt-transactions.js';
+import { touchedPositions } from '../../chain-record/touched-positions.js';
+import { type CgtMapping, cgtTransactions, type PackFlag } from '../../uk-rules/cgt/cgt-transactions.js';
 import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../../uk-rules/cgt/compute-gains.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../../uk-rules/gbp-prices.js';
 import {
   type IncomeRow,
   incomeLedger,
-  type LedgerDay,
   mergeSwapDays,
   netAcrossHotkeys,
   type SwapPair,

@@ -15,8 +15,8 @@
 import { ukDayEndMs } from '../../../time/uk-day.js';
 import type { UkTaxYear } from '../../../time/uk-tax-year.js';
 import { addDays } from '../../../time/utc-day.js';
+import type { LedgerDay } from '../../chain-record/ledger-days.js';
 import { BED_AND_BREAKFAST_DAYS } from '../../uk-rules/cgt/compute-gains.js';
-import type { LedgerDay } from '../../uk-rules/income-ledger.js';
 import { type PackInputs, PackInputsMissingError } from './pack-inputs.js';
 
 export interface RecordDays {

@@ -26,24 +26,13 @@
  */
 import { Decimal } from 'decimal.js';
 import { ukDay } from '../../../time/uk-day.js';
-import {
-  ALL_SUBNETS,
-  type AlphaHolding,
-  CROSSING_KINDS,
-  type EconomicAction,
-  TAO_SIDE,
-} from '../../chain-record/actions/economic-action.js';
+import { CROSSING_KINDS, type EconomicAction, TAO_SIDE } from '../../chain-record/actions/economic-action.js';
+import type { HoldingMove, LedgerDay } from '../../chain-record/ledger-days.js';
 import { eventLabel, type LedgerEvent } from '../../chain-record/ledger-event.js';
 import { type PositionRef, positionId, type StakesAtBlock } from '../../chain-record/stake-at-blocks.js';
+import { touchedPositions } from '../../chain-record/touched-positions.js';
 import type { GbpPrices } from '../gbp-prices.js';
-import {
-  GBP_PLACES,
-  gbpOfTaoRao,
-  type HoldingMove,
-  type IncomeRow,
-  type LedgerDay,
-  taoRaoAt,
-} from '../income-ledger.js';
+import { GBP_PLACES, gbpOfTaoRao, type IncomeRow, taoRaoAt } from '../income-ledger.js';
 import { CgtDecimal } from './cgt-decimal.js';
 import type { CgtTransaction } from './cgt-types.js';
 
@@ -384,42 +373,6 @@ function allowFeeInExchange(own: CgtTransaction[]): void {
   const half = disposal.paidAsFee.gbp.div(2);
   disposal.fee = half;
   acquisition.gbp = acquisition.gbp.plus(disposal.paidAsFee.gbp.minus(half));
-}
-
-/**
- * The positions an action touches at its block, by id: each holding's own position, and for a holding of
- * every hotkey (a fee in alpha, a dissolution, a limit order) each position of that coldkey on the subnet the
- * chain shows before or after the block.
- */
-export function touchedPositions(
-  action: EconomicAction,
-  before: StakesAtBlock,
-  after: StakesAtBlock,
-): Map<string, PositionRef> {
-  const found = new Map<string, PositionRef>();
-  for (const holding of action.touches) {
-    for (const position of resolveHolding(holding, [before, after]))
-      found.set(positionId(position), position);
-  }
-  return found;
-}
-
-export function resolveHolding(holding: AlphaHolding, reads: readonly StakesAtBlock[]): PositionRef[] {
-  if (holding.netuid < 0 && holding.netuid !== ALL_SUBNETS) return [];
-  if (holding.hotkey !== null)
-    return [{ coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid }];
-  const found = new Map<string, PositionRef>();
-  for (const read of reads) {
-    for (const position of read.held) {
-      if (
-        position.coldkey === holding.coldkey &&
-        (position.netuid === holding.netuid || holding.netuid === ALL_SUBNETS)
-      ) {
-        found.set(positionId(position), position);
-      }
-    }
-  }
-  return [...found.values()];
 }
 
 /** The change of a position the action's events state (a stake's alpha in, an unstake's out); null if none. */
