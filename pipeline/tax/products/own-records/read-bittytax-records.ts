@@ -24,7 +24,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
-import { BITTYTAX_COLUMNS } from '../pack/exports/bittytax-csv.js';
+import { BITTYTAX_COLUMNS } from '../tax-tool-columns.js';
 import type { OwnRecord } from './customer-inputs.js';
 import { isFiat, moneyOnly, moneySkipped, type Side, side, unknownAsset } from './record-asset.js';
 import { readFee } from './record-fee.js';

@@ -23,7 +23,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
-import { KOINLY_COLUMNS } from '../pack/exports/koinly-csv.js';
+import { KOINLY_COLUMNS } from '../tax-tool-columns.js';
 import type { OwnRecord } from './customer-inputs.js';
 import { moneyOnly, moneySkipped, type Side, side, unknownAsset } from './record-asset.js';
 import { readFee } from './record-fee.js';

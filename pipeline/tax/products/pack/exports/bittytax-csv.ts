@@ -6,25 +6,10 @@
 import { Decimal } from 'decimal.js';
 import { plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
 import { GBP_PLACES } from '../../../uk-rules/income-ledger.js';
+import { BITTYTAX_COLUMNS } from '../../tax-tool-columns.js';
 import { csv } from '../pack-csv.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportKind, ExportLeg, ExportRecord } from './export-records.js';
-
-export const BITTYTAX_COLUMNS = [
-  'Type',
-  'Buy Quantity',
-  'Buy Asset',
-  'Buy Value in GBP',
-  'Sell Quantity',
-  'Sell Asset',
-  'Sell Value in GBP',
-  'Fee Quantity',
-  'Fee Asset',
-  'Fee Value in GBP',
-  'Wallet',
-  'Timestamp',
-  'Note',
-] as const;
 
 const TYPES: Record<ExportKind, string> = {
   trade: 'Trade',

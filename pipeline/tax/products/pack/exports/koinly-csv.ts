@@ -7,24 +7,10 @@
 import { Decimal } from 'decimal.js';
 import { plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
 import { GBP_PLACES } from '../../../uk-rules/income-ledger.js';
+import { KOINLY_COLUMNS } from '../../tax-tool-columns.js';
 import { csv } from '../pack-csv.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportRecord } from './export-records.js';
-
-export const KOINLY_COLUMNS = [
-  'Date',
-  'Sent Amount',
-  'Sent Currency',
-  'Received Amount',
-  'Received Currency',
-  'Fee Amount',
-  'Fee Currency',
-  'Net Worth Amount',
-  'Net Worth Currency',
-  'Label',
-  'Description',
-  'TxHash',
-] as const;
 
 export function koinlyDate(at: Date): string {
   return `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
