@@ -1,6 +1,7 @@
 import { encodeAddress } from '@polkadot/util-crypto';
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
+import type { PackLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
@@ -9,7 +10,6 @@ import {
 } from '../../../pipeline/tax/products/own-records/customer-inputs.js';
 import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { poolsCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
-import type { PackLedger } from '../../../pipeline/tax/products/pack/pack-ledger.js';
 import { SECRET_MESSAGE } from '../../../pipeline/tax/products/parse-coldkey.js';
 
 const file = (name: string, text: string, role: UploadedFile['role']): UploadedFile => ({

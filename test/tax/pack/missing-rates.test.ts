@@ -6,10 +6,10 @@
  */
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computePackLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { incomeCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
 import { type PackInputs, readPackInputs } from '../../../pipeline/tax/products/pack/pack-inputs.js';
-import { computePackLedger } from '../../../pipeline/tax/products/pack/pack-ledger.js';
 import { packPdf } from '../../../pipeline/tax/products/pack/pack-pdf.js';
 import { MissingFiatRateError } from '../../../pipeline/tax/uk-rules/gbp-prices.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';

@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
+import { computePackLedger, PACK_READ_CONCURRENCY, type PackLedger } from '../compute-tax-year.js';
 import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
 import { bittytaxCsv } from './exports/bittytax-csv.js';
 import { exportRecords } from './exports/export-records.js';
@@ -15,7 +16,6 @@ import {
   positionsCsv,
 } from './pack-csv.js';
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
-import { computePackLedger, PACK_READ_CONCURRENCY, type PackLedger } from './pack-ledger.js';
 import { packPdf } from './pack-pdf.js';
 import { packReadme } from './pack-text.js';
 

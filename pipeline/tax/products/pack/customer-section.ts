@@ -4,7 +4,7 @@
  * between their own holdings the pack found; or, when nothing was added, how to add it.
  */
 import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
-import type { PackLedger } from './pack-ledger.js';
+import type { PackLedger } from '../compute-tax-year.js';
 import type { PdfWriter } from './pdf-layout.js';
 
 export function customerSection(w: PdfWriter, ledger: PackLedger): void {

@@ -11,7 +11,7 @@ import { positionId } from '../../chain-record/stake-at-blocks.js';
 import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
 import { GBP_PLACES, type IncomeRow } from '../../uk-rules/income-ledger.js';
-import type { PackLedger } from './pack-ledger.js';
+import type { PackLedger } from '../compute-tax-year.js';
 
 type Field = string | number | null;
 

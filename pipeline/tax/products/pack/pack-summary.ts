@@ -7,7 +7,7 @@ import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { CgtTaxYear } from '../../uk-rules/cgt/cgt-types.js';
 import type { IncomeRow } from '../../uk-rules/income-ledger.js';
-import type { PackLedger } from './pack-ledger.js';
+import type { PackLedger } from '../compute-tax-year.js';
 
 export interface IncomeTotal {
   /** Received: TAO RAO of the days with income above zero (valued rows only). */

@@ -7,47 +7,43 @@
  * acquisition every day, so a March disposal's cost depends on April's income. Those days feed the gains
  * engine only; the pack shows the year's income, events, disposals and its closing pools (at 5 April).
  */
-import type { ChainReader } from '../../../chain/chain-reader.js';
-import { ukDay, ukDayEndMs } from '../../../time/uk-day.js';
-import { addDays } from '../../../time/utc-day.js';
-import {
-  type EconomicAction,
-  economicAction,
-  groupEvents,
-} from '../../chain-record/actions/economic-action.js';
-import { locateMoves } from '../../chain-record/actions/locate-moves.js';
-import { alphaV2UpgradeBlock, locateSweep } from '../../chain-record/actions/locate-sweep.js';
-import { pinLimitOrderHotkeys } from '../../chain-record/actions/pin-limit-orders.js';
-import type { LedgerDay } from '../../chain-record/ledger-days.js';
-import type { LedgerEvent } from '../../chain-record/ledger-event.js';
+import type { ChainReader } from '../../chain/chain-reader.js';
+import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
+import { addDays } from '../../time/utc-day.js';
+import { type EconomicAction, economicAction, groupEvents } from '../chain-record/actions/economic-action.js';
+import { locateMoves } from '../chain-record/actions/locate-moves.js';
+import { alphaV2UpgradeBlock, locateSweep } from '../chain-record/actions/locate-sweep.js';
+import { pinLimitOrderHotkeys } from '../chain-record/actions/pin-limit-orders.js';
+import type { LedgerDay } from '../chain-record/ledger-days.js';
+import type { LedgerEvent } from '../chain-record/ledger-event.js';
 import {
   type PositionRef,
   positionId,
   positionsAtBlock,
   readStakesAtBlocks,
   type StakesAtBlock,
-} from '../../chain-record/stake-at-blocks.js';
-import { touchedPositions } from '../../chain-record/touched-positions.js';
-import { type CgtMapping, cgtTransactions, type PackFlag } from '../../uk-rules/cgt/cgt-transactions.js';
-import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
-import { BED_AND_BREAKFAST_DAYS, computeGains } from '../../uk-rules/cgt/compute-gains.js';
-import { GbpPrices, MAX_RATE_AGE_DAYS } from '../../uk-rules/gbp-prices.js';
+} from '../chain-record/stake-at-blocks.js';
+import { touchedPositions } from '../chain-record/touched-positions.js';
+import { type CgtMapping, cgtTransactions, type PackFlag } from '../uk-rules/cgt/cgt-transactions.js';
+import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
+import { BED_AND_BREAKFAST_DAYS, computeGains } from '../uk-rules/cgt/compute-gains.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from '../uk-rules/gbp-prices.js';
 import {
   type IncomeRow,
   incomeLedger,
   mergeSwapDays,
   netAcrossHotkeys,
   type SwapPair,
-} from '../../uk-rules/income-ledger.js';
-import { type CombinedTransactions, combineOwnRecords } from '../own-records/combine-own-records.js';
+} from '../uk-rules/income-ledger.js';
+import { type CombinedTransactions, combineOwnRecords } from './own-records/combine-own-records.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
   EMPTY_CUSTOMER_INPUTS,
-} from '../own-records/customer-inputs.js';
-import { valueAtDayRates } from '../own-records/day-rate-values.js';
-import type { PackInputs } from './pack-inputs.js';
-import { recordDays } from './record-days.js';
+} from './own-records/customer-inputs.js';
+import { valueAtDayRates } from './own-records/day-rate-values.js';
+import type { PackInputs } from './pack/pack-inputs.js';
+import { recordDays } from './pack/record-days.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
