@@ -1,6 +1,9 @@
 /**
- * Everything a pack shows, computed from its published inputs and the chain: the tax year's UK days, the
- * positions, the stake reads, the income ledger, the events as capital gains transactions, and the gains.
+ * A tax year's ledger: everything a pack shows, computed from its published inputs and the chain. It reads
+ * the chain record (the year's UK days, the positions, the stake reads, the economic actions, the moves and
+ * the AlphaV2 sweep found on the chain), applies the UK rules (the income ledger, the events as capital gains
+ * transactions, the 30-day flags) and combines the buyer's own records before the gains are computed. The
+ * pack (`pack/`) only renders the result.
  *
  * The record runs on past the year's end by up to 30 UK days when they are collected: HMRC's 30-day rule
  * (CRYPTO22254) matches a disposal with acquisitions of the 30 days after it, and staking income is an
@@ -43,12 +46,12 @@ import {
 } from './own-records/customer-inputs.js';
 import { valueAtDayRates } from './own-records/day-rate-values.js';
 import type { PackInputs } from './pack/pack-inputs.js';
-import { recordDays } from './pack/record-days.js';
+import { type RecordDays, recordDays } from './pack/record-days.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
 
-export interface PackLedger {
+export interface TaxYearLedger {
   coldkeys: string[];
   /** The earliest collected UK day: the record opens at its end, holdings entering the pools at market value. */
   recordOpening: LedgerDay;
@@ -85,18 +88,120 @@ export interface PackLedger {
   prices: GbpPrices;
 }
 
-export async function computePackLedger(
+/**
+ * Computes a tax year's ledger for the given coldkeys: the chain record's actions and income, then the
+ * capital gains transactions with the buyer's own records combined in, the gains and the year's points to
+ * check. Everything a pack shows comes from here; the pack only renders it.
+ */
+export async function computeTaxYearLedger(
   inputs: PackInputs,
   coldkeys: readonly string[],
   reader: ChainReader,
   concurrency = PACK_READ_CONCURRENCY,
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
-): Promise<PackLedger> {
+): Promise<TaxYearLedger> {
   const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
   const { recordOpening, before, yearOpening: opening, days, following } = record;
-  const order = new Set(coldkeys);
+  // The record's coldkeys (the order's and each one a coldkey swap led to), to tell whose a holding is.
+  const recordColdkeys = new Set(coldkeys);
   const yearEnd = days.length > 0 ? days[days.length - 1]! : opening;
   const recordEnd = following.length > 0 ? following[following.length - 1]! : yearEnd;
+  const bounds: RecordBounds = {
+    recordOpening,
+    opening,
+    yearEnd,
+    recordEnd,
+    readDays: [...before, ...days, ...following],
+  };
+  const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
+  const chain = await readActionsAndIncome(inputs, bounds, coldkeys, recordColdkeys, reader, concurrency);
+  const { actions, stakes, positions, yearPositions, prices } = chain;
+  const income = chain.netted.rows;
+  const mapping = cgtTransactions({
+    coldkeys: recordColdkeys,
+    opening: recordOpening,
+    actions,
+    moves: chain.netted.moves,
+    income,
+    days: bounds.readDays,
+    positions,
+    stakes,
+    prices,
+  });
+  // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
+  refusePoolsInsideYear(customer, opening, inputs.taxYear.label);
+  // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
+  const valued = valueAtDayRates(customer, prices);
+  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
+  const gains = computeGains(combined.transactions);
+  const label = inputs.taxYear.label;
+  const disposals = gains.disposals.filter((d) => d.taxYear === label);
+  const flags = pointsToCheck(combined.flags, inputs, actions, record, bounds, prices, disposals);
+  return {
+    coldkeys: [...coldkeys],
+    recordOpening,
+    opening,
+    days,
+    following,
+    positions: positions.filter((position) => yearPositions.has(positionId(position))),
+    stakes,
+    income: income.filter((row) => row.date > opening.date && row.date <= yearEnd.date),
+    mapping: {
+      transactions: combined.transactions,
+      events: mapping.events.filter((treated) => inYear(treated.event.block)),
+      flags,
+    },
+    chainTransactions: mapping.transactions,
+    customer: valued,
+    combined,
+    recordEvents: mapping.events,
+    gains,
+    disposals,
+    closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
+    prices,
+  };
+}
+
+/** Where the record and its tax year open and end, and every day read after the record's opening. */
+interface RecordBounds {
+  recordOpening: LedgerDay;
+  /** The end of the day before the tax year, or the record's opening (the same object) when it starts later. */
+  opening: LedgerDay;
+  /** The year's last day in the record (the opening when it has none). */
+  yearEnd: LedgerDay;
+  /** The record's last day: the last following day, else the year's end. */
+  recordEnd: LedgerDay;
+  /** The days before the year, the year's and the following ones, in order. */
+  readDays: LedgerDay[];
+}
+
+/** The chain record of the coldkeys as actions, stake reads and income, before any capital gains treatment. */
+interface ActionsAndIncome {
+  /** One economic action per extrinsic, and each one found on the chain, in block order. */
+  actions: EconomicAction[];
+  stakes: Map<number, StakesAtBlock>;
+  /** Every position of the record, by coldkey, subnet and hotkey. */
+  positions: PositionRef[];
+  /** The ids of the positions of the tax year (held at its opening, touched or held during it). */
+  yearPositions: Set<string>;
+  /** The record's income rows netted across hotkeys, and the moves the netting found. */
+  netted: ReturnType<typeof netAcrossHotkeys>;
+  prices: GbpPrices;
+}
+
+/**
+ * Reads the record's positions and stake, groups the events into economic actions, and computes the income
+ * ledger; then finds on the chain what no event names (moves, the AlphaV2 sweep) and computes it again.
+ */
+async function readActionsAndIncome(
+  inputs: PackInputs,
+  bounds: RecordBounds,
+  coldkeys: readonly string[],
+  recordColdkeys: ReadonlySet<string>,
+  reader: ChainReader,
+  concurrency: number,
+): Promise<ActionsAndIncome> {
+  const { recordOpening, opening, yearEnd, recordEnd, readDays } = bounds;
   const events: LedgerEvent[] = inputs.events.filter(
     (e) => e.block > recordOpening.block && e.block <= recordEnd.block,
   );
@@ -116,8 +221,8 @@ export async function computePackLedger(
       for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
     }
   }
-  // One economic action per extrinsic of the order's events (a stake with its TAO leg, a move's four events).
-  const actions = groupEvents(events).map((group) => economicAction(group, order));
+  // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events).
+  const actions = groupEvents(events).map((group) => economicAction(group, recordColdkeys));
   for (const action of actions) {
     for (const holding of action.touches) {
       if (holding.hotkey !== null && holding.netuid >= 0) {
@@ -128,7 +233,6 @@ export async function computePackLedger(
       }
     }
   }
-  const readDays = [...before, ...days, ...following];
   const blocks = [
     recordOpening.block,
     ...readDays.map((day) => day.block),
@@ -178,7 +282,7 @@ export async function computePackLedger(
           swap.kind === 'hotkey'
             ? p.hotkey === swap.oldHotkey &&
               (swap.netuid === null || swap.netuid === p.netuid) &&
-              order.has(p.coldkey)
+              recordColdkeys.has(p.coldkey)
               ? { ...p, hotkey: swap.newHotkey }
               : null
             : p.coldkey === swap.oldColdkey
@@ -222,21 +326,14 @@ export async function computePackLedger(
     const upgrade = await alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
-  const income = netted.rows;
-  const mapping = cgtTransactions({
-    coldkeys: order,
-    opening: recordOpening,
-    actions,
-    moves: netted.moves,
-    income,
-    days: readDays,
-    positions: ordered,
-    stakes,
-    prices,
-  });
-  // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
-  // Last year's pools stand at the end of a day before this year's record starts; a pools.csv of a day
-  // inside the year would drop the year's own disposals before it.
+  return { actions, stakes, positions: ordered, yearPositions, netted, prices };
+}
+
+/**
+ * Last year's pools stand at the end of a day before this year's record starts; a pools.csv of a day inside
+ * the year would drop the year's own disposals before it, so it is refused.
+ */
+function refusePoolsInsideYear(customer: CustomerInputs, opening: LedgerDay, yearLabel: string): void {
   const asAt = customer.opening?.asAt;
   if (asAt && asAt > opening.date) {
     const file = customer.files.find((f) => f.role === 'opening')?.name ?? 'the opening pools';
@@ -245,18 +342,28 @@ export async function computePackLedger(
         file,
         line: 0,
         column: 'as_at',
-        reason: `the pools stand at the end of ${asAt}, inside the tax year ${inputs.taxYear.label} (which starts after ${opening.date}): give the pools.csv of the pack of the year before`,
+        reason: `the pools stand at the end of ${asAt}, inside the tax year ${yearLabel} (which starts after ${opening.date}): give the pools.csv of the pack of the year before`,
       },
     ]);
   }
-  // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
-  const valued = valueAtDayRates(customer, prices);
-  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
-  const gains = computeGains(combined.transactions);
-  const label = inputs.taxYear.label;
-  const disposals = gains.disposals.filter((d) => d.taxYear === label);
-  // The year's points to check, and the market-value opening wherever the record starts: it shapes the pools.
-  const flags: PackFlag[] = combined.flags.filter(
+}
+
+/**
+ * The year's points to check: the combined record's flags of the year, and the market-value opening wherever
+ * the record starts (it shapes the pools); each coldkey swap followed, calendar days found on the chain,
+ * stale TAO/GBP rates, and disposals whose 30-day window runs past the record's end.
+ */
+function pointsToCheck(
+  combinedFlags: readonly PackFlag[],
+  inputs: PackInputs,
+  actions: readonly EconomicAction[],
+  record: RecordDays,
+  bounds: RecordBounds,
+  prices: GbpPrices,
+  disposals: readonly CgtDisposal[],
+): PackFlag[] {
+  const { opening, yearEnd, recordEnd } = bounds;
+  const flags: PackFlag[] = combinedFlags.filter(
     (flag) => flag.kind === 'opening' || (flag.date > opening.date && flag.date <= yearEnd.date),
   );
   for (const swap of inputs.followed ?? []) {
@@ -292,29 +399,7 @@ export async function computePackLedger(
       text: `The record ends on ${recordEnd.date}, less than ${BED_AND_BREAKFAST_DAYS} days after the disposals of ${addDays(recordEnd.date, -BED_AND_BREAKFAST_DAYS + 1)} to ${lastDisposal.date}: acquisitions after ${recordEnd.date} (staking income included) can still be matched with them under the 30-day rule. Those disposals' costs are provisional; a pack built after ${addDays(lastDisposal.date, BED_AND_BREAKFAST_DAYS)} gives final figures.`,
     });
   }
-  return {
-    coldkeys: [...coldkeys],
-    recordOpening,
-    opening,
-    days,
-    following,
-    positions: ordered.filter((position) => yearPositions.has(positionId(position))),
-    stakes,
-    income: income.filter((row) => row.date > opening.date && row.date <= yearEnd.date),
-    mapping: {
-      transactions: combined.transactions,
-      events: mapping.events.filter((treated) => inYear(treated.event.block)),
-      flags,
-    },
-    chainTransactions: mapping.transactions,
-    customer: valued,
-    combined,
-    recordEvents: mapping.events,
-    gains,
-    disposals,
-    closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
-    prices,
-  };
+  return flags;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { encodeAddress } from '@polkadot/util-crypto';
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import type { PackLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
+import type { TaxYearLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
@@ -116,7 +116,7 @@ describe('opening pools', () => {
       { asset: 'alpha:3:4567', quantity: new Decimal('0'), cost: new Decimal('0') },
     ],
     disposals: [],
-  } as unknown as PackLedger;
+  } as unknown as TaxYearLedger;
 
   it("reads a pack's pools.csv: its pools at its day", () => {
     const inputs = readCustomerFiles([file('pools.csv', poolsCsv(ledger, '2026-04-05'), 'opening')]);

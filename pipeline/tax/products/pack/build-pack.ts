@@ -1,7 +1,7 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
-import { computePackLedger, PACK_READ_CONCURRENCY, type PackLedger } from '../compute-tax-year.js';
+import { computeTaxYearLedger, PACK_READ_CONCURRENCY, type TaxYearLedger } from '../compute-tax-year.js';
 import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
 import { bittytaxCsv } from './exports/bittytax-csv.js';
 import { exportRecords } from './exports/export-records.js';
@@ -49,7 +49,7 @@ export interface BuiltPack {
   zip: Uint8Array;
   files: Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>;
   inputs: PackInputs;
-  ledger: PackLedger;
+  ledger: TaxYearLedger;
 }
 
 /**
@@ -80,7 +80,7 @@ export async function buildPackFiles(
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
   const inputs = await readPackInputs(deps.store, order);
   const reader = await deps.chain();
-  const ledger = await computePackLedger(
+  const ledger = await computeTaxYearLedger(
     inputs,
     inputs.coldkeys,
     reader,

@@ -4,10 +4,10 @@
  * between their own holdings the pack found; or, when nothing was added, how to add it.
  */
 import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
-import type { PackLedger } from '../compute-tax-year.js';
+import type { TaxYearLedger } from '../compute-tax-year.js';
 import type { PdfWriter } from './pdf-layout.js';
 
-export function customerSection(w: PdfWriter, ledger: PackLedger): void {
+export function customerSection(w: PdfWriter, ledger: TaxYearLedger): void {
   const { customer, combined } = ledger;
   w.heading('Your records, own addresses and opening pools');
   if (customer.files.length === 0) {

@@ -11,7 +11,7 @@ import { positionId } from '../../chain-record/stake-at-blocks.js';
 import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
 import { GBP_PLACES, type IncomeRow } from '../../uk-rules/income-ledger.js';
-import type { PackLedger } from '../compute-tax-year.js';
+import type { TaxYearLedger } from '../compute-tax-year.js';
 
 type Field = string | number | null;
 
@@ -54,7 +54,7 @@ export const INCOME_COLUMNS = [
   'note',
 ] as const;
 
-export function incomeCsv(ledger: PackLedger, names: ReadonlyMap<number, string>): string {
+export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
   return csv(
     INCOME_COLUMNS,
     ledger.income.map((row) => [
@@ -97,7 +97,7 @@ export const EVENT_COLUMNS = [
   'chain_events',
 ] as const;
 
-export function eventsCsv(ledger: PackLedger): string {
+export function eventsCsv(ledger: TaxYearLedger): string {
   return csv(
     EVENT_COLUMNS,
     ledger.mapping.events.map(({ event, action, date, treatment, transactions }) => {
@@ -150,7 +150,7 @@ export const DISPOSAL_COLUMNS = [
  * each column's sum is the SA108 figure: proceeds, allowable costs, and gains less losses. `fee_gbp` is the
  * part of the cost that is fees paid to make the disposal (the rest is matches.csv's parts).
  */
-export function disposalsCsv(ledger: PackLedger): string {
+export function disposalsCsv(ledger: TaxYearLedger): string {
   return csv(
     DISPOSAL_COLUMNS,
     ledger.disposals.map((d) => [
@@ -180,7 +180,7 @@ export const MATCH_COLUMNS = [
  * One row per matched part of each disposal: which acquisitions (same day, the 30 days after, or the
  * section 104 pool) gave its cost. A disposal's parts sum to its quantity and its cost.
  */
-export function matchesCsv(ledger: PackLedger): string {
+export function matchesCsv(ledger: TaxYearLedger): string {
   return csv(
     MATCH_COLUMNS,
     ledger.disposals.flatMap((d) =>
@@ -207,7 +207,7 @@ export const POOL_COLUMNS = ['asset', 'quantity', 'cost_gbp', 'as_at', 'kind'] a
  * days after the pools' day, the 30-day matches of the year's last disposals were provisional, and next
  * year's pack says so where it reads this file.
  */
-export function poolsCsv(ledger: PackLedger, asAt: string): string {
+export function poolsCsv(ledger: TaxYearLedger, asAt: string): string {
   const ahead = new Map<string, { asset: string; day: string; quantity: Decimal; cost: Decimal }>();
   for (const disposal of ledger.disposals) {
     for (const part of disposal.matched) {
@@ -240,7 +240,7 @@ export function poolsCsv(ledger: PackLedger, asAt: string): string {
 }
 
 /** Stake per position at the end of the opening day and every UK day after it (positions holding nothing left out). */
-export function positionsCsv(ledger: PackLedger, names: ReadonlyMap<number, string>): string {
+export function positionsCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
   const rows: Field[][] = [];
   for (const day of [ledger.opening, ...ledger.days]) {
     const stakes = ledger.stakes.get(day.block)!;

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fixedToText } from '../../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../../uk-rules/cgt/cgt-decimal.js';
-import type { PackLedger } from '../compute-tax-year.js';
+import type { TaxYearLedger } from '../compute-tax-year.js';
 import { customerSection } from './customer-section.js';
 import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
@@ -27,7 +27,7 @@ const money = (value: Decimal) => `£${pounds(value)}`;
 export async function packPdf(
   order: PackOrder,
   inputs: PackInputs,
-  ledger: PackLedger,
+  ledger: TaxYearLedger,
   asOf: Date,
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
@@ -203,7 +203,7 @@ export async function packPdf(
 }
 
 /** The record's first and last UK days, when it has any. */
-function recordDays(ledger: PackLedger): { firstDay: string; lastDay: string } | undefined {
+function recordDays(ledger: TaxYearLedger): { firstDay: string; lastDay: string } | undefined {
   const first = ledger.days[0];
   const last = ledger.days.at(-1);
   return first && last ? { firstDay: first.date, lastDay: last.date } : undefined;

@@ -7,7 +7,7 @@ import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { CgtTaxYear } from '../../uk-rules/cgt/cgt-types.js';
 import type { IncomeRow } from '../../uk-rules/income-ledger.js';
-import type { PackLedger } from '../compute-tax-year.js';
+import type { TaxYearLedger } from '../compute-tax-year.js';
 
 export interface IncomeTotal {
   /** Received: TAO RAO of the days with income above zero (valued rows only). */
@@ -120,7 +120,7 @@ export function incomeSummary(
 }
 
 /** The SA108 figures of the pack's tax year: zeros when it has no disposal. */
-export function sa108Of(ledger: PackLedger, label: string): CgtTaxYear {
+export function sa108Of(ledger: TaxYearLedger, label: string): CgtTaxYear {
   return (
     ledger.gains.taxYears.find((year) => year.taxYear === label) ?? {
       taxYear: label,

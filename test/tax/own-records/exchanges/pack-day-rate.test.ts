@@ -7,7 +7,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computePackLedger } from '../../../../pipeline/tax/products/compute-tax-year.js';
+import { computeTaxYearLedger } from '../../../../pipeline/tax/products/compute-tax-year.js';
 import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
 import { type PackInputs, readPackInputs } from '../../../../pipeline/tax/products/pack/pack-inputs.js';
@@ -101,7 +101,7 @@ describe('exchange rows without pounds in a pack', () => {
     const customer = readCustomerFiles([
       { name: 'kraken.csv', bytes: new TextEncoder().encode(KRAKEN), role: 'records' },
     ]);
-    const ledger = await computePackLedger(
+    const ledger = await computeTaxYearLedger(
       inputs,
       order().coldkeys,
       await chain.reader(),
