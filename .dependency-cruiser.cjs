@@ -76,6 +76,26 @@ module.exports = {
       to: { path: stagesAboveWarehouse },
     },
     {
+      name: 'tax-chain-record-not-to-rules-or-products',
+      comment:
+        'pipeline/tax is three layers, each importing only from the ones below it: chain-record/ (what ' +
+        'happened to a coldkey on chain, in RAO and blocks), uk-rules/ (pounds at receipt, UK days and tax ' +
+        "years, income, CGT matching and pools) and products/ (the free check, the pack, the buyer's own " +
+        'records). The chain record knows no pounds and no product: it holds for any tax rules built on it.',
+      severity: 'error',
+      from: { path: '^pipeline/tax/chain-record/' },
+      to: { path: '^pipeline/tax/(uk-rules|products)/' },
+    },
+    {
+      name: 'tax-uk-rules-not-to-products',
+      comment:
+        'The UK rules (pipeline/tax/uk-rules/) compute income and gains from the chain record for any product; ' +
+        "a product (the check, the pack, the buyer's records in pipeline/tax/products/) uses them, never the reverse.",
+      severity: 'error',
+      from: { path: '^pipeline/tax/uk-rules/' },
+      to: { path: '^pipeline/tax/products/' },
+    },
+    {
       name: 'source-not-to-test',
       comment: 'Tests may import anything; shipped code may not depend on test support.',
       severity: 'error',

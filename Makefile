@@ -81,6 +81,6 @@ readme-picture: $(STAMP) web
 	npx tsx test/web/readme-picture-world.ts
 	bash test/web/readme-picture.sh
 
-# docs/tax-method.md's block of the tax pack's own words, rendered from pipeline/tax/pack/pack-text.ts.
+# docs/tax-method.md's block of the tax pack's own words, rendered from pipeline/tax/products/pack/pack-text.ts.
 docs-text:
 	npx tsx test/tools/tax-method-text.ts --write

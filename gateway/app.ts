@@ -1,6 +1,6 @@
 import { Router, type RouterType } from 'itty-router';
 import { taxPaths } from '../pipeline/contract/tax-published.js';
-import type { ColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
+import type { ColdkeyChain } from '../pipeline/tax/chain-record/coldkey-chain.js';
 import { createAccessGuard } from './access-guard.js';
 import {
   type AllowanceTicket,

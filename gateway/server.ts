@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { EMISSIONS_NAMESPACE } from '../pipeline/contract/snapshot-paths.js';
 import { openObjectStore } from '../pipeline/store/index.js';
-import { createColdkeyChain } from '../pipeline/tax/coldkey-chain.js';
+import { createColdkeyChain } from '../pipeline/tax/chain-record/coldkey-chain.js';
 import { billingStripeClient, stripePagesOrigins } from './account/stripe-billing.js';
 import { buildApp, type GatewayApp, type RequestLogEntry } from './app.js';
 import { leaseOptions } from './auth/allowance.js';

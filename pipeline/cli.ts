@@ -14,7 +14,7 @@ import { emissionsCommand } from './emissions/emissions-command.js';
 import { pricesCommand } from './prices/prices-command.js';
 import { publishCommand } from './snapshots/publish-command.js';
 import { statusCommand } from './status/status-command.js';
-import { taxCommand } from './tax/tax-command.js';
+import { taxCommand } from './tax/products/tax-command.js';
 import { exportCommand } from './warehouse/export-command.js';
 import { sqlCommand } from './warehouse/sql-command.js';
 import { yieldsCommand } from './yields/yields-command.js';

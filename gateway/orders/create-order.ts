@@ -1,5 +1,5 @@
 import type { Sku } from '../../pipeline/contract/sku.js';
-import { parseColdkey } from '../../pipeline/tax/parse-coldkey.js';
+import { parseColdkey } from '../../pipeline/tax/products/parse-coldkey.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderOrigin, OrderRecord } from '../state/order-state.js';
 import type { Catalogue } from './catalogue.js';

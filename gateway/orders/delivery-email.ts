@@ -1,4 +1,4 @@
-import { NOT_TAX_ADVICE } from '../../pipeline/tax/pack/pack-pdf.js';
+import { NOT_TAX_ADVICE } from '../../pipeline/tax/products/pack/pack-pdf.js';
 import type { OrderRecord, OrderRevision } from '../state/order-state.js';
 import type { OutgoingMail } from './mailer.js';
 import { packUrl, statusUrl } from './order-urls.js';

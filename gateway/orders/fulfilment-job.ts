@@ -4,7 +4,7 @@ import type { ObjectStore } from '../../pipeline/store/object-store.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
-} from '../../pipeline/tax/own-records/customer-inputs.js';
+} from '../../pipeline/tax/products/own-records/customer-inputs.js';
 import { DAY_MS, HOUR_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord, OrderRevision } from '../state/order-state.js';
@@ -32,7 +32,7 @@ export interface FulfilmentDeps {
   tokens: OrderTokens;
   mailer: Mailer;
   /**
-   * `buildPack` from pipeline/tax/pack, bound to its dependencies; tests may wrap it. `customer`: the
+   * `buildPack` from pipeline/tax/products/pack, bound to its dependencies; tests may wrap it. `customer`: the
    * buyer's own records of a revision (absent for the first pack); it may throw `CustomerInputsRejected`
    * when they fail only against the chain record (a sell that empties a pool below zero).
    */

@@ -3,8 +3,8 @@ import {
   type CustomerInputs,
   EMPTY_CUSTOMER_INPUTS,
   type UploadedFile,
-} from '../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../pipeline/tax/own-records/read-customer-files.js';
+} from '../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../pipeline/tax/products/own-records/read-customer-files.js';
 import type { OrderRevision } from '../state/order-state.js';
 
 /**

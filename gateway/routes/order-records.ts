@@ -19,11 +19,11 @@ import {
   CustomerInputsRejected,
   type InputProblem,
   type UploadedFile,
-} from '../../pipeline/tax/own-records/customer-inputs.js';
+} from '../../pipeline/tax/products/own-records/customer-inputs.js';
 import {
   MAX_UPLOAD_TOTAL_BYTES,
   readCustomerFiles,
-} from '../../pipeline/tax/own-records/read-customer-files.js';
+} from '../../pipeline/tax/products/own-records/read-customer-files.js';
 import { HttpError } from '../http/http-errors.js';
 import { jsonResponse } from '../http/responses.js';
 import { isSameOrigin } from '../http/same-origin.js';

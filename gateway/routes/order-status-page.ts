@@ -1,5 +1,5 @@
 import type { Order } from '../../pipeline/contract/order.js';
-import type { InputProblem } from '../../pipeline/tax/own-records/customer-inputs.js';
+import type { InputProblem } from '../../pipeline/tax/products/own-records/customer-inputs.js';
 import type { AssetManifest } from '../web/build-explorer.js';
 import { escapeHtml } from '../web/html-text.js';
 import { htmlHeaders } from '../web/page-headers.js';

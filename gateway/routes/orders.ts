@@ -1,5 +1,5 @@
 import type { RouterType } from 'itty-router';
-import type { InputProblem } from '../../pipeline/tax/own-records/customer-inputs.js';
+import type { InputProblem } from '../../pipeline/tax/products/own-records/customer-inputs.js';
 import { limitHeaders } from '../auth/limit-headers.js';
 import { createTaxLimiter } from '../auth/tax-limiter.js';
 import { HttpError } from '../http/http-errors.js';

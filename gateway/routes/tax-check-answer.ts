@@ -7,10 +7,14 @@ import {
   TaxYields,
   taxPaths,
 } from '../../pipeline/contract/tax-published.js';
-import type { ColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
-import { EstimateUnavailableError, estimateCheck, renderCheck } from '../../pipeline/tax/estimate-check.js';
-import { type LatestTaoPrices, latestTaoPrices } from '../../pipeline/tax/latest-tao-price.js';
-import { countTaxYearEvents } from '../../pipeline/tax/tax-year-events.js';
+import type { ColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
+import { countTaxYearEvents } from '../../pipeline/tax/chain-record/tax-year-events.js';
+import {
+  EstimateUnavailableError,
+  estimateCheck,
+  renderCheck,
+} from '../../pipeline/tax/products/estimate-check.js';
+import { type LatestTaoPrices, latestTaoPrices } from '../../pipeline/tax/uk-rules/latest-tao-price.js';
 import { ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 import { HOUR_MS } from '../../pipeline/time/utc-day.js';
 import { HttpError } from '../http/http-errors.js';

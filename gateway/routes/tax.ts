@@ -1,5 +1,5 @@
 import type { RouterType } from 'itty-router';
-import { parseColdkeyQuery } from '../../pipeline/tax/parse-coldkey.js';
+import { parseColdkeyQuery } from '../../pipeline/tax/products/parse-coldkey.js';
 import { limitHeaders } from '../auth/limit-headers.js';
 import { createTaxLimiter } from '../auth/tax-limiter.js';
 import { HttpError } from '../http/http-errors.js';

@@ -12,7 +12,7 @@ const num = (description: string) => z.number().meta({ description });
 /**
  * The body of GET /tax/check.json. An estimate from one chain read at the finalized head and the network
  * yields the pipeline published; a computation tool, not tax advice. The method and the rounding are in
- * `pipeline/tax/estimate-check.ts`; these descriptions are what the OpenAPI document says.
+ * `pipeline/tax/products/estimate-check.ts`; these descriptions are what the OpenAPI document says.
  */
 export const TaxCheck = z
   .object({

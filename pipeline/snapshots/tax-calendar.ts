@@ -1,5 +1,5 @@
 /**
- * `tax/calendar.json` of a run: the last block of every collected UK day (`pipeline/tax/uk-day-ends.ts`).
+ * `tax/calendar.json` of a run: the last block of every collected UK day (`pipeline/tax/chain-record/uk-day-ends.ts`).
  * Winter days come straight from the warehouse's collected UTC days. Summer days end at 23:00Z, inside a UTC
  * day: their block is taken from the previous run's calendar when it is still consistent with the
  * collection, and otherwise found on the chain (about 13 timestamp reads a day, only for new days). Without
@@ -9,7 +9,7 @@ import { ChainReader } from '../chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../chain/rpc-client.js';
 import { TaxCalendar, taxPaths } from '../contract/tax-published.js';
 import { type ObjectStore, readManifest, readPublishedObject } from '../store/index.js';
-import { type CollectedUtcDay, type UkDayEnd, ukDayEnds } from '../tax/uk-day-ends.js';
+import { type CollectedUtcDay, type UkDayEnd, ukDayEnds } from '../tax/chain-record/uk-day-ends.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
 
 export interface CalendarChain {

@@ -15,7 +15,7 @@ import {
   taxPaths,
 } from '../contract/tax-published.js';
 import type { RunObject } from '../store/index.js';
-import { coldkeyEvent, receiverOf } from '../tax/coldkey-events.js';
+import { coldkeyEvent, receiverOf } from '../tax/chain-record/coldkey-events.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
 import { type FiatDay, readFiatDays, streamColdkeySides } from '../warehouse/tax-queries.js';
 import { yieldsOfWarehouse } from '../yields/warehouse-yields.js';

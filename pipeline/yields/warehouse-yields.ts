@@ -4,7 +4,7 @@
  * publication (`tax/yields.json`) and printed by `sbm yields`.
  */
 import type { TaxYields } from '../contract/tax-published.js';
-import { networkYields, yieldWindow } from '../tax/network-yields.js';
+import { networkYields, yieldWindow } from '../tax/uk-rules/network-yields.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
 import {
   readLastCollectedDay,

@@ -139,6 +139,36 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
       },
     },
     {
+      // A type-only import counts: the chain search would still depend on the pound-valued income row.
+      rule: 'tax-chain-record-not-to-rules-or-products',
+      from: 'pipeline/tax/chain-record/actions/locate-sweep.ts',
+      to: 'pipeline/tax/uk-rules/income-ledger.ts',
+      tree: {
+        'pipeline/tax/chain-record/actions/locate-sweep.ts':
+          "import type { IncomeRow } from '../../uk-rules/income-ledger.js';\nexport type Fall = IncomeRow;\n",
+        'pipeline/tax/uk-rules/income-ledger.ts': 'export interface IncomeRow {\n  gbp: string;\n}\n',
+      },
+    },
+    {
+      rule: 'tax-chain-record-not-to-rules-or-products',
+      from: 'pipeline/tax/chain-record/coldkey-events.ts',
+      to: 'pipeline/tax/products/pack/pack-inputs.ts',
+      tree: {
+        'pipeline/tax/chain-record/coldkey-events.ts': "import '../products/pack/pack-inputs.js';\n",
+        'pipeline/tax/products/pack/pack-inputs.ts': leaf,
+      },
+    },
+    {
+      rule: 'tax-uk-rules-not-to-products',
+      from: 'pipeline/tax/uk-rules/cgt/cgt-transactions.ts',
+      to: 'pipeline/tax/products/own-records/customer-inputs.ts',
+      tree: {
+        'pipeline/tax/uk-rules/cgt/cgt-transactions.ts':
+          "import '../../products/own-records/customer-inputs.js';\n",
+        'pipeline/tax/products/own-records/customer-inputs.ts': leaf,
+      },
+    },
+    {
       rule: 'source-not-to-test',
       from: 'gateway/app.ts',
       to: 'test/support/gateway-under-test.ts',
@@ -176,9 +206,13 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
       'pipeline/warehouse/open-duckdb.ts': "import '@duckdb/node-api';\nimport '../config.js';\n",
       'pipeline/snapshots/build-snapshots.ts':
         "import '../warehouse/open-duckdb.js';\nimport '../store/index.js';\nimport '../contract/index.js';\n",
+      'pipeline/tax/chain-record/ledger-days.ts': leaf,
+      'pipeline/tax/uk-rules/income-ledger.ts': "import '../chain-record/ledger-days.js';\n",
+      'pipeline/tax/products/compute-tax-year.ts':
+        "import '../chain-record/ledger-days.js';\nimport '../uk-rules/income-ledger.js';\n",
       'gateway/cli.ts': "import '../pipeline/config.js';\nimport '../pipeline/command-line.js';\n",
       'gateway/routes/data.ts':
-        "import '../../pipeline/contract/index.js';\nimport '../../pipeline/store/index.js';\nimport '../../pipeline/chain/rpc-client.js';\n",
+        "import '../../pipeline/contract/index.js';\nimport '../../pipeline/store/index.js';\nimport '../../pipeline/chain/rpc-client.js';\nimport '../../pipeline/tax/products/compute-tax-year.js';\n",
       'test/support/published-sandbox.ts':
         "import '../../pipeline/devnet/index.js';\nimport '../../pipeline/snapshots/build-snapshots.js';\n",
       'test/gateway/data-routes.test.ts':

@@ -7,9 +7,9 @@
  */
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc } from '../../pipeline/chain/rpc-client.js';
-import { buildPackFiles } from '../../pipeline/tax/pack/build-pack.js';
-import { openPackChain } from '../../pipeline/tax/pack/pack-chain.js';
-import { positionId } from '../../pipeline/tax/stake-at-blocks.js';
+import { positionId } from '../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { publishPackWorld } from '../tax/pack/pack-world.js';
 import { verdict } from './sample-stats.js';
 

@@ -17,7 +17,7 @@ import { type SafeFloat, scaledShareRatio } from '../../pipeline/amounts/safe-fl
 import { RuntimeCodec } from '../../pipeline/chain/runtime-codec.js';
 import { decodeSharePool, type SharePool } from '../../pipeline/chain/share-pools.js';
 import { loadRuntimes } from '../../pipeline/devnet/runtime/runtimes.js';
-import { networkYields } from '../../pipeline/tax/network-yields.js';
+import { networkYields } from '../../pipeline/tax/uk-rules/network-yields.js';
 
 interface Entry {
   item: string;

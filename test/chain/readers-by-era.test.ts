@@ -8,7 +8,7 @@ import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
 import { collectDay } from '../../pipeline/collect/collect-day.js';
 import { buildTruth, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
-import { positionsAtBlock } from '../../pipeline/tax/stake-at-blocks.js';
+import { positionsAtBlock } from '../../pipeline/tax/chain-record/stake-at-blocks.js';
 import { DATED_OPTIONS } from '../devnet/dated-world.js';
 
 let devnet: RunningDevnet;

@@ -1,6 +1,6 @@
 /**
  * docs/tax-method.md and the tax pack say the same thing: the page's pack-text block is exactly what
- * pipeline/tax/pack/pack-text.ts renders (the PDF's and README.txt's words). A change to one without
+ * pipeline/tax/products/pack/pack-text.ts renders (the PDF's and README.txt's words). A change to one without
  * the other fails here; `make docs-text` brings the page in line.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import {
   NOT_TAX_ADVICE,
   PACK_FILES,
   packReadme,
-} from '../../pipeline/tax/pack/pack-text.js';
+} from '../../pipeline/tax/products/pack/pack-text.js';
 import { pageBlock, renderPackText, TAX_METHOD_PAGE } from '../tools/tax-method-text.js';
 
 /** Markdown back to the words a reader sees: markers and escapes removed, whitespace folded. */

@@ -21,7 +21,7 @@ import {
 } from '../../pipeline/contract/tax-published.js';
 import { type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
 import { FolderObjectStore, readManifest, readPublishedObject } from '../../pipeline/store/index.js';
-import { type ColdkeyChain, createColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
+import { type ColdkeyChain, createColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../support/gateway-under-test.js';
 import {
   BASE_URL,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningChild, startChild } from '../../pipeline/demo/child-process.js';
 import { type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
-import { createColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
+import { createColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
 import { startTestPostgres, type TestPostgres } from '../services/postgres.js';
 import { gatewayUnderTest } from '../support/gateway-under-test.js';
 import {

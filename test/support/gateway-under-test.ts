@@ -20,7 +20,7 @@ import type { GatewayState } from '../../gateway/state/gateway-state.js';
 import { openGatewayState } from '../../gateway/state/open-gateway-state.js';
 import { EMISSIONS_NAMESPACE } from '../../pipeline/contract/snapshot-paths.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
-import type { ColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
+import type { ColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
 
 export interface GatewayUnderTest {
   app: GatewayApp;

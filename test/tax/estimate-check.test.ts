@@ -6,15 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ColdkeyShard, TaxFiatPrices, TaxYields } from '../../pipeline/contract/tax-published.js';
+import { countTaxYearEvents } from '../../pipeline/tax/chain-record/tax-year-events.js';
 import {
   type CheckHoldings,
   type CheckInputs,
   EstimateUnavailableError,
   estimateCheck,
   renderCheck,
-} from '../../pipeline/tax/estimate-check.js';
-import { latestTaoPrices } from '../../pipeline/tax/latest-tao-price.js';
-import { countTaxYearEvents } from '../../pipeline/tax/tax-year-events.js';
+} from '../../pipeline/tax/products/estimate-check.js';
+import { latestTaoPrices } from '../../pipeline/tax/uk-rules/latest-tao-price.js';
 import { ukTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
 
 const TAO = 1_000_000_000n;

@@ -8,7 +8,7 @@ import {
   networkYields,
   type StartReserves,
   yieldWindow,
-} from '../../pipeline/tax/network-yields.js';
+} from '../../pipeline/tax/uk-rules/network-yields.js';
 
 const ONE_SHARE = 1n << 64n;
 const WINDOW = { from: '2026-03-01', to: '2026-03-08', days: 7 };

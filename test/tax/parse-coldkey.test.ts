@@ -7,7 +7,7 @@ import {
   parseColdkey,
   parseColdkeyQuery,
   SECRET_MESSAGE,
-} from '../../pipeline/tax/parse-coldkey.js';
+} from '../../pipeline/tax/products/parse-coldkey.js';
 
 const randomAddress = (prefix = BITTENSOR_SS58_PREFIX) => encodeAddress(randomBytes(32), prefix);
 /** The well-known development account `//Alice`. */

@@ -9,8 +9,8 @@ import { ChainUnavailableError } from '../../pipeline/chain/chain-errors.js';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
 import { buildTruth, type RunningDevnet, startDevnet, type Truth } from '../../pipeline/devnet/index.js';
-import { createColdkeyChain } from '../../pipeline/tax/coldkey-chain.js';
-import { ColdkeyHoldingsReader } from '../../pipeline/tax/read-coldkey-holdings.js';
+import { createColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
+import { ColdkeyHoldingsReader } from '../../pipeline/tax/chain-record/read-coldkey-holdings.js';
 import { GENESIS, NOW_MS, SANDBOX_OPTIONS } from '../support/published-sandbox.js';
 
 let devnet: RunningDevnet;

@@ -28,10 +28,10 @@ crypto.randomBytes = ((size: number) => {
 }) as typeof crypto.randomBytes;
 syncBuiltinESMExports();
 
-const { buildPack } = await import('../../pipeline/tax/pack/build-pack.js');
-const { openPackChain } = await import('../../pipeline/tax/pack/pack-chain.js');
+const { buildPack } = await import('../../pipeline/tax/products/pack/build-pack.js');
+const { openPackChain } = await import('../../pipeline/tax/products/pack/pack-chain.js');
 const { publishPackWorld } = await import('../tax/pack/pack-world.js');
-type PackOrder = import('../../pipeline/tax/pack/build-pack.js').PackOrder;
+type PackOrder = import('../../pipeline/tax/products/pack/build-pack.js').PackOrder;
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 

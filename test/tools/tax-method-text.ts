@@ -1,16 +1,21 @@
 /**
  * The part of docs/tax-method.md that is the tax pack's own text: rendered from
- * pipeline/tax/pack/pack-text.ts (the words the PDF and README.txt print), so the page and the pack never
+ * pipeline/tax/products/pack/pack-text.ts (the words the PDF and README.txt print), so the page and the pack never
  * say two different things. `make docs-text` (this file with `--write`) rewrites the block between the
  * markers; test/docs/tax-method-text.test.ts fails when the page and pack-text.ts differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES } from '../../pipeline/tax/pack/pack-text.js';
+import {
+  HMRC_METHOD,
+  LIMITS,
+  NOT_TAX_ADVICE,
+  PACK_FILES,
+} from '../../pipeline/tax/products/pack/pack-text.js';
 
 export const TAX_METHOD_PAGE = path.resolve(import.meta.dirname, '../../docs/tax-method.md');
 export const BEGIN =
-  '<!-- pack-text:begin (generated from pipeline/tax/pack/pack-text.ts by `make docs-text`; do not edit) -->';
+  '<!-- pack-text:begin (generated from pipeline/tax/products/pack/pack-text.ts by `make docs-text`; do not edit) -->';
 export const END = '<!-- pack-text:end -->';
 
 /** A sentence of the pack as Markdown: nothing to escape but the characters Markdown would read. */

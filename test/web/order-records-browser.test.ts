@@ -21,8 +21,8 @@ import { checkOrderRequest, createOrder } from '../../gateway/orders/create-orde
 import { type FulfilmentDeps, runFulfilment } from '../../gateway/orders/fulfilment-job.js';
 import { orderServicesFrom } from '../../gateway/orders/order-services.js';
 import { orderTokens } from '../../gateway/orders/order-token.js';
-import { buildPack } from '../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import {
   NOW_MS,
   ORDER_SECRET,

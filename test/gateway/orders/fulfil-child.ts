@@ -27,9 +27,9 @@ import { FolderObjectStore } from '../../../pipeline/store/index.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 
 const env = (name: string): string => {
   const value = process.env[name];

@@ -34,7 +34,7 @@ import { FolderObjectStore } from '../../../pipeline/store/index.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 import { NOW_MS, ORDER_SECRET, payThroughWebhook, WORLD_SKU } from './order-world.js';

@@ -10,8 +10,8 @@ import { checkOrderRequest, createOrder } from '../../../gateway/orders/create-o
 import { runFulfilment } from '../../../gateway/orders/fulfilment-job.js';
 import { orderServicesFrom } from '../../../gateway/orders/order-services.js';
 import { orderTokens } from '../../../gateway/orders/order-token.js';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 import { NOW_MS, ORDER_SECRET, type OrderWorld, orderWorld, payThroughWebhook } from './order-world.js';

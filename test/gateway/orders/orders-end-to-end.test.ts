@@ -20,7 +20,7 @@ import { orderServicesFrom } from '../../../gateway/orders/order-services.js';
 import { orderTokens } from '../../../gateway/orders/order-token.js';
 import { CommandExit } from '../../../pipeline/command-line.js';
 import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
-import { pounds } from '../../../pipeline/tax/cgt/cgt-decimal.js';
+import { pounds } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
 import { pdfToText } from '../../tax/pack/pdf-text.js';
 import { readCsv } from '../../tax/pack/read-pack-csv.js';

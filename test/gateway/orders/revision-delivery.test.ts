@@ -27,7 +27,7 @@ import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
 import type { OrderRecord } from '../../../gateway/state/order-state.js';
 import { FolderObjectStore } from '../../../pipeline/store/index.js';
-import type { CustomerInputs } from '../../../pipeline/tax/own-records/customer-inputs.js';
+import type { CustomerInputs } from '../../../pipeline/tax/products/own-records/customer-inputs.js';
 import { STATE_ENGINES } from '../state/state-engines.js';
 import { ALICE, NOW_MS, ORDER_SECRET, payThroughWebhook, WORLD_SKU } from './order-world.js';
 import { runOrderCommand } from './run-order-command.js';

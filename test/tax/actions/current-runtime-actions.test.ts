@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { subnetAccount, subnetOfAccount } from '../../../pipeline/chain/subnet-account.js';
-import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
-import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
-import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
-import { type PositionRef, positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { economicAction, groupEvents } from '../../../pipeline/tax/chain-record/actions/economic-action.js';
+import type { LedgerEvent } from '../../../pipeline/tax/chain-record/ledger-event.js';
+import { type PositionRef, positionId } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { cgtTransactions } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
 import { JANUARY_PRICES } from '../pack/january-prices.js';
 import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from '../pack/ledger-cases.js';
 

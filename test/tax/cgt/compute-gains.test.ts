@@ -5,11 +5,11 @@
  */
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { plainDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
-import { cgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
-import { cgtTable } from '../../../pipeline/tax/cgt/cgt-table.js';
-import { CgtInputError, type CgtTransaction } from '../../../pipeline/tax/cgt/cgt-types.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
+import { plainDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import { cgtJson } from '../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
+import { cgtTable } from '../../../pipeline/tax/uk-rules/cgt/cgt-table.js';
+import { CgtInputError, type CgtTransaction } from '../../../pipeline/tax/uk-rules/cgt/cgt-types.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { runCgt } from './run-cgt.js';
 
 function tx(

@@ -20,7 +20,7 @@
  * matching gives them.
  */
 import { describe, expect, it } from 'vitest';
-import type { CgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
+import type { CgtJson } from '../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
 import { cgtReport } from './run-cgt.js';
 
 type Disposal = CgtJson['disposals'][number];

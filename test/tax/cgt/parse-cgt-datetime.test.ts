@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCgtDatetime } from '../../../pipeline/tax/cgt/parse-cgt-datetime.js';
+import { parseCgtDatetime } from '../../../pipeline/tax/uk-rules/cgt/parse-cgt-datetime.js';
 
 const iso = (text: string) => parseCgtDatetime(text)?.toISOString() ?? null;
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { vi } from 'vitest';
 import { runProgram } from '../../../pipeline/command-line.js';
-import type { CgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
-import { taxCommand } from '../../../pipeline/tax/tax-command.js';
+import { taxCommand } from '../../../pipeline/tax/products/tax-command.js';
+import type { CgtJson } from '../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
 
 export interface CgtRun {
   code: number;

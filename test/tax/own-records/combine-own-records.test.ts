@@ -5,14 +5,14 @@
  * exchange's rounding, and a batch paying two addresses.
  */
 import { describe, expect, it } from 'vitest';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { readCgtCsvWithOpening } from '../../../pipeline/tax/cgt/read-cgt-csv.js';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
-import type { UploadedFile } from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { bittytaxCsv } from '../../../pipeline/tax/pack/exports/bittytax-csv.js';
-import { exportRecords } from '../../../pipeline/tax/pack/exports/export-records.js';
-import { cgtInputCsv } from '../../../pipeline/tax/pack/pack-csv.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
+import type { UploadedFile } from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { bittytaxCsv } from '../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import { exportRecords } from '../../../pipeline/tax/products/pack/exports/export-records.js';
+import { cgtInputCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
+import { readCgtCsvWithOpening } from '../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
 import { readCsv } from '../pack/read-pack-csv.js';
 
 const KOINLY_HEADER =

@@ -9,13 +9,13 @@
  *   TAO:   acquired 1 for £300 + the other half of the fee £15 = £315.
  */
 import { describe, expect, it } from 'vitest';
-import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
-import type { CgtTransaction } from '../../../pipeline/tax/cgt/cgt-types.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { bittytaxCsv } from '../../../pipeline/tax/pack/exports/bittytax-csv.js';
-import { exportRecords } from '../../../pipeline/tax/pack/exports/export-records.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { bittytaxCsv } from '../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import { exportRecords } from '../../../pipeline/tax/products/pack/exports/export-records.js';
+import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import type { CgtTransaction } from '../../../pipeline/tax/uk-rules/cgt/cgt-types.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { locateBittyTax, runBittyTax } from '../../support/bittytax.js';
 import { pence, reportWithFiles } from './run-cgt-with-files.js';
 

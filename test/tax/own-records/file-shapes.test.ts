@@ -5,13 +5,13 @@
  * with a line that says what to do, and what the buyer should check is listed.
  */
 import { describe, expect, it } from 'vitest';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
 import {
   CustomerInputsRejected,
   type InputProblem,
   type UploadedFile,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
 
 const BT_HEADER =
   'Type,Buy Quantity,Buy Asset,Buy Value in GBP,Sell Quantity,Sell Asset,Sell Value in GBP,Fee Quantity,Fee Asset,Fee Value in GBP,Wallet,Timestamp,Note';

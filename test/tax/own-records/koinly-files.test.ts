@@ -9,8 +9,8 @@ import {
   CustomerInputsRejected,
   type InputProblem,
   type OwnRecord,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { pence, reportWithFiles } from './run-cgt-with-files.js';
 
 const TEMPLATE = (label: string, date = 'Date') =>

@@ -11,7 +11,7 @@
  * pounds is no longer the history's own but what the trade's ratio makes it.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import type { Event, Fee, History } from './staker-history.js';
 
 const USDT_PER_GBP = new CgtDecimal('1.2734');

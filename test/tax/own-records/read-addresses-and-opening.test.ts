@@ -1,16 +1,16 @@
 import { encodeAddress } from '@polkadot/util-crypto';
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
+import type { TaxYearLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
   type InputProblem,
   type UploadedFile,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { poolsCsv } from '../../../pipeline/tax/pack/pack-csv.js';
-import type { PackLedger } from '../../../pipeline/tax/pack/pack-ledger.js';
-import { SECRET_MESSAGE } from '../../../pipeline/tax/parse-coldkey.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { poolsCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
+import { SECRET_MESSAGE } from '../../../pipeline/tax/products/parse-coldkey.js';
 
 const file = (name: string, text: string, role: UploadedFile['role']): UploadedFile => ({
   name,
@@ -116,7 +116,7 @@ describe('opening pools', () => {
       { asset: 'alpha:3:4567', quantity: new Decimal('0'), cost: new Decimal('0') },
     ],
     disposals: [],
-  } as unknown as PackLedger;
+  } as unknown as TaxYearLedger;
 
   it("reads a pack's pools.csv: its pools at its day", () => {
     const inputs = readCustomerFiles([file('pools.csv', poolsCsv(ledger, '2026-04-05'), 'opening')]);

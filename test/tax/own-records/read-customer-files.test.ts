@@ -5,13 +5,13 @@ import {
   CustomerInputsRejected,
   type InputProblem,
   type UploadedFile,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { MAX_PROBLEMS } from '../../../pipeline/tax/own-records/input-problems.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { MAX_PROBLEMS } from '../../../pipeline/tax/products/own-records/input-problems.js';
 import {
   MAX_RECORD_ROWS,
   MAX_UPLOAD_BYTES,
   readCustomerFiles,
-} from '../../../pipeline/tax/own-records/read-customer-files.js';
+} from '../../../pipeline/tax/products/own-records/read-customer-files.js';
 
 const file = (
   name: string,

@@ -5,11 +5,11 @@ import {
   type InputProblem,
   type OwnRecord,
   type UploadedFile,
-} from '../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { bittytaxCsv } from '../../../pipeline/tax/pack/exports/bittytax-csv.js';
-import type { ExportRecord } from '../../../pipeline/tax/pack/exports/export-records.js';
-import { koinlyCsv } from '../../../pipeline/tax/pack/exports/koinly-csv.js';
+} from '../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { bittytaxCsv } from '../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import type { ExportRecord } from '../../../pipeline/tax/products/pack/exports/export-records.js';
+import { koinlyCsv } from '../../../pipeline/tax/products/pack/exports/koinly-csv.js';
 
 const file = (name: string, text: string): UploadedFile => ({
   name,

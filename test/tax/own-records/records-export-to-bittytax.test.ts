@@ -4,11 +4,11 @@
  * against pounds), and a negligible value claim is a Lost row (BittyTax's claim), not a Spend.
  */
 import { describe, expect, it } from 'vitest';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
-import { bittytaxCsv } from '../../../pipeline/tax/pack/exports/bittytax-csv.js';
-import { exportRecords } from '../../../pipeline/tax/pack/exports/export-records.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { bittytaxCsv } from '../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import { exportRecords } from '../../../pipeline/tax/products/pack/exports/export-records.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { locateBittyTax, runBittyTax } from '../../support/bittytax.js';
 import { readCsv } from '../pack/read-pack-csv.js';
 

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CgtJson } from '../../../pipeline/tax/cgt/cgt-json.js';
+import type { CgtJson } from '../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
 import { runArgs } from '../cgt/run-cgt.js';
 
 export const CGT_INPUT_HEADER = 'datetime,asset,action,quantity,gbp,fee_gbp,kind,counterparty';

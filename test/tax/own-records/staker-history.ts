@@ -10,7 +10,7 @@
  * Every event is at a UTC time between 08:00 and 16:00, so its UK day (Europe/London) is its UTC date.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
+import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 
 /** Well-known development keys: valid SS58 addresses that belong to nobody real. */
 export const EXCHANGE_DEPOSIT = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';

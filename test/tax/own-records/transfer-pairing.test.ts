@@ -5,12 +5,12 @@
  * (CRYPTO22100); a fee paid in a token on the way still is.
  */
 import { describe, expect, it } from 'vitest';
-import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
-import type { CgtTransaction } from '../../../pipeline/tax/cgt/cgt-types.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import type { PackFlag } from '../../../pipeline/tax/cgt-transactions.js';
-import { combineOwnRecords } from '../../../pipeline/tax/own-records/combine-own-records.js';
-import { readCustomerFiles } from '../../../pipeline/tax/own-records/read-customer-files.js';
+import { combineOwnRecords } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
+import { readCustomerFiles } from '../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import type { PackFlag } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
+import type { CgtTransaction } from '../../../pipeline/tax/uk-rules/cgt/cgt-types.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { CGT_INPUT_HEADER, pence, reportWithFiles } from './run-cgt-with-files.js';
 
 /** Well-known development keys: valid SS58 addresses. */

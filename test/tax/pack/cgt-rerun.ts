@@ -3,8 +3,8 @@
  * Both sides as `date|asset|gain` lines, the pack's from disposals.csv and the rerun's for the same tax year.
  */
 import { Decimal } from 'decimal.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { readCgtCsv } from '../../../pipeline/tax/cgt/read-cgt-csv.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
+import { readCgtCsv } from '../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
 import { readCsv } from './read-pack-csv.js';
 
 export function rerunCgtInput(

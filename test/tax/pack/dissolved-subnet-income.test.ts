@@ -5,8 +5,8 @@
  * dissolution — never left at £0 (seen in `make pack-preview` on the sandbox's current runtime).
  */
 import { describe, expect, it } from 'vitest';
-import { incomeLedger } from '../../../pipeline/tax/income-ledger.js';
-import { positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { positionId } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { incomeLedger } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { JANUARY_PRICES } from './january-prices.js';
 import { dayOf, stakesOf, TAO } from './ledger-cases.js';
 

@@ -3,10 +3,10 @@
  * TAO at £2): what each event disposes of and acquires, and what is no disposal at all.
  */
 import { describe, expect, it } from 'vitest';
-import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
-import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
-import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
-import { type PositionRef, positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { economicAction, groupEvents } from '../../../pipeline/tax/chain-record/actions/economic-action.js';
+import type { LedgerEvent } from '../../../pipeline/tax/chain-record/ledger-event.js';
+import { type PositionRef, positionId } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { cgtTransactions } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
 import { JANUARY_PRICES } from './january-prices.js';
 import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cases.js';
 

@@ -3,7 +3,11 @@
  * date or with the chain events of an action (`Transfer 912/5`, which tell a person no day).
  */
 import { describe, expect, it } from 'vitest';
-import { groupedFlagLine, groupFlags, pointsToList } from '../../../pipeline/tax/pack/grouped-flags.js';
+import {
+  groupedFlagLine,
+  groupFlags,
+  pointsToList,
+} from '../../../pipeline/tax/products/pack/grouped-flags.js';
 
 const line = (flags: Parameters<typeof groupFlags>[0]) => groupFlags(flags).map(groupedFlagLine);
 

@@ -5,8 +5,8 @@
  */
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import type { IncomeRow } from '../../../pipeline/tax/income-ledger.js';
-import { incomeSummary } from '../../../pipeline/tax/pack/pack-summary.js';
+import { incomeSummary } from '../../../pipeline/tax/products/pack/pack-summary.js';
+import type { IncomeRow } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { JANUARY_PRICES } from './january-prices.js';
 import { TAO } from './ledger-cases.js';
 

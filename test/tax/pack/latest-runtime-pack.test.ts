@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
-import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
-import { gbpOfTaoRao } from '../../../pipeline/tax/income-ledger.js';
-import { type BuiltPack, buildPackFiles } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { type BuiltPack, buildPackFiles } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
+import { GbpPrices } from '../../../pipeline/tax/uk-rules/gbp-prices.js';
+import { gbpOfTaoRao } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { addDays, eachDay } from '../../../pipeline/time/utc-day.js';
 import { rerunCgtInput } from './cgt-rerun.js';

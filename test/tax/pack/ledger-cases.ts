@@ -3,8 +3,9 @@
  * registered again): stake per position at a few blocks, written as a customer's accountant would describe
  * them. Used with the real income ledger and events → transactions mapping, never with a stand-in of them.
  */
-import type { LedgerDay } from '../../../pipeline/tax/income-ledger.js';
-import type { StakesAtBlock, SubnetAtBlock } from '../../../pipeline/tax/stake-at-blocks.js';
+
+import type { LedgerDay } from '../../../pipeline/tax/chain-record/ledger-days.js';
+import type { StakesAtBlock, SubnetAtBlock } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
 
 export const TAO = 1_000_000_000n;
 

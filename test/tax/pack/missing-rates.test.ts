@@ -6,12 +6,12 @@
  */
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MissingFiatRateError } from '../../../pipeline/tax/gbp-prices.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
-import { incomeCsv } from '../../../pipeline/tax/pack/pack-csv.js';
-import { type PackInputs, readPackInputs } from '../../../pipeline/tax/pack/pack-inputs.js';
-import { computePackLedger } from '../../../pipeline/tax/pack/pack-ledger.js';
-import { packPdf } from '../../../pipeline/tax/pack/pack-pdf.js';
+import { computeTaxYearLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
+import { incomeCsv } from '../../../pipeline/tax/products/pack/pack-csv.js';
+import { type PackInputs, readPackInputs } from '../../../pipeline/tax/products/pack/pack-inputs.js';
+import { packPdf } from '../../../pipeline/tax/products/pack/pack-pdf.js';
+import { MissingFiatRateError } from '../../../pipeline/tax/uk-rules/gbp-prices.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
@@ -51,7 +51,7 @@ describe('a TAO/GBP rate missing at a day’s end', () => {
   it('takes the quote of up to 3 days before, flagged in the PDF and in income.csv', async () => {
     // UK day 2026-01-08 ends at the quote dated 2026-01-09; take out 09, 08 and 07: the 06 quote is used.
     const gappy = without(['2026-01-07', '2026-01-08', '2026-01-09']);
-    const ledger = await computePackLedger(gappy, order().coldkeys, await chain.reader());
+    const ledger = await computeTaxYearLedger(gappy, order().coldkeys, await chain.reader());
     const flag = ledger.mapping.flags.find((f) => f.kind === 'stale-rate');
     expect(flag?.text).toContain('2026-01-08: rate of 2026-01-06');
     const income = readCsv(incomeCsv(ledger, inputs.subnetNames)).filter(
@@ -79,13 +79,13 @@ describe('a TAO/GBP rate missing at a day’s end', () => {
 
   it('refuses to build when the nearest earlier quote is more than 3 days older', async () => {
     const gappy = without(['2026-01-06', '2026-01-07', '2026-01-08', '2026-01-09']);
-    await expect(computePackLedger(gappy, order().coldkeys, await chain.reader())).rejects.toThrow(
+    await expect(computeTaxYearLedger(gappy, order().coldkeys, await chain.reader())).rejects.toThrow(
       MissingFiatRateError,
     );
   });
 
   it('values every day of a fully priced record at its own day-end quote', async () => {
-    const ledger = await computePackLedger(inputs, order().coldkeys, await chain.reader());
+    const ledger = await computeTaxYearLedger(inputs, order().coldkeys, await chain.reader());
     expect(ledger.mapping.flags.filter((f) => f.kind === 'stale-rate')).toEqual([]);
     // Income on every day of the record after the first (collected 1 to 16 January; the record opens at
     // the first day's end), each at the quote of its end: in winter the UK day is the UTC day, and its

@@ -7,13 +7,13 @@
  * netuid registered again is a new asset.
  */
 import { describe, expect, it } from 'vitest';
-import { economicAction, groupEvents } from '../../../pipeline/tax/actions/economic-action.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { cgtTransactions } from '../../../pipeline/tax/cgt-transactions.js';
-import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/income-ledger.js';
-import type { LedgerEvent } from '../../../pipeline/tax/ledger-event.js';
-import { incomeSummary } from '../../../pipeline/tax/pack/pack-summary.js';
-import { positionId } from '../../../pipeline/tax/stake-at-blocks.js';
+import { economicAction, groupEvents } from '../../../pipeline/tax/chain-record/actions/economic-action.js';
+import type { LedgerEvent } from '../../../pipeline/tax/chain-record/ledger-event.js';
+import { positionId } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { incomeSummary } from '../../../pipeline/tax/products/pack/pack-summary.js';
+import { cgtTransactions } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
+import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { JANUARY_PRICES } from './january-prices.js';
 import { dayOf, stakesOf, TAO, timeOfBlock } from './ledger-cases.js';
 

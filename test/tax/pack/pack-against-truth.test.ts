@@ -7,8 +7,8 @@
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import type { PackWorld } from './pack-world.js';
@@ -156,8 +156,8 @@ describe('the demo coldkey pack', () => {
   });
 
   it('gives sbm tax cgt exactly its disposals from cgt-input.csv', async () => {
-    const { computeGains } = await import('../../../pipeline/tax/cgt/compute-gains.js');
-    const { readCgtCsv } = await import('../../../pipeline/tax/cgt/read-cgt-csv.js');
+    const { computeGains } = await import('../../../pipeline/tax/uk-rules/cgt/compute-gains.js');
+    const { readCgtCsv } = await import('../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js');
     const { Decimal } = await import('decimal.js');
     const rows = readCsv(files.get('cgt-input.csv')!);
     expect(Object.keys(rows[0]!)).toEqual([

@@ -7,8 +7,8 @@
 import { Decimal } from 'decimal.js';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import type { PackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';

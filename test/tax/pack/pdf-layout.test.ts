@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { MARGIN, PAGE, PdfWriter } from '../../../pipeline/tax/pack/pdf-layout.js';
+import { MARGIN, PAGE, PdfWriter } from '../../../pipeline/tax/products/pack/pdf-layout.js';
 import { ensurePoppler } from './poppler.js';
 
 const LONG =

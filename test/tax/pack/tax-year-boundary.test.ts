@@ -4,10 +4,10 @@
  * timestamp, as the publish step does on the chain) and the income ledger that reads stake at them.
  */
 import { describe, expect, it } from 'vitest';
-import { GbpPrices } from '../../../pipeline/tax/gbp-prices.js';
-import { incomeLedger } from '../../../pipeline/tax/income-ledger.js';
-import type { StakesAtBlock } from '../../../pipeline/tax/stake-at-blocks.js';
-import { type CollectedUtcDay, ukDayEnds } from '../../../pipeline/tax/uk-day-ends.js';
+import type { StakesAtBlock } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { type CollectedUtcDay, ukDayEnds } from '../../../pipeline/tax/chain-record/uk-day-ends.js';
+import { GbpPrices } from '../../../pipeline/tax/uk-rules/gbp-prices.js';
+import { incomeLedger } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { ukDayStartMs } from '../../../pipeline/time/uk-day.js';
 import { ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
 

@@ -6,10 +6,10 @@
  */
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CgtDecimal } from '../../../pipeline/tax/cgt/cgt-decimal.js';
-import { computeGains } from '../../../pipeline/tax/cgt/compute-gains.js';
-import { buildPack } from '../../../pipeline/tax/pack/build-pack.js';
-import { openPackChain, type PackChain } from '../../../pipeline/tax/pack/pack-chain.js';
+import { buildPack } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
+import { CgtDecimal } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import { computeGains } from '../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { readCsv } from './read-pack-csv.js';

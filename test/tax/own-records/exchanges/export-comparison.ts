@@ -4,13 +4,14 @@
  * pounds and fee; a deposit or withdrawal its token, quantity and fee; income its token and quantity (the
  * converter leaves its value for BittyTax to look up). Quantities as plain decimals.
  */
-import { CgtDecimal } from '../../../../pipeline/tax/cgt/cgt-decimal.js';
-import type { OwnRecord } from '../../../../pipeline/tax/own-records/customer-inputs.js';
+
+import type { OwnRecord } from '../../../../pipeline/tax/products/own-records/customer-inputs.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
-} from '../../../../pipeline/tax/own-records/customer-inputs.js';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
+} from '../../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import type { ConvRecord } from '../../../support/bittytax-conv.js';
 
 export interface Movement {

@@ -7,10 +7,10 @@
  */
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCustomerFiles } from '../../../../pipeline/tax/own-records/read-customer-files.js';
-import { openPackChain, type PackChain } from '../../../../pipeline/tax/pack/pack-chain.js';
-import { type PackInputs, readPackInputs } from '../../../../pipeline/tax/pack/pack-inputs.js';
-import { computePackLedger } from '../../../../pipeline/tax/pack/pack-ledger.js';
+import { computeTaxYearLedger } from '../../../../pipeline/tax/products/compute-tax-year.js';
+import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
+import { type PackInputs, readPackInputs } from '../../../../pipeline/tax/products/pack/pack-inputs.js';
 import { addDays } from '../../../../pipeline/time/utc-day.js';
 import { type PackWorld, publishPackWorld } from '../../pack/pack-world.js';
 
@@ -101,7 +101,7 @@ describe('exchange rows without pounds in a pack', () => {
     const customer = readCustomerFiles([
       { name: 'kraken.csv', bytes: new TextEncoder().encode(KRAKEN), role: 'records' },
     ]);
-    const ledger = await computePackLedger(
+    const ledger = await computeTaxYearLedger(
       inputs,
       order().coldkeys,
       await chain.reader(),

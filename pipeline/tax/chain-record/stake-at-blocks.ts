@@ -1,0 +1,265 @@
+/**
+ * Stake of a set of coldkeys' positions, and the pools and free balances the pack values them with, at many
+ * past blocks (an archive node answers for any block).
+ *
+ * Stake is what the chain itself reports: one runtime call `StakeInfoRuntimeApi_get_stake_info_for_coldkey`
+ * per coldkey per block. The runtime answers with its own share arithmetic whatever the storage layout
+ * (`Alpha`/`TotalHotkeyShares` as U64F64 until about spec 397; since then `AlphaV2`/`TotalHotkeySharesV2` as
+ * `SafeFloat`, an entry moving to V2 the first time it is written: opentensor/subtensor
+ * `pallets/subtensor/src/staking/stake_utils.rs`, `get_share`, `get_denominator`), so a position written
+ * after that upgrade is read right, and every position the coldkey holds is seen, also one that appeared
+ * without an event (a hotkey swap, an auto-stake, a root claim). A runtime without that call (before it
+ * existed) is read as before: `shares × TotalHotkeyAlpha ÷ TotalHotkeyShares` from the V1 storage, floored.
+ *
+ * One `state_queryStorageAt` per block carries the rest: each subnet's reserves (`SubnetTAO`,
+ * `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's `System.Account`. Blocks are read
+ * concurrently (bounded). Amounts stay bigint.
+ */
+import type { Codec } from '@polkadot/types/types';
+import { ChainDataError } from '../../chain/chain-errors.js';
+import type { ChainReader } from '../../chain/chain-reader.js';
+import { account, rao, smallInt } from '../../chain/codec-values.js';
+import { mapConcurrent } from '../../chain/limiter.js';
+import { callRuntimeApi, type RuntimeApis, runtimeApisOf } from '../../chain/runtime-call.js';
+import type { RuntimeCodec } from '../../chain/runtime-codec.js';
+
+const PALLET = 'SubtensorModule';
+const STAKE_INFO = 'StakeInfoRuntimeApi_get_stake_info_for_coldkey';
+
+export interface PositionRef {
+  coldkey: string;
+  hotkey: string;
+  netuid: number;
+}
+
+/** `coldkey/hotkey/netuid`: one position's key in maps. */
+export function positionId(position: PositionRef): string {
+  return `${position.coldkey}/${position.hotkey}/${position.netuid}`;
+}
+
+export interface SubnetAtBlock {
+  /** `NetworkRegisteredAt`; 0 when absent (as the collected panel records it). */
+  registeredAt: number;
+  taoRao: bigint | null;
+  alphaInRao: bigint | null;
+}
+
+export interface StakesAtBlock {
+  block: number;
+  /**
+   * Alpha RAO per position id (TAO RAO on root): every position the chain reports for the coldkeys (stake
+   * above 0), and 0 for each asked-for position it does not.
+   */
+  stake: Map<string, bigint>;
+  /** Every position of the coldkeys with stake at this block, as the chain reports it. */
+  held: PositionRef[];
+  /** Per netuid of the positions (root included, whose price is 1). */
+  subnets: Map<number, SubnetAtBlock>;
+  /** Free TAO RAO per coldkey. */
+  free: Map<string, bigint>;
+}
+
+interface BlockKeys {
+  positions: Array<{
+    id: string;
+    position: PositionRef;
+    alpha: string;
+    poolAlpha: string;
+    poolShares: string;
+  }>;
+  subnets: Array<{ netuid: number; tao: string; alphaIn: string; registeredAt: string }>;
+  accounts: Array<{ coldkey: string; key: string }>;
+  all: string[];
+}
+
+/**
+ * Reads every block in `blocks` (deduplicated) with at most `concurrency` blocks in flight. `positions` are
+ * the positions to report even when they hold nothing (0); the chain's own list adds any other the coldkeys
+ * hold. The subnets read are those of `positions` and of every position found.
+ */
+export async function readStakesAtBlocks(
+  reader: ChainReader,
+  positions: readonly PositionRef[],
+  coldkeys: readonly string[],
+  blocks: readonly number[],
+  concurrency: number,
+): Promise<Map<number, StakesAtBlock>> {
+  const unique = [...new Set(blocks)].sort((a, b) => a - b);
+  const keysBySpec = new Map<string, BlockKeys>();
+  const read = await mapConcurrent(unique, concurrency, async (block) => {
+    const hash = await reader.blockHash(block);
+    const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
+    const codec = await reader.codec(version.specVersion, hash);
+    const apis = await runtimeApisOf(reader.rpc, codec, hash);
+    // The chain's own report of every position, or the V1 storage where the runtime has no such call.
+    const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash) : null;
+    const netuids = new Set(positions.map((p) => p.netuid));
+    for (const found of reported ?? []) netuids.add(found.position.netuid);
+    const specKey = `${codec.specVersion}|${[...netuids].sort((a, b) => a - b).join(',')}|${reported ? 'api' : 'v1'}`;
+    let keys = keysBySpec.get(specKey);
+    if (!keys) {
+      keys = blockKeys(codec, reported ? [] : positions, [...netuids], coldkeys);
+      keysBySpec.set(specKey, keys);
+    }
+    const sets = await reader.rpc.send<Array<{ changes: Array<[string, string | null]> }>>(
+      'state_queryStorageAt',
+      [keys.all, hash],
+    );
+    const values = new Map<string, string | null>();
+    for (const set of sets) for (const [key, value] of set.changes) values.set(key.toLowerCase(), value);
+    const stakes = decodeBlock(codec, keys, values, block);
+    if (reported) {
+      for (const p of positions) stakes.stake.set(positionId(p), 0n);
+      for (const { position, rao: amount } of reported) {
+        const id = positionId(position);
+        stakes.stake.set(id, (stakes.stake.get(id) ?? 0n) + amount);
+      }
+      stakes.held = reported.map((r) => r.position);
+    }
+    return stakes;
+  });
+  return new Map(read.map((stakes) => [stakes.block, stakes]));
+}
+
+/** `get_stake_info_for_coldkey` of each coldkey at `hash`: its positions with stake above 0. */
+async function stakeInfos(
+  reader: ChainReader,
+  apis: RuntimeApis,
+  coldkeys: readonly string[],
+  hash: string,
+): Promise<Array<{ position: PositionRef; rao: bigint }>> {
+  const found: Array<{ position: PositionRef; rao: bigint }> = [];
+  for (const coldkey of coldkeys) {
+    const result = await callRuntimeApi(
+      reader.rpc,
+      apis,
+      STAKE_INFO,
+      apis.encodeArgs(STAKE_INFO, [coldkey]),
+      hash,
+    );
+    const list = result as unknown as Array<{ hotkey: Codec; netuid: Codec; stake: Codec }>;
+    for (const info of list) {
+      const amount = rao(info.stake);
+      if (amount <= 0n) continue;
+      found.push({
+        position: { coldkey, hotkey: account(info.hotkey), netuid: smallInt(info.netuid) },
+        rao: amount,
+      });
+    }
+  }
+  return found;
+}
+
+function blockKeys(
+  codec: RuntimeCodec,
+  positions: readonly PositionRef[],
+  netuids: readonly number[],
+  coldkeys: readonly string[],
+): BlockKeys {
+  // Only a runtime without the stake-info call reads positions from the V1 storage; spec 473 has no V1 maps
+  // at all, and its positions come from the call.
+  if (positions.length > 0 && !codec.hasStorage(PALLET, 'Alpha')) {
+    throw new ChainDataError(
+      `runtime ${codec.specVersion} has neither ${STAKE_INFO} nor ${PALLET}.Alpha: its stake cannot be read`,
+    );
+  }
+  const key = (item: string, ...args: unknown[]) => codec.storageKey(PALLET, item, ...args).toLowerCase();
+  const keys: BlockKeys = {
+    positions: positions.map((p) => ({
+      id: positionId(p),
+      position: p,
+      alpha: key('Alpha', p.hotkey, p.coldkey, p.netuid),
+      poolAlpha: key('TotalHotkeyAlpha', p.hotkey, p.netuid),
+      poolShares: key('TotalHotkeyShares', p.hotkey, p.netuid),
+    })),
+    subnets: netuids.map((netuid) => ({
+      netuid,
+      tao: key('SubnetTAO', netuid),
+      alphaIn: key('SubnetAlphaIn', netuid),
+      registeredAt: key('NetworkRegisteredAt', netuid),
+    })),
+    accounts: coldkeys.map((coldkey) => ({
+      coldkey,
+      key: codec.storageKey('System', 'Account', coldkey).toLowerCase(),
+    })),
+    all: [],
+  };
+  keys.all = [
+    ...new Set([
+      ...keys.positions.flatMap((p) => [p.alpha, p.poolAlpha, p.poolShares]),
+      ...keys.subnets.flatMap((s) => [s.tao, s.alphaIn, s.registeredAt]),
+      ...keys.accounts.map((a) => a.key),
+    ]),
+  ];
+  return keys;
+}
+
+function decodeBlock(
+  codec: RuntimeCodec,
+  keys: BlockKeys,
+  values: Map<string, string | null>,
+  block: number,
+): StakesAtBlock {
+  const value = (item: string, key: string, pallet = PALLET) =>
+    codec.decodeStorage(pallet, item, values.get(key) ?? null);
+  const integer = (item: string, key: string) => {
+    const decoded = value(item, key);
+    return decoded === null ? null : BigInt(decoded.toString());
+  };
+  const stake = new Map<string, bigint>();
+  const held: PositionRef[] = [];
+  for (const p of keys.positions) {
+    const shares = fixedBits(value('Alpha', p.alpha));
+    const poolShares = fixedBits(value('TotalHotkeyShares', p.poolShares));
+    const poolAlpha = integer('TotalHotkeyAlpha', p.poolAlpha) ?? 0n;
+    const amount = poolShares === 0n ? 0n : (shares * poolAlpha) / poolShares;
+    stake.set(p.id, amount);
+    if (amount > 0n) held.push(p.position);
+  }
+  const subnets = new Map<number, SubnetAtBlock>();
+  for (const s of keys.subnets) {
+    const registeredAt = integer('NetworkRegisteredAt', s.registeredAt);
+    subnets.set(s.netuid, {
+      registeredAt: registeredAt === null ? 0 : Number(registeredAt),
+      taoRao: integer('SubnetTAO', s.tao),
+      alphaInRao: integer('SubnetAlphaIn', s.alphaIn),
+    });
+  }
+  const free = new Map<string, bigint>();
+  for (const a of keys.accounts) {
+    const info = value('Account', a.key, 'System') as unknown as { data: { free: Codec } } | null;
+    free.set(a.coldkey, info === null ? 0n : rao(info.data.free));
+  }
+  return { block, stake, held, subnets, free };
+}
+
+/** The bits of a U64F64 (`{ bits: u128 }`); 0 when absent. Only ratios of them matter. */
+function fixedBits(value: Codec | null): bigint {
+  if (value === null) return 0n;
+  const bits = (value as Codec & { get?: (name: string) => Codec | undefined }).get?.('bits');
+  if (bits !== undefined) return BigInt(bits.toString());
+  const json = value.toJSON();
+  if (typeof json === 'number' || typeof json === 'string') return BigInt(json);
+  throw new ChainDataError(`cannot read U64F64 bits from ${value.toHex()}`);
+}
+
+/**
+ * The positions a coldkey holds at a block, from the runtime's `get_stake_info_for_coldkey` (hotkey,
+ * netuid, stake > 0): the positions a tax year opens with.
+ */
+export async function positionsAtBlock(
+  reader: ChainReader,
+  coldkey: string,
+  block: number,
+): Promise<PositionRef[]> {
+  const hash = await reader.blockHash(block);
+  const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
+  const codec = await reader.codec(version.specVersion, hash);
+  const apis = await runtimeApisOf(reader.rpc, codec, hash);
+  const name = 'StakeInfoRuntimeApi_get_stake_info_for_coldkey';
+  const result = await callRuntimeApi(reader.rpc, apis, name, apis.encodeArgs(name, [coldkey]), hash);
+  const list = result as unknown as Array<{ hotkey: Codec; netuid: Codec; stake: Codec }>;
+  return list
+    .filter((info) => rao(info.stake) > 0n)
+    .map((info) => ({ coldkey, hotkey: account(info.hotkey), netuid: smallInt(info.netuid) }));
+}

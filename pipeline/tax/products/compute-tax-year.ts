@@ -1,0 +1,430 @@
+/**
+ * A tax year's ledger: everything a pack shows, computed from its published inputs and the chain. It reads
+ * the chain record (the year's UK days, the positions, the stake reads, the economic actions, the moves and
+ * the AlphaV2 sweep found on the chain), applies the UK rules (the income ledger, the events as capital gains
+ * transactions, the 30-day flags) and combines the buyer's own records before the gains are computed. The
+ * pack (`pack/`) only renders the result.
+ *
+ * The record runs on past the year's end by up to 30 UK days when they are collected: HMRC's 30-day rule
+ * (CRYPTO22254) matches a disposal with acquisitions of the 30 days after it, and staking income is an
+ * acquisition every day, so a March disposal's cost depends on April's income. Those days feed the gains
+ * engine only; the pack shows the year's income, events, disposals and its closing pools (at 5 April).
+ */
+import type { ChainReader } from '../../chain/chain-reader.js';
+import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
+import { addDays } from '../../time/utc-day.js';
+import { type EconomicAction, economicAction, groupEvents } from '../chain-record/actions/economic-action.js';
+import { locateMoves } from '../chain-record/actions/locate-moves.js';
+import { alphaV2UpgradeBlock, locateSweep } from '../chain-record/actions/locate-sweep.js';
+import { pinLimitOrderHotkeys } from '../chain-record/actions/pin-limit-orders.js';
+import type { LedgerDay } from '../chain-record/ledger-days.js';
+import type { LedgerEvent } from '../chain-record/ledger-event.js';
+import {
+  type PositionRef,
+  positionId,
+  positionsAtBlock,
+  readStakesAtBlocks,
+  type StakesAtBlock,
+} from '../chain-record/stake-at-blocks.js';
+import { touchedPositions } from '../chain-record/touched-positions.js';
+import { type CgtMapping, cgtTransactions, type PackFlag } from '../uk-rules/cgt/cgt-transactions.js';
+import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
+import { BED_AND_BREAKFAST_DAYS, computeGains } from '../uk-rules/cgt/compute-gains.js';
+import { GbpPrices, MAX_RATE_AGE_DAYS } from '../uk-rules/gbp-prices.js';
+import {
+  type IncomeRow,
+  incomeLedger,
+  mergeSwapDays,
+  netAcrossHotkeys,
+  type SwapPair,
+} from '../uk-rules/income-ledger.js';
+import { type CombinedTransactions, combineOwnRecords } from './own-records/combine-own-records.js';
+import {
+  type CustomerInputs,
+  CustomerInputsRejected,
+  EMPTY_CUSTOMER_INPUTS,
+} from './own-records/customer-inputs.js';
+import { valueAtDayRates } from './own-records/day-rate-values.js';
+import type { PackInputs } from './pack/pack-inputs.js';
+import { type RecordDays, recordDays } from './pack/record-days.js';
+
+/** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
+export const PACK_READ_CONCURRENCY = 32;
+
+export interface TaxYearLedger {
+  coldkeys: string[];
+  /** The earliest collected UK day: the record opens at its end, holdings entering the pools at market value. */
+  recordOpening: LedgerDay;
+  /** The end of the day before the tax year (or the record's opening when it starts inside the year). */
+  opening: LedgerDay;
+  /** The UK days of the tax year with income computed (each after its day before). */
+  days: LedgerDay[];
+  /** The collected UK days after the year (up to 30) read for the 30-day rule only. */
+  following: LedgerDay[];
+  /** The positions of the year (held at the opening or touched by the year's events). */
+  positions: PositionRef[];
+  /** Stake per position at each day's end, the opening and the following days included. */
+  stakes: Map<number, StakesAtBlock>;
+  /** The year's income rows. */
+  income: IncomeRow[];
+  /**
+   * The transactions of the whole record (the following days too) with the buyer's own records, addresses
+   * and opening pools combined in; the events and flags of the year.
+   */
+  mapping: CgtMapping;
+  /** The chain record's transactions alone, before the buyer's inputs: `cgt-input.csv`. */
+  chainTransactions: CgtTransaction[];
+  /** What the buyer added (files, records, addresses, opening) and what combining made of it. */
+  customer: CustomerInputs;
+  combined: CombinedTransactions;
+  /** What the pack did with every event of the whole record (the exports describe all its transactions). */
+  recordEvents: CgtMapping['events'];
+  /** The engine's report on the whole record. */
+  gains: CgtReport;
+  /** The disposals of the tax year. */
+  disposals: CgtDisposal[];
+  /** The section 104 pools at the end of the year's last day in the record. */
+  closingPools: CgtPool[];
+  prices: GbpPrices;
+}
+
+/**
+ * Computes a tax year's ledger for the given coldkeys: the chain record's actions and income, then the
+ * capital gains transactions with the buyer's own records combined in, the gains and the year's points to
+ * check. Everything a pack shows comes from here; the pack only renders it.
+ */
+export async function computeTaxYearLedger(
+  inputs: PackInputs,
+  coldkeys: readonly string[],
+  reader: ChainReader,
+  concurrency = PACK_READ_CONCURRENCY,
+  customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
+): Promise<TaxYearLedger> {
+  const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
+  const { recordOpening, before, yearOpening: opening, days, following } = record;
+  // The record's coldkeys (the order's and each one a coldkey swap led to), to tell whose a holding is.
+  const recordColdkeys = new Set(coldkeys);
+  const yearEnd = days.length > 0 ? days[days.length - 1]! : opening;
+  const recordEnd = following.length > 0 ? following[following.length - 1]! : yearEnd;
+  const bounds: RecordBounds = {
+    recordOpening,
+    opening,
+    yearEnd,
+    recordEnd,
+    readDays: [...before, ...days, ...following],
+  };
+  const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
+  const chain = await readActionsAndIncome(inputs, bounds, coldkeys, recordColdkeys, reader, concurrency);
+  const { actions, stakes, positions, yearPositions, prices } = chain;
+  const income = chain.netted.rows;
+  const mapping = cgtTransactions({
+    coldkeys: recordColdkeys,
+    opening: recordOpening,
+    actions,
+    moves: chain.netted.moves,
+    income,
+    days: bounds.readDays,
+    positions,
+    stakes,
+    prices,
+  });
+  // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
+  refusePoolsInsideYear(customer, opening, inputs.taxYear.label);
+  // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
+  const valued = valueAtDayRates(customer, prices);
+  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
+  const gains = computeGains(combined.transactions);
+  const label = inputs.taxYear.label;
+  const disposals = gains.disposals.filter((d) => d.taxYear === label);
+  const flags = pointsToCheck(combined.flags, inputs, actions, record, bounds, prices, disposals);
+  return {
+    coldkeys: [...coldkeys],
+    recordOpening,
+    opening,
+    days,
+    following,
+    positions: positions.filter((position) => yearPositions.has(positionId(position))),
+    stakes,
+    income: income.filter((row) => row.date > opening.date && row.date <= yearEnd.date),
+    mapping: {
+      transactions: combined.transactions,
+      events: mapping.events.filter((treated) => inYear(treated.event.block)),
+      flags,
+    },
+    chainTransactions: mapping.transactions,
+    customer: valued,
+    combined,
+    recordEvents: mapping.events,
+    gains,
+    disposals,
+    closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
+    prices,
+  };
+}
+
+/** Where the record and its tax year open and end, and every day read after the record's opening. */
+interface RecordBounds {
+  recordOpening: LedgerDay;
+  /** The end of the day before the tax year, or the record's opening (the same object) when it starts later. */
+  opening: LedgerDay;
+  /** The year's last day in the record (the opening when it has none). */
+  yearEnd: LedgerDay;
+  /** The record's last day: the last following day, else the year's end. */
+  recordEnd: LedgerDay;
+  /** The days before the year, the year's and the following ones, in order. */
+  readDays: LedgerDay[];
+}
+
+/** The chain record of the coldkeys as actions, stake reads and income, before any capital gains treatment. */
+interface ActionsAndIncome {
+  /** One economic action per extrinsic, and each one found on the chain, in block order. */
+  actions: EconomicAction[];
+  stakes: Map<number, StakesAtBlock>;
+  /** Every position of the record, by coldkey, subnet and hotkey. */
+  positions: PositionRef[];
+  /** The ids of the positions of the tax year (held at its opening, touched or held during it). */
+  yearPositions: Set<string>;
+  /** The record's income rows netted across hotkeys, and the moves the netting found. */
+  netted: ReturnType<typeof netAcrossHotkeys>;
+  prices: GbpPrices;
+}
+
+/**
+ * Reads the record's positions and stake, groups the events into economic actions, and computes the income
+ * ledger; then finds on the chain what no event names (moves, the AlphaV2 sweep) and computes it again.
+ */
+async function readActionsAndIncome(
+  inputs: PackInputs,
+  bounds: RecordBounds,
+  coldkeys: readonly string[],
+  recordColdkeys: ReadonlySet<string>,
+  reader: ChainReader,
+  concurrency: number,
+): Promise<ActionsAndIncome> {
+  const { recordOpening, opening, yearEnd, recordEnd, readDays } = bounds;
+  const events: LedgerEvent[] = inputs.events.filter(
+    (e) => e.block > recordOpening.block && e.block <= recordEnd.block,
+  );
+  const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
+
+  const positions = new Map<string, PositionRef>();
+  const yearPositions = new Set<string>();
+  const note = (position: PositionRef, inYear: boolean) => {
+    positions.set(positionId(position), position);
+    if (inYear) yearPositions.add(positionId(position));
+  };
+  for (const coldkey of coldkeys) {
+    for (const position of await positionsAtBlock(reader, coldkey, recordOpening.block)) {
+      note(position, recordOpening === opening);
+    }
+    if (recordOpening !== opening) {
+      for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
+    }
+  }
+  // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events).
+  const actions = groupEvents(events).map((group) => economicAction(group, recordColdkeys));
+  for (const action of actions) {
+    for (const holding of action.touches) {
+      if (holding.hotkey !== null && holding.netuid >= 0) {
+        note(
+          { coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid },
+          inYear(action.block),
+        );
+      }
+    }
+  }
+  const blocks = [
+    recordOpening.block,
+    ...readDays.map((day) => day.block),
+    ...events.flatMap((event) => [event.block - 1, event.block]),
+  ];
+  const stakes = await readStakesAtBlocks(reader, [...positions.values()], coldkeys, blocks, concurrency);
+  // Every position the chain reports at a read block is in the record, also one that appeared without an
+  // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
+  for (const read of stakes.values()) {
+    for (const position of read.held) {
+      if (!positions.has(positionId(position)))
+        note(position, inYear(read.block) || read.block === opening.block);
+      else if (inYear(read.block)) yearPositions.add(positionId(position));
+    }
+  }
+  const ordered = [...positions.values()].sort(
+    (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
+  );
+  // The blocks whose change of a position an action explains (not income there).
+  const eventBlocks = new Map<string, number[]>();
+  const explain = (list: readonly EconomicAction[]) => {
+    for (const action of list) {
+      const positionsTouched = touchedPositions(
+        action,
+        stakes.get(action.block - 1)!,
+        stakes.get(action.block)!,
+      );
+      for (const [id, position] of positionsTouched) {
+        if (!positions.has(id)) {
+          note(position, inYear(action.block));
+          ordered.push(position);
+        }
+        eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), action.block])]);
+      }
+    }
+    ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
+  };
+  // Key swaps: the old key's positions paired with the new key's at the swap's block.
+  const pairs: SwapPair[] = [];
+  const pairSwaps = (list: readonly EconomicAction[]) => {
+    for (const action of list) {
+      const swap = action.swap;
+      const held = stakes.get(action.block - 1)?.held ?? [];
+      if (!swap) continue;
+      for (const p of held) {
+        const to =
+          swap.kind === 'hotkey'
+            ? p.hotkey === swap.oldHotkey &&
+              (swap.netuid === null || swap.netuid === p.netuid) &&
+              recordColdkeys.has(p.coldkey)
+              ? { ...p, hotkey: swap.newHotkey }
+              : null
+            : p.coldkey === swap.oldColdkey
+              ? { ...p, coldkey: swap.newColdkey }
+              : null;
+        if (!to) continue;
+        pairs.push({ date: ukDay(Date.parse(action.time)), from: p, to });
+        action.touches.push(p, to);
+      }
+    }
+  };
+  pinLimitOrderHotkeys(actions, stakes);
+  pairSwaps(actions);
+  explain(actions);
+  const prices = new GbpPrices(inputs.fiat);
+  const ledgerRows = () =>
+    mergeSwapDays(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices), pairs);
+  let netted = netAcrossHotkeys(ledgerRows());
+  // What no event of the record names, found on the chain and named: moves (a hotkey swap of the validator),
+  // then holdings the AlphaV2 migration deleted (falls in the blocks after the spec-473 upgrade).
+  const addLocated = async (located: EconomicAction[]) => {
+    if (located.length === 0) return;
+    const extra = await readStakesAtBlocks(
+      reader,
+      ordered,
+      coldkeys,
+      located.flatMap((action) => [action.block - 1, action.block]),
+      concurrency,
+    );
+    for (const [block, read] of extra) if (!stakes.has(block)) stakes.set(block, read);
+    actions.push(...located);
+    actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
+    pairSwaps(located);
+    explain(located);
+    netted = netAcrossHotkeys(ledgerRows());
+  };
+  const dayEnds = [recordOpening, ...readDays];
+  await addLocated(await locateMoves(reader, netted.moves, dayEnds, stakes, actions));
+  // Each position's own falls, before netting: the migration deleting an old coldkey's leftover rao the day a
+  // successor's position on the same hotkey rose would otherwise be netted away as a move between them.
+  const falls = ledgerRows().filter((row) => row.alphaRao < 0n);
+  if (falls.length > 0) {
+    const upgrade = await alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
+    await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
+  }
+  return { actions, stakes, positions: ordered, yearPositions, netted, prices };
+}
+
+/**
+ * Last year's pools stand at the end of a day before this year's record starts; a pools.csv of a day inside
+ * the year would drop the year's own disposals before it, so it is refused.
+ */
+function refusePoolsInsideYear(customer: CustomerInputs, opening: LedgerDay, yearLabel: string): void {
+  const asAt = customer.opening?.asAt;
+  if (asAt && asAt > opening.date) {
+    const file = customer.files.find((f) => f.role === 'opening')?.name ?? 'the opening pools';
+    throw new CustomerInputsRejected([
+      {
+        file,
+        line: 0,
+        column: 'as_at',
+        reason: `the pools stand at the end of ${asAt}, inside the tax year ${yearLabel} (which starts after ${opening.date}): give the pools.csv of the pack of the year before`,
+      },
+    ]);
+  }
+}
+
+/**
+ * The year's points to check: the combined record's flags of the year, and the market-value opening wherever
+ * the record starts (it shapes the pools); each coldkey swap followed, calendar days found on the chain,
+ * stale TAO/GBP rates, and disposals whose 30-day window runs past the record's end.
+ */
+function pointsToCheck(
+  combinedFlags: readonly PackFlag[],
+  inputs: PackInputs,
+  actions: readonly EconomicAction[],
+  record: RecordDays,
+  bounds: RecordBounds,
+  prices: GbpPrices,
+  disposals: readonly CgtDisposal[],
+): PackFlag[] {
+  const { opening, yearEnd, recordEnd } = bounds;
+  const flags: PackFlag[] = combinedFlags.filter(
+    (flag) => flag.kind === 'opening' || (flag.date > opening.date && flag.date <= yearEnd.date),
+  );
+  for (const swap of inputs.followed ?? []) {
+    const at = actions.find((a) => a.block === swap.block);
+    const date = at ? ukDay(Date.parse(at.time)) : opening.date;
+    if (date <= opening.date || date > yearEnd.date) continue;
+    flags.push({
+      date,
+      kind: 'moved',
+      text: `${date}: coldkey ${swap.from} was swapped to ${swap.to} (ColdkeySwapped, block ${swap.block}): the same owner's holdings under a new key, neither a disposal nor income. This record follows them to ${swap.to}; its later events and income are part of it, whether or not the order names it.`,
+    });
+  }
+  if (record.foundOnChain.length > 0) {
+    flags.push({
+      date: record.foundOnChain[0]!,
+      kind: 'calendar',
+      text: `The published calendar lacked ${record.foundOnChain.length} UK day(s) (${summariseDates(record.foundOnChain)}): their last blocks were found on the chain by block timestamps.`,
+    });
+  }
+  const stale = prices.staleDays().filter(({ ukDate }) => ukDate > opening.date && ukDate <= recordEnd.date);
+  if (stale.length > 0) {
+    flags.push({
+      date: stale[0]!.ukDate,
+      kind: 'stale-rate',
+      text: `No TAO/GBP rate was published at the end of ${stale.length} UK day(s) (${stale.map(({ ukDate, price }) => `${ukDate}: rate of ${price.at.slice(0, 10)}`).join('; ')}): each is valued at the nearest earlier quote, at most ${MAX_RATE_AGE_DAYS} days older (income.csv, tao_gbp_at).`,
+    });
+  }
+  const lastDisposal = disposals[disposals.length - 1];
+  if (lastDisposal && recordEnd.date < addDays(lastDisposal.date, BED_AND_BREAKFAST_DAYS)) {
+    flags.push({
+      date: lastDisposal.date,
+      kind: 'provisional',
+      text: `The record ends on ${recordEnd.date}, less than ${BED_AND_BREAKFAST_DAYS} days after the disposals of ${addDays(recordEnd.date, -BED_AND_BREAKFAST_DAYS + 1)} to ${lastDisposal.date}: acquisitions after ${recordEnd.date} (staking income included) can still be matched with them under the 30-day rule. Those disposals' costs are provisional; a pack built after ${addDays(lastDisposal.date, BED_AND_BREAKFAST_DAYS)} gives final figures.`,
+    });
+  }
+  return flags;
+}
+
+/**
+ * The pools at the end of the year's last day. The engine gives them with each tax year that has disposals;
+ * a year without any matched nothing, so its pools are every acquisition up to its end.
+ */
+function closingPools(
+  gains: CgtReport,
+  label: string,
+  transactions: readonly CgtTransaction[],
+  lastDate: string,
+): CgtPool[] {
+  const year = gains.taxYears.find((y) => y.taxYear === label);
+  if (year) return year.closingPools;
+  const end = ukDayEndMs(lastDate);
+  return computeGains(transactions.filter((tx) => tx.at.getTime() < end)).pools;
+}
+
+/** A list of dates as its first and last and a count, short enough for one line. */
+function summariseDates(dates: readonly string[]): string {
+  return dates.length <= 3 ? dates.join(', ') : `${dates[0]} to ${dates[dates.length - 1]}`;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

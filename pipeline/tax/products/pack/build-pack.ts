@@ -1,0 +1,118 @@
+import JSZip from 'jszip';
+import type { ChainReader } from '../../../chain/chain-reader.js';
+import type { ObjectStore } from '../../../store/object-store.js';
+import { computeTaxYearLedger, PACK_READ_CONCURRENCY, type TaxYearLedger } from '../compute-tax-year.js';
+import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
+import { bittytaxCsv } from './exports/bittytax-csv.js';
+import { exportRecords } from './exports/export-records.js';
+import { koinlyCsv } from './exports/koinly-csv.js';
+import {
+  cgtInputCsv,
+  disposalsCsv,
+  eventsCsv,
+  incomeCsv,
+  matchesCsv,
+  poolsCsv,
+  positionsCsv,
+} from './pack-csv.js';
+import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
+import { packPdf } from './pack-pdf.js';
+import { packReadme } from './pack-text.js';
+
+export type { PackOrder } from './pack-inputs.js';
+
+export interface PackDeps {
+  /** The object store the pipeline publishes to: the pack reads its tax objects. */
+  store: ObjectStore;
+  /** A reader on an archive node (stake at past blocks); opened by the caller, shared across packs. */
+  chain: () => Promise<ChainReader>;
+  /** Blocks read at once (default 32). */
+  concurrency?: number;
+}
+
+/** The files of a pack, in the order they are written into the zip. */
+export const PACK_FILE_NAMES = [
+  'summary.pdf',
+  'income.csv',
+  'events.csv',
+  'disposals.csv',
+  'matches.csv',
+  'pools.csv',
+  'positions.csv',
+  'cgt-input.csv',
+  'bittytax.csv',
+  'koinly.csv',
+  'README.txt',
+] as const;
+
+export interface BuiltPack {
+  zip: Uint8Array;
+  files: Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>;
+  inputs: PackInputs;
+  ledger: TaxYearLedger;
+}
+
+/**
+ * The tax pack of an order: a zip of the summary PDF, the ledgers as CSV and a README.
+ *
+ * Deterministic for the same published run and chain: every time inside (zip entry dates, PDF dates) is
+ * the order's payment time, entries are added in a fixed order with fixed compression, rows are sorted,
+ * and nothing random is written, so a rebuild gives the same bytes (the fulfilment job relies on it).
+ */
+export async function buildPack(
+  order: PackOrder,
+  deps: PackDeps,
+  customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
+): Promise<Uint8Array> {
+  return (await buildPackFiles(order, deps, customer)).zip;
+}
+
+/**
+ * `customer`: the buyer's own records, addresses and opening pools (a revised pack); a record that the
+ * chain record and the other records cannot hold (a sale of more than the pool) throws
+ * `CustomerInputsRejected` naming its file and line.
+ */
+export async function buildPackFiles(
+  order: PackOrder,
+  deps: PackDeps,
+  customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
+): Promise<BuiltPack> {
+  if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
+  const inputs = await readPackInputs(deps.store, order);
+  const reader = await deps.chain();
+  const ledger = await computeTaxYearLedger(
+    inputs,
+    inputs.coldkeys,
+    reader,
+    deps.concurrency ?? PACK_READ_CONCURRENCY,
+    customer,
+  );
+  const asOf = order.paidAt;
+  const text = (value: string) => new TextEncoder().encode(value);
+  const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
+  const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
+  const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
+    ['summary.pdf', await packPdf(order, inputs, ledger, asOf)],
+    ['income.csv', text(incomeCsv(ledger, inputs.subnetNames))],
+    ['events.csv', text(eventsCsv(ledger))],
+    ['disposals.csv', text(disposalsCsv(ledger))],
+    ['matches.csv', text(matchesCsv(ledger))],
+    ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
+    ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
+    ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
+    ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
+    ['koinly.csv', text(koinlyCsv(records))],
+    ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
+  ]);
+  const zip = new JSZip();
+  // JSZip writes the UTC fields of the date into the DOS date and time: the same bytes in any time zone.
+  const options = { date: asOf, createFolders: false } as const;
+  for (const name of PACK_FILE_NAMES) zip.file(name, files.get(name)!, options);
+  const bytes = await zip.generateAsync({
+    type: 'uint8array',
+    compression: 'DEFLATE',
+    compressionOptions: { level: 6 },
+    platform: 'UNIX',
+  });
+  return { zip: bytes, files, inputs, ledger };
+}

@@ -1,0 +1,58 @@
+/**
+ * `bittytax.csv`: the transaction records of BittyTax (its README's columns, in its order). Timestamps are
+ * UTC text as BittyTax reads them (`YYYY-MM-DDTHH:MM:SS.000 UTC`); values are pounds to 8 decimal places,
+ * so BittyTax takes the pack's values rather than looking prices up.
+ */
+import { Decimal } from 'decimal.js';
+import { plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
+import { GBP_PLACES } from '../../../uk-rules/income-ledger.js';
+import { BITTYTAX_COLUMNS } from '../../tax-tool-columns.js';
+import { csv } from '../pack-csv.js';
+import { exportAsset } from './export-asset.js';
+import type { ExportKind, ExportLeg, ExportRecord } from './export-records.js';
+
+const TYPES: Record<ExportKind, string> = {
+  trade: 'Trade',
+  'staking-income': 'Staking-Reward',
+  income: 'Income',
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  'acquired-at-market-value': 'Gift-Received',
+  disposed: 'Spend',
+  'negligible-value-claim': 'Lost',
+};
+
+/** Deposits and withdrawals carry no value in BittyTax: they move tokens between the user's own wallets. */
+const VALUED = (kind: ExportKind) => kind !== 'deposit' && kind !== 'withdrawal';
+/** Pounds are money to BittyTax: a trade against them names `GBP` as an asset, with no value of its own. */
+const POUNDS = 'GBP';
+
+export function bittytaxTimestamp(at: Date): string {
+  return `${at.toISOString().slice(0, 19)}.000 UTC`;
+}
+
+export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): string {
+  const quantity = (leg?: ExportLeg) => (leg ? plainDecimal(leg.quantity) : null);
+  const pounds = (value: ExportLeg['gbp']) => value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+  const value = (record: ExportRecord, leg?: ExportLeg) =>
+    leg && VALUED(record.kind) ? pounds(leg.gbp) : null;
+  return csv(
+    BITTYTAX_COLUMNS,
+    records.map((record) => [
+      TYPES[record.kind],
+      quantity(record.buy),
+      record.buy ? exportAsset(record.buy.asset) : null,
+      value(record, record.buy),
+      quantity(record.sell),
+      record.sell ? exportAsset(record.sell.asset) : null,
+      value(record, record.sell),
+      quantity(record.fee),
+      record.fee ? exportAsset(record.fee.asset) : null,
+      // A fee always carries its value, so BittyTax never looks a price up (a fee in pounds is its amount).
+      record.fee && record.fee.asset !== POUNDS ? pounds(record.fee.gbp) : null,
+      record.wallet ?? wallet,
+      bittytaxTimestamp(record.at),
+      `${record.note} [${record.ref}]`,
+    ]),
+  );
+}

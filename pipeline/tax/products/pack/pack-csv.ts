@@ -1,0 +1,301 @@
+/**
+ * The pack's CSV files: RFC 4180 (CRLF line ends, a field quoted only when it must be), a header row, UTF-8,
+ * ISO dates, plain decimals (never an exponent). Alpha and TAO are exact to the RAO (9 decimals at most);
+ * pounds carry 8 decimal places, the figures the gains were computed from (the PDF rounds them to pence).
+ */
+import { Decimal } from 'decimal.js';
+import { fixedToText } from '../../../amounts/rao.js';
+import { csvField } from '../../../csv/csv-field.js';
+import { eventLabel } from '../../chain-record/ledger-event.js';
+import { positionId } from '../../chain-record/stake-at-blocks.js';
+import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
+import { GBP_PLACES, type IncomeRow } from '../../uk-rules/income-ledger.js';
+import type { TaxYearLedger } from '../compute-tax-year.js';
+
+type Field = string | number | null;
+
+export function csv(header: readonly string[], rows: readonly (readonly Field[])[]): string {
+  const line = (fields: readonly Field[]) =>
+    fields.map((field) => csvField(field === null ? '' : String(field))).join(',');
+  return [line(header), ...rows.map(line)].map((row) => `${row}\r\n`).join('');
+}
+
+const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
+// Every pound figure of the CSVs: 8 decimal places, half to even, as the ledger rounds its values.
+const gbp = (value: Decimal | null) =>
+  value === null ? null : value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+
+export function subnetName(names: ReadonlyMap<number, string>, netuid: number): string {
+  return netuid === 0 ? 'root' : (names.get(netuid) ?? '');
+}
+
+export function incomeNote(row: IncomeRow): string {
+  if (row.alphaRao < 0n) return 'negative day: stake fell with no event to explain it';
+  if (row.taoRao === null) return 'no pool price that day: not valued';
+  if (row.gbpPrice.stale) return `TAO/GBP quoted ${row.gbpPrice.at} (none at the day's end)`;
+  return '';
+}
+
+export const INCOME_COLUMNS = [
+  'date',
+  'coldkey',
+  'hotkey',
+  'netuid',
+  'subnet',
+  'registered_at',
+  'alpha',
+  'tao',
+  'gbp',
+  'price_block',
+  'tao_gbp',
+  'tao_gbp_at',
+  'price_sources',
+  'note',
+] as const;
+
+export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
+  return csv(
+    INCOME_COLUMNS,
+    ledger.income.map((row) => [
+      row.date,
+      row.position.coldkey,
+      row.position.hotkey,
+      row.position.netuid,
+      subnetName(names, row.position.netuid),
+      row.registeredAt,
+      units(row.alphaRao),
+      units(row.taoRao),
+      gbp(row.gbp),
+      row.priceBlock,
+      plainDecimal(row.gbpPrice.gbp),
+      row.gbpPrice.at,
+      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
+      incomeNote(row),
+    ]),
+  );
+}
+
+export const EVENT_COLUMNS = [
+  'coldkey',
+  'time',
+  'uk_date',
+  'block',
+  'event_index',
+  'kind',
+  'role',
+  'hotkey',
+  'netuid',
+  'counterpart_coldkey',
+  'counterpart_hotkey',
+  'counterpart_netuid',
+  'tao',
+  'alpha',
+  'fee_tao',
+  'treatment',
+  'action',
+  'chain_events',
+] as const;
+
+export function eventsCsv(ledger: TaxYearLedger): string {
+  return csv(
+    EVENT_COLUMNS,
+    ledger.mapping.events.map(({ event, action, date, treatment, transactions }) => {
+      // A dissolution's only event of the holder is the payout transfer, which names no subnet and no alpha:
+      // its row names the subnet dissolved and the alpha disposed of, so a person sees what was given up.
+      const destroyed =
+        action.kind === 'dissolution' ? transactions.find((tx) => tx.action === 'dispose') : undefined;
+      return [
+        event.coldkey,
+        event.time,
+        date,
+        event.block,
+        event.event_index < 0 ? null : event.event_index,
+        event.kind,
+        event.role,
+        event.hotkey,
+        event.netuid ?? event.dissolved_netuid ?? null,
+        event.counterpart_coldkey,
+        event.counterpart_hotkey,
+        event.counterpart_netuid,
+        units(event.tao_rao === null ? null : BigInt(event.tao_rao)),
+        event.alpha_rao === null
+          ? destroyed
+            ? plainDecimal(destroyed.quantity)
+            : null
+          : units(BigInt(event.alpha_rao)),
+        units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
+        treatment,
+        action.kind,
+        action.events.map(eventLabel).join('; '),
+      ];
+    }),
+  );
+}
+
+export const DISPOSAL_COLUMNS = [
+  'date',
+  'tax_year',
+  'asset',
+  'quantity',
+  'proceeds_gbp',
+  'cost_gbp',
+  'fee_gbp',
+  'gain_gbp',
+  'refs',
+] as const;
+
+/**
+ * One row per disposal of the tax year (all disposals of one asset on one UK day are one disposal), so that
+ * each column's sum is the SA108 figure: proceeds, allowable costs, and gains less losses. `fee_gbp` is the
+ * part of the cost that is fees paid to make the disposal (the rest is matches.csv's parts).
+ */
+export function disposalsCsv(ledger: TaxYearLedger): string {
+  return csv(
+    DISPOSAL_COLUMNS,
+    ledger.disposals.map((d) => [
+      d.date,
+      d.taxYear,
+      d.asset,
+      plainDecimal(d.quantity),
+      gbp(d.proceeds),
+      gbp(d.cost),
+      gbp(d.fees),
+      gbp(d.gain),
+      d.refs.join('; '),
+    ]),
+  );
+}
+
+export const MATCH_COLUMNS = [
+  'disposal_date',
+  'asset',
+  'rule',
+  'acquisition_date',
+  'quantity',
+  'cost_gbp',
+] as const;
+
+/**
+ * One row per matched part of each disposal: which acquisitions (same day, the 30 days after, or the
+ * section 104 pool) gave its cost. A disposal's parts sum to its quantity and its cost.
+ */
+export function matchesCsv(ledger: TaxYearLedger): string {
+  return csv(
+    MATCH_COLUMNS,
+    ledger.disposals.flatMap((d) =>
+      d.matched.map((part) => [
+        d.date,
+        d.asset,
+        part.rule,
+        part.date ?? null,
+        plainDecimal(part.quantity),
+        gbp(part.cost),
+      ]),
+    ),
+  );
+}
+
+export const POOL_COLUMNS = ['asset', 'quantity', 'cost_gbp', 'as_at', 'kind'] as const;
+
+/**
+ * The section 104 pools at the end of the year (`kind` pool), and what the year's disposals took under the
+ * 30-day rule from acquisitions after it (`kind` matched-ahead, `as_at` the day of those acquisitions):
+ * next year's pack, given this file, opens from the pools and leaves those acquisitions out of its own, so
+ * the two packs give the figures of one computation across both years. A last row (`kind` record-end,
+ * `as_at` the last UK day the record read, no asset) says how far the record reached: when less than 30
+ * days after the pools' day, the 30-day matches of the year's last disposals were provisional, and next
+ * year's pack says so where it reads this file.
+ */
+export function poolsCsv(ledger: TaxYearLedger, asAt: string): string {
+  const ahead = new Map<string, { asset: string; day: string; quantity: Decimal; cost: Decimal }>();
+  for (const disposal of ledger.disposals) {
+    for (const part of disposal.matched) {
+      if (part.rule !== '30-day' || !part.date || part.date <= asAt) continue;
+      const key = `${disposal.asset}|${part.date}`;
+      const entry = ahead.get(key) ?? {
+        asset: disposal.asset,
+        day: part.date,
+        quantity: part.quantity.mul(0),
+        cost: part.cost.mul(0),
+      };
+      entry.quantity = entry.quantity.plus(part.quantity);
+      entry.cost = entry.cost.plus(part.cost);
+      ahead.set(key, entry);
+    }
+  }
+  return csv(POOL_COLUMNS, [
+    ...ledger.closingPools.map((pool) => [
+      pool.asset,
+      plainDecimal(pool.quantity),
+      gbp(pool.cost),
+      asAt,
+      'pool',
+    ]),
+    ...[...ahead.values()]
+      .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.asset < b.asset ? -1 : 1))
+      .map((row) => [row.asset, plainDecimal(row.quantity), gbp(row.cost), row.day, 'matched-ahead']),
+    ...(ledger.following ? [['', '0', '0', ledger.following.at(-1)?.date ?? asAt, 'record-end']] : []),
+  ]);
+}
+
+/** Stake per position at the end of the opening day and every UK day after it (positions holding nothing left out). */
+export function positionsCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
+  const rows: Field[][] = [];
+  for (const day of [ledger.opening, ...ledger.days]) {
+    const stakes = ledger.stakes.get(day.block)!;
+    for (const position of ledger.positions) {
+      const stake = stakes.stake.get(positionId(position)) ?? 0n;
+      if (stake === 0n) continue;
+      rows.push([
+        day.date,
+        day.block,
+        position.coldkey,
+        position.hotkey,
+        position.netuid,
+        subnetName(names, position.netuid),
+        units(stake),
+      ]);
+    }
+  }
+  return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows);
+}
+
+export const CGT_INPUT_COLUMNS = [
+  'datetime',
+  'asset',
+  'action',
+  'quantity',
+  'gbp',
+  'fee_gbp',
+  'kind',
+  'counterparty',
+] as const;
+
+/**
+ * Exactly what `sbm tax cgt` reads: the chain record's transactions. Rerunning it gives the pack's
+ * disposals (those of the tax year) and its closing pools (the year's); with the buyer's own files
+ * (`--records`, `--addresses`, `--opening`) it combines them as the pack did. `kind` and `counterparty`
+ * say which rows a buyer's files can change: the opening, and the transfers across the order's edge.
+ * It runs on up to 30 days past the year for the 30-day rule.
+ */
+export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: Date): string {
+  // Coldkeys that held nothing when the record opens have no opening row: a marker row (quantity 0) keeps
+  // the instant, where a buyer's opening pools stand.
+  const marker = transactions.some((tx) => tx.kind === 'opening')
+    ? []
+    : [[openingAt.toISOString(), 'TAO', 'acquire', '0', '0', null, 'opening', null]];
+  return csv(CGT_INPUT_COLUMNS, [
+    ...marker,
+    ...transactions.map((tx) => [
+      tx.at.toISOString(),
+      tx.asset,
+      tx.action,
+      plainDecimal(tx.quantity),
+      plainDecimal(tx.gbp),
+      tx.fee ? plainDecimal(tx.fee) : null,
+      tx.kind ?? null,
+      tx.counterparty ?? null,
+    ]),
+  ]);
+}

@@ -1,0 +1,135 @@
+/**
+ * The figures the PDF shows, summed from the ledger: income by month and by subnet (TAO and pounds), per
+ * coldkey and for the order, the SA108 figures of the tax year, and the closing pools. Sums are exact
+ * (bigint RAO, decimals); rounding to pence happens when the PDF writes them.
+ */
+import type { Decimal } from 'decimal.js';
+import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import type { CgtTaxYear } from '../../uk-rules/cgt/cgt-types.js';
+import type { IncomeRow } from '../../uk-rules/income-ledger.js';
+import type { TaxYearLedger } from '../compute-tax-year.js';
+
+export interface IncomeTotal {
+  /** Received: TAO RAO of the days with income above zero (valued rows only). */
+  taoRao: bigint;
+  /** Received: pounds of the days with income above zero. This is the income; losses are not netted. */
+  gbp: Decimal;
+  /** Days × positions with income below zero. */
+  negativeDays: number;
+  /** What those days lost, as a positive figure: TAO RAO and pounds at their prices (shown, not deducted). */
+  lostTaoRao: bigint;
+  lostGbp: Decimal;
+}
+
+export interface IncomeGroup extends IncomeTotal {
+  key: string;
+  label: string;
+  /** The bar chart's label when it is not the label's first three letters. */
+  chartLabel?: string;
+  /** A month wholly outside the record's UK days (the year not over, the record opened later): not known, not £0. */
+  outsideRecord?: boolean;
+}
+
+export interface IncomeSummary {
+  total: IncomeTotal;
+  byMonth: IncomeGroup[];
+  bySubnet: IncomeGroup[];
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+function emptyTotal(): IncomeTotal {
+  return { taoRao: 0n, gbp: new CgtDecimal(0), negativeDays: 0, lostTaoRao: 0n, lostGbp: new CgtDecimal(0) };
+}
+
+/**
+ * Income is what was received (HMRC CRYPTO21200); stake lost on a negative day (a fall nothing explains, a subnet ended)
+ * is no negative income but a disposal for nothing in the capital gains, so it is counted apart.
+ */
+function addRow(total: IncomeTotal, row: IncomeRow): void {
+  if (row.alphaRao < 0n) {
+    total.negativeDays += 1;
+    total.lostTaoRao -= row.taoRao ?? 0n;
+    total.lostGbp = total.lostGbp.sub(row.gbp ?? 0);
+    return;
+  }
+  total.taoRao += row.taoRao ?? 0n;
+  total.gbp = total.gbp.add(row.gbp ?? 0);
+}
+
+/**
+ * The twelve months of the tax year (April to March), each present even with no income, then 1 to 5 April.
+ * A month wholly before `record.firstDay` or after `record.lastDay` (UK days, YYYY-MM-DD) is marked `outsideRecord`.
+ */
+export function incomeSummary(
+  rows: readonly IncomeRow[],
+  startYear: number,
+  names: ReadonlyMap<number, string>,
+  record?: { firstDay: string; lastDay: string },
+): IncomeSummary {
+  const total = emptyTotal();
+  const months = new Map<string, IncomeGroup>();
+  for (let i = 0; i < 12; i++) {
+    const month = ((3 + i) % 12) + 1;
+    const year = startYear + (month < 4 ? 1 : 0);
+    const key = `${year}-${String(month).padStart(2, '0')}`;
+    const outsideRecord =
+      record !== undefined && (key > record.lastDay.slice(0, 7) || key < record.firstDay.slice(0, 7));
+    months.set(key, {
+      key,
+      label: `${MONTHS[month - 1]} ${year}`,
+      ...(outsideRecord ? { outsideRecord } : {}),
+      ...emptyTotal(),
+    });
+  }
+  // The tax year ends on 5 April: 1 to 5 April of the next calendar year are a thirteenth, short month,
+  // listed when it has income (a finished year always has) so that the months sum to the total.
+  const lastApril = `${startYear + 1}-04`;
+  const subnets = new Map<string, IncomeGroup>();
+  for (const row of rows) {
+    addRow(total, row);
+    const monthKey = row.date.slice(0, 7);
+    let month = months.get(monthKey);
+    if (!month && monthKey === lastApril) {
+      month = {
+        key: monthKey,
+        label: `Apr ${startYear + 1} (1st to 5th)`,
+        chartLabel: 'Apr 1-5',
+        ...emptyTotal(),
+      };
+      months.set(monthKey, month);
+    }
+    if (month) addRow(month, row);
+    const netuid = row.position.netuid;
+    const key = `${String(netuid).padStart(5, '0')}:${row.registeredAt}`;
+    let subnet = subnets.get(key);
+    if (!subnet) {
+      // A netuid missing from the published run's subnet list is no longer registered (dissolved, say).
+      const name = netuid === 0 ? 'root (TAO)' : (names.get(netuid) ?? '(no longer registered)');
+      const label = `${netuid}${row.registeredAt > 0 ? ` (reg. ${row.registeredAt})` : ''}${name ? ` ${name}` : ''}`;
+      subnet = { key, label, ...emptyTotal() };
+      subnets.set(key, subnet);
+    }
+    addRow(subnet, row);
+  }
+  return {
+    total,
+    byMonth: [...months.values()],
+    bySubnet: [...subnets.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+  };
+}
+
+/** The SA108 figures of the pack's tax year: zeros when it has no disposal. */
+export function sa108Of(ledger: TaxYearLedger, label: string): CgtTaxYear {
+  return (
+    ledger.gains.taxYears.find((year) => year.taxYear === label) ?? {
+      taxYear: label,
+      disposals: 0,
+      proceeds: new CgtDecimal(0),
+      costs: new CgtDecimal(0),
+      gains: new CgtDecimal(0),
+      losses: new CgtDecimal(0),
+      closingPools: ledger.closingPools,
+    }
+  );
+}
