@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeSpans } from '../docs/doc-references.js';
-import { LAYERS, namedPaths, PICTURES, REPO, renderSvg } from '../tools/architecture-picture.js';
+import { LAYERS, PICTURES, REPO } from '../tools/architecture-picture.js';
+import { namedPaths, renderSvg } from '../tools/box-diagram.js';
 
 const PAGE = 'docs/architecture.md';
 /** The folders whose every subfolder the layers picture draws. */
