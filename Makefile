@@ -6,7 +6,7 @@
 # tree stays clean. Proven on a fresh clone here (2026-11-25: 510 packages in about 2 minutes,
 # better-sqlite3 built, `git status` clean afterwards). Adding a package: `npm install -D NAME@VERSION`,
 # then commit package.json and package-lock.json together.
-.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture docs-text
+.PHONY: setup demo test bench golden typecheck lint deps unit web screenshots pack-preview readme-picture docs-text architecture-picture
 
 STAMP := node_modules/.installed
 
@@ -84,3 +84,9 @@ readme-picture: $(STAMP) web
 # docs/tax-method.md's block of the tax pack's own words, rendered from pipeline/tax/products/pack/pack-text.ts.
 docs-text:
 	npx tsx test/tools/tax-method-text.ts --write
+
+# docs/architecture.md's two pictures (docs/architecture-layers.svg, docs/architecture-pack-order.svg), drawn
+# from the data in test/tools/architecture-picture.ts; test/architecture/architecture-picture.test.ts fails
+# when a committed picture differs from what it draws, or names a folder that does not exist.
+architecture-picture:
+	npx tsx test/tools/architecture-picture.ts --write
