@@ -102,9 +102,9 @@ export const LAYERS: Picture = {
       title: 'products/ — what a buyer gets',
       folder: 'pipeline/tax/products/',
       lines: [
-        { names: 'pack/  own-records/  parse-coldkey  estimate-check  tax-command' },
+        { names: 'compute-tax-year  pack/  own-records/  parse-coldkey  estimate-check  tax-command' },
         {
-          text: "the pack's PDF, CSVs and exports, the tax-year orchestrator, the buyer's own exchange records, the free check, sbm tax",
+          text: "a tax year's ledger (the orchestrator), the pack's PDF, CSVs and exports, the buyer's own exchange records, the free check, sbm tax",
         },
       ],
     },
@@ -328,7 +328,7 @@ export const PACK_ORDER: Picture = {
       folder: 'pipeline/tax/products/pack/',
       lines: [
         {
-          text: "reads the published record: each coldkey's events, the UK days, GBP prices; follows coldkey swaps. The tax-year orchestrator (products/) then asks the two layers below",
+          text: "reads the published record: each coldkey's events, the UK days, GBP prices; follows coldkey swaps. compute-tax-year (products/) then asks the two layers below",
         },
       ],
     },
