@@ -252,7 +252,7 @@ export class ChainStorage {
         list: () => world.stakers.stakers.map((s) => [s.coldkey.hex]),
       },
       {
-        // Current runtime: entries written since its upgrade (`staking/stake_utils.rs` `set_share`).
+        // Spec 425 on: entries written since its upgrade (`staking/stake_utils.rs` `set_share`).
         pallet: 'SubtensorModule',
         item: 'AlphaV2',
         parts: ['blake2-account', 'blake2-account', 'identity-u16'],

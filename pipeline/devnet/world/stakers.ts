@@ -3,17 +3,6 @@ import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
 import { RAO } from './amounts.js';
-import {
-  type CurrentLifeKind,
-  type LatestLifeKind,
-  type LifeStep,
-  latestLifeBlock,
-  latestScheduleOrder,
-  lifeBlock,
-  lifeStepKind,
-  type PlannedLifeStep,
-  scheduleOrder,
-} from './current-life.js';
 import { DATED_SCHEDULE, type DatedLifeKind, datedLifeBlock } from './dated-life.js';
 import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
@@ -21,6 +10,17 @@ import type { Position } from './position.js';
 import { burnAccount } from './protocol-accounts.js';
 import { type Rng, rng } from './random.js';
 import { isZero, mulDiv, SAFE_FLOAT_ZERO, safeFloat, updateValueForOne } from './safe-float.js';
+import {
+  type LifeStep,
+  lifeBlock,
+  lifeStepKind,
+  type PlannedLifeStep,
+  type Spec425LifeKind,
+  type Spec473LifeKind,
+  scheduleOrder,
+  spec473LifeBlock,
+  spec473ScheduleOrder,
+} from './spec-425-life.js';
 import {
   addShares,
   alphaOf,
@@ -125,21 +125,21 @@ export class Stakers {
       for (const p of positions) if (!hotkeys.includes(p.hotkey)) hotkeys.push(p.hotkey);
       return { index, coldkey, demo: index === 0, positions, drawable: [...positions], hotkeys };
     });
-    this.#currentFrom = params.currentRuntimeBlock;
-    this.#latestFrom = params.latestRuntimeBlock;
-    if (this.#latestFrom !== null) this.#planSweepPositions(this.#latestFrom);
-    if (this.#currentFrom !== null) this.#planLife(this.#currentFrom, subnets);
+    this.#spec425From = params.spec425Block;
+    this.#spec473From = params.spec473Block;
+    if (this.#spec473From !== null) this.#planSweepPositions(this.#spec473From);
+    if (this.#spec425From !== null) this.#planLife(this.#spec425From, subnets);
     this.#dayStarts.push(this.#genesisState(random));
   }
 
   /** First block of spec 473 (the AlphaV2 migration and sweep start there), or null. */
-  readonly #latestFrom: number | null;
-  /** Small V1 positions from genesis that spec 473's sweep settles (none without a latest runtime). */
+  readonly #spec473From: number | null;
+  /** Small V1 positions from genesis that spec 473's sweep settles (none without spec 473). */
   sweepPositions: SweepPosition[] = [];
 
   /** Whether `block` runs spec 473 (no V1 maps in its metadata; zero-stake positions listed). */
-  isLatest(block: number): boolean {
-    return this.#latestFrom !== null && block >= this.#latestFrom;
+  runsSpec473(block: number): boolean {
+    return this.#spec473From !== null && block >= this.#spec473From;
   }
 
   #planSweepPositions(latest: number): void {
@@ -170,21 +170,21 @@ export class Stakers {
     }
   }
 
-  /** First block of the current runtime (spec 425), or null. */
-  readonly #currentFrom: number | null;
-  /** The demo coldkey's scripted life in the current runtime (empty without it). */
+  /** First block of spec 425, or null. */
+  readonly #spec425From: number | null;
+  /** The demo coldkey's scripted life in spec 425 (empty without it). */
   readonly life: PlannedLifeStep[] = [];
   /** Pools the life needs that no drawn position has: created at genesis with outside stake only. */
   readonly #lifePools: string[] = [];
   #retired: { hotkey: number; hotkeyFrom: number; coldkey: Staker | null; coldkeyFrom: number } | null = null;
   #dissolved: { netuid: number; block: number } | null = null;
 
-  /** Whether `block` runs the current runtime (V2 shares, SafeFloat arithmetic). */
-  isCurrent(block: number): boolean {
-    return this.#currentFrom !== null && block >= this.#currentFrom;
+  /** Whether `block` runs spec 425 (V2 shares, SafeFloat arithmetic). */
+  runsSpec425(block: number): boolean {
+    return this.#spec425From !== null && block >= this.#spec425From;
   }
 
-  /** The demo coldkey's successor after its coldkey swap (current runtime only). */
+  /** The demo coldkey's successor after its coldkey swap (from spec 425 on). */
   get successor(): Staker | undefined {
     return this.stakers[TRACKED_COLDKEYS];
   }
@@ -259,7 +259,7 @@ export class Stakers {
       hotkeys: [...demo.hotkeys],
     };
     this.stakers.push(successor);
-    const steps: Record<CurrentLifeKind, LifeStep> = {
+    const steps: Record<Spec425LifeKind, LifeStep> = {
       'move-within-subnet': { kind: 'move-within-subnet', from: p1, to: sameSubnet },
       'move-across-subnets': { kind: 'move-across-subnets', from: p3, to: p5 },
       'stake-transfer': { kind: 'stake-transfer', from: p2, receiver: receiver.index },
@@ -290,14 +290,14 @@ export class Stakers {
     for (const kind of scheduleOrder()) {
       this.life.push({ block: lifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
     }
-    const latest = this.#latestFrom;
+    const latest = this.#spec473From;
     if (latest !== null) {
-      const later: Record<LatestLifeKind, LifeStep> = {
+      const later: Record<Spec473LifeKind, LifeStep> = {
         'limit-orders': { kind: 'limit-orders' },
         'unstake-all': { kind: 'unstake-all' },
       };
-      for (const kind of latestScheduleOrder()) {
-        this.life.push({ block: latestLifeBlock(this.#timeline, latest, kind), step: later[kind] });
+      for (const kind of spec473ScheduleOrder()) {
+        this.life.push({ block: spec473LifeBlock(this.#timeline, latest, kind), step: later[kind] });
       }
     }
     const at = (kind: LifeStep['kind']) => this.life.find((l) => l.step.kind === kind)!.block;
@@ -573,7 +573,7 @@ export class Stakers {
     }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
-    const latest = this.#latestFrom;
+    const latest = this.#spec473From;
     if (latest !== null && state.migration?.phase !== 3) {
       const to = Math.min(last, latest + MIGRATION_WINDOW_BLOCKS);
       for (let block = Math.max(firstAction, latest); block <= to; block++) {
@@ -607,7 +607,7 @@ export class Stakers {
         action &&
         (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
       ) {
-        if (this.isCurrent(action.block)) this.#fillCurrent(action);
+        if (this.runsSpec425(action.block)) this.#fillSpec425(action);
         this.#apply(state, action);
         actions.push(action);
       }
@@ -808,11 +808,11 @@ export class Stakers {
   }
 
   /**
-   * Whether a drawn action can happen in the current runtime: not by or to the demo coldkey after its
+   * Whether a drawn action can happen from spec 425 on: not by or to the demo coldkey after its
    * swap (the old key holds nothing), not through the swapped-out hotkey, not on the dissolved subnet.
    */
   #allowed(action: StakingAction): boolean {
-    if (!this.isCurrent(action.block)) return true;
+    if (!this.runsSpec425(action.block)) return true;
     const retired = this.#retired;
     if (retired) {
       const oldHotkey = this.validators[retired.hotkey];
@@ -834,8 +834,8 @@ export class Stakers {
     return true;
   }
 
-  /** Current runtime: the alpha a move, swap or stake transfer puts on its destination, as its events carry. */
-  #fillCurrent(action: StakingAction): void {
+  /** Spec 425 on: the alpha a move, swap or stake transfer puts on its destination, as its events carry. */
+  #fillSpec425(action: StakingAction): void {
     if (action.destAlpha !== undefined || action.alpha === null || action.destNetuid === null) return;
     if (action.kind !== 'StakeMoved' && action.kind !== 'StakeSwapped' && action.kind !== 'StakeTransferred')
       return;
@@ -1107,7 +1107,7 @@ export class Stakers {
       let total = 0n;
       for (const key of state.pools.keys()) {
         if (!key.endsWith(`:${netuid}`)) continue;
-        const value = this.isCurrent(block)
+        const value = this.runsSpec425(block)
           ? currentAlphaOf(state, staker.index, key)
           : alphaOf(state.pools.get(key), state.shares[staker.index]!.get(key) ?? 0n);
         if (value > 0n) {
@@ -1149,8 +1149,8 @@ export class Stakers {
   }
 
   #apply(state: StakeState, action: StakingAction): void {
-    if (this.isCurrent(action.block)) {
-      this.#applyCurrent(state, action);
+    if (this.runsSpec425(action.block)) {
+      this.#applySpec425(state, action);
       return;
     }
     if (action.kind === 'HotkeySwapped' || action.kind === 'NetworkRemoved') {
@@ -1259,16 +1259,16 @@ export class Stakers {
         if (key.endsWith(`:${action.netuid}`)) state.pools.delete(key);
       return;
     }
-    throw new Error(`stakers: ${action.kind} happens only in the current runtime`);
+    throw new Error(`stakers: ${action.kind} happens only from spec 425 on`);
   }
 
   /**
-   * An action in the current runtime: every change of a holding goes through the share pool's
+   * An action from spec 425 on: every change of a holding goes through the share pool's
    * `update_value_for_one` in SafeFloat (`primitives/share-pool`), which writes the entry and the
    * denominator to `AlphaV2`/`TotalHotkeySharesV2` and deletes their V1 entries (`staking/stake_utils.rs`,
    * `set_share`/`set_denominator`: the lazy migration).
    */
-  #applyCurrent(state: StakeState, action: StakingAction): void {
+  #applySpec425(state: StakeState, action: StakingAction): void {
     const add = (staker: Staker, key: string, alpha: bigint) => addShares(state, staker.index, key, alpha);
     const remove = (staker: Staker, key: string, alpha: bigint) =>
       removeShares(state, staker.index, key, alpha);
@@ -1414,7 +1414,7 @@ export class Stakers {
   /** A staker's alpha in one pool at `block`, read as the runtime running that block reads it. */
   alphaAt(staker: Staker, pool: string, block: number): bigint {
     const state = this.stateAt(block);
-    return this.isCurrent(block)
+    return this.runsSpec425(block)
       ? currentAlphaOf(state, staker.index, pool)
       : alphaOf(state.pools.get(pool), state.shares[staker.index]!.get(pool) ?? 0n);
   }
@@ -1430,7 +1430,7 @@ export class Stakers {
    * (`swap_coldkey.rs` moves its `StakingHotkeys` to the successor).
    */
   zeroStakeAt(staker: Staker, block: number): Position[] {
-    if (!this.isLatest(block)) return [];
+    if (!this.runsSpec473(block)) return [];
     const retired = this.#retired;
     if (retired?.coldkey === staker && block >= retired.coldkeyFrom) return [];
     const state = this.stateAt(block);
@@ -1460,7 +1460,7 @@ export class Stakers {
         .sort((a, b) => a.netuid - b.netuid);
       for (const position of positions) {
         const shares = own.get(position.pool) ?? 0n;
-        const alpha = this.isCurrent(block)
+        const alpha = this.runsSpec425(block)
           ? currentAlphaOf(state, staker.index, position.pool)
           : alphaOf(state.pools.get(position.pool), shares);
         if (alpha > 0n) result.push({ position, alpha, shares });

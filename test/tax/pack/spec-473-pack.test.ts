@@ -1,7 +1,7 @@
 /**
  * Issue 35 on the sandbox's spec 473 (mainnet since October 2026): the V1 share maps are gone and the
  * upgrade's AlphaV2 migration sweeps small positions, deleting dust with no event naming its holder and
- * unstaking small legacy positions to their coldkeys; the demo coldkey's current-runtime life happened before
+ * unstaking small legacy positions to their coldkeys; the demo coldkey's spec-425 life happened before
  * it. The pack, built over the real WebSocket from what the real pipeline published, is held against the
  * sandbox's truth: income per position and UK day to the RAO, every swept position booked as the migration's
  * disposal, nothing about it left unexplained, and the gains engine rerun on cgt-input.csv gives the pack's
