@@ -1,6 +1,6 @@
+import { DAY_MS } from '../time/utc-day.js';
 import { mainnetEraOn, RUNTIME_ERAS } from './runtime/runtime-eras.js';
 import { MAINNET_EVENTS_PER_BLOCK } from './world/mainnet-traffic.js';
-import { DAY_MS } from './world/timeline.js';
 
 /**
  * Which runtimes a world's history runs when its options name no upgrade blocks: `mainnet`, each block

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../../time/utc-day.js';
 import type { Account } from './accounts.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
 import type { Timeline } from './timeline.js';
@@ -98,7 +99,7 @@ const SPEC_473_SCHEDULE: Array<[Spec473LifeKind, number, number]> = [
 
 function blockOf(timeline: Timeline, upgradeBlock: number, days: number, hour: number): number {
   const day = timeline.dayOf(upgradeBlock) + days;
-  return timeline.firstBlockOfDay(day) + Math.round((hour * 3_600_000) / timeline.blockTimeMs) + 7;
+  return timeline.firstBlockOfDay(day) + Math.round((hour * HOUR_MS) / timeline.blockTimeMs) + 7;
 }
 
 export function lifeBlock(timeline: Timeline, upgradeBlock: number, kind: Spec425LifeKind): number {

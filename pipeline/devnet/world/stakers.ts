@@ -1,8 +1,9 @@
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
+import { DAY_MS } from '../../time/utc-day.js';
 import type { WorldParams } from '../options.js';
 import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
-import { RAO } from './amounts.js';
 import { DATED_SCHEDULE, type DatedLifeKind, datedLifeBlock } from './dated-life.js';
 import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
@@ -395,21 +396,22 @@ export class Stakers {
         if (this.#extraPositions.has(position)) continue;
         if (!pools.has(position.pool)) {
           // Stake of untracked holders, at a share price of exactly one.
-          const outside = random.bigint(10_000n, 1_000_000n) * RAO;
+          const outside = random.bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
           pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
         }
         const pool = pools.get(position.pool)!;
-        const alpha = random.bigint(1n, 2_000n) * RAO + random.bigint(0n, RAO);
+        const alpha = random.bigint(1n, 2_000n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT);
         pool.alpha += alpha;
         pool.shares += alpha * SHARE_ONE;
         own.set(position.pool, alpha * SHARE_ONE);
       }
       shares.push(own);
-      free.push(random.bigint(50n, 5_000n) * RAO + random.bigint(0n, RAO));
+      free.push(random.bigint(50n, 5_000n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT));
     }
     for (const key of this.#lifePools) {
       if (pools.has(key)) continue;
-      const outside = rng(this.#params.seed, `stakers/life-pool/${key}`).bigint(10_000n, 1_000_000n) * RAO;
+      const outside =
+        rng(this.#params.seed, `stakers/life-pool/${key}`).bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
       pools.set(key, { alpha: outside, shares: outside * SHARE_ONE });
     }
     while (shares.length < this.stakers.length) shares.push(new Map());
@@ -417,11 +419,11 @@ export class Stakers {
     const extra = rng(this.#params.seed, 'stakers/demo-extra');
     for (const position of this.#extraPositions) {
       if (!pools.has(position.pool)) {
-        const outside = extra.bigint(10_000n, 1_000_000n) * RAO;
+        const outside = extra.bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
         pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
       }
       const pool = pools.get(position.pool)!;
-      const alpha = extra.bigint(1n, 2_000n) * RAO + extra.bigint(0n, RAO);
+      const alpha = extra.bigint(1n, 2_000n) * RAO_PER_UNIT + extra.bigint(0n, RAO_PER_UNIT);
       const added = pool.alpha === 0n ? alpha * SHARE_ONE : (alpha * pool.shares) / pool.alpha;
       pool.alpha += alpha;
       pool.shares += added;
@@ -429,9 +431,9 @@ export class Stakers {
     }
     const dated = rng(this.#params.seed, 'stakers/dated-life');
     for (const position of this.#datedPositions) {
-      const outside = dated.bigint(10_000n, 1_000_000n) * RAO;
+      const outside = dated.bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
       pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
-      const alpha = dated.bigint(200n, 2_000n) * RAO + dated.bigint(0n, RAO);
+      const alpha = dated.bigint(200n, 2_000n) * RAO_PER_UNIT + dated.bigint(0n, RAO_PER_UNIT);
       const pool = pools.get(position.pool)!;
       pool.alpha += alpha;
       pool.shares += alpha * SHARE_ONE;
@@ -704,7 +706,7 @@ export class Stakers {
     );
     if (roll < 0.4 || held === 0n) {
       const tao = (free * percent) / 100n;
-      if (tao < RAO / 10n) return null;
+      if (tao < RAO_PER_UNIT / 10n) return null;
       const fee = this.#stakingFee(block, tao);
       return {
         ...base,
@@ -917,13 +919,13 @@ export class Stakers {
           ...base,
           hotkey: step.to.hotkey,
           netuid: step.to.netuid,
-          alpha: random.bigint(2n, 9n) * RAO + random.bigint(0n, RAO),
+          alpha: random.bigint(2n, 9n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT),
           destHotkey: step.miner,
         };
       case 'miner-incentive': {
         const emissions = Array.from(
           { length: 8 },
-          () => random.bigint(0n, 5n) * RAO + random.bigint(0n, RAO),
+          () => random.bigint(0n, 5n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT),
         );
         return {
           ...base,
@@ -938,10 +940,10 @@ export class Stakers {
           ...base,
           hotkey: step.to.hotkey,
           netuid: step.to.netuid,
-          alpha: random.bigint(1n, 6n) * RAO + random.bigint(0n, RAO),
+          alpha: random.bigint(1n, 6n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT),
         };
       case 'lease-dividends': {
-        const alpha = random.bigint(1n, 4n) * RAO + random.bigint(0n, RAO);
+        const alpha = random.bigint(1n, 4n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT);
         return {
           ...base,
           hotkey: step.to.hotkey,
@@ -1068,7 +1070,7 @@ export class Stakers {
       feeRate: LIMIT_ORDER_FEE_PERBILL,
       feeRecipient: deriveAccount(this.#params.seed, 'limit-orders/fee-recipient'),
       reserves,
-      expiryMs: BigInt(this.#timeline.timeOf(block) + 86_400_000),
+      expiryMs: BigInt(this.#timeline.timeOf(block) + DAY_MS),
       chainId: BITTENSOR_EVM_CHAIN_ID,
     });
     if (!batch) return null;
