@@ -25,7 +25,7 @@ export type LifeStep =
   | { kind: 'limit-orders' }
   | { kind: 'unstake-all' };
 
-/** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SCHEDULE). */
+/** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SPEC_425_SCHEDULE). */
 export type Spec425LifeKind = Exclude<LifeStep['kind'], Spec473LifeKind>;
 /** The steps scheduled in days after the spec 473 upgrade day (SPEC_473_SCHEDULE). */
 export type Spec473LifeKind = 'limit-orders' | 'unstake-all';
@@ -71,7 +71,7 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
 }
 
 /** Days after the upgrade day and hours (UTC) of each step, in order. */
-const SCHEDULE: Array<[Spec425LifeKind, number, number]> = [
+const SPEC_425_SCHEDULE: Array<[Spec425LifeKind, number, number]> = [
   ['move-within-subnet', 1, 9],
   ['move-across-subnets', 1, 15],
   ['stake-transfer', 2, 9],
@@ -102,8 +102,8 @@ function blockOf(timeline: Timeline, upgradeBlock: number, days: number, hour: n
   return timeline.firstBlockOfDay(day) + Math.round((hour * HOUR_MS) / timeline.blockTimeMs) + 7;
 }
 
-export function lifeBlock(timeline: Timeline, upgradeBlock: number, kind: Spec425LifeKind): number {
-  const entry = SCHEDULE.find(([k]) => k === kind)!;
+export function spec425LifeBlock(timeline: Timeline, upgradeBlock: number, kind: Spec425LifeKind): number {
+  const entry = SPEC_425_SCHEDULE.find(([k]) => k === kind)!;
   return blockOf(timeline, upgradeBlock, entry[1], entry[2]);
 }
 
@@ -112,8 +112,8 @@ export function spec473LifeBlock(timeline: Timeline, spec473Block: number, kind:
   return blockOf(timeline, spec473Block, entry[1], entry[2]);
 }
 
-export function scheduleOrder(): Spec425LifeKind[] {
-  return SCHEDULE.map(([kind]) => kind);
+export function spec425ScheduleOrder(): Spec425LifeKind[] {
+  return SPEC_425_SCHEDULE.map(([kind]) => kind);
 }
 
 export function spec473ScheduleOrder(): Spec473LifeKind[] {

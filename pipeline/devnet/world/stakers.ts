@@ -13,12 +13,12 @@ import { type Rng, rng } from './random.js';
 import { isZero, mulDiv, SAFE_FLOAT_ZERO, safeFloat, updateValueForOne } from './safe-float.js';
 import {
   type LifeStep,
-  lifeBlock,
   lifeStepKind,
   type PlannedLifeStep,
   type Spec425LifeKind,
   type Spec473LifeKind,
-  scheduleOrder,
+  spec425LifeBlock,
+  spec425ScheduleOrder,
   spec473LifeBlock,
   spec473ScheduleOrder,
 } from './spec-425-life.js';
@@ -288,8 +288,8 @@ export class Stakers {
       dissolution: { kind: 'dissolution', netuid: p6.netuid },
       'coldkey-swap': { kind: 'coldkey-swap', successor: successorIndex },
     };
-    for (const kind of scheduleOrder()) {
-      this.life.push({ block: lifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
+    for (const kind of spec425ScheduleOrder()) {
+      this.life.push({ block: spec425LifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
     }
     const latest = this.#spec473From;
     if (latest !== null) {
