@@ -291,14 +291,14 @@ export class Stakers {
     for (const kind of spec425ScheduleOrder()) {
       this.life.push({ block: spec425LifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
     }
-    const latest = this.#spec473From;
-    if (latest !== null) {
+    const spec473From = this.#spec473From;
+    if (spec473From !== null) {
       const later: Record<Spec473LifeKind, LifeStep> = {
         'limit-orders': { kind: 'limit-orders' },
         'unstake-all': { kind: 'unstake-all' },
       };
       for (const kind of spec473ScheduleOrder()) {
-        this.life.push({ block: spec473LifeBlock(this.#timeline, latest, kind), step: later[kind] });
+        this.life.push({ block: spec473LifeBlock(this.#timeline, spec473From, kind), step: later[kind] });
       }
     }
     const at = (kind: LifeStep['kind']) => this.life.find((l) => l.step.kind === kind)!.block;
@@ -575,10 +575,10 @@ export class Stakers {
     }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
-    const latest = this.#spec473From;
-    if (latest !== null && state.migration?.phase !== 3) {
-      const to = Math.min(last, latest + MIGRATION_WINDOW_BLOCKS);
-      for (let block = Math.max(firstAction, latest); block <= to; block++) {
+    const spec473From = this.#spec473From;
+    if (spec473From !== null && state.migration?.phase !== 3) {
+      const to = Math.min(last, spec473From + MIGRATION_WINDOW_BLOCKS);
+      for (let block = Math.max(firstAction, spec473From); block <= to; block++) {
         drafts.push({ block, staker: this.demo, roll: 0, size: 0, pick: 0, migration: true });
       }
     }

@@ -98,10 +98,10 @@ describe('the pack on spec 473', () => {
     const reader = await chain.reader();
     const head = await reader.finalizedHead();
     expect(await reader.specVersionOfBlock(head.number)).toBe(473);
-    const latest = truth.latest_runtime_block!;
-    const current = truth.current_runtime_block!;
-    expect(await reader.specVersionOfBlock(latest - 1)).toBe(425);
-    expect(await reader.specVersionOfBlock(current - 1)).toBe(393);
+    const spec473Block = truth.latest_runtime_block!;
+    const spec425Block = truth.current_runtime_block!;
+    expect(await reader.specVersionOfBlock(spec473Block - 1)).toBe(425);
+    expect(await reader.specVersionOfBlock(spec425Block - 1)).toBe(393);
     expect(await reader.specVersionOfBlock(truth.upgrade_block - 1)).toBe(343);
     const kinds = new Set(sweptOfOrder().map((s) => s.kind));
     expect(kinds).toEqual(new Set(['deleted', 'unstaked']));
