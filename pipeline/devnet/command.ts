@@ -52,6 +52,22 @@ interface WorldFlags {
   eventsPerBlock?: number;
 }
 
+/**
+ * `--current-runtime-block` and `--latest-runtime-block` keep the names callers know; the options they set
+ * name the spec (`spec425Block`, `spec473Block`). Absent flags stay absent: the runtimes are then placed.
+ */
+function runtimeBlockOptions(
+  flags: Partial<Pick<WorldFlags, 'currentRuntimeBlock' | 'latestRuntimeBlock'>>,
+): {
+  spec425Block?: number;
+  spec473Block?: number;
+} {
+  return {
+    ...(flags.currentRuntimeBlock === undefined ? {} : { spec425Block: flags.currentRuntimeBlock }),
+    ...(flags.latestRuntimeBlock === undefined ? {} : { spec473Block: flags.latestRuntimeBlock }),
+  };
+}
+
 /** `--events-per-block`: 0 is none (the world's own events only), absent is the world's default. */
 function trafficOption(flags: { eventsPerBlock?: number }): { eventsPerBlock?: number | null } {
   if (flags.eventsPerBlock === undefined) return {};
@@ -174,9 +190,11 @@ export function devnetCommand(
       0,
     )
     .action(async (flags: WorldFlags & Omit<DevnetOptions, keyof WorldFlags>) => {
+      const { currentRuntimeBlock, latestRuntimeBlock, ...options } = flags;
       const running = await startDevnet({
         ...defaultDevnetOptions,
-        ...flags,
+        ...options,
+        ...runtimeBlockOptions({ currentRuntimeBlock, latestRuntimeBlock }),
         magnitudes: flags.world,
         ...trafficOption(flags),
       });
@@ -201,10 +219,18 @@ export function devnetCommand(
       .requiredOption('--from <date>', 'first UTC day (YYYY-MM-DD)', date)
       .requiredOption('--to <date>', 'last UTC day (YYYY-MM-DD)', date)
       .action((flags: Partial<WorldFlags> & { from: string; to: string }) => {
-        const world = worldFlags(flags, command.opts<Partial<WorldFlags>>());
-        output(
-          `${JSON.stringify(buildTruth({ ...defaultDevnetOptions, ...world, magnitudes: world.world, ...trafficOption(world) }, flags.from, flags.to))}\n`,
+        const { currentRuntimeBlock, latestRuntimeBlock, ...world } = worldFlags(
+          flags,
+          command.opts<Partial<WorldFlags>>(),
         );
+        const options = {
+          ...defaultDevnetOptions,
+          ...world,
+          ...runtimeBlockOptions({ currentRuntimeBlock, latestRuntimeBlock }),
+          magnitudes: world.world,
+          ...trafficOption(world),
+        };
+        output(`${JSON.stringify(buildTruth(options, flags.from, flags.to))}\n`);
       }),
   );
   return command;

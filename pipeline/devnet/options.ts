@@ -1,6 +1,6 @@
+import { DAY_MS } from '../time/utc-day.js';
 import { mainnetEraOn, RUNTIME_ERAS } from './runtime/runtime-eras.js';
 import { MAINNET_EVENTS_PER_BLOCK } from './world/mainnet-traffic.js';
-import { DAY_MS } from './world/timeline.js';
 
 /**
  * Which runtimes a world's history runs when its options name no upgrade blocks: `mainnet`, each block
@@ -32,18 +32,18 @@ export interface DevnetOptions {
   /** First block run by spec 393; default: noon of the middle day of the history. */
   upgradeBlock?: number;
   /**
-   * First block run by spec 425, the sandbox's stand-in for the current runtime (V2 share storage, several
+   * First block run by spec 425, the sandbox's stand-in for mainnet's mid-2026 runtime (V2 share storage, several
    * events per staking call, balance-transfer legs to subnet accounts, the current-tax-year life events of
    * the demo coldkey). Absent: placed by `runtimes` (with `legacy`, none: the history ends with spec 393);
    * null: none, whatever `runtimes` says.
    */
-  currentRuntimeBlock?: number | null;
+  spec425Block?: number | null;
   /**
    * First block run by spec 473, mainnet's runtime since October 2026 (no V1 share maps; the AlphaV2
-   * migration and dust sweep over the blocks after it; limit orders). Needs a current-runtime block before
+   * migration and dust sweep over the blocks after it; limit orders). Needs a spec-425 block before
    * it. Absent: placed by `runtimes` (with `legacy`, none); null: none.
    */
-  latestRuntimeBlock?: number | null;
+  spec473Block?: number | null;
   /** Which runtimes the history runs where the two blocks above are absent; default `DEFAULT_RUNTIME_HISTORY`. */
   runtimes?: RuntimeHistory;
   host: string;
@@ -94,9 +94,9 @@ export interface WorldParams {
   seed: string;
   genesisMs: number;
   /** First block run by spec 425; null: never. */
-  currentRuntimeBlock: number | null;
-  /** First block run by spec 473; null: never (always after `currentRuntimeBlock`). */
-  latestRuntimeBlock: number | null;
+  spec425Block: number | null;
+  /** First block run by spec 473; null: never (always after `spec425Block`). */
+  spec473Block: number | null;
   blockTimeMs: number;
   historyDays: number;
   upgradeBlock: number;
@@ -128,8 +128,8 @@ export type WorldOptionKeys =
   | 'genesis'
   | 'blockTimeMs'
   | 'upgradeBlock'
-  | 'currentRuntimeBlock'
-  | 'latestRuntimeBlock'
+  | 'spec425Block'
+  | 'spec473Block'
   | 'runtimes'
   | 'magnitudes'
   | 'eventsPerBlock';
@@ -148,28 +148,28 @@ export function resolveWorldParams(
   }
   const noonOfDay = (day: number) => blockAt(dayZeroMs + day * DAY_MS + DAY_MS / 2);
   const upgradeBlock = options.upgradeBlock ?? noonOfDay(Math.floor(options.historyDays / 2));
-  const { current, latest } = placeTodaysRuntimes(options, upgradeBlock, {
+  const { spec425, spec473 } = placeTodaysRuntimes(options, upgradeBlock, {
     dayOf: (block) => Math.floor((genesisMs + block * options.blockTimeMs - dayZeroMs) / DAY_MS),
     noonOfDay,
     todayStart: blockAt(dayZeroMs + options.historyDays * DAY_MS),
   });
-  if (latest !== null && (current === null || latest <= current)) {
+  if (spec473 !== null && (spec425 === null || spec473 <= spec425)) {
     throw new Error(
-      `devnet: spec 473 (latest-runtime block ${latest}) needs spec 425 (current-runtime block) before it; ` +
-        `got ${current ?? 'none'}`,
+      `devnet: spec 473 (latest-runtime block ${spec473}) needs spec 425 (current-runtime block) before it; ` +
+        `got ${spec425 ?? 'none'}`,
     );
   }
   const runtimeSchedule: RuntimeStep[] = [
     { spec: 343, fromBlock: 0 },
     { spec: 393, fromBlock: upgradeBlock },
   ];
-  if (current !== null) runtimeSchedule.push({ spec: 425, fromBlock: current });
-  if (latest !== null) runtimeSchedule.push({ spec: 473, fromBlock: latest });
+  if (spec425 !== null) runtimeSchedule.push({ spec: 425, fromBlock: spec425 });
+  if (spec473 !== null) runtimeSchedule.push({ spec: 473, fromBlock: spec473 });
   return {
     seed: options.seed,
     genesisMs,
-    currentRuntimeBlock: current,
-    latestRuntimeBlock: latest,
+    spec425Block: spec425,
+    spec473Block: spec473,
     blockTimeMs: options.blockTimeMs,
     historyDays: options.historyDays,
     upgradeBlock,
@@ -198,8 +198,8 @@ function placesByMainnetDates(options: Pick<DevnetOptions, WorldOptionKeys>, day
   if (history !== 'today') return false;
   if (
     options.upgradeBlock !== undefined ||
-    options.currentRuntimeBlock !== undefined ||
-    options.latestRuntimeBlock !== undefined
+    options.spec425Block !== undefined ||
+    options.spec473Block !== undefined
   ) {
     return false;
   }
@@ -220,8 +220,8 @@ function datedWorldParams(
 ): WorldParams {
   if (
     (options.upgradeBlock ?? null) !== null ||
-    (options.currentRuntimeBlock ?? null) !== null ||
-    (options.latestRuntimeBlock ?? null) !== null
+    (options.spec425Block ?? null) !== null ||
+    (options.spec473Block ?? null) !== null
   ) {
     throw new Error('devnet: --runtimes mainnet places every upgrade by its date; name no upgrade block');
   }
@@ -244,8 +244,8 @@ function datedWorldParams(
   return {
     seed: options.seed,
     genesisMs,
-    currentRuntimeBlock: fromOf(425),
-    latestRuntimeBlock: fromOf(473),
+    spec425Block: fromOf(425),
+    spec473Block: fromOf(473),
     blockTimeMs: options.blockTimeMs,
     historyDays: options.historyDays,
     upgradeBlock,
@@ -264,11 +264,11 @@ interface DayGrid {
 }
 
 /**
- * Days between spec 425's upgrade day and spec 473's (noon to noon): the demo's life (world/current-life.ts)
+ * Days between spec 425's upgrade day and spec 473's (noon to noon): the demo's life (world/spec-425-life.ts)
  * runs on days 1–7 after the 425 upgrade day, so 473 arrives after its dissolution (day 6, 09:00) and before
  * its coldkey swap (day 7, 09:00); the limit orders follow at 12:00 the day after 473.
  */
-export const LATEST_AFTER_CURRENT_DAYS = 6;
+export const SPEC_473_AFTER_425_DAYS = 6;
 
 /**
  * Spec 425's and 473's first blocks. Named blocks (or null) are kept. With `today`, an unnamed one is placed:
@@ -281,37 +281,37 @@ export const LATEST_AFTER_CURRENT_DAYS = 6;
  * 425 is placed as if neither were named (a history that ends with spec 425).
  */
 function placeTodaysRuntimes(
-  options: Pick<DevnetOptions, 'currentRuntimeBlock' | 'latestRuntimeBlock' | 'runtimes' | 'historyDays'>,
+  options: Pick<DevnetOptions, 'spec425Block' | 'spec473Block' | 'runtimes' | 'historyDays'>,
   upgradeBlock: number,
   grid: DayGrid,
-): { current: number | null; latest: number | null } {
+): { spec425: number | null; spec473: number | null } {
   const history = options.runtimes ?? DEFAULT_RUNTIME_HISTORY;
-  let current = options.currentRuntimeBlock;
-  let latest = options.latestRuntimeBlock;
-  if (history === 'legacy') return { current: current ?? null, latest: latest ?? null };
+  let spec425 = options.spec425Block;
+  let spec473 = options.spec473Block;
+  if (history === 'legacy') return { spec425: spec425 ?? null, spec473: spec473 ?? null };
   const placed = () => {
-    const latestDay = options.historyDays - 3;
+    const spec473Day = options.historyDays - 3;
     const ideal = {
-      current: grid.noonOfDay(latestDay - LATEST_AFTER_CURRENT_DAYS),
-      latest: grid.noonOfDay(latestDay),
+      spec425: grid.noonOfDay(spec473Day - SPEC_473_AFTER_425_DAYS),
+      spec473: grid.noonOfDay(spec473Day),
     };
-    if (ideal.current > upgradeBlock) return ideal;
+    if (ideal.spec425 > upgradeBlock) return ideal;
     const span = Math.max(3, grid.todayStart - upgradeBlock);
     return {
-      current: upgradeBlock + Math.max(1, Math.floor(span / 3)),
-      latest: upgradeBlock + Math.max(2, Math.floor((2 * span) / 3)),
+      spec425: upgradeBlock + Math.max(1, Math.floor(span / 3)),
+      spec473: upgradeBlock + Math.max(2, Math.floor((2 * span) / 3)),
     };
   };
-  if (current === undefined && (latest === undefined || latest === null)) {
+  if (spec425 === undefined && (spec473 === undefined || spec473 === null)) {
     const both = placed();
-    return { current: both.current, latest: latest === null ? null : both.latest };
+    return { spec425: both.spec425, spec473: spec473 === null ? null : both.spec473 };
   }
-  if (current === undefined) {
-    const before = grid.noonOfDay(grid.dayOf(latest!) - LATEST_AFTER_CURRENT_DAYS);
-    current = before > upgradeBlock && before < latest! ? before : Math.floor((upgradeBlock + latest!) / 2);
+  if (spec425 === undefined) {
+    const before = grid.noonOfDay(grid.dayOf(spec473!) - SPEC_473_AFTER_425_DAYS);
+    spec425 = before > upgradeBlock && before < spec473! ? before : Math.floor((upgradeBlock + spec473!) / 2);
   }
-  if (latest === undefined) {
-    latest = current === null ? null : grid.noonOfDay(grid.dayOf(current) + LATEST_AFTER_CURRENT_DAYS);
+  if (spec473 === undefined) {
+    spec473 = spec425 === null ? null : grid.noonOfDay(grid.dayOf(spec425) + SPEC_473_AFTER_425_DAYS);
   }
-  return { current, latest };
+  return { spec425, spec473 };
 }

@@ -15,7 +15,7 @@ export interface RunningDevnet {
   priceUrl: string;
   /** SS58 address of the demo coldkey (rich staking history). */
   demoColdkey: string;
-  /** With the current runtime: the coldkey the demo coldkey swaps to (its positions move there). */
+  /** From spec 425 on: the coldkey the demo coldkey swaps to (its positions move there). */
   successorColdkey: string | null;
   /**
    * The coldkey holding the demo's stake when the sandbox started: the demo coldkey, or its successor once the

@@ -62,7 +62,7 @@ let codec: RuntimeCodec;
 
 beforeAll(() => {
   // The sandbox's stand-in for today's runtime: the metadata a spec-473+ node serves has the same share items.
-  const runtime = loadRuntimes().current;
+  const runtime = loadRuntimes().spec425;
   codec = new RuntimeCodec(runtime.specVersion, runtime.metadataHex);
 });
 

@@ -35,7 +35,7 @@ const OPTIONS: DevnetOptions = {
   port: 0,
   pricePort: 0,
   // Spec 425 from the middle of the last day: the V2 maps appear and pools move to them as they are written.
-  currentRuntimeBlock: Math.floor((3.4 * DAY) / 600_000),
+  spec425Block: Math.floor((3.4 * DAY) / 600_000),
 };
 
 let devnet: RunningDevnet;

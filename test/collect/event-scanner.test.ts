@@ -1,6 +1,6 @@
 /**
  * The collector's event reader (fields decoded only when read) against the full `@polkadot/types` decode of
- * the same bytes, over the sandbox's blocks of every runtime, with mainnet's traffic and the current runtime's
+ * the same bytes, over the sandbox's blocks of every runtime, with mainnet's traffic and spec 425's
  * many-event calls (dissolutions, limit orders, the AlphaV2 sweep in phase Finalization).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,13 +37,13 @@ afterAll(async () => {
 describe('reading events field by field', () => {
   it('gives what the full decode gives, block for block, in every runtime', async () => {
     const reader = new ChainReader(rpc);
-    const { upgradeBlock, currentRuntimeBlock, latestRuntimeBlock } = devnet.world.params;
+    const { upgradeBlock, spec425Block, spec473Block } = devnet.world.params;
     const blocks = new Set<number>();
-    for (const start of [1, upgradeBlock - 2, currentRuntimeBlock! - 2, latestRuntimeBlock! - 2]) {
+    for (const start of [1, upgradeBlock - 2, spec425Block! - 2, spec473Block! - 2]) {
       for (let b = start; b < start + 60; b++) blocks.add(b);
     }
-    // Blocks with the current runtime's own actions (epoch, limit orders, the sweep).
-    for (let b = currentRuntimeBlock!; b <= devnet.head() - 3; b++) {
+    // Blocks with spec 425's own actions (epoch, limit orders, the sweep).
+    for (let b = spec425Block!; b <= devnet.head() - 3; b++) {
       if (devnet.world.stakers.actionsAt(b).length > 0) blocks.add(b);
     }
     let events = 0;

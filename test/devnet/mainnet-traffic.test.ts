@@ -55,8 +55,8 @@ describe('the mainnet world with mainnet traffic', () => {
   it('blocks of every runtime decode: each extrinsic with its events, a fee and one outcome', async () => {
     const params = devnet.world.params;
     const samples = [5, params.upgradeBlock + 3];
-    if (params.currentRuntimeBlock !== null) samples.push(params.currentRuntimeBlock + 3);
-    if (params.latestRuntimeBlock !== null) samples.push(params.latestRuntimeBlock + 40);
+    if (params.spec425Block !== null) samples.push(params.spec425Block + 3);
+    if (params.spec473Block !== null) samples.push(params.spec473Block + 40);
     for (const block of samples) {
       const hash = await api.rpc.chain.getBlockHash(block);
       const signed = await api.derive.chain.getBlock(hash);

@@ -27,7 +27,7 @@ const OPTIONS: DevnetOptions = {
   historyDays: 6,
   genesis: GENESIS,
   // The two runtimes of the older history (343 → 393), whatever the sandbox's default: spec 425 and 473 have
-  // their own tests (current-runtime, latest-runtime).
+  // their own tests (spec-425-runtime, spec-473-runtime).
   runtimes: 'legacy',
   now: () => clock,
   port: 0,

@@ -15,7 +15,7 @@
  *                         dissolution with payout, coldkey swap), so with the defaults all of it falls in the
  *                         current tax year and the pack shows today's chain. It must come after the spec 393
  *                         upgrade in the middle of the history and leave the seven days before today.
- * --old-world             the world as it was before the current runtime (history ends with spec 393): no
+ * --old-world             the world as it was before spec 425 (history ends with spec 393): no
  *                         life events, only stakes, unstakes and transfers.
  * --tax-year YYYY/YY      the pack 's UK tax year (default the current one). With a history that starts
  *                         before 6 April (say --history-days 240 in November), the current year's pack shows
@@ -36,14 +36,14 @@ import { ensurePoppler } from '../tax/pack/poppler.js';
 
 const DAY_MS = 86_400_000;
 const BLOCK_MS = 600_000;
-/** Days the demo coldkey's life takes after the upgrade day (pipeline/devnet/world/current-life.ts). */
+/** Days the demo coldkey's life takes after the upgrade day (pipeline/devnet/world/spec-425-life.ts). */
 const LIFE_DAYS = 7;
 
 /** A bad option: said in one line, without a stack trace. */
 class UsageError extends Error {}
 
 /** Noon (UTC) of the day `daysAgo` days before today, as a block of a world whose genesis is `historyDays` ago. */
-function currentRuntimeBlockOf(historyDays: number, daysAgo: number): number {
+function spec425BlockOf(historyDays: number, daysAgo: number): number {
   const day = historyDays - daysAgo;
   if (!Number.isInteger(daysAgo) || day <= Math.floor(historyDays / 2) || daysAgo <= LIFE_DAYS) {
     throw new UsageError(
@@ -83,9 +83,9 @@ async function main(): Promise<void> {
     );
   }
   const genesis = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - historyDays * DAY_MS);
-  const currentRuntimeBlock = values['old-world']
+  const spec425Block = values['old-world']
     ? undefined
-    : currentRuntimeBlockOf(historyDays, Number(values['upgrade-days-ago']));
+    : spec425BlockOf(historyDays, Number(values['upgrade-days-ago']));
   let taxYear: string;
   try {
     taxYear = values['tax-year'] ? parseUkTaxYear(values['tax-year']).label : ukTaxYearOf(Date.now()).label;
@@ -95,16 +95,16 @@ async function main(): Promise<void> {
   ensurePoppler(); // before the minute of publishing, so a missing pdftoppm fails at once
   process.stderr.write(
     `publishing a sandbox world of ${historyDays} days (ten-minute blocks), ` +
-      (currentRuntimeBlock === undefined
-        ? 'without the current runtime...\n'
-        : `the current runtime from block ${currentRuntimeBlock} (${values['upgrade-days-ago']} days ago)...\n`),
+      (spec425Block === undefined
+        ? 'without spec 425...\n'
+        : `spec 425 from block ${spec425Block} (${values['upgrade-days-ago']} days ago)...\n`),
   );
   const world = await publishPackWorld({
     genesis,
     historyDays,
     realClock: true,
     blockTimeMs: BLOCK_MS,
-    ...(currentRuntimeBlock === undefined ? {} : { currentRuntimeBlock }),
+    ...(spec425Block === undefined ? {} : { spec425Block }),
   });
   const chain = openPackChain(world.devnet.url);
   try {

@@ -24,20 +24,12 @@ export class BlockHashes {
       genesisMs,
       blockTimeMs,
       upgradeBlock,
-      currentRuntimeBlock,
-      latestRuntimeBlock,
+      spec425Block,
+      spec473Block,
       magnitudes,
       eventsPerBlock,
     } = params;
-    const parts = [
-      seed,
-      genesisMs,
-      blockTimeMs,
-      upgradeBlock,
-      currentRuntimeBlock,
-      latestRuntimeBlock,
-      magnitudes,
-    ];
+    const parts = [seed, genesisMs, blockTimeMs, upgradeBlock, spec425Block, spec473Block, magnitudes];
     // A world with mainnet's traffic has other blocks; a world without keeps the hashes it always had.
     if (eventsPerBlock !== null) parts.push(`traffic-${eventsPerBlock}`);
     return new BlockHashes(parts.join('/'));

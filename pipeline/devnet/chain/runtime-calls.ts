@@ -1,4 +1,5 @@
 import { compactToU8a, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { SubnetRegistration } from '../world/subnets.js';
 import type { World } from '../world/world.js';
@@ -66,7 +67,7 @@ export function runtimeCall(
       const netuid = Number(readUintLe(input.slice(0, 4)));
       const subnet = world.registrationAt(netuid, block);
       const pool = subnet ? world.pools.at(subnet, block) : null;
-      const price = netuid === 0 ? 1_000_000_000n : pool ? (pool.tao * 1_000_000_000n) / pool.alphaIn : 0n;
+      const price = netuid === 0 ? RAO_PER_UNIT : pool ? (pool.tao * RAO_PER_UNIT) / pool.alphaIn : 0n;
       return encodeOutput(runtime, method, price);
     }
     default:

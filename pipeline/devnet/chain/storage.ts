@@ -1,6 +1,6 @@
 import { compactToU8a, u8aToHex } from '@polkadot/util';
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import type { Runtimes } from '../runtime/runtimes.js';
-import { RAO } from '../world/amounts.js';
 import { rng } from '../world/random.js';
 import type { SafeFloat } from '../world/safe-float.js';
 import type { World } from '../world/world.js';
@@ -140,7 +140,7 @@ export class ChainStorage {
           1n,
           900n,
         );
-        accounts.set(subnet.owner.hex, free * RAO);
+        accounts.set(subnet.owner.hex, free * RAO_PER_UNIT);
       }
       return accounts;
     };
@@ -252,7 +252,7 @@ export class ChainStorage {
         list: () => world.stakers.stakers.map((s) => [s.coldkey.hex]),
       },
       {
-        // Current runtime: entries written since its upgrade (`staking/stake_utils.rs` `set_share`).
+        // Spec 425 on: entries written since its upgrade (`staking/stake_utils.rs` `set_share`).
         pallet: 'SubtensorModule',
         item: 'AlphaV2',
         parts: ['blake2-account', 'blake2-account', 'identity-u16'],

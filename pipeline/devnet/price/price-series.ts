@@ -1,8 +1,7 @@
+import { DAY_MS, HOUR_MS } from '../../time/utc-day.js';
 import { hashString } from '../world/random.js';
 
 export type Currency = 'usd' | 'gbp';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * A synthetic TAO price, deterministic per seed: slow waves plus hourly noise, in USD, and GBP through a
@@ -10,7 +9,7 @@ const HOUR_MS = 3_600_000;
  */
 export function taoPrice(seed: string, currency: Currency, ms: number): number {
   const phase = (hashString(`${seed}/price`) % 1000) / 1000;
-  const days = ms / 86_400_000;
+  const days = ms / DAY_MS;
   const hour = Math.floor(ms / HOUR_MS);
   const noise = ((hashString(`${seed}/price/${hour}`) % 2001) - 1000) / 1000;
   const usd =
@@ -34,7 +33,7 @@ export function priceSeries(
   toMs: number,
 ): Array<[number, number]> {
   const span = toMs - fromMs;
-  const step = span <= 86_400_000 ? 300_000 : span <= 90 * 86_400_000 ? HOUR_MS : 86_400_000;
+  const step = span <= DAY_MS ? 300_000 : span <= 90 * DAY_MS ? HOUR_MS : DAY_MS;
   const points: Array<[number, number]> = [];
   for (let t = Math.ceil(fromMs / step) * step; t <= toMs; t += step)
     points.push([t, taoPrice(seed, currency, t)]);

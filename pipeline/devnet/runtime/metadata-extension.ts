@@ -1,10 +1,10 @@
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import { u8aConcat } from '@polkadot/util';
-import { extendToCurrentRuntime } from './current-runtime.js';
 import { setSpecVersion } from './derived-metadata.js';
-import { extendToLatestRuntime } from './latest-runtime.js';
 import type { MetadataDerivation } from './metadata-files.js';
 import type { MetadataBodyJson } from './metadata-json.js';
+import { extendToSpec425 } from './spec-425-runtime.js';
+import { extendToSpec473 } from './spec-473-runtime.js';
 
 /**
  * Storage items the sandbox needs that the real metadata files lack. They are added by decoding the
@@ -19,13 +19,13 @@ export const ADDED_STORAGE_ITEMS = ['SubnetEmissionEnabled'] as const;
 const MAGIC = [0x6d, 0x65, 0x74, 0x61];
 
 /**
- * How a metadata blob is extended beyond the sandbox's own storage item: `current` turns spec 393's
- * metadata into the sandbox's stand-in for spec 425 (see `current-runtime.ts`); with `latest` as well, that
- * stand-in becomes spec 473's (see `latest-runtime.ts`).
+ * How a metadata blob is extended beyond the sandbox's own storage item: `spec425` turns spec 393's
+ * metadata into the sandbox's stand-in for spec 425 (see `spec-425-runtime.ts`); with `spec473` as well, that
+ * stand-in becomes spec 473's (see `spec-473-runtime.ts`).
  */
 export interface MetadataExtensionOptions {
-  current?: { specVersion: number };
-  latest?: boolean;
+  spec425?: { specVersion: number };
+  spec473?: boolean;
   /** A runtime without a blob of its own: these changes to the nearest blob, then this spec_version. */
   derive?: { specVersion: number; changes: MetadataDerivation[] };
 }
@@ -50,8 +50,8 @@ export function extendMetadata(
     fallback: '0x00',
     docs: [' Sandbox addition (not in the real runtime): MAP ( netuid ) --> emission flowing'],
   });
-  if (options.current) extendToCurrentRuntime(registry, body, options.current.specVersion);
-  if (options.current && options.latest) extendToLatestRuntime(body);
+  if (options.spec425) extendToSpec425(registry, body, options.spec425.specVersion);
+  if (options.spec425 && options.spec473) extendToSpec473(body);
   if (options.derive) {
     for (const change of options.derive.changes) change(body);
     setSpecVersion(registry, body, options.derive.specVersion);

@@ -15,10 +15,10 @@ export interface MetadataFile {
   metadataVersion: number;
   /** Bare metadata bytes, starting with the magic `6d657461` ("meta"). */
   bytes: Uint8Array;
-  /** Built from another blob: spec 393's metadata extended in memory to stand for the current runtime. */
-  standsForCurrent?: boolean;
-  /** With `standsForCurrent`: the spec-425 stand-in changed further into spec 473's (`latest-runtime.ts`). */
-  standsForLatest?: boolean;
+  /** Built from another blob: spec 393's metadata extended in memory to stand for spec 425. */
+  standsFor425?: boolean;
+  /** With `standsFor425`: the spec-425 stand-in changed further into spec 473's (`spec-473-runtime.ts`). */
+  standsFor473?: boolean;
   /**
    * Built from the nearest real blob of another spec: these changes, then `System.Version` set to
    * `specVersion` (the blob's own spec is `derivedFrom`).
@@ -67,19 +67,19 @@ export function readSpec393(): MetadataFile {
 }
 
 /**
- * The sandbox's current runtime (spec 425): spec 393's blob, extended in memory by the Runtime
- * (`current-runtime.ts`) with the V2 share storage, SafeFloat and the later events, and spec_version 425.
+ * The sandbox's spec 425: spec 393's blob, extended in memory by the Runtime
+ * (`spec-425-runtime.ts`) with the V2 share storage, SafeFloat and the later events, and spec_version 425.
  */
 export function readSpec425(): MetadataFile {
-  return { ...readSpec393(), specVersion: 425, standsForCurrent: true };
+  return { ...readSpec393(), specVersion: 425, standsFor425: true };
 }
 
 /**
- * The sandbox's latest runtime (spec 473, mainnet since October 2026): the spec-425 stand-in without the V1
- * share maps, with `NetworkRegistrationCancelled` and the `LimitOrders` pallet (`latest-runtime.ts`).
+ * The sandbox's spec 473 (mainnet since October 2026): the spec-425 stand-in without the V1
+ * share maps, with `NetworkRegistrationCancelled` and the `LimitOrders` pallet (`spec-473-runtime.ts`).
  */
 export function readSpec473(): MetadataFile {
-  return { ...readSpec393(), specVersion: 473, standsForCurrent: true, standsForLatest: true };
+  return { ...readSpec393(), specVersion: 473, standsFor425: true, standsFor473: true };
 }
 
 /** A runtime with no blob of its own: the nearest real blob, changed as its source says. */

@@ -1,4 +1,4 @@
-// The decoded metadata's JSON shape, shared by metadata-extension.ts and current-runtime.ts without a cycle.
+// The decoded metadata's JSON shape, shared by metadata-extension.ts and spec-425-runtime.ts without a cycle.
 
 export interface StorageEntryJson {
   name: string;

@@ -28,7 +28,7 @@ export interface RuntimeFeatures {
   rootClaims: boolean;
   /** Subnet buybacks, `add_stake_burn` (`AddStakeBurn`) (spec 393 on). */
   buybacks: boolean;
-  /** V2 share maps (`AlphaV2`, `TotalHotkeySharesV2`) and the demo's current-runtime life (spec 425 on). */
+  /** V2 share maps (`AlphaV2`, `TotalHotkeySharesV2`) and the demo's spec-425 life (spec 425 on). */
   v2Shares: boolean;
   /** The V1 share maps retired and the AlphaV2 migration (spec 473 on). */
   v1SharesRetired: boolean;

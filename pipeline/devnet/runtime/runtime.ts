@@ -46,8 +46,8 @@ export class Runtime {
     const bytes = extendMetadata(
       file.bytes,
       file.metadataVersion,
-      file.standsForCurrent
-        ? { current: { specVersion: file.specVersion }, latest: file.standsForLatest === true }
+      file.standsFor425
+        ? { spec425: { specVersion: file.specVersion }, spec473: file.standsFor473 === true }
         : file.derive
           ? { derive: { specVersion: file.specVersion, changes: file.derive.changes } }
           : {},

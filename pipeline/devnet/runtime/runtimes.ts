@@ -3,7 +3,7 @@ import { runtimeEra } from './runtime-eras.js';
 
 /**
  * The runtimes of the sandbox, built on first use by spec (decoding and extending a blob takes about half a
- * second, so one process does each once). `before`, `after`, `current` and `latest` name the four runtimes of
+ * second, so one process does each once). `before`, `after`, `spec425` and `spec473` name the four runtimes of
  * the compressed history (specs 343, 393, 425, 473).
  */
 export class Runtimes {
@@ -26,11 +26,11 @@ export class Runtimes {
     return this.bySpec(393);
   }
 
-  get current(): Runtime {
+  get spec425(): Runtime {
     return this.bySpec(425);
   }
 
-  get latest(): Runtime {
+  get spec473(): Runtime {
     return this.bySpec(473);
   }
 }

@@ -24,7 +24,7 @@ export interface Truth {
    */
   runtime_placement: 'dates' | 'compressed';
   runtimes: TruthRuntime[];
-  /** First block of the current runtime (spec 425), or null when the world has none. */
+  /** First block of spec 425, or null when the world has none. */
   current_runtime_block: number | null;
   /** First block of spec 473 (mainnet since October 2026), or null when the world has none. */
   latest_runtime_block: number | null;
@@ -39,7 +39,7 @@ export interface Truth {
    */
   alpha_v2_sweep: TruthSweptPosition[];
   /**
-   * Every action of a tracked coldkey in the current runtime, one per extrinsic (or epoch event): the
+   * Every action of a tracked coldkey from spec 425 on, one per extrinsic (or epoch event): the
    * economic action, its amounts in RAO and the chain events it is made of, in `System.Events` order.
    */
   actions: TruthAction[];
@@ -81,7 +81,7 @@ export interface TruthSweptPosition {
   event_index: number | null;
 }
 
-/** The economic action of one extrinsic in the current runtime. */
+/** The economic action of one extrinsic from spec 425 on. */
 export type TruthActionKind =
   | 'stake'
   | 'unstake'

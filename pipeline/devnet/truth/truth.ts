@@ -78,8 +78,8 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
             .map(([name]) => name),
         };
       }),
-    current_runtime_block: params.currentRuntimeBlock,
-    latest_runtime_block: params.latestRuntimeBlock,
+    current_runtime_block: params.spec425Block,
+    latest_runtime_block: params.spec473Block,
     alpha_v2_migration: migrationSummary(world, head),
     alpha_v2_sweep: [],
     actions: [],
@@ -344,7 +344,7 @@ function collectBlock(world: World, block: number, truth: Truth): void {
       truth.actions.push(...limitOrderActions(block, time, placed, content.events));
       continue;
     }
-    if (world.runsCurrentRuntime(block) || placed.action.dated)
+    if (world.runsSpec425(block) || placed.action.dated)
       truth.actions.push(truthAction(block, time, placed, content.events));
     const { action, eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
@@ -526,7 +526,7 @@ function sweepRows(
 
 /** The migration's blocks up to `head`, read from the world's day plans (null without spec 473). */
 function migrationSummary(world: World, head: number): TruthAlphaV2Migration | null {
-  const from = world.params.latestRuntimeBlock;
+  const from = world.params.spec473Block;
   if (from === null || from > head) return null;
   const summary: TruthAlphaV2Migration = {
     first_block: -1,

@@ -1,7 +1,6 @@
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import type { Rng } from './random.js';
 
-/** 1 TAO = 1 alpha = 10^9 RAO. */
-export const RAO = 1_000_000_000n;
 export const TWO_POW_53 = 2n ** 53n;
 
 /**
@@ -22,7 +21,7 @@ export function burnAmount(random: Rng): bigint {
  * (docs/sandbox.md). Integer maths only.
  */
 export function mainnetDailyBudget(random: Rng, profile: 'daily' | 'occasional' | 'rare'): bigint {
-  if (profile === 'daily' && random.chance(0.12)) return random.bigint(4_000n, 25_000n) * RAO;
+  if (profile === 'daily' && random.chance(0.12)) return random.bigint(4_000n, 25_000n) * RAO_PER_UNIT;
   const bands =
     profile === 'daily'
       ? [10n, 10n, 10n, 100n, 100n]
@@ -30,7 +29,7 @@ export function mainnetDailyBudget(random: Rng, profile: 'daily' | 'occasional' 
         ? [1n, 10n, 100n]
         : [1n, 10n];
   const low = random.pick(bands);
-  return random.bigint(low * 100n, low * 1_000n) * (RAO / 100n);
+  return random.bigint(low * 100n, low * 1_000n) * (RAO_PER_UNIT / 100n);
 }
 
 /** One burn of a mainnet-world day: the day's budget over `count` burns, each within ±50 %. */

@@ -1,8 +1,8 @@
 import type { RuntimeFeatures } from '../runtime/runtime-eras.js';
 import type { BurnAction } from './burns.js';
-import { currentRuntimeEvents } from './current-events.js';
 import { type BodyCall, burnWrapper, type ExtrinsicBody, trafficFor } from './mainnet-traffic.js';
 import { rng } from './random.js';
+import { spec425Events } from './spec-425-events.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
 import type { SubnetRegistration } from './subnets.js';
@@ -49,9 +49,9 @@ export interface BlockInputs {
   /** The block holds a runtime upgrade's `set_code` (`System.CodeUpdated`). */
   codeUpdated: boolean;
   /** First block of spec 425 (null: none); its `set_code` is in the block before. */
-  currentRuntimeBlock: number | null;
+  spec425Block: number | null;
   /** First block of spec 473 (null: none); its `set_code` is in the block before. */
-  latestRuntimeBlock: number | null;
+  spec473Block: number | null;
   burns: BurnAction[];
   staking: StakingAction[];
   registered: SubnetRegistration[];
@@ -101,7 +101,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     extrinsic += 1;
   };
 
-  const current = inputs.currentRuntimeBlock !== null && inputs.block >= inputs.currentRuntimeBlock;
+  const onSpec425 = inputs.spec425Block !== null && inputs.block >= inputs.spec425Block;
   const placeAll = (action: StakingAction, list: WorldEvent[], main: string) => {
     const indexes = list.map((event) => emit(event));
     const at = list.findIndex((e) => e.name === main);
@@ -119,7 +119,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     if (!EPOCH_KINDS.has(action.kind)) continue;
     const saved = extrinsic;
     extrinsic = -1;
-    placeAll(action, currentRuntimeEvents(action), action.kind);
+    placeAll(action, spec425Events(action), action.kind);
     extrinsic = saved;
   }
   finish(true, 6_305_000); // timestamp.set
@@ -130,7 +130,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   for (const subnet of inputs.deregistered) {
     const dissolution = inputs.staking.find((a) => a.kind === 'NetworkRemoved' && a.netuid === subnet.netuid);
     if (dissolution) {
-      const list = current ? currentRuntimeEvents(dissolution) : creditedDissolutionEvents(dissolution);
+      const list = onSpec425 ? spec425Events(dissolution) : creditedDissolutionEvents(dissolution);
       placeAll(dissolution, list, 'NetworkRemoved');
     } else emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
     finish(false, 90_000_000);
@@ -151,7 +151,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     const netuid = action.subnet.netuid;
     if (action.kind === 'buyback') {
       const tao = action.tao ?? 0n;
-      const leg = current ? [emit(transferEvent(who, subnetAccount(netuid).publicKey, tao))] : [];
+      const leg = onSpec425 ? [emit(transferEvent(who, subnetAccount(netuid).publicKey, tao))] : [];
       const stakeIndex = emit({
         pallet: 'SubtensorModule',
         name: 'StakeAdded',
@@ -179,7 +179,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     finish(false, 180_000_000);
   }
   for (const action of inputs.staking) {
-    if (current) {
+    if (onSpec425) {
       if (
         EPOCH_KINDS.has(action.kind) ||
         FINALIZATION_KINDS.has(action.kind) ||
@@ -189,7 +189,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
       // A limit-order batch is named by its (first) OrderExecuted.
       placeAll(
         action,
-        currentRuntimeEvents(action),
+        spec425Events(action),
         action.kind === 'LimitOrdersExecuted' ? 'OrderExecuted' : action.kind,
       );
     } else if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') {
@@ -197,7 +197,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     } else if (DATED_LIFE_KINDS.has(action.kind)) {
       // The 2025/26 life's recycle, hotkey swap and root claim: one event each, of the shape the runtime of
       // their date emits (as spec 425's).
-      placeAll(action, currentRuntimeEvents(action), action.kind);
+      placeAll(action, spec425Events(action), action.kind);
     } else {
       const index = emit(stakingEvent(action, inputs.features));
       result.staking.push({ action, eventIndex: index, extrinsic, events: [index] });
@@ -227,12 +227,12 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     }
   }
   result.extrinsicCount = extrinsic;
-  if (current) {
+  if (onSpec425) {
     // Work of `on_idle` comes after every extrinsic, in phase Finalization (frame-executive `finalize_block`).
     for (const action of inputs.staking) {
       if (!FINALIZATION_KINDS.has(action.kind)) continue;
       extrinsic = -2;
-      placeAll(action, currentRuntimeEvents(action), 'StakeRemoved');
+      placeAll(action, spec425Events(action), 'StakeRemoved');
     }
     extrinsic = result.extrinsicCount;
   }
@@ -341,6 +341,6 @@ function stakingEvent(action: StakingAction, features: RuntimeFeatures): WorldEv
         args: [coldkey, action.destColdkey?.publicKey, action.tao],
       };
     default:
-      throw new Error(`block events: ${action.kind} happens only in the current runtime`);
+      throw new Error(`block events: ${action.kind} happens only from spec 425 on`);
   }
 }

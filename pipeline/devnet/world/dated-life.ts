@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../../time/utc-day.js';
 import type { Timeline } from './timeline.js';
 
 /**
@@ -27,6 +28,6 @@ export const DATED_SCHEDULE: ReadonlyArray<[DatedLifeKind, string, number]> = [
 export function datedLifeBlock(timeline: Timeline, date: string, hour: number): number | null {
   const day = timeline.dayOfDate(date);
   if (day < 1) return null;
-  const block = timeline.firstBlockOfDay(day) + Math.round((hour * 3_600_000) / timeline.blockTimeMs) + 1;
+  const block = timeline.firstBlockOfDay(day) + Math.round((hour * HOUR_MS) / timeline.blockTimeMs) + 1;
   return Math.min(block, timeline.lastBlockOfDay(day));
 }

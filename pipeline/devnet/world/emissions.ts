@@ -1,5 +1,5 @@
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import type { WorldParams } from '../options.js';
-import { RAO } from './amounts.js';
 import type { Pools } from './pools.js';
 import { rng } from './random.js';
 import { isAlive, type SubnetRegistration } from './subnets.js';
@@ -74,7 +74,7 @@ export class Emissions {
         : random.bigint(2_000_000n, 80_000_000n);
     const pool = this.#pools.at(subnet, block);
     const alphaIn = pool && pool.tao > 0n ? (taoIn * pool.alphaIn) / pool.tao : 0n;
-    const alphaOut = (RAO * random.bigint(50n, 100n)) / 100n;
+    const alphaOut = (RAO_PER_UNIT * random.bigint(50n, 100n)) / 100n;
     return { enabled: true, taoIn, alphaIn, alphaOut };
   }
 

@@ -1,5 +1,5 @@
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import type { WorldParams } from '../options.js';
-import { RAO } from './amounts.js';
 import { rng } from './random.js';
 import { isAlive, type SubnetRegistration } from './subnets.js';
 import type { Timeline } from './timeline.js';
@@ -53,18 +53,19 @@ export class Pools {
       const random = rng(this.#params.seed, `pool/${subnet.netuid}/${subnet.registeredAt}/start`);
       if (subnet.netuid === 0) {
         // Root: equal reserves, so SubnetTAO / SubnetAlphaIn is exactly 1 (root alpha is TAO).
-        const tao = random.bigint(2_000_000n, 4_000_000n) * RAO;
+        const tao = random.bigint(2_000_000n, 4_000_000n) * RAO_PER_UNIT;
         start = { tao, alphaIn: tao, alphaOut: tao };
       } else if (this.#params.magnitudes === 'mainnet') {
         // Mainnet: most pools hold a few thousand TAO, one in four tens of thousands (docs/sandbox.md);
         // alpha from 0.002 to 0.1 TAO, more of them cheap than dear (a log-like spread in two bands).
         const tao =
-          (random.chance(0.25) ? random.bigint(10_000n, 60_000n) : random.bigint(1_500n, 10_000n)) * RAO;
+          (random.chance(0.25) ? random.bigint(10_000n, 60_000n) : random.bigint(1_500n, 10_000n)) *
+          RAO_PER_UNIT;
         const milliTao = random.chance(0.6) ? random.bigint(2n, 20n) : random.bigint(20n, 100n);
         const alphaIn = (tao * 1_000n) / milliTao;
         start = { tao, alphaIn, alphaOut: (alphaIn * random.bigint(50n, 300n)) / 100n };
       } else {
-        const tao = random.bigint(2_000n, 200_000n) * RAO;
+        const tao = random.bigint(2_000n, 200_000n) * RAO_PER_UNIT;
         // Price between 0.002 and 0.2 TAO per alpha.
         const alphaIn = (tao * 1_000n) / random.bigint(2n, 200n);
         start = { tao, alphaIn, alphaOut: (alphaIn * random.bigint(50n, 300n)) / 100n };
@@ -87,7 +88,7 @@ export class Pools {
       const random = rng(this.#params.seed, `pool/${subnet.netuid}/${subnet.registeredAt}/day/${day}`);
       const taoStep = BigInt(random.int(-40_000, 45_000));
       const alphaStep = subnet.netuid === 0 ? taoStep : BigInt(random.int(-40_000, 40_000));
-      const floor = RAO;
+      const floor = RAO_PER_UNIT;
       const tao = max(floor, (previous.tao * (PPM + taoStep)) / PPM);
       const alphaIn = subnet.netuid === 0 ? tao : max(floor, (previous.alphaIn * (PPM + alphaStep)) / PPM);
       const alphaOut =

@@ -1,4 +1,4 @@
-// Positions and holding-change kinds, shared by stakers.ts and current-life.ts without a cycle.
+// Positions and holding-change kinds, shared by stakers.ts and spec-425-life.ts without a cycle.
 import type { Account } from './accounts.js';
 
 export type StakingKind =
@@ -10,7 +10,7 @@ export type StakingKind =
   | 'Transfer';
 
 /**
- * What else changes a holding in the current runtime (spec 425), scripted for the demo coldkey once in
+ * What else changes a holding in spec 425, scripted for the demo coldkey once in
  * the sandbox's history (`#lifeDrafts`): each is one extrinsic, or for `AutoStakeAdded` one epoch event.
  */
 export type LifeKind =

@@ -14,7 +14,7 @@ export const SHARE_ONE = 1n << 64n;
 
 /**
  * A hotkey's share pool on one subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (U64F64 bits); once
- * written in the current runtime the denominator lives in `TotalHotkeySharesV2` (`v2`) and `shares` is 0.
+ * written from spec 425 on the denominator lives in `TotalHotkeySharesV2` (`v2`) and `shares` is 0.
  */
 export interface SharePool {
   alpha: bigint;
@@ -27,7 +27,7 @@ export interface StakeState {
   pools: Map<string, SharePool>;
   /** Per staker: pool key → share bits (`Alpha`). */
   shares: Map<string, bigint>[];
-  /** Per staker: pool key → `AlphaV2` share, for entries written in the current runtime (no `Alpha` entry then). */
+  /** Per staker: pool key → `AlphaV2` share, for entries written from spec 425 on (no `Alpha` entry then). */
   sharesV2: Map<string, SafeFloat>[];
   free: bigint[];
   /**
@@ -44,7 +44,7 @@ export function cloneState(state: StakeState): StakeState {
   return {
     pools: new Map([...state.pools].map(([key, pool]) => [key, { ...pool }])),
     shares: state.shares.map((m) => new Map(m)),
-    // Copy on write: until the current runtime writes a V2 share every map is the shared empty one.
+    // Copy on write: until spec 425 writes a V2 share every map is the shared empty one.
     sharesV2: state.sharesV2.map((m) => (m.size === 0 ? NO_V2_SHARES : new Map(m))),
     free: [...state.free],
     ...(state.migration ? { migration: { ...state.migration } } : {}),
@@ -52,7 +52,7 @@ export function cloneState(state: StakeState): StakeState {
 }
 
 /**
- * A holder's alpha as the current runtime reads it (`staking/stake_utils.rs` `get_share`/`get_denominator`,
+ * A holder's alpha as spec 425 reads it (`staking/stake_utils.rs` `get_share`/`get_denominator`,
  * `primitives/share-pool` `get_value`): the `Alpha` (V1) entry if there is one, else `AlphaV2`; the
  * `TotalHotkeyShares` denominator if there is one, else `TotalHotkeySharesV2`; then
  * `TotalHotkeyAlpha × share ÷ denominator` in SafeFloat arithmetic, floored.
@@ -93,7 +93,7 @@ export function setShare(state: StakeState, stakerIndex: number, key: string, sh
   own.set(key, share);
 }
 
-/** `increase_stake_for_hotkey_and_coldkey_on_subnet` in the current runtime. */
+/** `increase_stake_for_hotkey_and_coldkey_on_subnet` from spec 425 on. */
 export function addShares(state: StakeState, stakerIndex: number, key: string, alpha: bigint): void {
   if (alpha === 0n) return;
   let pool = state.pools.get(key);

@@ -1,19 +1,9 @@
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
+import { DAY_MS } from '../../time/utc-day.js';
 import type { WorldParams } from '../options.js';
 import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
-import { RAO } from './amounts.js';
-import {
-  type CurrentLifeKind,
-  type LatestLifeKind,
-  type LifeStep,
-  latestLifeBlock,
-  latestScheduleOrder,
-  lifeBlock,
-  lifeStepKind,
-  type PlannedLifeStep,
-  scheduleOrder,
-} from './current-life.js';
 import { DATED_SCHEDULE, type DatedLifeKind, datedLifeBlock } from './dated-life.js';
 import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
@@ -21,6 +11,17 @@ import type { Position } from './position.js';
 import { burnAccount } from './protocol-accounts.js';
 import { type Rng, rng } from './random.js';
 import { isZero, mulDiv, SAFE_FLOAT_ZERO, safeFloat, updateValueForOne } from './safe-float.js';
+import {
+  type LifeStep,
+  lifeStepKind,
+  type PlannedLifeStep,
+  type Spec425LifeKind,
+  type Spec473LifeKind,
+  spec425LifeBlock,
+  spec425ScheduleOrder,
+  spec473LifeBlock,
+  spec473ScheduleOrder,
+} from './spec-425-life.js';
 import {
   addShares,
   alphaOf,
@@ -125,21 +126,21 @@ export class Stakers {
       for (const p of positions) if (!hotkeys.includes(p.hotkey)) hotkeys.push(p.hotkey);
       return { index, coldkey, demo: index === 0, positions, drawable: [...positions], hotkeys };
     });
-    this.#currentFrom = params.currentRuntimeBlock;
-    this.#latestFrom = params.latestRuntimeBlock;
-    if (this.#latestFrom !== null) this.#planSweepPositions(this.#latestFrom);
-    if (this.#currentFrom !== null) this.#planLife(this.#currentFrom, subnets);
+    this.#spec425From = params.spec425Block;
+    this.#spec473From = params.spec473Block;
+    if (this.#spec473From !== null) this.#planSweepPositions(this.#spec473From);
+    if (this.#spec425From !== null) this.#planLife(this.#spec425From, subnets);
     this.#dayStarts.push(this.#genesisState(random));
   }
 
   /** First block of spec 473 (the AlphaV2 migration and sweep start there), or null. */
-  readonly #latestFrom: number | null;
-  /** Small V1 positions from genesis that spec 473's sweep settles (none without a latest runtime). */
+  readonly #spec473From: number | null;
+  /** Small V1 positions from genesis that spec 473's sweep settles (none without spec 473). */
   sweepPositions: SweepPosition[] = [];
 
   /** Whether `block` runs spec 473 (no V1 maps in its metadata; zero-stake positions listed). */
-  isLatest(block: number): boolean {
-    return this.#latestFrom !== null && block >= this.#latestFrom;
+  runsSpec473(block: number): boolean {
+    return this.#spec473From !== null && block >= this.#spec473From;
   }
 
   #planSweepPositions(latest: number): void {
@@ -170,21 +171,21 @@ export class Stakers {
     }
   }
 
-  /** First block of the current runtime (spec 425), or null. */
-  readonly #currentFrom: number | null;
-  /** The demo coldkey's scripted life in the current runtime (empty without it). */
+  /** First block of spec 425, or null. */
+  readonly #spec425From: number | null;
+  /** The demo coldkey's scripted life in spec 425 (empty without it). */
   readonly life: PlannedLifeStep[] = [];
   /** Pools the life needs that no drawn position has: created at genesis with outside stake only. */
   readonly #lifePools: string[] = [];
   #retired: { hotkey: number; hotkeyFrom: number; coldkey: Staker | null; coldkeyFrom: number } | null = null;
   #dissolved: { netuid: number; block: number } | null = null;
 
-  /** Whether `block` runs the current runtime (V2 shares, SafeFloat arithmetic). */
-  isCurrent(block: number): boolean {
-    return this.#currentFrom !== null && block >= this.#currentFrom;
+  /** Whether `block` runs spec 425 (V2 shares, SafeFloat arithmetic). */
+  runsSpec425(block: number): boolean {
+    return this.#spec425From !== null && block >= this.#spec425From;
   }
 
-  /** The demo coldkey's successor after its coldkey swap (current runtime only). */
+  /** The demo coldkey's successor after its coldkey swap (from spec 425 on). */
   get successor(): Staker | undefined {
     return this.stakers[TRACKED_COLDKEYS];
   }
@@ -259,7 +260,7 @@ export class Stakers {
       hotkeys: [...demo.hotkeys],
     };
     this.stakers.push(successor);
-    const steps: Record<CurrentLifeKind, LifeStep> = {
+    const steps: Record<Spec425LifeKind, LifeStep> = {
       'move-within-subnet': { kind: 'move-within-subnet', from: p1, to: sameSubnet },
       'move-across-subnets': { kind: 'move-across-subnets', from: p3, to: p5 },
       'stake-transfer': { kind: 'stake-transfer', from: p2, receiver: receiver.index },
@@ -287,17 +288,17 @@ export class Stakers {
       dissolution: { kind: 'dissolution', netuid: p6.netuid },
       'coldkey-swap': { kind: 'coldkey-swap', successor: successorIndex },
     };
-    for (const kind of scheduleOrder()) {
-      this.life.push({ block: lifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
+    for (const kind of spec425ScheduleOrder()) {
+      this.life.push({ block: spec425LifeBlock(this.#timeline, upgrade, kind), step: steps[kind] });
     }
-    const latest = this.#latestFrom;
-    if (latest !== null) {
-      const later: Record<LatestLifeKind, LifeStep> = {
+    const spec473From = this.#spec473From;
+    if (spec473From !== null) {
+      const later: Record<Spec473LifeKind, LifeStep> = {
         'limit-orders': { kind: 'limit-orders' },
         'unstake-all': { kind: 'unstake-all' },
       };
-      for (const kind of latestScheduleOrder()) {
-        this.life.push({ block: latestLifeBlock(this.#timeline, latest, kind), step: later[kind] });
+      for (const kind of spec473ScheduleOrder()) {
+        this.life.push({ block: spec473LifeBlock(this.#timeline, spec473From, kind), step: later[kind] });
       }
     }
     // The spec 425 life's own steps: a world placed by date also holds the 2025/26 life's hotkey swap and
@@ -397,21 +398,22 @@ export class Stakers {
         if (this.#extraPositions.has(position)) continue;
         if (!pools.has(position.pool)) {
           // Stake of untracked holders, at a share price of exactly one.
-          const outside = random.bigint(10_000n, 1_000_000n) * RAO;
+          const outside = random.bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
           pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
         }
         const pool = pools.get(position.pool)!;
-        const alpha = random.bigint(1n, 2_000n) * RAO + random.bigint(0n, RAO);
+        const alpha = random.bigint(1n, 2_000n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT);
         pool.alpha += alpha;
         pool.shares += alpha * SHARE_ONE;
         own.set(position.pool, alpha * SHARE_ONE);
       }
       shares.push(own);
-      free.push(random.bigint(50n, 5_000n) * RAO + random.bigint(0n, RAO));
+      free.push(random.bigint(50n, 5_000n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT));
     }
     for (const key of this.#lifePools) {
       if (pools.has(key)) continue;
-      const outside = rng(this.#params.seed, `stakers/life-pool/${key}`).bigint(10_000n, 1_000_000n) * RAO;
+      const outside =
+        rng(this.#params.seed, `stakers/life-pool/${key}`).bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
       pools.set(key, { alpha: outside, shares: outside * SHARE_ONE });
     }
     while (shares.length < this.stakers.length) shares.push(new Map());
@@ -419,11 +421,11 @@ export class Stakers {
     const extra = rng(this.#params.seed, 'stakers/demo-extra');
     for (const position of this.#extraPositions) {
       if (!pools.has(position.pool)) {
-        const outside = extra.bigint(10_000n, 1_000_000n) * RAO;
+        const outside = extra.bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
         pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
       }
       const pool = pools.get(position.pool)!;
-      const alpha = extra.bigint(1n, 2_000n) * RAO + extra.bigint(0n, RAO);
+      const alpha = extra.bigint(1n, 2_000n) * RAO_PER_UNIT + extra.bigint(0n, RAO_PER_UNIT);
       const added = pool.alpha === 0n ? alpha * SHARE_ONE : (alpha * pool.shares) / pool.alpha;
       pool.alpha += alpha;
       pool.shares += added;
@@ -431,9 +433,9 @@ export class Stakers {
     }
     const dated = rng(this.#params.seed, 'stakers/dated-life');
     for (const position of this.#datedPositions) {
-      const outside = dated.bigint(10_000n, 1_000_000n) * RAO;
+      const outside = dated.bigint(10_000n, 1_000_000n) * RAO_PER_UNIT;
       pools.set(position.pool, { alpha: outside, shares: outside * SHARE_ONE });
-      const alpha = dated.bigint(200n, 2_000n) * RAO + dated.bigint(0n, RAO);
+      const alpha = dated.bigint(200n, 2_000n) * RAO_PER_UNIT + dated.bigint(0n, RAO_PER_UNIT);
       const pool = pools.get(position.pool)!;
       pool.alpha += alpha;
       pool.shares += alpha * SHARE_ONE;
@@ -575,10 +577,10 @@ export class Stakers {
     }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
-    const latest = this.#latestFrom;
-    if (latest !== null && state.migration?.phase !== 3) {
-      const to = Math.min(last, latest + MIGRATION_WINDOW_BLOCKS);
-      for (let block = Math.max(firstAction, latest); block <= to; block++) {
+    const spec473From = this.#spec473From;
+    if (spec473From !== null && state.migration?.phase !== 3) {
+      const to = Math.min(last, spec473From + MIGRATION_WINDOW_BLOCKS);
+      for (let block = Math.max(firstAction, spec473From); block <= to; block++) {
         drafts.push({ block, staker: this.demo, roll: 0, size: 0, pick: 0, migration: true });
       }
     }
@@ -609,7 +611,7 @@ export class Stakers {
         action &&
         (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
       ) {
-        if (this.isCurrent(action.block)) this.#fillCurrent(action);
+        if (this.runsSpec425(action.block)) this.#fillSpec425(action);
         this.#apply(state, action);
         actions.push(action);
       }
@@ -706,7 +708,7 @@ export class Stakers {
     );
     if (roll < 0.4 || held === 0n) {
       const tao = (free * percent) / 100n;
-      if (tao < RAO / 10n) return null;
+      if (tao < RAO_PER_UNIT / 10n) return null;
       const fee = this.#stakingFee(block, tao);
       return {
         ...base,
@@ -810,11 +812,11 @@ export class Stakers {
   }
 
   /**
-   * Whether a drawn action can happen in the current runtime: not by or to the demo coldkey after its
+   * Whether a drawn action can happen from spec 425 on: not by or to the demo coldkey after its
    * swap (the old key holds nothing), not through the swapped-out hotkey, not on the dissolved subnet.
    */
   #allowed(action: StakingAction): boolean {
-    if (!this.isCurrent(action.block)) return true;
+    if (!this.runsSpec425(action.block)) return true;
     const retired = this.#retired;
     if (retired) {
       const oldHotkey = this.validators[retired.hotkey];
@@ -836,8 +838,8 @@ export class Stakers {
     return true;
   }
 
-  /** Current runtime: the alpha a move, swap or stake transfer puts on its destination, as its events carry. */
-  #fillCurrent(action: StakingAction): void {
+  /** Spec 425 on: the alpha a move, swap or stake transfer puts on its destination, as its events carry. */
+  #fillSpec425(action: StakingAction): void {
     if (action.destAlpha !== undefined || action.alpha === null || action.destNetuid === null) return;
     if (action.kind !== 'StakeMoved' && action.kind !== 'StakeSwapped' && action.kind !== 'StakeTransferred')
       return;
@@ -919,13 +921,13 @@ export class Stakers {
           ...base,
           hotkey: step.to.hotkey,
           netuid: step.to.netuid,
-          alpha: random.bigint(2n, 9n) * RAO + random.bigint(0n, RAO),
+          alpha: random.bigint(2n, 9n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT),
           destHotkey: step.miner,
         };
       case 'miner-incentive': {
         const emissions = Array.from(
           { length: 8 },
-          () => random.bigint(0n, 5n) * RAO + random.bigint(0n, RAO),
+          () => random.bigint(0n, 5n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT),
         );
         return {
           ...base,
@@ -940,10 +942,10 @@ export class Stakers {
           ...base,
           hotkey: step.to.hotkey,
           netuid: step.to.netuid,
-          alpha: random.bigint(1n, 6n) * RAO + random.bigint(0n, RAO),
+          alpha: random.bigint(1n, 6n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT),
         };
       case 'lease-dividends': {
-        const alpha = random.bigint(1n, 4n) * RAO + random.bigint(0n, RAO);
+        const alpha = random.bigint(1n, 4n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT);
         return {
           ...base,
           hotkey: step.to.hotkey,
@@ -1070,7 +1072,7 @@ export class Stakers {
       feeRate: LIMIT_ORDER_FEE_PERBILL,
       feeRecipient: deriveAccount(this.#params.seed, 'limit-orders/fee-recipient'),
       reserves,
-      expiryMs: BigInt(this.#timeline.timeOf(block) + 86_400_000),
+      expiryMs: BigInt(this.#timeline.timeOf(block) + DAY_MS),
       chainId: BITTENSOR_EVM_CHAIN_ID,
     });
     if (!batch) return null;
@@ -1109,7 +1111,7 @@ export class Stakers {
       let total = 0n;
       for (const key of state.pools.keys()) {
         if (!key.endsWith(`:${netuid}`)) continue;
-        const value = this.isCurrent(block)
+        const value = this.runsSpec425(block)
           ? currentAlphaOf(state, staker.index, key)
           : alphaOf(state.pools.get(key), state.shares[staker.index]!.get(key) ?? 0n);
         if (value > 0n) {
@@ -1151,8 +1153,8 @@ export class Stakers {
   }
 
   #apply(state: StakeState, action: StakingAction): void {
-    if (this.isCurrent(action.block)) {
-      this.#applyCurrent(state, action);
+    if (this.runsSpec425(action.block)) {
+      this.#applySpec425(state, action);
       return;
     }
     if (action.kind === 'HotkeySwapped' || action.kind === 'NetworkRemoved') {
@@ -1261,16 +1263,16 @@ export class Stakers {
         if (key.endsWith(`:${action.netuid}`)) state.pools.delete(key);
       return;
     }
-    throw new Error(`stakers: ${action.kind} happens only in the current runtime`);
+    throw new Error(`stakers: ${action.kind} happens only from spec 425 on`);
   }
 
   /**
-   * An action in the current runtime: every change of a holding goes through the share pool's
+   * An action from spec 425 on: every change of a holding goes through the share pool's
    * `update_value_for_one` in SafeFloat (`primitives/share-pool`), which writes the entry and the
    * denominator to `AlphaV2`/`TotalHotkeySharesV2` and deletes their V1 entries (`staking/stake_utils.rs`,
    * `set_share`/`set_denominator`: the lazy migration).
    */
-  #applyCurrent(state: StakeState, action: StakingAction): void {
+  #applySpec425(state: StakeState, action: StakingAction): void {
     const add = (staker: Staker, key: string, alpha: bigint) => addShares(state, staker.index, key, alpha);
     const remove = (staker: Staker, key: string, alpha: bigint) =>
       removeShares(state, staker.index, key, alpha);
@@ -1416,7 +1418,7 @@ export class Stakers {
   /** A staker's alpha in one pool at `block`, read as the runtime running that block reads it. */
   alphaAt(staker: Staker, pool: string, block: number): bigint {
     const state = this.stateAt(block);
-    return this.isCurrent(block)
+    return this.runsSpec425(block)
       ? currentAlphaOf(state, staker.index, pool)
       : alphaOf(state.pools.get(pool), state.shares[staker.index]!.get(pool) ?? 0n);
   }
@@ -1432,7 +1434,7 @@ export class Stakers {
    * (`swap_coldkey.rs` moves its `StakingHotkeys` to the successor).
    */
   zeroStakeAt(staker: Staker, block: number): Position[] {
-    if (!this.isLatest(block)) return [];
+    if (!this.runsSpec473(block)) return [];
     const retired = this.#retired;
     if (retired?.coldkey === staker && block >= retired.coldkeyFrom) return [];
     const state = this.stateAt(block);
@@ -1462,7 +1464,7 @@ export class Stakers {
         .sort((a, b) => a.netuid - b.netuid);
       for (const position of positions) {
         const shares = own.get(position.pool) ?? 0n;
-        const alpha = this.isCurrent(block)
+        const alpha = this.runsSpec425(block)
           ? currentAlphaOf(state, staker.index, position.pool)
           : alphaOf(state.pools.get(position.pool), shares);
         if (alpha > 0n) result.push({ position, alpha, shares });

@@ -28,9 +28,9 @@ export interface StakingAction {
   destColdkey: Account | null;
   destHotkey: Account | null;
   destNetuid: number | null;
-  /** Current runtime: alpha bought on the destination subnet by a move, swap or transfer across subnets. */
+  /** Spec 425 on: alpha bought on the destination subnet by a move, swap or transfer across subnets. */
   destAlpha?: bigint;
-  /** Current runtime: the transaction fee taken in alpha from the call's position (with `feeTao`, its TAO). */
+  /** Spec 425 on: the transaction fee taken in alpha from the call's position (with `feeTao`, its TAO). */
   alphaFee?: bigint;
   feeTao?: bigint;
   /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
@@ -53,9 +53,9 @@ export interface Staker {
   index: number;
   coldkey: Account;
   demo: boolean;
-  /** Every position the coldkey can hold (its drawn ones, then any the current runtime's life adds). */
+  /** Every position the coldkey can hold (its drawn ones, then any spec 425's life adds). */
   positions: Position[];
-  /** The positions random staking actions are drawn from (the world as before the current runtime). */
+  /** The positions random staking actions are drawn from (the world as before spec 425). */
   drawable: Position[];
   /** Distinct hotkeys in first-use order: `StakingHotkeys`. */
   hotkeys: Account[];

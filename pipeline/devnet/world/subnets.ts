@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../../time/utc-day.js';
 import type { WorldParams } from '../options.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type Rng, rng } from './random.js';
@@ -70,7 +71,7 @@ function shuffledNames(random: Rng, heads: readonly string[]): string[] {
 }
 
 function hoursToBlocks(hours: number, timeline: Timeline): number {
-  return Math.round((hours * 3_600_000) / timeline.blockTimeMs);
+  return Math.round((hours * HOUR_MS) / timeline.blockTimeMs);
 }
 
 /** All registrations of the world, in (netuid, registeredAt) order. */

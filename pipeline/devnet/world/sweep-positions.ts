@@ -8,7 +8,7 @@ import type { Staker } from './staking-action.js';
  * Small positions that spec 473's sweep settles (`alpha-v2-migration.ts`): held since genesis in `Alpha`
  * (V1), never written since, so the migration meets them as legacy rows. `dust` ones are worth under
  * 1,000 rao at the sweep (deleted), `legacy` ones between 1,000 and 3,000,000 rao (unstaked to the
- * coldkey). They exist only in worlds with a latest-runtime block, and are drawn from their own stream so
+ * coldkey). They exist only in worlds with a spec-473 block, and are drawn from their own stream so
  * that every other draw of the world is unchanged.
  */
 export interface SweepPosition {
@@ -17,7 +17,7 @@ export interface SweepPosition {
   target: 'dust' | 'legacy';
   /** Alpha at genesis (shares at a share price of one). */
   alpha: bigint;
-  /** The TAO value it was sized for at the latest-runtime block. */
+  /** The TAO value it was sized for at the spec-473 block. */
   value: bigint;
 }
 
@@ -29,9 +29,9 @@ export interface SweepPlanInputs {
   excludedHotkey: number;
   excludedNetuid: number;
   position(hotkeyIndex: number, netuid: number): Position;
-  /** The share price's growth from genesis to the latest-runtime block, as a fraction. */
+  /** The share price's growth from genesis to the spec-473 block, as a fraction. */
   growth(pool: string): { numerator: bigint; denominator: bigint };
-  /** SubnetTAO and SubnetAlphaIn at the latest-runtime block (null: no pool). */
+  /** SubnetTAO and SubnetAlphaIn at the spec-473 block (null: no pool). */
   reserves(netuid: number): { tao: bigint; alphaIn: bigint } | null;
 }
 

@@ -1,9 +1,11 @@
+import { DAY_MS } from '../../time/utc-day.js';
+
 /**
  * Block numbers, wall-clock times and UTC days of the sandbox: block n is at genesis + n × block time.
- * The sandbox keeps this clock of its own rather than the product's `pipeline/time/`: it is the truth the
- * product is tested against, so a mistake in the product's day arithmetic must not be copied into it.
+ * The sandbox keeps this clock's arithmetic of its own rather than the product's `pipeline/time/`: it is the
+ * truth the product is tested against, so a mistake in the product's day arithmetic must not be copied into
+ * it. Only the day's length, a constant, is the product's `DAY_MS`.
  */
-export const DAY_MS = 86_400_000;
 
 /** A real calendar date written `YYYY-MM-DD` (the `--from`/`--to` of `devnet truth`). */
 export function isDate(text: string): boolean {

@@ -49,15 +49,15 @@ export class World {
     return block >= this.params.upgradeBlock;
   }
 
-  /** Spec 425 (the current runtime) runs blocks from its upgrade block on, when the world has one. */
-  runsCurrentRuntime(block: number): boolean {
-    const from = this.params.currentRuntimeBlock;
+  /** Spec 425 runs blocks from its upgrade block on, when the world has one. */
+  runsSpec425(block: number): boolean {
+    const from = this.params.spec425Block;
     return from !== null && block >= from;
   }
 
   /** Spec 473 runs blocks from its upgrade block on, when the world has one (always after spec 425's). */
-  runsLatestRuntime(block: number): boolean {
-    const from = this.params.latestRuntimeBlock;
+  runsSpec473(block: number): boolean {
+    const from = this.params.spec473Block;
     return from !== null && block >= from;
   }
 
@@ -103,8 +103,8 @@ export class World {
         block,
         features: this.runtimeAt(block).features,
         codeUpdated: this.updatesCode(block),
-        currentRuntimeBlock: this.params.currentRuntimeBlock,
-        latestRuntimeBlock: this.params.latestRuntimeBlock,
+        spec425Block: this.params.spec425Block,
+        spec473Block: this.params.spec473Block,
         burns: this.burns.atBlock(block),
         staking: this.stakers.actionsAt(block),
         registered: block === 0 ? [] : this.subnets.filter((s) => s.registeredAt === block),

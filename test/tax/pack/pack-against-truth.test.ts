@@ -46,7 +46,7 @@ const order = () => ({
 beforeAll(async () => {
   // The history before today's runtimes: the truth's staking_events (one row per call of the six old kinds)
   // is the whole record there, which the independent computation below reads. Today's runtimes are held
-  // against the truth's actions and sweep in current-runtime-pack and latest-runtime-pack.
+  // against the truth's actions and sweep in spec-425-pack and spec-473-pack.
   world = await sharedPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS, runtimes: 'legacy' });
   chain = openPackChain(world.devnet.url);
   demo = world.devnet.demoColdkey;

@@ -42,10 +42,10 @@ export interface PackWorldOptions {
   /** A fixed clock (tests) or the real one (the preview). */
   realClock?: boolean;
   latencyMs?: number;
-  /** First block of the sandbox's current runtime (spec 425, with the demo coldkey's life); placed by default. */
-  currentRuntimeBlock?: number;
+  /** First block of the sandbox's spec 425 (, with the demo coldkey's life); placed by default. */
+  spec425Block?: number;
   /** First block of spec 473 (the V1 share maps gone, the AlphaV2 migration's sweep); placed by default. */
-  latestRuntimeBlock?: number;
+  spec473Block?: number;
   /** Which runtimes the history runs where the blocks above are not named (the sandbox's default: today's). */
   runtimes?: DevnetOptions['runtimes'];
   /** Read every collected day's share pools too, as `sbm daily` does: the tax check's yields need them. */
@@ -65,10 +65,8 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     port: 0,
     pricePort: 0,
     latencyMs: options.latencyMs ?? 0,
-    ...(options.currentRuntimeBlock === undefined
-      ? {}
-      : { currentRuntimeBlock: options.currentRuntimeBlock }),
-    ...(options.latestRuntimeBlock === undefined ? {} : { latestRuntimeBlock: options.latestRuntimeBlock }),
+    ...(options.spec425Block === undefined ? {} : { spec425Block: options.spec425Block }),
+    ...(options.spec473Block === undefined ? {} : { spec473Block: options.spec473Block }),
     ...(options.runtimes === undefined ? {} : { runtimes: options.runtimes }),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };

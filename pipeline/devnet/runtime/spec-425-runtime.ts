@@ -2,25 +2,6 @@ import type { TypeRegistry } from '@polkadot/types';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import type { MetadataBodyJson, StorageEntryJson } from './metadata-json.js';
 
-/**
- * The sandbox's stand-in for the runtime mainnet runs now (opentensor/subtensor main, commit 14bc6f9,
- * spec_version 425; no metadata blob of it is available). It is spec 393's metadata with what the
- * pack reads from the later runtime added in memory:
- *
- * - the type `share_pool::SafeFloat { mantissa: u128, exponent: i64 }` (`primitives/share-pool/src/lib.rs`);
- * - storage `SubtensorModule.AlphaV2: NMAP (hot Blake2_128Concat, cold Blake2_128Concat, netuid Identity)
- *   => SafeFloat` and `SubtensorModule.TotalHotkeySharesV2: DMAP (hot Blake2_128Concat, netuid Identity)
- *   => SafeFloat` (`pallets/subtensor/src/lib.rs`);
- * - the event `SubtensorModule.TransactionFeePaidWithAlpha { who, netuid, alpha_fee, tao_amount }`
- *   (`pallets/subtensor/src/macros/events.rs`); every other event the sandbox emits from this runtime
- *   (`StakeAdded`, `StakeRemoved`, `StakeMoved`, `StakeSwapped`, `StakeTransferred`, `HotkeySwapped`,
- *   `HotkeySwappedOnSubnet`, `ColdkeySwapped`, `NetworkRemoved`, `AlphaRecycled`, `AlphaBurned`,
- *   `AutoStakeAdded`, `RootClaimed`, `SubnetLeaseDividendsDistributed`, `Balances.Transfer`) already has
- *   the current runtime's field shape in spec 393 and keeps its index;
- * - `System.Version` with spec_version 425.
- */
-export const CURRENT_SPEC_VERSION = 425;
-
 interface LookupTypeJson {
   id: number;
   type: {
@@ -47,11 +28,24 @@ function primitiveId(types: LookupTypeJson[], name: string): number {
   return found.id;
 }
 
-export function extendToCurrentRuntime(
-  registry: TypeRegistry,
-  body: MetadataBodyJson,
-  specVersion: number,
-): void {
+/**
+ * The sandbox's stand-in for spec 425, mainnet's runtime from 30 June 2026 until spec 473 (opentensor/subtensor
+ * main, commit 14bc6f9, spec_version 425; no metadata blob of it is available). It is spec 393's metadata with what the
+ * pack reads from the later runtime added in memory:
+ *
+ * - the type `share_pool::SafeFloat { mantissa: u128, exponent: i64 }` (`primitives/share-pool/src/lib.rs`);
+ * - storage `SubtensorModule.AlphaV2: NMAP (hot Blake2_128Concat, cold Blake2_128Concat, netuid Identity)
+ *   => SafeFloat` and `SubtensorModule.TotalHotkeySharesV2: DMAP (hot Blake2_128Concat, netuid Identity)
+ *   => SafeFloat` (`pallets/subtensor/src/lib.rs`);
+ * - the event `SubtensorModule.TransactionFeePaidWithAlpha { who, netuid, alpha_fee, tao_amount }`
+ *   (`pallets/subtensor/src/macros/events.rs`); every other event the sandbox emits from this runtime
+ *   (`StakeAdded`, `StakeRemoved`, `StakeMoved`, `StakeSwapped`, `StakeTransferred`, `HotkeySwapped`,
+ *   `HotkeySwappedOnSubnet`, `ColdkeySwapped`, `NetworkRemoved`, `AlphaRecycled`, `AlphaBurned`,
+ *   `AutoStakeAdded`, `RootClaimed`, `SubnetLeaseDividendsDistributed`, `Balances.Transfer`) already has
+ *   spec 425's field shape in spec 393 and keeps its index;
+ * - `System.Version` with spec_version 425.
+ */
+export function extendToSpec425(registry: TypeRegistry, body: MetadataBodyJson, specVersion: number): void {
   const lookup = body.lookup as { types: LookupTypeJson[] };
   const types = lookup.types;
   const u128 = primitiveId(types, 'U128');

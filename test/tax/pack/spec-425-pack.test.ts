@@ -1,5 +1,5 @@
 /**
- * Issue 25's done-when on the sandbox's current runtime (spec 425): the demo coldkey lives, in the tax year,
+ * Issue 25's done-when on the sandbox's spec 425 (): the demo coldkey lives, in the tax year,
  * through a move within a subnet and one across subnets, a stake transfer to another coldkey, a recycle, a fee
  * paid in alpha, an auto-stake, a root claim, a hotkey swap of its validator, a subnet dissolution with a
  * payout and a coldkey swap to a successor; shares are written to AlphaV2 from the upgrade. The pack, built
@@ -23,7 +23,7 @@ const HISTORY_DAYS = 30;
 const BLOCK_MS = 600_000;
 const BLOCKS_PER_DAY = 86_400_000 / BLOCK_MS;
 /** Noon of day 17: the life events fall on days 18 to 24, inside the 2025/26 tax year and the record. */
-const CURRENT_RUNTIME_BLOCK = 17 * BLOCKS_PER_DAY + BLOCKS_PER_DAY / 2;
+const SPEC_425_BLOCK = 17 * BLOCKS_PER_DAY + BLOCKS_PER_DAY / 2;
 /**
  * The UK days the pack must cover, from what the test knows, not from the pack: the 2025/26 tax year and
  * the record's collected days (genesis to the last whole day before the world's clock), less the first
@@ -46,7 +46,7 @@ beforeAll(async () => {
     genesis: GENESIS,
     historyDays: HISTORY_DAYS,
     blockTimeMs: BLOCK_MS,
-    currentRuntimeBlock: CURRENT_RUNTIME_BLOCK,
+    spec425Block: SPEC_425_BLOCK,
   });
   chain = openPackChain(world.devnet.url);
   demo = world.devnet.demoColdkey;
@@ -76,10 +76,10 @@ afterAll(async () => {
 });
 
 const truthActions = (kind: string) =>
-  truth.actions.filter((a) => a.action === kind && a.block > CURRENT_RUNTIME_BLOCK);
+  truth.actions.filter((a) => a.action === kind && a.block > SPEC_425_BLOCK);
 const treatmentsAt = (block: number) => pack.ledger.mapping.events.filter((t) => t.action.block === block);
 
-describe('the pack on the current runtime', () => {
+describe('the pack on spec 425', () => {
   it('lives through every case of the issue (the sandbox did its part)', () => {
     const kinds = new Set(truth.actions.map((a) => a.action));
     for (const kind of [
@@ -191,8 +191,8 @@ describe('the pack on the current runtime', () => {
         expect(e.to_subnet ?? null).toBeNull();
       }
     }
-    // Every stake of the current runtime carries its TAO leg, in one events.csv row with the stake.
-    const rows = readCsv(files.get('events.csv')!).filter((r) => Number(r['block']) > CURRENT_RUNTIME_BLOCK);
+    // Every stake of spec 425 carries its TAO leg, in one events.csv row with the stake.
+    const rows = readCsv(files.get('events.csv')!).filter((r) => Number(r['block']) > SPEC_425_BLOCK);
     expect(rows.some((r) => /Transfer .*StakeAdded|StakeAdded.*Transfer/.test(r['chain_events']!))).toBe(
       true,
     );
@@ -204,7 +204,7 @@ describe('the pack on the current runtime', () => {
       .find((c) => c.coldkey === demo)!
       .days.find((d) => {
         const block = pack.inputs.calendar.find((c) => c.date === d.date)?.last_block ?? 0;
-        return block > CURRENT_RUNTIME_BLOCK + 3 * BLOCKS_PER_DAY && d.positions.length > 0;
+        return block > SPEC_425_BLOCK + 3 * BLOCKS_PER_DAY && d.positions.length > 0;
       })!;
     const block = pack.inputs.calendar.find((c) => c.date === lastDay.date)!.last_block;
     const hash = await reader.blockHash(block);

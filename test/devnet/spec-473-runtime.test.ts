@@ -26,16 +26,16 @@ import { type Decorated, events, read, runtimeCall } from './decorated.js';
 const GENESIS = new Date('2026-05-01T00:00:00Z');
 const DAY = 86_400_000;
 const BLOCKS_PER_DAY = 7_200;
-const CURRENT_FROM = 6 * BLOCKS_PER_DAY + 3_600; // noon of day 6
-const LATEST_FROM = 12 * BLOCKS_PER_DAY + 3_600; // noon of day 12: after the dissolution, before the coldkey swap
+const SPEC_425_FROM = 6 * BLOCKS_PER_DAY + 3_600; // noon of day 6
+const SPEC_473_FROM = 12 * BLOCKS_PER_DAY + 3_600; // noon of day 12: after the dissolution, before the coldkey swap
 const OPTIONS: DevnetOptions = {
   ...defaultDevnetOptions,
   seed: 'latest-runtime-test',
   historyDays: 16,
   genesis: GENESIS,
   upgradeBlock: 3 * BLOCKS_PER_DAY + 3_600,
-  currentRuntimeBlock: CURRENT_FROM,
-  latestRuntimeBlock: LATEST_FROM,
+  spec425Block: SPEC_425_FROM,
+  spec473Block: SPEC_473_FROM,
   now: () => GENESIS.getTime() + 16.5 * DAY,
   port: 0,
   pricePort: 0,
@@ -111,19 +111,19 @@ describe('spec 473', () => {
   it('runs from its block with its set_code in the block before; spec 425 before that', async () => {
     const version = async (block: number) =>
       (await api.rpc.state.getRuntimeVersion(await hashOf(block))).specVersion.toNumber();
-    expect(await version(LATEST_FROM - 2)).toBe(425);
-    expect(await version(LATEST_FROM - 1)).toBe(473);
-    expect(await version(LATEST_FROM + 5)).toBe(473);
-    const setCode = await events(await at(LATEST_FROM - 1));
+    expect(await version(SPEC_473_FROM - 2)).toBe(425);
+    expect(await version(SPEC_473_FROM - 1)).toBe(473);
+    expect(await version(SPEC_473_FROM + 5)).toBe(473);
+    const setCode = await events(await at(SPEC_473_FROM - 1));
     expect(setCode.map(nameOf)).toContain('System.CodeUpdated');
     // api.at reads the version at the parent: the set_code block still decodes with 425.
-    expect((await at(LATEST_FROM - 1)).runtimeVersion.specVersion.toNumber()).toBe(425);
-    expect((await at(LATEST_FROM)).runtimeVersion.specVersion.toNumber()).toBe(473);
+    expect((await at(SPEC_473_FROM - 1)).runtimeVersion.specVersion.toNumber()).toBe(425);
+    expect((await at(SPEC_473_FROM)).runtimeVersion.specVersion.toNumber()).toBe(473);
   });
 
   it('declares no V1 share maps, keeps the V2 ones, and appends NetworkRegistrationCancelled at 153', async () => {
-    const before = await at(LATEST_FROM - 2);
-    const after = await at(LATEST_FROM + 5);
+    const before = await at(SPEC_473_FROM - 2);
+    const after = await at(SPEC_473_FROM + 5);
     for (const item of ['alpha', 'totalHotkeyShares', 'alphaMapLastKey']) {
       expect(before.query.subtensorModule?.[item], item).toBeDefined();
       expect(after.query.subtensorModule?.[item], item).toBeUndefined();
@@ -156,14 +156,14 @@ describe('spec 473', () => {
   });
 
   it('the V1 rows stay under their raw keys until the migration drains them; then the prefixes are empty', async () => {
-    expect(migration().first_block).toBe(LATEST_FROM);
-    expect(migration().completed_block).toBeGreaterThan(LATEST_FROM);
-    expect(migration().completed_block! - LATEST_FROM).toBeLessThan(60);
+    expect(migration().first_block).toBe(SPEC_473_FROM);
+    expect(migration().completed_block).toBeGreaterThan(SPEC_473_FROM);
+    expect(migration().completed_block! - SPEC_473_FROM).toBeLessThan(60);
     expect(migration().deferred).toBe(0);
     const alpha = prefixOf('SubtensorModule', 'Alpha');
     const totalShares = prefixOf('SubtensorModule', 'TotalHotkeyShares');
     const v2 = prefixOf('SubtensorModule', 'AlphaV2');
-    expect((await keysUnder(alpha, LATEST_FROM - 1)).length).toBeGreaterThan(20);
+    expect((await keysUnder(alpha, SPEC_473_FROM - 1)).length).toBeGreaterThan(20);
     const done = migration().completed_block!;
     expect(await keysUnder(alpha, done)).toEqual([]);
     expect(await keysUnder(totalShares, done)).toEqual([]);
@@ -280,7 +280,7 @@ describe('the sweep', () => {
   });
 
   it('the settled positions are gone from stake info; the rest read the same as before the migration', async () => {
-    const before = await at(LATEST_FROM - 1);
+    const before = await at(SPEC_473_FROM - 1);
     const after = await at(migration().completed_block!);
     for (const owner of [demo(), ...truth.coldkeys.filter((c) => !c.demo && !c.successor_of).slice(0, 12)]) {
       const settled = new Set(
@@ -294,7 +294,7 @@ describe('the sweep', () => {
       // The migration changes no other value: stake moves only by actions (none of these holders acts then).
       const acted = truth.actions.some(
         (a) =>
-          a.block >= LATEST_FROM - 1 &&
+          a.block >= SPEC_473_FROM - 1 &&
           a.block <= migration().completed_block! &&
           (a.coldkey === owner.coldkey || a.destination_coldkey === owner.coldkey),
       );
@@ -305,7 +305,7 @@ describe('the sweep', () => {
 
 describe('stake and income in spec 473', () => {
   it('every day end, stake info lists the truth positions and, at stake 0, its zero-stake positions', async () => {
-    const days = truth.days.filter((d) => d.last_block >= LATEST_FROM);
+    const days = truth.days.filter((d) => d.last_block >= SPEC_473_FROM);
     expect(days.length).toBeGreaterThanOrEqual(4);
     let zeros = 0;
     for (const day of days) {
@@ -348,7 +348,7 @@ describe('stake and income in spec 473', () => {
       const rows = await stakeRows(await states.get(block)!, coldkey);
       return new Map(rows.map(([h, n, s]) => [`${h}/${n}`, BigInt(s!)]));
     };
-    const days = truth.days.filter((d) => d.first_block > LATEST_FROM - BLOCKS_PER_DAY);
+    const days = truth.days.filter((d) => d.first_block > SPEC_473_FROM - BLOCKS_PER_DAY);
     for (const owner of [demo(), successor(), truth.coldkeys[3]!, truth.coldkeys[5]!]) {
       for (const day of days) {
         const previous = truth.days[truth.days.indexOf(day) - 1]!;
@@ -393,14 +393,14 @@ describe('stake and income in spec 473', () => {
 });
 
 describe('options', () => {
-  it('a latest-runtime block needs a current-runtime block before it', () => {
+  it('a spec-473 block needs a spec-425 block before it', () => {
     const base = { ...OPTIONS, runtimes: 'legacy' as const };
-    expect(() => resolveWorldParams({ ...base, currentRuntimeBlock: null }, Date.now())).toThrow(/spec 425/);
-    expect(() => resolveWorldParams({ ...base, currentRuntimeBlock: LATEST_FROM + 1 }, Date.now())).toThrow(
+    expect(() => resolveWorldParams({ ...base, spec425Block: null }, Date.now())).toThrow(/spec 425/);
+    expect(() => resolveWorldParams({ ...base, spec425Block: SPEC_473_FROM + 1 }, Date.now())).toThrow(
       /spec 425/,
     );
     const params = resolveWorldParams(base, Date.now());
-    expect([params.currentRuntimeBlock, params.latestRuntimeBlock]).toEqual([CURRENT_FROM, LATEST_FROM]);
+    expect([params.spec425Block, params.spec473Block]).toEqual([SPEC_425_FROM, SPEC_473_FROM]);
   });
 });
 
@@ -408,7 +408,7 @@ describe('limit orders', () => {
   const orders = () => truth.actions.filter((a) => a.action.startsWith('limit-order-'));
 
   it('spec 473 has the LimitOrders pallet at index 32 with execute_batched_orders and OrderExecuted as the real pallet declares them', async () => {
-    const state = await at(LATEST_FROM + 5);
+    const state = await at(SPEC_473_FROM + 5);
     const pallet = state.registry.metadata.pallets.find((p) => p.name.toString() === 'LimitOrders')!;
     expect(pallet.index.toNumber()).toBe(32);
     const executed = state.events.limitOrders!.OrderExecuted!;
@@ -431,14 +431,14 @@ describe('limit orders', () => {
     const call = api.registry.findMetaCall(new Uint8Array([32, 1]));
     expect(call.method).toBe('executeBatchedOrders');
     expect(call.meta.fields.map((f) => f.name.toString())).toEqual(['netuid', 'orders']);
-    expect((await at(LATEST_FROM - 2)).events.limitOrders).toBeUndefined();
+    expect((await at(SPEC_473_FROM - 2)).events.limitOrders).toBeUndefined();
   });
 
   it("fills one buy and one sell of the demo's holder in one batch, with the pallet's events in its order", async () => {
     const [buy, sell] = orders();
     expect(orders().map((o) => o.action)).toEqual(['limit-order-buy', 'limit-order-sell']);
     expect(buy!.block).toBe(sell!.block);
-    expect(buy!.block).toBeGreaterThan(LATEST_FROM);
+    expect(buy!.block).toBeGreaterThan(SPEC_473_FROM);
     // The day after 473 the coldkey swap has happened: the successor signs.
     expect(buy!.coldkey).toBe(successor().coldkey);
     const records = await events(await at(buy!.block));
@@ -548,11 +548,11 @@ describe("today's chain (runtimes: 'today')", () => {
         const w = new World(
           resolveWorldParams({ ...defaultDevnetOptions, ...options, runtimes: 'today', magnitudes }, NOW),
         );
-        const { upgradeBlock, currentRuntimeBlock, latestRuntimeBlock } = w.params;
+        const { upgradeBlock, spec425Block, spec473Block } = w.params;
         const head = w.headAt(NOW);
-        expect(upgradeBlock).toBeLessThan(currentRuntimeBlock!);
-        expect(currentRuntimeBlock!).toBeLessThan(latestRuntimeBlock!);
-        expect(latestRuntimeBlock!).toBeLessThan(head);
+        expect(upgradeBlock).toBeLessThan(spec425Block!);
+        expect(spec425Block!).toBeLessThan(spec473Block!);
+        expect(spec473Block!).toBeLessThan(head);
         const life = lifeTimes(w);
         expect(life.map((l) => l.kind)).toEqual(
           expect.arrayContaining([
@@ -571,11 +571,11 @@ describe("today's chain (runtimes: 'today')", () => {
         // 473 comes after the dissolution and before the coldkey swap, so the demo coldkey itself is swept;
         // the limit orders come after the swap, so its successor (the coldkey printed) signs them.
         const at = (kind: string) => life.find((l) => l.kind === kind)!.ms;
-        const latestMs = w.timeline.timeOf(latestRuntimeBlock!);
-        expect(at('dissolution')).toBeLessThan(latestMs);
-        expect(at('coldkey-swap')).toBeGreaterThan(latestMs);
+        const spec473Ms = w.timeline.timeOf(spec473Block!);
+        expect(at('dissolution')).toBeLessThan(spec473Ms);
+        expect(at('coldkey-swap')).toBeGreaterThan(spec473Ms);
         expect(at('limit-orders')).toBeGreaterThan(at('coldkey-swap'));
-        expect(latestMs).toBeGreaterThanOrEqual(TAX_YEAR_START);
+        expect(spec473Ms).toBeGreaterThanOrEqual(TAX_YEAR_START);
         expect(w.stakers.holderAt(head)).toBe(w.stakers.successor);
         expect(w.stakers.sweepPositions.filter((s) => s.staker.demo).length).toBe(4);
       }
@@ -606,9 +606,9 @@ describe("today's chain (runtimes: 'today')", () => {
     );
     const todayStart = 2 * BLOCKS_PER_DAY;
     expect(params.upgradeBlock).toBe(BLOCKS_PER_DAY + 3_600);
-    expect(params.currentRuntimeBlock!).toBeGreaterThan(params.upgradeBlock);
-    expect(params.latestRuntimeBlock!).toBeGreaterThan(params.currentRuntimeBlock!);
-    expect(params.latestRuntimeBlock!).toBeLessThan(todayStart);
+    expect(params.spec425Block!).toBeGreaterThan(params.upgradeBlock);
+    expect(params.spec473Block!).toBeGreaterThan(params.spec425Block!);
+    expect(params.spec473Block!).toBeLessThan(todayStart);
     const t = buildTruth(
       {
         ...defaultDevnetOptions,
@@ -625,32 +625,32 @@ describe("today's chain (runtimes: 'today')", () => {
 
   it("'legacy' ends with spec 393; named blocks and null are kept under either", () => {
     const legacy = resolveWorldParams({ ...defaultDevnetOptions, historyDays: 35, runtimes: 'legacy' }, NOW);
-    expect([legacy.currentRuntimeBlock, legacy.latestRuntimeBlock]).toEqual([null, null]);
+    expect([legacy.spec425Block, legacy.spec473Block]).toEqual([null, null]);
     const only425 = resolveWorldParams(
-      { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today', latestRuntimeBlock: null },
+      { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today', spec473Block: null },
       NOW,
     );
-    expect(only425.currentRuntimeBlock).not.toBeNull();
-    expect(only425.latestRuntimeBlock).toBeNull();
+    expect(only425.spec425Block).not.toBeNull();
+    expect(only425.spec473Block).toBeNull();
     const none = resolveWorldParams(
       {
         ...defaultDevnetOptions,
         historyDays: 35,
         runtimes: 'today',
-        currentRuntimeBlock: null,
-        latestRuntimeBlock: null,
+        spec425Block: null,
+        spec473Block: null,
       },
       NOW,
     );
-    expect([none.currentRuntimeBlock, none.latestRuntimeBlock]).toEqual([null, null]);
+    expect([none.spec425Block, none.spec473Block]).toEqual([null, null]);
     // Only 425 named: 473 follows six days later, as the default gap.
     const named = resolveWorldParams(
-      { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today', currentRuntimeBlock: 100_000 },
+      { ...defaultDevnetOptions, historyDays: 35, runtimes: 'today', spec425Block: 100_000 },
       NOW,
     );
     const timeOf = (block: number) => named.genesisMs + block * named.blockTimeMs;
-    expect(Math.floor(timeOf(named.latestRuntimeBlock!) / DAY) - Math.floor(timeOf(100_000) / DAY)).toBe(6);
-    expect(timeOf(named.latestRuntimeBlock!) % DAY).toBe(DAY / 2);
+    expect(Math.floor(timeOf(named.spec473Block!) / DAY) - Math.floor(timeOf(100_000) / DAY)).toBe(6);
+    expect(timeOf(named.spec473Block!) % DAY).toBe(DAY / 2);
   });
 
   it('the sandbox reports the holder of the demo stake: the successor once the coldkey swap is past', async () => {

@@ -1,7 +1,7 @@
 /**
  * Issue 35 on the sandbox's spec 473 (mainnet since October 2026): the V1 share maps are gone and the
  * upgrade's AlphaV2 migration sweeps small positions, deleting dust with no event naming its holder and
- * unstaking small legacy positions to their coldkeys; the demo coldkey's current-runtime life happened before
+ * unstaking small legacy positions to their coldkeys; the demo coldkey's spec-425 life happened before
  * it. The pack, built over the real WebSocket from what the real pipeline published, is held against the
  * sandbox's truth: income per position and UK day to the RAO, every swept position booked as the migration's
  * disposal, nothing about it left unexplained, and the gains engine rerun on cgt-input.csv gives the pack's
@@ -98,10 +98,10 @@ describe('the pack on spec 473', () => {
     const reader = await chain.reader();
     const head = await reader.finalizedHead();
     expect(await reader.specVersionOfBlock(head.number)).toBe(473);
-    const latest = truth.latest_runtime_block!;
-    const current = truth.current_runtime_block!;
-    expect(await reader.specVersionOfBlock(latest - 1)).toBe(425);
-    expect(await reader.specVersionOfBlock(current - 1)).toBe(393);
+    const spec473Block = truth.latest_runtime_block!;
+    const spec425Block = truth.current_runtime_block!;
+    expect(await reader.specVersionOfBlock(spec473Block - 1)).toBe(425);
+    expect(await reader.specVersionOfBlock(spec425Block - 1)).toBe(393);
     expect(await reader.specVersionOfBlock(truth.upgrade_block - 1)).toBe(343);
     const kinds = new Set(sweptOfOrder().map((s) => s.kind));
     expect(kinds).toEqual(new Set(['deleted', 'unstaked']));

@@ -24,7 +24,7 @@ function stakeEvent(
 }
 
 /**
- * The events one action's extrinsic emits in the current runtime (spec 425), in the order the runtime
+ * The events one action's extrinsic emits in spec 425, in the order the runtime
  * emits them; `System.ExtrinsicSuccess` is added by the caller. `AutoStakeAdded` is an epoch event
  * (phase Initialization), also returned here. Sources (opentensor/subtensor, pallets/subtensor/src/):
  * - staking: `staking/stake_utils.rs` `stake_into_subnet` (`coinbase/tao.rs` `transfer_tao_to_subnet`,
@@ -38,7 +38,7 @@ function stakeEvent(
  *   `pallets/transaction-fee` (`TransactionFeePaidWithAlpha` after the call's own events),
  *   `coinbase/run_coinbase.rs` (`AutoStakeAdded`), `staking/claim_root.rs` (`RootClaimed`).
  */
-export function currentRuntimeEvents(action: StakingAction): WorldEvent[] {
+export function spec425Events(action: StakingAction): WorldEvent[] {
   const coldkey = action.coldkey;
   const hotkey = action.hotkey;
   const netuid = action.netuid ?? 0;

@@ -1,29 +1,5 @@
 import type { MetadataBodyJson } from './metadata-json.js';
 
-/**
- * The sandbox's stand-in for the runtime mainnet runs since October 2026 (opentensor/subtensor, later
- * RaoFoundation/subtensor, tag v473 = commit f87cada6; from its release source, "Mainnet since
- * October 2026"). No metadata blob of it is available: it is the spec-425 stand-in (`current-runtime.ts`)
- * changed in memory, after that one's additions:
- *
- * - `SubtensorModule.Alpha`, `TotalHotkeyShares` and `AlphaMapLastKey` are gone (retired by
- *   `migrations/migrate_alpha_v2.rs`: they survive only as storage aliases until the migration drains them);
- * - the event `SubtensorModule.NetworkRegistrationCancelled { coldkey, hotkey, lock_id: u32, error }` at
- *   variant index 153. Its `error` field is typed `sp_runtime::DispatchError` (the lookup type every
- *   `ExtrinsicFailed` uses): the cancellation reports why the queued registration failed. The sandbox never
- *   emits it;
- * - the pallet `LimitOrders` (`pallets/limit-orders/src/lib.rs`) at index 32, as in the spec-475 metadata:
- *   its calls (`execute_orders` 0, `execute_batched_orders` 1, `cancel_order` 2, `set_pallet_status` 3) with
- *   the types they take (`SignedOrder`, `VersionedOrder::V1(Order)`, `OrderType`), its events
- *   (`OrderExecuted` 0, `OrderSkipped` 1, `OrderCancelled` 2, `GroupExecutionSummary` 3,
- *   `LimitOrdersPalletStatusChanged` 4) and errors, and its variants in the outer `RuntimeCall`,
- *   `RuntimeEvent` and `RuntimeError` enums. It has no storage items here (the sandbox serves none);
- * - `System.Version` spec_version 473 (set by the caller, as for spec 425).
- *
- * Not added: `StakeMoveCooldownUntil`, `NetworkRegistrationEscrow` and spec 473's other new storage items.
- */
-export const LATEST_SPEC_VERSION = 473;
-
 /** Storage items spec 473 no longer declares. */
 export const RETIRED_STORAGE_ITEMS = ['Alpha', 'TotalHotkeyShares', 'AlphaMapLastKey'] as const;
 
@@ -81,7 +57,29 @@ function pathId(types: LookupTypeJson[], path: string): number {
   return found.id;
 }
 
-export function extendToLatestRuntime(body: MetadataBodyJson): void {
+/**
+ * The sandbox's stand-in for the runtime mainnet runs since October 2026 (opentensor/subtensor, later
+ * RaoFoundation/subtensor, tag v473 = commit f87cada6; from its release source, "Mainnet since
+ * October 2026"). No metadata blob of it is available: it is the spec-425 stand-in (`spec-425-runtime.ts`)
+ * changed in memory, after that one's additions:
+ *
+ * - `SubtensorModule.Alpha`, `TotalHotkeyShares` and `AlphaMapLastKey` are gone (retired by
+ *   `migrations/migrate_alpha_v2.rs`: they survive only as storage aliases until the migration drains them);
+ * - the event `SubtensorModule.NetworkRegistrationCancelled { coldkey, hotkey, lock_id: u32, error }` at
+ *   variant index 153. Its `error` field is typed `sp_runtime::DispatchError` (the lookup type every
+ *   `ExtrinsicFailed` uses): the cancellation reports why the queued registration failed. The sandbox never
+ *   emits it;
+ * - the pallet `LimitOrders` (`pallets/limit-orders/src/lib.rs`) at index 32, as in the spec-475 metadata:
+ *   its calls (`execute_orders` 0, `execute_batched_orders` 1, `cancel_order` 2, `set_pallet_status` 3) with
+ *   the types they take (`SignedOrder`, `VersionedOrder::V1(Order)`, `OrderType`), its events
+ *   (`OrderExecuted` 0, `OrderSkipped` 1, `OrderCancelled` 2, `GroupExecutionSummary` 3,
+ *   `LimitOrdersPalletStatusChanged` 4) and errors, and its variants in the outer `RuntimeCall`,
+ *   `RuntimeEvent` and `RuntimeError` enums. It has no storage items here (the sandbox serves none);
+ * - `System.Version` spec_version 473 (set by the caller, as for spec 425).
+ *
+ * Not added: `StakeMoveCooldownUntil`, `NetworkRegistrationEscrow` and spec 473's other new storage items.
+ */
+export function extendToSpec473(body: MetadataBodyJson): void {
   const lookup = body.lookup as { types: LookupTypeJson[] };
   const types = lookup.types;
   const subtensor = body.pallets.find((p) => p.name === 'SubtensorModule') as PalletJsonFull | undefined;

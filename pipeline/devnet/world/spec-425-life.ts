@@ -1,9 +1,10 @@
+import { HOUR_MS } from '../../time/utc-day.js';
 import type { Account } from './accounts.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
 import type { Timeline } from './timeline.js';
 
 /**
- * The demo coldkey's life in the current runtime (spec 425): every way a holding changes that the issue
+ * The demo coldkey's life in spec 425: every way a holding changes that the issue
  * names, once each, on the days after the runtime upgrade (one life event a few hours apart on each of
  * seven days). The plan fixes what happens where; the amounts are sized from the state each meets.
  */
@@ -20,14 +21,14 @@ export type LifeStep =
   | { kind: 'hotkey-swap'; from: number; to: number; owner: Account }
   | { kind: 'dissolution'; netuid: number }
   | { kind: 'coldkey-swap'; successor: number }
-  // Spec 473, the day after its upgrade (see LATEST_SCHEDULE), by whoever holds the demo's stake then.
+  // Spec 473, the day after its upgrade (see SPEC_473_SCHEDULE), by whoever holds the demo's stake then.
   | { kind: 'limit-orders' }
   | { kind: 'unstake-all' };
 
-/** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SCHEDULE). */
-export type CurrentLifeKind = Exclude<LifeStep['kind'], LatestLifeKind>;
-/** The steps scheduled in days after the spec 473 upgrade day (LATEST_SCHEDULE). */
-export type LatestLifeKind = 'limit-orders' | 'unstake-all';
+/** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SPEC_425_SCHEDULE). */
+export type Spec425LifeKind = Exclude<LifeStep['kind'], Spec473LifeKind>;
+/** The steps scheduled in days after the spec 473 upgrade day (SPEC_473_SCHEDULE). */
+export type Spec473LifeKind = 'limit-orders' | 'unstake-all';
 
 export interface PlannedLifeStep {
   block: number;
@@ -70,7 +71,7 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
 }
 
 /** Days after the upgrade day and hours (UTC) of each step, in order. */
-const SCHEDULE: Array<[CurrentLifeKind, number, number]> = [
+const SPEC_425_SCHEDULE: Array<[Spec425LifeKind, number, number]> = [
   ['move-within-subnet', 1, 9],
   ['move-across-subnets', 1, 15],
   ['stake-transfer', 2, 9],
@@ -91,30 +92,30 @@ const SCHEDULE: Array<[CurrentLifeKind, number, number]> = [
  * buy and a sell (all of one position) on one subnet. `unstake-all` removes all of one position: its
  * `AlphaV2` key remains with a share worth under one rao, which spec 473 lists at stake 0.
  */
-const LATEST_SCHEDULE: Array<[LatestLifeKind, number, number]> = [
+const SPEC_473_SCHEDULE: Array<[Spec473LifeKind, number, number]> = [
   ['limit-orders', 1, 12],
   ['unstake-all', 1, 15],
 ];
 
 function blockOf(timeline: Timeline, upgradeBlock: number, days: number, hour: number): number {
   const day = timeline.dayOf(upgradeBlock) + days;
-  return timeline.firstBlockOfDay(day) + Math.round((hour * 3_600_000) / timeline.blockTimeMs) + 7;
+  return timeline.firstBlockOfDay(day) + Math.round((hour * HOUR_MS) / timeline.blockTimeMs) + 7;
 }
 
-export function lifeBlock(timeline: Timeline, upgradeBlock: number, kind: CurrentLifeKind): number {
-  const entry = SCHEDULE.find(([k]) => k === kind)!;
+export function spec425LifeBlock(timeline: Timeline, upgradeBlock: number, kind: Spec425LifeKind): number {
+  const entry = SPEC_425_SCHEDULE.find(([k]) => k === kind)!;
   return blockOf(timeline, upgradeBlock, entry[1], entry[2]);
 }
 
-export function latestLifeBlock(timeline: Timeline, latestBlock: number, kind: LatestLifeKind): number {
-  const entry = LATEST_SCHEDULE.find(([k]) => k === kind)!;
-  return blockOf(timeline, latestBlock, entry[1], entry[2]);
+export function spec473LifeBlock(timeline: Timeline, spec473Block: number, kind: Spec473LifeKind): number {
+  const entry = SPEC_473_SCHEDULE.find(([k]) => k === kind)!;
+  return blockOf(timeline, spec473Block, entry[1], entry[2]);
 }
 
-export function scheduleOrder(): CurrentLifeKind[] {
-  return SCHEDULE.map(([kind]) => kind);
+export function spec425ScheduleOrder(): Spec425LifeKind[] {
+  return SPEC_425_SCHEDULE.map(([kind]) => kind);
 }
 
-export function latestScheduleOrder(): LatestLifeKind[] {
-  return LATEST_SCHEDULE.map(([kind]) => kind);
+export function spec473ScheduleOrder(): Spec473LifeKind[] {
+  return SPEC_473_SCHEDULE.map(([kind]) => kind);
 }

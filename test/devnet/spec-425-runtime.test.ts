@@ -26,16 +26,16 @@ import { type Decorated, events, read, runtimeCall } from './decorated.js';
 const GENESIS = new Date('2026-05-01T00:00:00Z');
 const DAY = 86_400_000;
 const BLOCKS_PER_DAY = 7_200;
-const CURRENT_FROM = 6 * BLOCKS_PER_DAY + 3_600; // noon of day 6
+const SPEC_425_FROM = 6 * BLOCKS_PER_DAY + 3_600; // noon of day 6
 const OPTIONS: DevnetOptions = {
   ...defaultDevnetOptions,
   seed: 'current-runtime-test',
   historyDays: 16,
   genesis: GENESIS,
   upgradeBlock: 3 * BLOCKS_PER_DAY + 3_600,
-  currentRuntimeBlock: CURRENT_FROM,
+  spec425Block: SPEC_425_FROM,
   // Spec 425 to the end (no 473 after it), whatever the sandbox's default history.
-  latestRuntimeBlock: null,
+  spec473Block: null,
   now: () => GENESIS.getTime() + 16.5 * DAY,
   port: 0,
   pricePort: 0,
@@ -82,10 +82,10 @@ const lifeOf = (kind: TruthAction['action']) =>
   truth.actions.filter(
     (a) =>
       a.action === kind &&
-      (a.coldkey === demo().coldkey || (kind === 'hotkey-swap' && a.block >= CURRENT_FROM)),
+      (a.coldkey === demo().coldkey || (kind === 'hotkey-swap' && a.block >= SPEC_425_FROM)),
   );
 
-/** What the current runtime emits for each kind of extrinsic, in order (opentensor/subtensor 14bc6f9). */
+/** What spec 425 emits for each kind of extrinsic, in order (opentensor/subtensor 14bc6f9). */
 const EXPECTED_ORDER: Record<string, string[]> = {
   stake: ['Balances.Transfer', 'SubtensorModule.StakeAdded'],
   unstake: ['Balances.Transfer', 'SubtensorModule.StakeRemoved'],
@@ -123,10 +123,10 @@ const EXPECTED_ORDER: Record<string, string[]> = {
 const nameOf = (record: EventRecord) =>
   `${record.event.section.charAt(0).toUpperCase()}${record.event.section.slice(1)}.${record.event.method}`;
 
-describe('the current runtime', () => {
+describe('spec 425', () => {
   it('runs spec 425 from its upgrade block, spec 393 before, with V2 share storage and SafeFloat', async () => {
-    const before = await at(CURRENT_FROM - 2);
-    const after = await at(CURRENT_FROM + 10);
+    const before = await at(SPEC_425_FROM - 2);
+    const after = await at(SPEC_425_FROM + 10);
     expect(before.runtimeVersion.specVersion.toNumber()).toBe(393);
     expect(after.runtimeVersion.specVersion.toNumber()).toBe(425);
     expect(after.query.subtensorModule?.alphaV2).toBeDefined();
@@ -401,7 +401,7 @@ describe('events of one extrinsic', () => {
 
 describe('stake and income against the truth', () => {
   it("every day end, the runtime call gives the truth's positions of the demo coldkey and its successor to the rao", async () => {
-    const days = truth.days.filter((d) => d.last_block >= CURRENT_FROM);
+    const days = truth.days.filter((d) => d.last_block >= SPEC_425_FROM);
     expect(days.length).toBeGreaterThan(8);
     for (const day of days) {
       const state = await at(day.last_block);
@@ -443,7 +443,7 @@ describe('stake and income against the truth', () => {
       ];
       return new Map(rows.map((r) => [`${accountHex(r.hotkey)}/${r.netuid.toString()}`, big(r.stake)]));
     };
-    const days = truth.days.filter((d) => d.first_block > CURRENT_FROM);
+    const days = truth.days.filter((d) => d.first_block > SPEC_425_FROM);
     for (const owner of [demo(), successor()]) {
       for (const day of days) {
         const previous = truth.days[truth.days.indexOf(day) - 1]!;
