@@ -23,10 +23,10 @@ import {
   type RunKind,
   startRun,
 } from '../warehouse/collection-runs.js';
-import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { replaceDay } from '../warehouse/replace-day.js';
 import { collectDay } from './collect-day.js';
 import { type DayReport, type ProgressReporter, silentProgress } from './progress.js';
+import { RunWarehouse } from './run-warehouse.js';
 
 export interface CollectOptions {
   chainUrl: string;
@@ -110,25 +110,29 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   for (const early of [headRead, locatorRead, planned]) early?.catch(() => undefined);
   const genesisRead = reader.blockHash(0);
   genesisRead.catch(() => undefined);
+  // The run's opens of the warehouse: the schema applied at the first only (run-warehouse.ts).
+  const warehouse = new RunWarehouse(options.warehousePath);
   // Refused when another collection is running on this warehouse; the socket must not keep us alive. The
   // chain the warehouse holds is read in the same open (and a new warehouse's genesis recorded), settled
   // here and judged below.
-  const run = await withWarehouse(options.warehousePath, async (wh) => {
-    const started = await startRun(wh, clock(), { kind: options.kind ?? 'collect' });
-    const identity = await settle(async () => {
-      const known = await readChainIdentity(wh, (await headRead).number);
-      if (known.genesisHash === null && known.lastDay === null) {
-        // Nothing collected yet: nothing to compare, the node's chain becomes the warehouse's.
-        await recordGenesis(wh, await genesisRead, clock());
-        return { ...known, genesisHash: await genesisRead };
-      }
-      return known;
+  const run = await warehouse
+    .use(async (wh) => {
+      const started = await startRun(wh, clock(), { kind: options.kind ?? 'collect' });
+      const identity = await settle(async () => {
+        const known = await readChainIdentity(wh, (await headRead).number);
+        if (known.genesisHash === null && known.lastDay === null) {
+          // Nothing collected yet: nothing to compare, the node's chain becomes the warehouse's.
+          await recordGenesis(wh, await genesisRead, clock());
+          return { ...known, genesisHash: await genesisRead };
+        }
+        return known;
+      });
+      return { ...started, identity };
+    })
+    .catch(async (error: unknown) => {
+      await rpc.close();
+      throw error;
     });
-    return { ...started, identity };
-  }).catch(async (error: unknown) => {
-    await rpc.close();
-    throw error;
-  });
   const runId = run.runId;
   for (const interrupted of run.interrupted) options.notice?.(describeInterrupted(interrupted));
   const summary: CollectSummary = {
@@ -158,21 +162,14 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     summary.finalizedHead = head.number;
     // Whether the node is the warehouse's chain is settled beside the first day's reads: nothing is written
     // before it is (every write waits for it), and reading is harmless.
-    sameChain = ensureSameChain(
-      reader,
-      options.warehousePath,
-      urls.join(', '),
-      clock(),
-      run.identity,
-      genesisRead,
-    );
+    sameChain = ensureSameChain(reader, warehouse, urls.join(', '), clock(), run.identity, genesisRead);
     // Another chain's days are not read to the end: its reading stops when the check fails.
     const wrongChain = new AbortController();
     sameChain.catch(() => wrongChain.abort());
     const signal = options.signal ? AbortSignal.any([options.signal, wrongChain.signal]) : wrongChain.signal;
     const locator = await locatorRead;
     const { from, to, plan } = await (planned ??
-      planDays(locator, await defaultFrom(options.warehousePath, locator), options.to));
+      planDays(locator, await defaultFrom(warehouse, locator), options.to));
     summary.from = from;
     summary.to = to;
     progress.start(plan.reduce((n, b) => n + b.lastBlock - b.firstBlock + 1, 0));
@@ -189,7 +186,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
       // At most one day waits to be written while the next is read.
       await writing;
       writing = (async () => {
-        await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
+        await warehouse.use((wh) => replaceDay(wh, rows, runId));
         const report: DayReport = {
           day: bounds.day,
           firstBlock: bounds.firstBlock,
@@ -229,7 +226,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     await rpc.close();
     summary.seconds = (clock().getTime() - started) / 1000;
     summary.blocksPerSecond = summary.seconds > 0 ? Math.round(summary.blocks / summary.seconds) : 0;
-    await withWarehouse(options.warehousePath, (wh) =>
+    await warehouse.use((wh) =>
       finishRun(wh, runId, {
         fromBlock: summary.fromBlock,
         toBlock: summary.toBlock,
@@ -250,7 +247,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
  */
 async function ensureSameChain(
   reader: ChainReader,
-  warehousePath: string,
+  warehouse: RunWarehouse,
   url: string,
   now: Date,
   identity: Settled<ChainIdentity>,
@@ -261,7 +258,7 @@ async function ensureSameChain(
   const genesis = await genesisRead;
   if (known.genesisHash !== null && known.genesisHash !== genesis) {
     throw new ChainMismatchError(
-      `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
+      `the warehouse ${warehouse.path} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
     );
   }
   // The latest collected day the node has a block for (a node still syncing is compared on what it has).
@@ -274,11 +271,11 @@ async function ensureSameChain(
     );
     if (!same) {
       throw new ChainMismatchError(
-        `the warehouse ${warehousePath} holds another chain's data: block ${last.block}, the last of ${last.day}, is ${found} at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
+        `the warehouse ${warehouse.path} holds another chain's data: block ${last.block}, the last of ${last.day}, is ${found} at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
       );
     }
   }
-  if (known.genesisHash === null) await withWarehouse(warehousePath, (wh) => recordGenesis(wh, genesis, now));
+  if (known.genesisHash === null) await warehouse.use((wh) => recordGenesis(wh, genesis, now));
 }
 
 /** The blocks of each day from `from` to `to` (default: the head's day), days located a few at once. */
@@ -293,8 +290,8 @@ async function planDays(
 }
 
 /** The day after the last complete day, or the chain's first day when nothing is collected yet. */
-async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<string> {
-  const last = await withWarehouse(warehousePath, (wh) =>
+async function defaultFrom(warehouse: RunWarehouse, locator: DayLocator): Promise<string> {
+  const last = await warehouse.use((wh) =>
     wh.rows(
       `SELECT strftime(max(day), '%Y-%m-%d') AS day FROM collected_days WHERE complete AND NOT partial`,
     ),
@@ -319,29 +316,4 @@ async function settle<T>(work: () => Promise<T>): Promise<Settled<T>> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The last open of each warehouse path by this process, settled or not. */
-const lastOpen = new Map<string, Promise<unknown>>();
-
-/**
- * `work` on the warehouse, opened for it and closed after. Opens of one path take turns: reads and writes of a
- * collection overlap (the chain check, the first day's location, a day's write beside the next day's reads),
- * and two handles of one DuckDB file at once would each keep their own view of it.
- */
-async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
-  const turn = (lastOpen.get(path) ?? Promise.resolve()).then(async () => {
-    const warehouse = await openWarehouse(path);
-    try {
-      return await work(warehouse);
-    } finally {
-      warehouse.close();
-    }
-  });
-  const settled = turn.catch(() => undefined);
-  lastOpen.set(path, settled);
-  settled.then(() => {
-    if (lastOpen.get(path) === settled) lastOpen.delete(path);
-  });
-  return turn;
 }

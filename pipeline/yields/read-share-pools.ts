@@ -3,11 +3,13 @@
  * warehouse (`share_pools`). A day is read when it has not been read at that block yet: a new day, or
  * today again after collection went further. Each day is written in one transaction, so a run killed midway
  * keeps the days it finished and the next run reads the rest. The warehouse is opened only to plan and to
- * write each day, like the collection, so analysts can read it in between.
+ * write each day, like the collection, so analysts can read it in between; a day is written while the next
+ * day's pools are read.
  */
 import { ChainReader } from '../chain/chain-reader.js';
 import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
-import { readSharePools } from '../chain/share-pools.js';
+import { readSharePools, type SharePool } from '../chain/share-pools.js';
+import { RunWarehouse } from '../collect/run-warehouse.js';
 import type { TaxYields } from '../contract/tax-published.js';
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { type PoolDay, poolDaysToRead, replacePoolDay } from '../warehouse/share-pool-days.js';
@@ -52,13 +54,6 @@ export async function readDailySharePools(options: ReadSharePoolsOptions): Promi
   const clock = options.clock ?? (() => new Date());
   const started = clock().getTime();
   const concurrency = options.concurrency ?? 16;
-  const plan = await withWarehouse(options.warehousePath, (wh) =>
-    poolDaysToRead(wh, {
-      ...(options.from ? { from: options.from } : {}),
-      ...(options.to ? { to: options.to } : {}),
-      refresh: options.refresh ?? false,
-    }),
-  );
   const summary: Omit<SharePoolsSummary, 'yields'> = {
     days: [],
     pools: 0,
@@ -66,17 +61,47 @@ export async function readDailySharePools(options: ReadSharePoolsOptions): Promi
     requests: 0,
     retries: 0,
   };
+  // The run's opens of the warehouse: the schema applied at the first only (run-warehouse.ts).
+  const warehouse = new RunWarehouse(options.warehousePath);
+  const plan = await warehouse.use((wh) =>
+    poolDaysToRead(wh, {
+      ...(options.from ? { from: options.from } : {}),
+      ...(options.to ? { to: options.to } : {}),
+      refresh: options.refresh ?? false,
+    }),
+  );
   if (plan.length > 0) {
     const rpc = await connectRpc({ ...options.rpc, url: options.chainUrl, concurrency });
+    // A day is written (in day order, one at a time) while the next day's pools are read.
+    let writing: Promise<void> = Promise.resolve();
     try {
       const reader = new ChainReader(rpc);
       for (const day of plan) {
-        const report = await readDay(reader, day, concurrency, options.warehousePath, clock);
-        summary.days.push(report);
-        summary.pools += report.pools;
-        options.onDay?.(report);
+        const dayStarted = Date.now();
+        const read = await readDay(reader, day, concurrency);
+        await writing;
+        writing = warehouse
+          .use((wh) => replacePoolDay(wh, day, read.pools, clock()))
+          .then(() => {
+            const report: PoolDayReport = {
+              day: day.day,
+              block: day.block,
+              partial: day.partial,
+              specVersion: read.specVersion,
+              pools: read.pools.length,
+              seconds: (Date.now() - dayStarted) / 1000,
+            };
+            summary.days.push(report);
+            summary.pools += report.pools;
+            options.onDay?.(report);
+          });
+        // Awaited before the next write or at the end; meanwhile a failure must not go unhandled.
+        writing.catch(() => undefined);
       }
+      await writing;
     } finally {
+      // A day still being written when the next day's reading failed is finished (or fails) first.
+      await writing.catch(() => undefined);
       summary.requests = rpc.stats.requests;
       summary.retries = rpc.stats.retries;
       await rpc.close();
@@ -87,27 +112,14 @@ export async function readDailySharePools(options: ReadSharePoolsOptions): Promi
   return { ...summary, yields };
 }
 
+/** A day's pools, read at its last collected block through the codec of that block's runtime. */
 async function readDay(
   reader: ChainReader,
   day: PoolDay,
   concurrency: number,
-  warehousePath: string,
-  clock: () => Date,
-): Promise<PoolDayReport> {
-  const dayStarted = Date.now();
-  const hash = await reader.blockHash(day.block);
-  // The runtime that wrote the block's state: the codec of the block, as the collection reads its panel.
-  const codec = await reader.codecOfBlock(day.block);
-  const pools = await readSharePools(reader, codec, hash, concurrency);
-  await withWarehouse(warehousePath, (wh) => replacePoolDay(wh, day, pools, clock()));
-  return {
-    day: day.day,
-    block: day.block,
-    partial: day.partial,
-    specVersion: codec.specVersion,
-    pools: pools.length,
-    seconds: (Date.now() - dayStarted) / 1000,
-  };
+): Promise<{ specVersion: number; pools: SharePool[] }> {
+  const [hash, codec] = await Promise.all([reader.blockHash(day.block), reader.codecOfBlock(day.block)]);
+  return { specVersion: codec.specVersion, pools: await readSharePools(reader, codec, hash, concurrency) };
 }
 
 async function withWarehouse<T>(
