@@ -23,8 +23,10 @@ import {
   type RunKind,
   startRun,
 } from '../warehouse/collection-runs.js';
+import type { DayRows } from '../warehouse/day-rows.js';
 import { replaceDay } from '../warehouse/replace-day.js';
 import { collectDay } from './collect-day.js';
+import { DayBatches } from './day-batches.js';
 import { type DayReport, type ProgressReporter, silentProgress } from './progress.js';
 import { RunWarehouse } from './run-warehouse.js';
 
@@ -154,8 +156,8 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     requests: 0,
     retries: 0,
   };
-  // The day being written while the next is read (see below).
-  let writing: Promise<void> = Promise.resolve();
+  // The days being written while the next are read (see below).
+  let writing: DayBatches<{ rows: DayRows; bounds: DayBounds; started: number }> | null = null;
   let sameChain: Promise<void> = Promise.resolve();
   try {
     const head = await headRead;
@@ -173,20 +175,13 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     summary.from = from;
     summary.to = to;
     progress.start(plan.reduce((n, b) => n + b.lastBlock - b.firstBlock + 1, 0));
-    // Days are pipelined: a day is written (one transaction) while the next day's blocks are read. Writes stay
-    // in day order and one at a time, so a run killed midway leaves whole days up to some day, as before.
-    writing = sameChain;
-    for (const bounds of plan) {
-      const dayStarted = Date.now();
-      const rows = await collectDay(reader, bounds, {
-        concurrency: blocksInFlight,
-        onBlocks: (n) => progress.blocks(n),
-        signal,
-      });
-      // At most one day waits to be written while the next is read.
-      await writing;
-      writing = (async () => {
-        await warehouse.use((wh) => replaceDay(wh, rows, runId));
+    // Days are pipelined: days are written (one transaction each) while the next days' blocks are read, the
+    // days read meanwhile in one open (day-batches.ts). Writes stay in day order and one at a time, so a run
+    // killed midway leaves whole days up to some day, as before.
+    writing = new DayBatches(
+      warehouse,
+      (wh, { rows }) => replaceDay(wh, rows, runId),
+      ({ rows, bounds, started }) => {
         const report: DayReport = {
           day: bounds.day,
           firstBlock: bounds.firstBlock,
@@ -194,7 +189,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
           burns: rows.burns.length,
           stakingEvents: rows.stakingEvents.length,
           partial: bounds.partial,
-          seconds: (Date.now() - dayStarted) / 1000,
+          seconds: (Date.now() - started) / 1000,
         };
         summary.days.push(report);
         summary.fromBlock ??= bounds.firstBlock;
@@ -203,11 +198,19 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
         summary.burns += rows.burns.length;
         summary.stakingEvents += rows.stakingEvents.length;
         progress.dayDone(report);
-      })();
-      // Awaited before the next write or at the end; meanwhile a failure must not go unhandled.
-      writing.catch(() => undefined);
+      },
+      { ready: sameChain },
+    );
+    for (const bounds of plan) {
+      const started = Date.now();
+      const rows = await collectDay(reader, bounds, {
+        concurrency: blocksInFlight,
+        onBlocks: (n) => progress.blocks(n),
+        signal,
+      });
+      await writing.add({ rows, bounds, started });
     }
-    await writing;
+    await writing.finish();
   } catch (error) {
     summary.status = 'failed';
     // Reading another chain's days may fail in its own way before the check has answered; the check's
@@ -218,8 +221,8 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     );
     summary.error = errorText(mismatch ?? error);
   } finally {
-    // A day still being written when the next day's reading failed is finished (or fails) first.
-    await writing.catch(() => undefined);
+    // The days read before the reading failed are written (or fail) first.
+    await writing?.finish().catch(() => undefined);
     progress.finish();
     summary.requests = rpc.stats.requests;
     summary.retries = rpc.stats.retries;

@@ -3,12 +3,13 @@
  * warehouse (`share_pools`). A day is read when it has not been read at that block yet: a new day, or
  * today again after collection went further. Each day is written in one transaction, so a run killed midway
  * keeps the days it finished and the next run reads the rest. The warehouse is opened only to plan and to
- * write each day, like the collection, so analysts can read it in between; a day is written while the next
- * day's pools are read.
+ * write, like the collection, so analysts can read it in between; days are written while the next days'
+ * pools are read.
  */
 import { ChainReader } from '../chain/chain-reader.js';
 import { connectRpc, type RpcClientOptions } from '../chain/rpc-client.js';
 import { readSharePools, type SharePool } from '../chain/share-pools.js';
+import { DayBatches } from '../collect/day-batches.js';
 import { RunWarehouse } from '../collect/run-warehouse.js';
 import type { TaxYields } from '../contract/tax-published.js';
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
@@ -72,36 +73,35 @@ export async function readDailySharePools(options: ReadSharePoolsOptions): Promi
   );
   if (plan.length > 0) {
     const rpc = await connectRpc({ ...options.rpc, url: options.chainUrl, concurrency });
-    // A day is written (in day order, one at a time) while the next day's pools are read.
-    let writing: Promise<void> = Promise.resolve();
+    // Days are written (in day order, one transaction each) while the next days' pools are read, the days
+    // read meanwhile in one open (day-batches.ts).
+    const writing = new DayBatches<{ day: PoolDay; read: DayPools; started: number }>(
+      warehouse,
+      (wh, { day, read }) => replacePoolDay(wh, day, read.pools, clock()),
+      ({ day, read, started }) => {
+        const report: PoolDayReport = {
+          day: day.day,
+          block: day.block,
+          partial: day.partial,
+          specVersion: read.specVersion,
+          pools: read.pools.length,
+          seconds: (Date.now() - started) / 1000,
+        };
+        summary.days.push(report);
+        summary.pools += report.pools;
+        options.onDay?.(report);
+      },
+    );
     try {
       const reader = new ChainReader(rpc);
       for (const day of plan) {
-        const dayStarted = Date.now();
-        const read = await readDay(reader, day, concurrency);
-        await writing;
-        writing = warehouse
-          .use((wh) => replacePoolDay(wh, day, read.pools, clock()))
-          .then(() => {
-            const report: PoolDayReport = {
-              day: day.day,
-              block: day.block,
-              partial: day.partial,
-              specVersion: read.specVersion,
-              pools: read.pools.length,
-              seconds: (Date.now() - dayStarted) / 1000,
-            };
-            summary.days.push(report);
-            summary.pools += report.pools;
-            options.onDay?.(report);
-          });
-        // Awaited before the next write or at the end; meanwhile a failure must not go unhandled.
-        writing.catch(() => undefined);
+        const started = Date.now();
+        await writing.add({ day, read: await readDay(reader, day, concurrency), started });
       }
-      await writing;
+      await writing.finish();
     } finally {
-      // A day still being written when the next day's reading failed is finished (or fails) first.
-      await writing.catch(() => undefined);
+      // The days read before the reading failed are written (or fail) first.
+      await writing.finish().catch(() => undefined);
       summary.requests = rpc.stats.requests;
       summary.retries = rpc.stats.retries;
       await rpc.close();
@@ -112,12 +112,13 @@ export async function readDailySharePools(options: ReadSharePoolsOptions): Promi
   return { ...summary, yields };
 }
 
+interface DayPools {
+  specVersion: number;
+  pools: SharePool[];
+}
+
 /** A day's pools, read at its last collected block through the codec of that block's runtime. */
-async function readDay(
-  reader: ChainReader,
-  day: PoolDay,
-  concurrency: number,
-): Promise<{ specVersion: number; pools: SharePool[] }> {
+async function readDay(reader: ChainReader, day: PoolDay, concurrency: number): Promise<DayPools> {
   const [hash, codec] = await Promise.all([reader.blockHash(day.block), reader.codecOfBlock(day.block)]);
   return { specVersion: codec.specVersion, pools: await readSharePools(reader, codec, hash, concurrency) };
 }
