@@ -16,6 +16,9 @@ import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { type PoolDay, poolDaysToRead, replacePoolDay } from '../warehouse/share-pool-days.js';
 import { yieldsOfWarehouse } from './warehouse-yields.js';
 
+/** Days whose pools are read at once. */
+const DAYS_READ_AT_ONCE = 4;
+
 export interface ReadSharePoolsOptions {
   chainUrl: string;
   warehousePath: string;
@@ -94,9 +97,21 @@ export async function readDailySharePools(options: ReadSharePoolsOptions): Promi
     );
     try {
       const reader = new ChainReader(rpc);
-      for (const day of plan) {
-        const started = Date.now();
-        await writing.add({ day, read: await readDay(reader, day, concurrency), started });
+      // A day's read is a few round trips in a row (its block, runtime, keys, values, registrations): a few
+      // days are read at once, and handed to the writing in day order.
+      const reads: ({ read: Promise<DayPools>; started: number } | undefined)[] = [];
+      const startRead = (i: number) => {
+        const read = readDay(reader, plan[i]!, concurrency);
+        read.catch(() => undefined);
+        reads[i] = { read, started: Date.now() };
+      };
+      for (let i = 0; i < Math.min(DAYS_READ_AT_ONCE, plan.length); i++) startRead(i);
+      for (let i = 0; i < plan.length; i++) {
+        const { read, started } = reads[i]!;
+        reads[i] = undefined;
+        const pools = await read;
+        if (i + DAYS_READ_AT_ONCE < plan.length) startRead(i + DAYS_READ_AT_ONCE);
+        await writing.add({ day: plan[i]!, read: pools, started });
       }
       await writing.finish();
     } finally {
