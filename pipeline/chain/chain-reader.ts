@@ -1,10 +1,12 @@
 /**
  * Block-level reads on top of the RPC client: hashes, timestamps, runtime versions, raw storage, and the
- * codec of the runtime that produced a block. Runtime metadata is fetched once per spec version.
+ * codec of the runtime that produced a block. Runtime metadata is fetched once per spec version (and its codec
+ * built once per process, shared-codecs.ts).
  */
 import { ChainDataError } from './chain-errors.js';
 import type { RpcClient } from './rpc-client.js';
-import { RuntimeCodec } from './runtime-codec.js';
+import type { RuntimeCodec } from './runtime-codec.js';
+import { sharedCodec } from './shared-codecs.js';
 
 /** twox128("System") ++ twox128("Events") and twox128("Timestamp") ++ twox128("Now"): fixed across runtimes. */
 export const SYSTEM_EVENTS_KEY = '0x26aa394eea5630e07c48ae0c9558cef780d41e5e16056765bc8461851072c9d7';
@@ -141,7 +143,7 @@ export class ChainReader {
     if (!codec) {
       codec = this.rpc
         .send<string>('state_getMetadata', [stateHash])
-        .then((hex) => new RuntimeCodec(specVersion, hex));
+        .then((hex) => sharedCodec(specVersion, hex));
       codec.catch(() => this.#codecs.delete(specVersion));
       this.#codecs.set(specVersion, codec);
     }

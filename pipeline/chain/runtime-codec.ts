@@ -30,6 +30,9 @@ export interface DecodedEvent {
   accountField?(i: number): { id: Uint8Array; address: string } | undefined;
 }
 
+/** Storage keys kept per runtime (`storageKey`): far more than a panel's, few enough to stay small. */
+const KEPT_KEYS = 100_000;
+
 type StorageEntry = ReturnType<typeof expandMetadata>['query'][string][string];
 
 export class RuntimeCodec {
@@ -38,6 +41,8 @@ export class RuntimeCodec {
   readonly #eventsType: string;
   readonly #palletNames = new Map<string, string>();
   readonly #scanner: EventScanner;
+  readonly #keys = new Map<string, string>();
+  readonly #prefixes = new Map<string, string>();
 
   constructor(
     readonly specVersion: number,
@@ -64,13 +69,31 @@ export class RuntimeCodec {
 
   /** The storage key of `pallet.item(...keys)`, hex. */
   storageKey(pallet: string, item: string, ...keys: unknown[]): string {
+    // A day's panel asks for the same keys (every subnet's items) every day: each is hashed once. Only keys
+    // given as plain values are kept, named with their types (the number 1 and the text "1" may differ).
+    const plain = keys.every(
+      (key) => typeof key === 'number' || typeof key === 'bigint' || typeof key === 'string',
+    );
+    const id = plain
+      ? `${pallet}.${item}(${keys.map((key) => `${typeof key}:${String(key)}`).join(',')})`
+      : null;
+    const known = id === null ? undefined : this.#keys.get(id);
+    if (known !== undefined) return known;
     // The decorated entry answers the key with a SCALE length prefix (as `StorageKey` wants it); strip it.
-    return u8aToHex(compactStripLength(this.#entry(pallet, item)(...keys))[1]);
+    const key = u8aToHex(compactStripLength(this.#entry(pallet, item)(...keys))[1]);
+    if (id !== null && this.#keys.size < KEPT_KEYS) this.#keys.set(id, key);
+    return key;
   }
 
   /** The key prefix shared by every entry of a map, for `state_getKeysPaged`. */
   storagePrefix(pallet: string, item: string): string {
-    return u8aToHex(this.#entry(pallet, item).keyPrefix());
+    const id = `${pallet}.${item}`;
+    let prefix = this.#prefixes.get(id);
+    if (prefix === undefined) {
+      prefix = u8aToHex(this.#entry(pallet, item).keyPrefix());
+      this.#prefixes.set(id, prefix);
+    }
+    return prefix;
   }
 
   hasStorage(pallet: string, item: string): boolean {

@@ -23,7 +23,7 @@ import { ChainDataError } from './chain-errors.js';
 import type { ChainReader } from './chain-reader.js';
 import { mapConcurrent } from './limiter.js';
 import type { RuntimeCodec } from './runtime-codec.js';
-import { readRegisteredAt } from './subnet-panel.js';
+import { readRegisteredAtMany } from './subnet-panel.js';
 
 const PALLET = 'SubtensorModule';
 const ALPHA = 'TotalHotkeyAlpha';
@@ -72,9 +72,10 @@ export async function readSharePools(
   const prefixes = items.map((item) => codec.storagePrefix(PALLET, item));
   // Every map hashes its keys the same way, so an entry's key after the prefix names the same pool in each.
   const suffixes = new Set<string>();
-  for (const prefix of prefixes) {
-    for (const key of await reader.keys(prefix, hash)) suffixes.add(key.toLowerCase().slice(prefix.length));
-  }
+  const keysOfEach = await Promise.all(prefixes.map((prefix) => reader.keys(prefix, hash)));
+  prefixes.forEach((prefix, i) => {
+    for (const key of keysOfEach[i]!) suffixes.add(key.toLowerCase().slice(prefix.length));
+  });
   const ordered = [...suffixes].sort();
   const batches: string[][] = [];
   for (let i = 0; i < ordered.length; i += BATCH) batches.push(ordered.slice(i, i + BATCH));
@@ -103,10 +104,8 @@ export async function readSharePools(
   });
 
   const netuids = [...new Set(pools.map((p) => p.netuid))].sort((a, b) => a - b);
-  const registered = await mapConcurrent(netuids, concurrency, (netuid) =>
-    readRegisteredAt(reader, codec, hash, netuid),
-  );
-  const registeredAt = new Map(netuids.map((netuid, i) => [netuid, registered[i] ?? null]));
+  // Every pool's subnet registration in a few batched reads, not one request per netuid.
+  const registeredAt = await readRegisteredAtMany(reader, codec, hash, netuids);
   return pools
     .flatMap((pool) => {
       const at = registeredAt.get(pool.netuid) ?? null;

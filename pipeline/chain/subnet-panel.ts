@@ -27,16 +27,14 @@ export async function readSubnetPanel(
   _concurrency?: number,
 ): Promise<SubnetAtBlock[]> {
   const keys = await reader.keys(codec.storagePrefix(PALLET, 'NetworksAdded'), hash);
-  const netuids = keys
-    .map((key) => Number(codec.decodeIdentityKey(PALLET, 'NetworksAdded', 'u16', key).toString()))
-    .sort((a, b) => a - b);
+  const netuids = keys.map((key) => netuidOfKey(codec, key)).sort((a, b) => a - b);
   // Every value in a few batched reads (ChainReader.storageMany), not one request per subnet and item.
   const added = await reader.storageMany(
     netuids.map((netuid) => codec.storageKey(PALLET, 'NetworksAdded', netuid)),
     hash,
   );
   const live = netuids.filter(
-    (_, i) => codec.decodeStorage(PALLET, 'NetworksAdded', added[i]!)?.toJSON() === true,
+    (_, i) => steadyValue(codec, 'NetworksAdded', added[i]!, (value) => value?.toJSON() === true) === true,
   );
   // Subnet names: `SubnetIdentitiesV3` from spec 283 on, `SubnetIdentitiesV2` before it (from dTAO's launch).
   const identityItem =
@@ -49,12 +47,18 @@ export async function readSubnetPanel(
     hash,
   );
   return live.map((netuid, n) => {
-    const [registeredAt, tao, alphaIn, identity, symbol] = items.map((item, i) =>
-      codec.decodeStorage(PALLET, item, raw[n * items.length + i]!),
-    ) as [Codec | null, Codec | null, Codec | null, Codec | null, Codec | null];
-    const reserve = (value: Codec | null) => (value === null ? null : BigInt(value.toString()));
-    let subnetTaoRao = reserve(tao);
-    let subnetAlphaInRao = reserve(alphaIn);
+    const value = (i: number) => raw[n * items.length + i]!;
+    const reserve = (i: number) => {
+      const decoded = codec.decodeStorage(PALLET, items[i]!, value(i));
+      return decoded === null ? null : BigInt(decoded.toString());
+    };
+    const registeredAt = steadyValue(codec, 'NetworkRegisteredAt', value(0), numberOrNull);
+    let subnetTaoRao = reserve(1);
+    let subnetAlphaInRao = reserve(2);
+    const name = steadyValue(codec, identityItem, value(3), identityName);
+    const symbol = steadyValue(codec, 'TokenSymbol', value(4), (decoded) =>
+      decoded === null ? '' : bytesText(decoded),
+    );
     if (netuid === 0) {
       // Root's alpha is TAO 1:1: store equal reserves so that every reader derives a price of exactly 1.
       const root = subnetTaoRao ?? 1n;
@@ -63,9 +67,9 @@ export async function readSubnetPanel(
     }
     return {
       netuid,
-      registeredAt: registeredAt === null ? 0 : Number(registeredAt.toString()),
-      name: identityName(identity) ?? (netuid === 0 ? 'root' : `Subnet ${netuid}`),
-      symbol: symbol === null ? '' : bytesText(symbol),
+      registeredAt: registeredAt ?? 0,
+      name: name ?? (netuid === 0 ? 'root' : `Subnet ${netuid}`),
+      symbol,
       subnetTaoRao,
       subnetAlphaInRao,
     };
@@ -88,8 +92,7 @@ export async function readRegisteredAtMany(
   );
   const found = new Map<number, number | null>();
   netuids.forEach((netuid, i) => {
-    const value = codec.decodeStorage(PALLET, 'NetworkRegisteredAt', raw[i]!);
-    found.set(netuid, value === null ? null : Number(value.toString()));
+    found.set(netuid, steadyValue(codec, 'NetworkRegisteredAt', raw[i]!, numberOrNull));
   });
   return found;
 }
@@ -103,6 +106,49 @@ export async function readRegisteredAt(
 ): Promise<number | null> {
   const key = codec.storageKey(PALLET, 'NetworkRegisteredAt', netuid);
   const value = codec.decodeStorage(PALLET, 'NetworkRegisteredAt', await reader.storage(key, hash));
+  return value === null ? null : Number(value.toString());
+}
+
+/** Decoded values of one runtime's items that seldom change, by item and raw value. */
+const steadyValues = new WeakMap<RuntimeCodec, Map<string, unknown>>();
+/** Values kept per runtime before the memo starts over: far more than a day's panel holds. */
+const STEADY_VALUES = 50_000;
+
+/**
+ * A panel value that is the same day after day (a subnet being added, its registration block, name and
+ * symbol), decoded once per runtime and raw value: the collection reads every subnet's at every day's ends,
+ * and decoding them anew was a good part of a day's fixed cost. Reserves change every day and are decoded.
+ */
+function steadyValue<T>(
+  codec: RuntimeCodec,
+  item: string,
+  raw: string | null,
+  plain: (value: Codec | null) => T,
+): T {
+  return remembered(codec, `${item}:${raw}`, () => plain(codec.decodeStorage(PALLET, item, raw)));
+}
+
+function remembered<T>(codec: RuntimeCodec, key: string, decode: () => T): T {
+  let memo = steadyValues.get(codec);
+  if (memo === undefined) {
+    memo = new Map();
+    steadyValues.set(codec, memo);
+  }
+  if (memo.has(key)) return memo.get(key) as T;
+  const value = decode();
+  if (memo.size >= STEADY_VALUES) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
+/** The netuid of a `NetworksAdded` key, decoded once per runtime and key. */
+function netuidOfKey(codec: RuntimeCodec, key: string): number {
+  return remembered(codec, `key:${key}`, () =>
+    Number(codec.decodeIdentityKey(PALLET, 'NetworksAdded', 'u16', key).toString()),
+  );
+}
+
+function numberOrNull(value: Codec | null): number | null {
   return value === null ? null : Number(value.toString());
 }
 

@@ -23,10 +23,12 @@ import {
   type RunKind,
   startRun,
 } from '../warehouse/collection-runs.js';
-import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
+import type { DayRows } from '../warehouse/day-rows.js';
 import { replaceDay } from '../warehouse/replace-day.js';
 import { collectDay } from './collect-day.js';
+import { DayBatches } from './day-batches.js';
 import { type DayReport, type ProgressReporter, silentProgress } from './progress.js';
+import { RunWarehouse } from './run-warehouse.js';
 
 export interface CollectOptions {
   chainUrl: string;
@@ -110,25 +112,29 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
   for (const early of [headRead, locatorRead, planned]) early?.catch(() => undefined);
   const genesisRead = reader.blockHash(0);
   genesisRead.catch(() => undefined);
+  // The run's opens of the warehouse: the schema applied at the first only (run-warehouse.ts).
+  const warehouse = new RunWarehouse(options.warehousePath);
   // Refused when another collection is running on this warehouse; the socket must not keep us alive. The
   // chain the warehouse holds is read in the same open (and a new warehouse's genesis recorded), settled
   // here and judged below.
-  const run = await withWarehouse(options.warehousePath, async (wh) => {
-    const started = await startRun(wh, clock(), { kind: options.kind ?? 'collect' });
-    const identity = await settle(async () => {
-      const known = await readChainIdentity(wh, (await headRead).number);
-      if (known.genesisHash === null && known.lastDay === null) {
-        // Nothing collected yet: nothing to compare, the node's chain becomes the warehouse's.
-        await recordGenesis(wh, await genesisRead, clock());
-        return { ...known, genesisHash: await genesisRead };
-      }
-      return known;
+  const run = await warehouse
+    .use(async (wh) => {
+      const started = await startRun(wh, clock(), { kind: options.kind ?? 'collect' });
+      const identity = await settle(async () => {
+        const known = await readChainIdentity(wh, (await headRead).number);
+        if (known.genesisHash === null && known.lastDay === null) {
+          // Nothing collected yet: nothing to compare, the node's chain becomes the warehouse's.
+          await recordGenesis(wh, await genesisRead, clock());
+          return { ...known, genesisHash: await genesisRead };
+        }
+        return known;
+      });
+      return { ...started, identity };
+    })
+    .catch(async (error: unknown) => {
+      await rpc.close();
+      throw error;
     });
-    return { ...started, identity };
-  }).catch(async (error: unknown) => {
-    await rpc.close();
-    throw error;
-  });
   const runId = run.runId;
   for (const interrupted of run.interrupted) options.notice?.(describeInterrupted(interrupted));
   const summary: CollectSummary = {
@@ -150,46 +156,32 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     requests: 0,
     retries: 0,
   };
-  // The day being written while the next is read (see below).
-  let writing: Promise<void> = Promise.resolve();
+  // The days being written while the next are read (see below).
+  let writing: DayBatches<{ rows: DayRows; bounds: DayBounds; started: number }> | null = null;
   let sameChain: Promise<void> = Promise.resolve();
   try {
     const head = await headRead;
     summary.finalizedHead = head.number;
     // Whether the node is the warehouse's chain is settled beside the first day's reads: nothing is written
     // before it is (every write waits for it), and reading is harmless.
-    sameChain = ensureSameChain(
-      reader,
-      options.warehousePath,
-      urls.join(', '),
-      clock(),
-      run.identity,
-      genesisRead,
-    );
+    sameChain = ensureSameChain(reader, warehouse, urls.join(', '), clock(), run.identity, genesisRead);
     // Another chain's days are not read to the end: its reading stops when the check fails.
     const wrongChain = new AbortController();
     sameChain.catch(() => wrongChain.abort());
     const signal = options.signal ? AbortSignal.any([options.signal, wrongChain.signal]) : wrongChain.signal;
     const locator = await locatorRead;
     const { from, to, plan } = await (planned ??
-      planDays(locator, await defaultFrom(options.warehousePath, locator), options.to));
+      planDays(locator, await defaultFrom(warehouse, locator), options.to));
     summary.from = from;
     summary.to = to;
     progress.start(plan.reduce((n, b) => n + b.lastBlock - b.firstBlock + 1, 0));
-    // Days are pipelined: a day is written (one transaction) while the next day's blocks are read. Writes stay
-    // in day order and one at a time, so a run killed midway leaves whole days up to some day, as before.
-    writing = sameChain;
-    for (const bounds of plan) {
-      const dayStarted = Date.now();
-      const rows = await collectDay(reader, bounds, {
-        concurrency: blocksInFlight,
-        onBlocks: (n) => progress.blocks(n),
-        signal,
-      });
-      // At most one day waits to be written while the next is read.
-      await writing;
-      writing = (async () => {
-        await withWarehouse(options.warehousePath, (wh) => replaceDay(wh, rows, runId));
+    // Days are pipelined: days are written (one transaction each) while the next days' blocks are read, the
+    // days read meanwhile in one open (day-batches.ts). Writes stay in day order and one at a time, so a run
+    // killed midway leaves whole days up to some day, as before.
+    writing = new DayBatches(
+      warehouse,
+      (wh, { rows }) => replaceDay(wh, rows, runId),
+      ({ rows, bounds, started }) => {
         const report: DayReport = {
           day: bounds.day,
           firstBlock: bounds.firstBlock,
@@ -197,7 +189,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
           burns: rows.burns.length,
           stakingEvents: rows.stakingEvents.length,
           partial: bounds.partial,
-          seconds: (Date.now() - dayStarted) / 1000,
+          seconds: (Date.now() - started) / 1000,
         };
         summary.days.push(report);
         summary.fromBlock ??= bounds.firstBlock;
@@ -206,11 +198,19 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
         summary.burns += rows.burns.length;
         summary.stakingEvents += rows.stakingEvents.length;
         progress.dayDone(report);
-      })();
-      // Awaited before the next write or at the end; meanwhile a failure must not go unhandled.
-      writing.catch(() => undefined);
+      },
+      { ready: sameChain },
+    );
+    for (const bounds of plan) {
+      const started = Date.now();
+      const rows = await collectDay(reader, bounds, {
+        concurrency: blocksInFlight,
+        onBlocks: (n) => progress.blocks(n),
+        signal,
+      });
+      await writing.add({ rows, bounds, started });
     }
-    await writing;
+    await writing.finish();
   } catch (error) {
     summary.status = 'failed';
     // Reading another chain's days may fail in its own way before the check has answered; the check's
@@ -221,15 +221,15 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
     );
     summary.error = errorText(mismatch ?? error);
   } finally {
-    // A day still being written when the next day's reading failed is finished (or fails) first.
-    await writing.catch(() => undefined);
+    // The days read before the reading failed are written (or fail) first.
+    await writing?.finish().catch(() => undefined);
     progress.finish();
     summary.requests = rpc.stats.requests;
     summary.retries = rpc.stats.retries;
     await rpc.close();
     summary.seconds = (clock().getTime() - started) / 1000;
     summary.blocksPerSecond = summary.seconds > 0 ? Math.round(summary.blocks / summary.seconds) : 0;
-    await withWarehouse(options.warehousePath, (wh) =>
+    await warehouse.use((wh) =>
       finishRun(wh, runId, {
         fromBlock: summary.fromBlock,
         toBlock: summary.toBlock,
@@ -250,7 +250,7 @@ export async function collect(options: CollectOptions): Promise<CollectSummary> 
  */
 async function ensureSameChain(
   reader: ChainReader,
-  warehousePath: string,
+  warehouse: RunWarehouse,
   url: string,
   now: Date,
   identity: Settled<ChainIdentity>,
@@ -261,7 +261,7 @@ async function ensureSameChain(
   const genesis = await genesisRead;
   if (known.genesisHash !== null && known.genesisHash !== genesis) {
     throw new ChainMismatchError(
-      `the warehouse ${warehousePath} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
+      `the warehouse ${warehouse.path} holds another chain's data (genesis ${known.genesisHash}); the node at ${url} has genesis ${genesis}: collect into a new warehouse (--warehouse, SBM_WAREHOUSE) or point at the node of the chain it holds`,
     );
   }
   // The latest collected day the node has a block for (a node still syncing is compared on what it has).
@@ -274,11 +274,11 @@ async function ensureSameChain(
     );
     if (!same) {
       throw new ChainMismatchError(
-        `the warehouse ${warehousePath} holds another chain's data: block ${last.block}, the last of ${last.day}, is ${found} at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
+        `the warehouse ${warehouse.path} holds another chain's data: block ${last.block}, the last of ${last.day}, is ${found} at ${url} (the node lost or replaced it, or is another chain): collect into a new warehouse, or from a node that has that block`,
       );
     }
   }
-  if (known.genesisHash === null) await withWarehouse(warehousePath, (wh) => recordGenesis(wh, genesis, now));
+  if (known.genesisHash === null) await warehouse.use((wh) => recordGenesis(wh, genesis, now));
 }
 
 /** The blocks of each day from `from` to `to` (default: the head's day), days located a few at once. */
@@ -293,8 +293,8 @@ async function planDays(
 }
 
 /** The day after the last complete day, or the chain's first day when nothing is collected yet. */
-async function defaultFrom(warehousePath: string, locator: DayLocator): Promise<string> {
-  const last = await withWarehouse(warehousePath, (wh) =>
+async function defaultFrom(warehouse: RunWarehouse, locator: DayLocator): Promise<string> {
+  const last = await warehouse.use((wh) =>
     wh.rows(
       `SELECT strftime(max(day), '%Y-%m-%d') AS day FROM collected_days WHERE complete AND NOT partial`,
     ),
@@ -319,29 +319,4 @@ async function settle<T>(work: () => Promise<T>): Promise<Settled<T>> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The last open of each warehouse path by this process, settled or not. */
-const lastOpen = new Map<string, Promise<unknown>>();
-
-/**
- * `work` on the warehouse, opened for it and closed after. Opens of one path take turns: reads and writes of a
- * collection overlap (the chain check, the first day's location, a day's write beside the next day's reads),
- * and two handles of one DuckDB file at once would each keep their own view of it.
- */
-async function withWarehouse<T>(path: string, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
-  const turn = (lastOpen.get(path) ?? Promise.resolve()).then(async () => {
-    const warehouse = await openWarehouse(path);
-    try {
-      return await work(warehouse);
-    } finally {
-      warehouse.close();
-    }
-  });
-  const settled = turn.catch(() => undefined);
-  lastOpen.set(path, settled);
-  settled.then(() => {
-    if (lastOpen.get(path) === settled) lastOpen.delete(path);
-  });
-  return turn;
 }

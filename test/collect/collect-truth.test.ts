@@ -154,7 +154,8 @@ describe('collect against the sandbox', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    // Kill it while it reads the second day: the first day is committed, the second is not.
+    // Kill it while it reads the second day or after: the first day is committed. The days read while a batch
+    // is written share its open (day-batches.ts), so the second may be committed too by then.
     await new Promise<void>((resolve, reject) => {
       let log = '';
       child.stderr.on('data', (chunk: Buffer) => {
@@ -166,7 +167,10 @@ describe('collect against the sandbox', () => {
     child.kill('SIGKILL');
     await exited;
     const partial = await warehouseAsTruth(path);
-    expect(partial.days.map((d) => d.date)).toEqual([FULL_DAYS[0]]);
+    // Whole days up to some day (a quick run may have committed every full day by then).
+    const kept = partial.days.map((d) => String(d.date)).filter((day) => FULL_DAYS.includes(day));
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    expect(kept).toEqual(FULL_DAYS.slice(0, kept.length));
     await collect({ chainUrl: devnet.url, warehousePath: path, concurrency: 32 });
     expect(await dumpTables(path)).toEqual(await dumpTables(cleanPath));
   }, 180_000);

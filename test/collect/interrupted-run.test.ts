@@ -234,7 +234,9 @@ describe('a killed daily', () => {
   it('refuses a second collection while one runs, naming its pid and start time', async () => {
     const warehouse = join(dir, 'busy.duckdb');
     const store = join(dir, 'busy-store');
-    devnet.setFaults({ latencyMs: OPTIONS.latencyMs });
+    // Slower answers than the killed run's: the daily must still be collecting while the second collection
+    // and the status commands start (a few seconds each on a busy machine) and ask.
+    devnet.setFaults({ latencyMs: 4 * OPTIONS.latencyMs });
     const daily = sbm(dailyArgs(warehouse, store));
     await firstDayCommitted(daily);
 
