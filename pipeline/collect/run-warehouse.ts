@@ -7,9 +7,7 @@
  * is the one its first open left. Uses of one path in one process take turns: two handles of one DuckDB file
  * at once would each keep their own view of it.
  */
-import { openDuckDbFile } from '../warehouse/open-duckdb.js';
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
-import { WarehouseError, WarehouseLockedError } from '../warehouse/warehouse-errors.js';
 
 /** As `openWarehouse`'s default: how long an open waits while another process holds the file. */
 const LOCK_WAIT_MS = 30_000;
@@ -41,17 +39,11 @@ export class RunWarehouse {
   }
 
   async #open(): Promise<Warehouse> {
-    if (!this.#schemaApplied) {
-      const warehouse = await openWarehouse(this.path, { lockWaitMs: LOCK_WAIT_MS });
-      this.#schemaApplied = true;
-      return warehouse;
-    }
-    return openDuckDbFile(this.path, {
-      readOnly: false,
+    const warehouse = await openWarehouse(this.path, {
       lockWaitMs: LOCK_WAIT_MS,
-      schemaSql: async () => '',
-      failed: (detail) => new WarehouseError(`warehouse ${this.path}: ${detail}`),
-      locked: (detail) => new WarehouseLockedError(this.path, detail, LOCK_WAIT_MS),
+      schema: !this.#schemaApplied,
     });
+    this.#schemaApplied = true;
+    return warehouse;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Opening the burn warehouse (`data/burns.duckdb`): the DuckDB file with `schema.sql` (tables) and then
- * `analyst-views.sql` (views, and comments on everything) applied on every writable open.
+ * `analyst-views.sql` (views, and comments on everything) applied on a writable open unless told not to.
  */
 import { readFile } from 'node:fs/promises';
 import { type DuckDbFile, openDuckDbFile } from './open-duckdb.js';
@@ -12,6 +12,11 @@ export interface OpenWarehouseOptions {
   readOnly?: boolean;
   /** How long to keep retrying while another process holds the file (default 30 s). */
   lockWaitMs?: number;
+  /**
+   * Apply the schema and analyst views (default true). A run that already applied them at its first open
+   * skips them on its later opens: they are most of an open's cost.
+   */
+  schema?: boolean;
 }
 
 export type Warehouse = DuckDbFile;
@@ -32,7 +37,7 @@ export function openWarehouse(path: string, options: OpenWarehouseOptions = {}):
   return openDuckDbFile(path, {
     readOnly: options.readOnly ?? false,
     lockWaitMs,
-    schemaSql: readSchemaSql,
+    schemaSql: options.schema === false ? async () => '' : readSchemaSql,
     failed: (detail) => new WarehouseError(`warehouse ${path}: ${detail}`),
     locked: (detail) => new WarehouseLockedError(path, detail, lockWaitMs),
   });
