@@ -134,20 +134,26 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
     expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
   });
 
-  it('2025/26: every disposal is explained by an event of the record', () => {
-    const files = packs.get('2025/26')!;
-    const disposals = readCsv(files.get('disposals.csv')!);
-    expect(disposals.length).toBeGreaterThan(0);
-    const events = readCsv(files.get('events.csv')!);
-    // Each disposal (one asset, one UK day) names the events it groups, and each is an event of the record
-    // dated that UK day.
-    for (const row of disposals) {
-      const refs = (row['refs'] ?? '').split('; ').filter((ref) => ref !== '');
-      expect(refs.length, `${row['date']} ${row['asset']}`).toBeGreaterThan(0);
-      const named = events.filter(
-        (e) => e['uk_date'] === row['date'] && refs.some((ref) => ref.includes(e['block']!)),
-      );
-      expect(named.length, `${row['date']} ${row['asset']}: ${row['refs']}`).toBeGreaterThan(0);
+  it('both years: every disposal is explained by an event of the record, on its UK day', () => {
+    for (const year of ['2025/26', '2026/27']) {
+      const files = packs.get(year)!;
+      const disposals = readCsv(files.get('disposals.csv')!);
+      expect(disposals.length, year).toBeGreaterThan(0);
+      const events = readCsv(files.get('events.csv')!);
+      // Each disposal (one asset, one UK day) names the events it groups (`event <block>/<index>`, or the
+      // migration's row `AlphaV2Migration <block>`), and each is an event of the record dated that UK day.
+      for (const row of disposals) {
+        const blocks = (row['refs'] ?? '')
+          .split('; ')
+          .map((ref) => /^(?:event (\d+)\/\d+|AlphaV2Migration (\d+))$/.exec(ref))
+          .map((match) => match?.[1] ?? match?.[2]);
+        expect(blocks.length, `${year} ${row['date']} ${row['asset']}`).toBeGreaterThan(0);
+        for (const block of blocks) {
+          expect(block, `${year} ${row['date']} ${row['asset']}: ${row['refs']}`).toBeDefined();
+          const named = events.filter((e) => e['uk_date'] === row['date'] && e['block'] === block);
+          expect(named.length, `${year} ${row['date']} ${row['asset']}: ${row['refs']}`).toBeGreaterThan(0);
+        }
+      }
     }
   });
 
