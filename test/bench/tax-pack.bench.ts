@@ -10,7 +10,7 @@ import { connectRpc } from '../../pipeline/chain/rpc-client.js';
 import { positionId } from '../../pipeline/tax/chain-record/stake-at-blocks.js';
 import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
-import { publishPackWorld } from '../tax/pack/pack-world.js';
+import { publishPackWorld } from '../tax/products/pack/pack-world.js';
 import { verdict } from './sample-stats.js';
 
 const LATENCY_MS = 20;

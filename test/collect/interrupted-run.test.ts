@@ -38,7 +38,7 @@ const OPTIONS: DevnetOptions = {
   pricePort: 0,
   // The history before today's runtimes: the staking events compared here, table for table, are those the
   // truth lists as staking_events (one row per call of the six old kinds). Today's runtimes are collected and
-  // held against the truth's actions in test/tax/pack/spec-425-pack and spec-473-pack.
+  // held against the truth's actions in test/tax/products/pack/spec-425-pack and spec-473-pack.
   runtimes: 'legacy',
 };
 const FIRST_DAY = '2025-02-01';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DevnetOptions, startDevnet } from '../../pipeline/devnet/index.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
-import { type PackWorld, type PackWorldOptions, publishPackWorld } from '../tax/pack/pack-world.js';
+import { type PackWorld, type PackWorldOptions, publishPackWorld } from '../tax/products/pack/pack-world.js';
 import { buildOnce } from './build-once.js';
 
 /** What a file needs to start the published world's chain: its options (no functions) and its clock. */

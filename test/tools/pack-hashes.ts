@@ -30,7 +30,7 @@ syncBuiltinESMExports();
 
 const { buildPack } = await import('../../pipeline/tax/products/pack/build-pack.js');
 const { openPackChain } = await import('../../pipeline/tax/products/pack/pack-chain.js');
-const { publishPackWorld } = await import('../tax/pack/pack-world.js');
+const { publishPackWorld } = await import('../tax/products/pack/pack-world.js');
 type PackOrder = import('../../pipeline/tax/products/pack/build-pack.js').PackOrder;
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

@@ -31,8 +31,8 @@ import { readCustomerFiles } from '../../pipeline/tax/products/own-records/read-
 import { buildPackFiles, PACK_FILE_NAMES } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { parseUkTaxYear, ukTaxYearOf } from '../../pipeline/time/uk-tax-year.js';
-import { publishPackWorld } from '../tax/pack/pack-world.js';
-import { ensurePoppler } from '../tax/pack/poppler.js';
+import { publishPackWorld } from '../tax/products/pack/pack-world.js';
+import { ensurePoppler } from '../tax/products/pack/poppler.js';
 
 const DAY_MS = 86_400_000;
 const BLOCK_MS = 600_000;

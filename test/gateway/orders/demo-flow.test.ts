@@ -13,7 +13,7 @@ import { demoHistory } from '../../../pipeline/demo/demo-command.js';
 import { type DemoOrders, startDemoOrders } from '../../../pipeline/demo/demo-orders.js';
 import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { ukTaxYear, ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
-import { type PackWorld, publishPackWorld } from '../../tax/pack/pack-world.js';
+import { type PackWorld, publishPackWorld } from '../../tax/products/pack/pack-world.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 
 const HOUR_MS = 3_600_000;

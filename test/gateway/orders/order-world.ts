@@ -12,7 +12,7 @@ import type { GatewayState } from '../../../gateway/state/gateway-state.js';
 import type { PaymentOutcome } from '../../../gateway/state/order-state.js';
 import type { FolderObjectStore } from '../../../pipeline/store/index.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
-import { publishPackWorld } from '../../tax/pack/pack-world.js';
+import { publishPackWorld } from '../../tax/products/pack/pack-world.js';
 
 /** Alice, Bob and Charlie of the Substrate dev keyring: valid prefix-42 addresses. */
 export const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';

@@ -22,8 +22,8 @@ import { CommandExit } from '../../../pipeline/command-line.js';
 import { StripeFake } from '../../../pipeline/devnet/stripe/stripe-fake.js';
 import { pounds } from '../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { type GatewayUnderTest, gatewayUnderTest } from '../../support/gateway-under-test.js';
-import { pdfToText } from '../../tax/pack/pdf-text.js';
-import { readCsv } from '../../tax/pack/read-pack-csv.js';
+import { pdfToText } from '../../tax/products/pack/pdf-text.js';
+import { readCsv } from '../../tax/products/pack/read-pack-csv.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 import {
   ALICE,

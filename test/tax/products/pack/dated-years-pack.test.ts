@@ -1,0 +1,283 @@
+/**
+ * Both tax years on the runtimes mainnet ran: the default world of 27 November 2026 whose history reaches back
+ * to 4 April 2025 (so it runs spec 257's runtimes on 6 April 2025, the swap pallet from 30 June, root claims
+ * from 4 November, 393 from 25 March 2026, then 425 and 473), with one-hour blocks to stay fast. The packs of
+ * 2025/26 of the demo coldkey, with its 2025/26 life on that year's runtimes (world/dated-life.ts: a recycle at
+ * 257, a hotkey swap at 297, an auto-stake at 320, root claims and a dissolution at 343), and of 2026/27 opened
+ * from the 2025/26 pack's pools.csv, built over the real WebSocket from what the pipeline published.
+ * Heavy: about 25 minutes on a loaded machine (collecting 602 days), and more for the 2026/27 pack.
+ */
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTruth, type Truth } from '../../../../pipeline/devnet/index.js';
+import { ukDayIncome } from '../../../../pipeline/devnet/truth/truth.js';
+import type { CustomerInputs } from '../../../../pipeline/tax/products/own-records/customer-inputs.js';
+import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
+import { buildPack, type PackOrder } from '../../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
+import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import { computeGains } from '../../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
+import { readCgtCsv } from '../../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
+import { ukDay } from '../../../../pipeline/time/uk-day.js';
+import { type PackWorld, publishPackWorld } from './pack-world.js';
+import { pdfToText } from './pdf-text.js';
+import { raoOf, readCsv } from './read-pack-csv.js';
+
+const GENESIS = new Date('2025-04-04T00:00:00Z');
+const HISTORY_DAYS = 602; // to 27 November 2026
+/** GMT days of 2025/26 (UK day = UTC day), fixed here: spec 334's root claims, 343 and 393 run in them. */
+const WINDOW_2025 = { from: '2025-11-02', to: '2026-03-28' };
+
+let world: PackWorld;
+let chain: PackChain;
+let truth: Truth;
+/** The truth of the whole of 2025/26 (the life's actions and each day's positions). */
+let yearTruth: Truth;
+/** The demo coldkey's income on each UK day of 2025/26, from the world. */
+let ukYearIncome: ReturnType<typeof ukDayIncome>;
+/** 2026/27 to the last whole UK day: the demo coldkey's income and, after its coldkey swap, its successor's. */
+let ukThisYearIncome: ReturnType<typeof ukDayIncome>;
+const packs = new Map<string, Map<string, string>>();
+let carriedPdf: Uint8Array;
+
+async function packOf(taxYear: string, customer?: CustomerInputs): Promise<Map<string, string>> {
+  const order: PackOrder = {
+    id: `ord_${taxYear.replace('/', '_')}`,
+    sku: 'tax-pack',
+    packName: 'UK staking tax pack',
+    taxYear,
+    coldkeys: [world.devnet.demoColdkey],
+    paidAt: new Date('2026-11-27T14:00:00Z'),
+  };
+  const zip = await JSZip.loadAsync(
+    await buildPack(order, { store: world.store, chain: chain.reader }, customer),
+  );
+  const files = new Map<string, string>();
+  for (const name of Object.keys(zip.files)) files.set(name, await zip.file(name)!.async('string'));
+  if (customer) carriedPdf = await zip.file('summary.pdf')!.async('uint8array');
+  return files;
+}
+
+const opening = (pools: string): CustomerInputs =>
+  readCustomerFiles([{ name: 'pools.csv', bytes: new TextEncoder().encode(pools), role: 'opening' }]);
+
+beforeAll(async () => {
+  world = await publishPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS, blockTimeMs: 3_600_000 });
+  chain = openPackChain(world.devnet.url);
+  const finalizedNow = world.nowMs - world.options.finalityLag * world.options.blockTimeMs;
+  truth = buildTruth({ ...world.options, now: () => finalizedNow }, WINDOW_2025.from, WINDOW_2025.to);
+  yearTruth = buildTruth({ ...world.options, now: () => finalizedNow }, '2025-04-06', '2026-04-05');
+  ukYearIncome = ukDayIncome(
+    { ...world.options, now: () => finalizedNow },
+    world.devnet.demoColdkey,
+    '2025-04-06',
+    '2026-04-05',
+  );
+  // The last UK day the pack's record has whole: the day before the finalized head's UK day.
+  const lastWholeDay = new Date(Date.parse(ukDay(finalizedNow)) - 86_400_000).toISOString().slice(0, 10);
+  const successor = yearTruth.coldkeys.find((c) => c.successor_of === world.devnet.demoColdkey)!.coldkey;
+  ukThisYearIncome = [world.devnet.demoColdkey, successor].flatMap((coldkey) =>
+    ukDayIncome({ ...world.options, now: () => finalizedNow }, coldkey, '2026-04-06', lastWholeDay),
+  );
+  packs.set('2025/26', await packOf('2025/26'));
+  packs.set('2026/27', await packOf('2026/27'));
+  packs.set('2026/27 carried', await packOf('2026/27', opening(packs.get('2025/26')!.get('pools.csv')!)));
+}, 3_000_000);
+
+afterAll(async () => {
+  await chain?.close();
+  await world?.close();
+});
+
+describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
+  it('runs the world by date', () => {
+    expect(truth.runtime_placement).toBe('dates');
+    expect(truth.runtimes.map((r) => r.spec)).toEqual([
+      257, 283, 285, 297, 315, 320, 334, 343, 393, 425, 473,
+    ]);
+  });
+
+  it("2025/26: income per UK day and position equals the truth's to the rao over the whole year, BST days included", () => {
+    const income = readCsv(packs.get('2025/26')!.get('income.csv')!);
+    const packed = new Map(
+      income.map((row) => [`${row['date']}|${row['hotkey']}|${row['netuid']}`, raoOf(row['alpha']!)]),
+    );
+    const expected = new Map<string, bigint>();
+    for (const day of ukYearIncome) {
+      for (const position of day.income) {
+        expected.set(`${day.date}|${position.hotkey}|${position.netuid}`, BigInt(position.alpha_rao));
+      }
+    }
+    // Both sides of the clock change: summer (BST) days and winter (GMT) days.
+    expect([...expected.keys()].some((key) => key.startsWith('2025-07-'))).toBe(true);
+    expect([...expected.keys()].some((key) => key.startsWith('2026-01-'))).toBe(true);
+    expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it("2026/27: income per UK day and position, the demo coldkey's then its successor's, equals the truth's to the rao", () => {
+    const income = readCsv(packs.get('2026/27')!.get('income.csv')!);
+    const sum = (map: Map<string, bigint>, key: string, rao: bigint) =>
+      map.set(key, (map.get(key) ?? 0n) + rao);
+    const packed = new Map<string, bigint>();
+    for (const row of income)
+      sum(packed, `${row['date']}|${row['hotkey']}|${row['netuid']}`, raoOf(row['alpha']!));
+    const expected = new Map<string, bigint>();
+    for (const day of ukThisYearIncome) {
+      for (const position of day.income) {
+        sum(expected, `${day.date}|${position.hotkey}|${position.netuid}`, BigInt(position.alpha_rao));
+      }
+    }
+    // The year so far holds the spec 425 life (its hotkey swap on a coldkey that swapped one at 297, its
+    // coldkey swap) and the AlphaV2 migration of 5 October 2026.
+    expect(expected.size).toBeGreaterThan(1_000);
+    expect([...expected.keys()].some((key) => key.startsWith('2026-10-05|'))).toBe(true);
+    expect(new Map([...packed].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it('both years: every disposal is explained by an event of the record, on its UK day', () => {
+    for (const year of ['2025/26', '2026/27']) {
+      const files = packs.get(year)!;
+      const disposals = readCsv(files.get('disposals.csv')!);
+      expect(disposals.length, year).toBeGreaterThan(0);
+      const events = readCsv(files.get('events.csv')!);
+      // Each disposal (one asset, one UK day) names the events it groups (`event <block>/<index>`, or the
+      // migration's row `AlphaV2Migration <block>`), and each is an event of the record dated that UK day.
+      for (const row of disposals) {
+        const blocks = (row['refs'] ?? '')
+          .split('; ')
+          .map((ref) => /^(?:event (\d+)\/\d+|AlphaV2Migration (\d+))$/.exec(ref))
+          .map((match) => match?.[1] ?? match?.[2]);
+        expect(blocks.length, `${year} ${row['date']} ${row['asset']}`).toBeGreaterThan(0);
+        for (const block of blocks) {
+          expect(block, `${year} ${row['date']} ${row['asset']}: ${row['refs']}`).toBeDefined();
+          const named = events.filter((e) => e['uk_date'] === row['date'] && e['block'] === block);
+          expect(named.length, `${year} ${row['date']} ${row['asset']}: ${row['refs']}`).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+
+  it("2025/26: the demo coldkey's life on that year's runtimes is in the truth, on the runtime of its date", () => {
+    const life = yearTruth.actions.map((a) => [a.action, a.time.slice(0, 10), a.events.map((e) => e.name)]);
+    expect(life).toEqual([
+      ['recycle', '2025-05-14', ['AlphaRecycled']],
+      ['hotkey-swap', '2025-08-12', ['HotkeySwapped']],
+      ['auto-stake', '2025-10-01', ['AutoStakeAdded']],
+      ['root-claim', '2025-12-10', ['RootClaimed']],
+      ['dissolution', '2026-01-20', ['Deposit', 'NetworkRemoved']],
+      ['root-claim', '2026-02-18', ['RootClaimed']],
+    ]);
+    // Stakes, unstakes, moves and swaps on both sides of the swap pallet (30 June 2025).
+    const demo = yearTruth.coldkeys.find((c) => c.demo)!.coldkey;
+    const kinds = (before: boolean) =>
+      new Set(
+        yearTruth.staking_events
+          .filter((e) => e.coldkey === demo && e.time < '2025-06-30' === before)
+          .map((e) => e.kind),
+      );
+    for (const side of [true, false]) {
+      for (const kind of ['StakeAdded', 'StakeRemoved', 'StakeMoved', 'StakeSwapped'] as const)
+        expect(kinds(side), `${kind} ${side ? 'before' : 'after'} the swap pallet`).toContain(kind);
+    }
+  });
+
+  it('2025/26: root income before root claims is the root position growing, after them the claimed alpha', () => {
+    const income = readCsv(packs.get('2025/26')!.get('income.csv')!);
+    const coldkey = truth.coldkeys.find((c) => c.coldkey === world.devnet.demoColdkey)!;
+    const sum = (
+      rows: Array<{ date: string; netuid: number; alpha: bigint }>,
+      test: (d: string) => boolean,
+    ) => rows.filter((r) => test(r.date)).reduce((total, r) => total + r.alpha, 0n);
+    const packed = income
+      .filter((row) => row['date']! >= WINDOW_2025.from && row['date']! <= WINDOW_2025.to)
+      .map((row) => ({ date: row['date']!, netuid: Number(row['netuid']), alpha: raoOf(row['alpha']!) }));
+    const expected = coldkey.days.flatMap((day) =>
+      day.income.map((p) => ({ date: day.date, netuid: p.netuid, alpha: BigInt(p.alpha_rao) })),
+    );
+    const beforeClaims = (d: string) => d >= WINDOW_2025.from && d < '2025-11-04';
+    const afterClaims = (d: string) => d >= '2025-11-04' && d <= WINDOW_2025.to;
+    const root = (rows: typeof packed) => rows.filter((r) => r.netuid === 0);
+    // Root stake grows before spec 334 and not after it (root dividends become claimable alpha).
+    expect(sum(root(expected), beforeClaims)).toBeGreaterThan(0n);
+    expect(sum(root(expected), afterClaims)).toBe(0n);
+    expect(sum(root(packed), beforeClaims)).toBe(sum(root(expected), beforeClaims));
+    expect(sum(root(packed), afterClaims)).toBe(0n);
+    // Each root claim is income on its claim day, as the truth has it.
+    for (const claim of yearTruth.actions.filter((a) => a.action === 'root-claim')) {
+      const date = claim.time.slice(0, 10);
+      const on = (rows: typeof packed) =>
+        sum(
+          rows.filter((r) => r.netuid === claim.netuid),
+          (d) => d === date,
+        );
+      expect(on(packed), date).toBe(on(expected));
+      // The claimed alpha joins the position's shares, which floor by a rao.
+      expect(on(expected), date).toBeGreaterThanOrEqual(BigInt(claim.alpha_rao!) - 1n);
+    }
+  });
+
+  it("2025/26: the life's recycle and dissolution are disposals, each explained by its event", () => {
+    const files = packs.get('2025/26')!;
+    const disposals = readCsv(files.get('disposals.csv')!);
+    const events = readCsv(files.get('events.csv')!);
+    for (const action of yearTruth.actions.filter(
+      (a) => a.action === 'recycle' || a.action === 'dissolution',
+    )) {
+      const date = action.time.slice(0, 10);
+      const row = disposals.find(
+        (d) =>
+          d['date'] === date &&
+          d['asset']!.startsWith(`alpha:${action.netuid}:`) &&
+          (d['refs'] ?? '').includes(String(action.block)),
+      );
+      expect(row, `${action.action} ${date}`).toBeDefined();
+      const named = events.filter((e) => e['block'] === String(action.block));
+      expect(named.length, `${action.action} ${date}`).toBeGreaterThan(0);
+    }
+    // The hotkey swap is no disposal: nothing disposed of names its block.
+    const swap = yearTruth.actions.find((a) => a.action === 'hotkey-swap')!;
+    expect(disposals.filter((d) => (d['refs'] ?? '').includes(String(swap.block)))).toEqual([]);
+  });
+
+  it("2026/27 opened from the 2025/26 pack's pools.csv opens with exactly that pack's closing pools", () => {
+    const earlier = packs.get('2025/26')!;
+    const closing = readCsv(earlier.get('pools.csv')!)
+      .filter((row) => row['kind'] === 'pool')
+      .map((row) => `${row['asset']}|${row['quantity']}|${row['cost_gbp']}`);
+    expect(closing.length).toBeGreaterThan(0);
+    // The CGT engine's closing pools of 2025/26 from that pack's own record are the pools.csv's.
+    const report = computeGains(readCgtCsv(earlier.get('cgt-input.csv')!));
+    const year = report.taxYears.find((y) => y.taxYear === '2025/26');
+    expect(
+      (year?.closingPools ?? report.pools).map(
+        (pool) =>
+          `${pool.asset}|${pool.quantity.toFixed()}|${pool.cost.toFixed(8, CgtDecimal.ROUND_HALF_EVEN)}`,
+      ),
+    ).toEqual(closing);
+    // The 2026/27 pack takes them as its opening: as the file gives them, at the end of 5 April 2026.
+    const given = opening(earlier.get('pools.csv')!).opening!;
+    expect(given.asAt).toBe('2026-04-05');
+    expect(given.pools.map((p) => `${p.asset}|${p.quantity.toFixed()}|${p.cost.toFixed(8)}`)).toEqual(
+      closing,
+    );
+    const text = pdfToText(carriedPdf, world.dir).replace(/\s+/g, ' ');
+    expect(text).toContain('Pools opened from: your pools.csv, as the pools stood at the end of 2026-04-05');
+    // And it computes 2026/27 as one computation over the whole record does, to the penny.
+    const penny = (text: string) => new CgtDecimal(text).toFixed(2, CgtDecimal.ROUND_HALF_EVEN);
+    const figures = (files: Map<string, string>) =>
+      readCsv(files.get('disposals.csv')!).map(
+        (row) =>
+          `${row['date']}|${row['asset']}|${row['quantity']}|${penny(row['proceeds_gbp']!)}|${penny(row['cost_gbp']!)}|${penny(row['gain_gbp']!)}`,
+      );
+    const pools = (files: Map<string, string>) =>
+      readCsv(files.get('pools.csv')!).map(
+        (row) =>
+          `${row['asset']}|${row['quantity']}|${penny(row['cost_gbp']!)}|${row['as_at']}|${row['kind']}`,
+      );
+    const whole = packs.get('2026/27')!;
+    const carried = packs.get('2026/27 carried')!;
+    expect(figures(whole).length).toBeGreaterThan(0);
+    expect(figures(carried)).toEqual(figures(whole));
+    expect(pools(carried)).toEqual(pools(whole));
+  });
+});
