@@ -22,6 +22,7 @@ export interface RunOptions {
  * and end the process with `exitWhenWritten`.
  */
 export async function runProgram(program: Command, argv: string[], options: RunOptions): Promise<number> {
+  endQuietlyWhenReaderLeaves(process.stdout);
   // Errors commander reports itself (bad flags, --help) pass through its exit hook; an error of the same
   // type thrown from inside an action (an InvalidArgumentError for --from after --to) does not, and is
   // printed here like any other failure.
@@ -42,6 +43,23 @@ export async function runProgram(program: Command, argv: string[], options: RunO
     if (options.debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
   }
+}
+
+/**
+ * A reader that stops early (`sbm tax cgt --json | head`) closes the pipe, and the next write fails with
+ * EPIPE on the stream, an 'error' event that would otherwise end the process with a stack trace. As a Unix
+ * filter does, the command then stops quietly with the exit code it has so far: nobody is left to read it.
+ */
+const watched = new WeakSet<NodeJS.WriteStream>();
+
+function endQuietlyWhenReaderLeaves(stream: NodeJS.WriteStream): void {
+  if (watched.has(stream)) return;
+  watched.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.stderr.write(`error: standard output: ${describeError(error)}\n`);
+    process.exit(1);
+  });
 }
 
 function applyRecursively(command: Command, apply: (command: Command) => void): void {

@@ -59,6 +59,21 @@ describe('output to a pipe', () => {
     expect(piped).toBe(file);
   }, 120_000);
 
+  it('sbm tax cgt --json stops quietly when its reader leaves early (| head)', async () => {
+    const err = join(dir, 'err');
+    const { stdout } = await run(
+      'bash',
+      [
+        '-c',
+        `set -o pipefail; ${SBM} tax cgt '${join(dir, 'cgt.csv')}' --json 2>'${err}' | head -c 100 | wc -c`,
+      ],
+      { cwd: process.cwd() },
+    );
+    expect(Number(stdout.trim())).toBe(100);
+    const { stdout: stderr } = await run('cat', [err]);
+    expect(stderr).toBe('');
+  }, 120_000);
+
   it('sbm tax cgt --json sends its whole report through a pipe', async () => {
     const { file, piped } = await fileAndPipe(`${SBM} tax cgt '${join(dir, 'cgt.csv')}' --json`);
     expect(file).toBeGreaterThan(MEGABYTE);
