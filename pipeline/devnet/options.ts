@@ -73,6 +73,12 @@ export interface DevnetOptions {
    * calls. Absent: `MAINNET_EVENTS_PER_BLOCK` in the mainnet world, none in the adversarial one; null: none.
    */
   eventsPerBlock?: number | null;
+  /**
+   * A purpose-made variant of the 2025/26 life (world/dated-life.ts, a world placed by date only): the demo
+   * coldkey also receives one lease dividend the way runtimes before spec 361 paid it, as TAO credited to its
+   * free balance with no event naming it a dividend (`UNTOLD_LEASE_DIVIDEND`). Absent or false: not.
+   */
+  untoldLeaseDividend?: boolean;
 }
 
 export type WorldMagnitudes = 'mainnet' | 'adversarial';
@@ -110,6 +116,8 @@ export interface WorldParams {
   runtimePlacement: 'dates' | 'compressed';
   /** About this many events a block with mainnet's traffic; null: the world's own events only. */
   eventsPerBlock: number | null;
+  /** The 2025/26 life's lease dividend credited with no event (option `untoldLeaseDividend`). */
+  untoldLeaseDividend?: boolean;
 }
 
 export interface RuntimeStep {
@@ -132,7 +140,8 @@ export type WorldOptionKeys =
   | 'spec473Block'
   | 'runtimes'
   | 'magnitudes'
-  | 'eventsPerBlock';
+  | 'eventsPerBlock'
+  | 'untoldLeaseDividend';
 
 export function resolveWorldParams(
   options: Pick<DevnetOptions, WorldOptionKeys>,
@@ -177,6 +186,7 @@ export function resolveWorldParams(
     runtimeSchedule,
     runtimePlacement: 'compressed',
     eventsPerBlock: eventsPerBlockOf(options),
+    ...(options.untoldLeaseDividend ? { untoldLeaseDividend: true } : {}),
   };
 }
 
@@ -253,6 +263,7 @@ function datedWorldParams(
     runtimeSchedule: schedule,
     runtimePlacement: 'dates',
     eventsPerBlock: eventsPerBlockOf(options),
+    ...(options.untoldLeaseDividend ? { untoldLeaseDividend: true } : {}),
   };
 }
 

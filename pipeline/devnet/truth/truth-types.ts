@@ -99,7 +99,20 @@ export type TruthActionKind =
   | 'miner-incentive'
   /** Spec 473: a `LimitOrders` order filled by `execute_batched_orders` (one row per order of the batch). */
   | 'limit-order-buy'
-  | 'limit-order-sell';
+  | 'limit-order-sell'
+  /**
+   * The 2025/26 life (world/user-liquidity.ts): a liquidity position opened (`tao_rao`, `alpha_rao` put in),
+   * closed (the TAO and alpha credited, fees included) or refunded by `disable_lp` (the TAO principal credited,
+   * the alpha principal and fees staked); `liquidity` has the position's own figures.
+   */
+  | 'liquidity-add'
+  | 'liquidity-remove'
+  | 'liquidity-refund'
+  /** A crowdloan contribution and a refund of one (`tao_rao`). */
+  | 'crowdloan-contribution'
+  | 'crowdloan-refund'
+  /** A lease dividend before spec 361: `tao_rao` credited to the free balance, no event naming it one. */
+  | 'lease-dividends-credited';
 
 export interface TruthAction {
   block: number;
@@ -133,6 +146,17 @@ export interface TruthAction {
   payouts: Array<{ coldkey: string; alpha_rao: string; tao_rao: string }> | null;
   /** Limit orders only: the order's id (`OrderExecuted.order_id`, 0x hex). */
   order_id?: string;
+  /** User liquidity only: the position, its principal in or out and the fees it earned (RAO). */
+  liquidity?: {
+    position_id: number;
+    liquidity: string;
+    tao_rao: string;
+    alpha_rao: string;
+    fee_tao_rao: string;
+    fee_alpha_rao: string;
+  };
+  /** Crowdloans only: the crowdloan's id. */
+  crowdloan_id?: number;
 }
 
 export interface TruthDay {

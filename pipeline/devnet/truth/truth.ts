@@ -424,6 +424,18 @@ function actionKind(action: StakingAction): TruthActionKind {
       throw new Error('truth: the AlphaV2 migration is not an action (see alpha_v2_sweep)');
     case 'LimitOrdersExecuted':
       throw new Error('truth: a limit-order batch is one action per order (limitOrderActions)');
+    case 'LiquidityAdded':
+      return 'liquidity-add';
+    case 'LiquidityRemoved':
+      return 'liquidity-remove';
+    case 'LiquidityRefunded':
+      return 'liquidity-refund';
+    case 'CrowdloanContributed':
+      return 'crowdloan-contribution';
+    case 'CrowdloanRefunded':
+      return 'crowdloan-refund';
+    case 'LeaseDividendsCredited':
+      return 'lease-dividends-credited';
   }
 }
 
@@ -592,5 +604,18 @@ function truthAction(
         alpha_rao: [...p.alpha.values()].reduce((a, b) => a + b, 0n).toString(),
         tao_rao: p.tao.toString(),
       })) ?? null,
+    ...(action.liquidity
+      ? {
+          liquidity: {
+            position_id: action.liquidity.positionId,
+            liquidity: action.liquidity.liquidity.toString(),
+            tao_rao: action.liquidity.tao.toString(),
+            alpha_rao: action.liquidity.alpha.toString(),
+            fee_tao_rao: action.liquidity.feeTao.toString(),
+            fee_alpha_rao: action.liquidity.feeAlpha.toString(),
+          },
+        }
+      : {}),
+    ...(action.crowdloan ? { crowdloan_id: action.crowdloan.id } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { spec425Events } from './spec-425-events.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
 import type { SubnetRegistration } from './subnets.js';
+import { MECHANISM_KINDS, mechanismEvents, namingEventOf } from './user-liquidity.js';
 import type { WorldEvent } from './world-event.js';
 
 /** An event placed in a block: `System.Events` order, emitted by extrinsic `extrinsic`. */
@@ -119,7 +120,8 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     if (!EPOCH_KINDS.has(action.kind)) continue;
     const saved = extrinsic;
     extrinsic = -1;
-    placeAll(action, spec425Events(action), action.kind);
+    if (MECHANISM_KINDS.has(action.kind)) placeAll(action, mechanismEvents(action), namingEventOf(action));
+    else placeAll(action, spec425Events(action), action.kind);
     extrinsic = saved;
   }
   finish(true, 6_305_000); // timestamp.set
@@ -194,6 +196,9 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
       );
     } else if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') {
       continue;
+    } else if (MECHANISM_KINDS.has(action.kind)) {
+      // The 2025/26 life's user liquidity and crowdloans (world/user-liquidity.ts).
+      placeAll(action, mechanismEvents(action), namingEventOf(action));
     } else if (DATED_LIFE_KINDS.has(action.kind)) {
       // The 2025/26 life's recycle, hotkey swap and root claim: one event each, of the shape the runtime of
       // their date emits (as spec 425's).
@@ -285,6 +290,7 @@ const FINALIZATION_KINDS = new Set<string>(['AlphaV2Migration']);
 
 /** Actions of the epoch (block initialization), not of an extrinsic. */
 const EPOCH_KINDS = new Set<string>([
+  'LeaseDividendsCredited',
   'AutoStakeAdded',
   'SubnetLeaseDividendsDistributed',
   'IncentiveAlphaEmittedToMiners',

@@ -25,7 +25,14 @@ export type LifeKind =
   /** Spec 473: one block of the AlphaV2 migration's `on_idle` work (phase Finalization, no extrinsic). */
   | 'AlphaV2Migration'
   /** Spec 473: one `LimitOrders.execute_batched_orders` filling a buy and a sell order of one signer. */
-  | 'LimitOrdersExecuted';
+  | 'LimitOrdersExecuted'
+  /** The 2025/26 life's user liquidity, crowdloans and a lease dividend credited as TAO (world/user-liquidity.ts). */
+  | 'LiquidityAdded'
+  | 'LiquidityRemoved'
+  | 'LiquidityRefunded'
+  | 'CrowdloanContributed'
+  | 'CrowdloanRefunded'
+  | 'LeaseDividendsCredited';
 
 /** A position: a coldkey's stake through one hotkey on one subnet. */
 export interface Position {

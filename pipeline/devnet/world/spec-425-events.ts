@@ -168,6 +168,9 @@ export function spec425Events(action: StakingAction): WorldEvent[] {
         },
       ];
     }
+    default:
+      // The 2025/26 life's user liquidity and crowdloans: world/user-liquidity.ts.
+      throw new Error(`spec 425 events: ${action.kind} is not a spec 425 action`);
   }
 }
 

@@ -23,10 +23,26 @@ export type LifeStep =
   | { kind: 'coldkey-swap'; successor: number }
   // Spec 473, the day after its upgrade (see SPEC_473_SCHEDULE), by whoever holds the demo's stake then.
   | { kind: 'limit-orders' }
-  | { kind: 'unstake-all' };
+  | { kind: 'unstake-all' }
+  // The 2025/26 life only (world/dated-life.ts, world/user-liquidity.ts): user liquidity and crowdloans.
+  | { kind: 'liquidity-add'; at: Position; positionId: number }
+  | { kind: 'liquidity-remove'; at: Position; positionId: number }
+  | { kind: 'liquidity-refund'; at: Position; positionId: number }
+  | { kind: 'crowdloan-contribute'; crowdloanId: number }
+  | { kind: 'crowdloan-refund'; crowdloanId: number }
+  | { kind: 'lease-dividends-credited'; to: Position; leaseColdkey: Account; leaseId: number };
+
+/** Steps of the 2025/26 life alone, never scheduled in spec 425's life. */
+export type DatedOnlyLifeKind =
+  | 'liquidity-add'
+  | 'liquidity-remove'
+  | 'liquidity-refund'
+  | 'crowdloan-contribute'
+  | 'crowdloan-refund'
+  | 'lease-dividends-credited';
 
 /** The steps of the 425 life, scheduled in days after the spec 425 upgrade day (SPEC_425_SCHEDULE). */
-export type Spec425LifeKind = Exclude<LifeStep['kind'], Spec473LifeKind>;
+export type Spec425LifeKind = Exclude<LifeStep['kind'], Spec473LifeKind | DatedOnlyLifeKind>;
 /** The steps scheduled in days after the spec 473 upgrade day (SPEC_473_SCHEDULE). */
 export type Spec473LifeKind = 'limit-orders' | 'unstake-all';
 
@@ -67,6 +83,18 @@ export function lifeStepKind(step: LifeStep): StakingKind | LifeKind {
       return 'StakeRemoved';
     case 'limit-orders':
       return 'LimitOrdersExecuted';
+    case 'liquidity-add':
+      return 'LiquidityAdded';
+    case 'liquidity-remove':
+      return 'LiquidityRemoved';
+    case 'liquidity-refund':
+      return 'LiquidityRefunded';
+    case 'crowdloan-contribute':
+      return 'CrowdloanContributed';
+    case 'crowdloan-refund':
+      return 'CrowdloanRefunded';
+    case 'lease-dividends-credited':
+      return 'LeaseDividendsCredited';
   }
 }
 

@@ -4,7 +4,14 @@ import type { WorldParams } from '../options.js';
 import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
-import { DATED_SCHEDULE, type DatedLifeKind, datedLifeBlock } from './dated-life.js';
+import {
+  DATED_CROWDLOANS,
+  DATED_LIQUIDITY_POSITIONS,
+  DATED_SCHEDULE,
+  type DatedLifeKind,
+  datedLifeBlock,
+  UNTOLD_LEASE_DIVIDEND,
+} from './dated-life.js';
 import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
 import type { Position } from './position.js';
@@ -39,6 +46,7 @@ import type { DissolutionPayout, Staker, StakingAction } from './staking-action.
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
 import { planSweepPositions, type SweepPosition } from './sweep-positions.js';
 import type { Timeline } from './timeline.js';
+import { closePosition, crowdloanAccount, type LiquidityFill, openPosition } from './user-liquidity.js';
 
 export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stake-state.js';
 export type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
@@ -248,6 +256,8 @@ export class Stakers {
         miner: validators[minerHotkey]!,
         free: free.slice(4),
         subnets,
+        liquidity: p3,
+        leased,
       });
     }
     const successorIndex = TRACKED_COLDKEYS;
@@ -318,6 +328,11 @@ export class Stakers {
     if (subnet) subnet.deregisteredAt = this.#dissolved.block;
   }
 
+  /** The 2025/26 life's liquidity positions as opened, by position id (sized when their day is first built). */
+  readonly #openedLiquidity = new Map<number, LiquidityFill>();
+  /** The 2025/26 life's crowdloan contributions, by crowdloan id. */
+  readonly #contributions = new Map<number, bigint>();
+
   /** Positions of the 2025/26 life the demo coldkey holds from genesis (its own stream: other draws unchanged). */
   readonly #datedPositions: Position[] = [];
 
@@ -333,6 +348,10 @@ export class Stakers {
     miner: Account;
     free: number[];
     subnets: readonly SubnetRegistration[];
+    /** The position whose alpha goes into the life's liquidity positions. */
+    liquidity: Position;
+    /** The leased subnet's position the demo's lease dividends land on. */
+    leased: Position;
   }): void {
     const demo = this.demo;
     const seed = this.#params.seed;
@@ -352,7 +371,49 @@ export class Stakers {
       demo.positions.push(position);
       if (!demo.hotkeys.includes(position.hotkey)) demo.hotkeys.push(position.hotkey);
     }
-    const steps: Record<DatedLifeKind, LifeStep> = {
+    const leaseColdkey = deriveAccount(seed, 'lease-coldkey/1');
+    // The n-th step of a kind takes the n-th position or crowdloan (dated-life.ts).
+    const nth = (list: readonly number[], n: number) => list[Math.min(n, list.length - 1)]!;
+    const stepsOf: Record<DatedLifeKind, (n: number) => LifeStep> = {
+      recycle: () => steps.recycle,
+      'hotkey-swap': () => steps['hotkey-swap'],
+      'auto-stake': () => steps['auto-stake'],
+      'root-claim': () => steps['root-claim'],
+      dissolution: () => steps.dissolution,
+      'liquidity-add': (n) => ({
+        kind: 'liquidity-add',
+        at: inputs.liquidity,
+        positionId: nth(DATED_LIQUIDITY_POSITIONS, n),
+      }),
+      'liquidity-remove': () => ({
+        kind: 'liquidity-remove',
+        at: inputs.liquidity,
+        positionId: DATED_LIQUIDITY_POSITIONS[0],
+      }),
+      'liquidity-refund': () => ({
+        kind: 'liquidity-refund',
+        at: inputs.liquidity,
+        positionId: DATED_LIQUIDITY_POSITIONS[1],
+      }),
+      'crowdloan-contribute': (n) => ({
+        kind: 'crowdloan-contribute',
+        crowdloanId: nth([DATED_CROWDLOANS.leased, DATED_CROWDLOANS.refunded], n),
+      }),
+      'crowdloan-refund': () => ({ kind: 'crowdloan-refund', crowdloanId: DATED_CROWDLOANS.refunded }),
+      'lease-dividends': () => ({
+        kind: 'lease-dividends',
+        to: inputs.leased,
+        leaseColdkey,
+        leaseId: DATED_CROWDLOANS.leased,
+      }),
+      'lease-dividends-credited': () => ({
+        kind: 'lease-dividends-credited',
+        to: inputs.leased,
+        leaseColdkey,
+        leaseId: DATED_CROWDLOANS.leased,
+      }),
+    };
+    const steps: Record<'recycle' | 'hotkey-swap' | 'auto-stake' | 'root-claim' | 'dissolution', LifeStep> = {
       recycle: { kind: 'recycle', from: inputs.recycled },
       'hotkey-swap': {
         kind: 'hotkey-swap',
@@ -364,10 +425,16 @@ export class Stakers {
       'root-claim': { kind: 'root-claim', to: inputs.rootClaimed },
       dissolution: { kind: 'dissolution', netuid: dissolvedNetuid },
     };
-    for (const [kind, date, hour] of DATED_SCHEDULE) {
+    const schedule = this.#params.untoldLeaseDividend
+      ? [...DATED_SCHEDULE, UNTOLD_LEASE_DIVIDEND]
+      : DATED_SCHEDULE;
+    const seen = new Map<DatedLifeKind, number>();
+    for (const [kind, date, hour] of schedule) {
+      const n = seen.get(kind) ?? 0;
+      seen.set(kind, n + 1);
       const block = datedLifeBlock(this.#timeline, date, hour);
       if (block === null) continue;
-      this.life.push({ block, step: steps[kind], dated: true });
+      this.life.push({ block, step: stepsOf[kind](n), dated: true });
       if (kind === 'dissolution') {
         const subnet = inputs.subnets.find(
           (s) => s.netuid === dissolvedNetuid && s.deregisteredAt === null && s.registeredAt === 0,
@@ -955,6 +1022,60 @@ export class Stakers {
           lease: { id: step.leaseId, coldkey: step.leaseColdkey },
         };
       }
+      case 'liquidity-add': {
+        // A twentieth of the position's alpha with the TAO of equal value beside it, no more than a quarter of
+        // the free TAO (world/user-liquidity.ts).
+        const pool = this.#poolOf(step.at.netuid, block);
+        if (!pool) return null;
+        const free = state.free[demo.index]!;
+        const alpha = min(part(step.at, 5n), (free / 4n) * pool.alphaIn / pool.tao);
+        if (alpha <= 0n) return null;
+        const fill = openPosition(step.positionId, alpha, pool.tao, pool.alphaIn);
+        this.#openedLiquidity.set(step.positionId, fill);
+        return { ...base, hotkey: step.at.hotkey, netuid: step.at.netuid, tao: fill.tao, alpha, liquidity: fill };
+      }
+      case 'liquidity-remove':
+      case 'liquidity-refund': {
+        // Closed at the pool's price of its block, with 0.2 % to 0.5 % of each side earned in fees. A refund
+        // by `disable_lp` pays the TAO principal only (its TAO fees are not paid out) and stakes the alpha
+        // principal and fees; `remove_liquidity` pays all four.
+        const opened = this.#openedLiquidity.get(step.positionId);
+        const pool = this.#poolOf(step.at.netuid, block);
+        if (!opened || !pool) return null;
+        const closed = closePosition(opened, pool.tao, pool.alphaIn, 2_000n + random.bigint(0n, 3_000n));
+        const refund = step.kind === 'liquidity-refund';
+        return {
+          ...base,
+          hotkey: step.at.hotkey,
+          netuid: step.at.netuid,
+          tao: refund ? closed.tao : closed.tao + closed.feeTao,
+          alpha: closed.alpha + closed.feeAlpha,
+          liquidity: closed,
+        };
+      }
+      case 'crowdloan-contribute': {
+        const tao = (state.free[demo.index]! * random.bigint(2n, 5n)) / 100n;
+        if (tao <= 0n) return null;
+        this.#contributions.set(step.crowdloanId, tao);
+        return { ...base, tao, crowdloan: { id: step.crowdloanId, account: crowdloanAccount(step.crowdloanId) } };
+      }
+      case 'crowdloan-refund': {
+        const tao = this.#contributions.get(step.crowdloanId);
+        if (tao === undefined) return null;
+        return { ...base, tao, crowdloan: { id: step.crowdloanId, account: crowdloanAccount(step.crowdloanId) } };
+      }
+      case 'lease-dividends-credited': {
+        // Before spec 361 the contributors' cut was unstaked and paid as TAO (subnets/leasing.rs at 4d3a7ab34).
+        const alpha = random.bigint(1n, 4n) * RAO_PER_UNIT + random.bigint(0n, RAO_PER_UNIT);
+        return {
+          ...base,
+          hotkey: step.to.hotkey,
+          netuid: step.to.netuid,
+          alpha,
+          tao: this.#toTao(step.to.netuid, block, alpha),
+          lease: { id: step.leaseId, coldkey: step.leaseColdkey },
+        };
+      }
       case 'hotkey-swap':
         return {
           ...base,
@@ -1224,7 +1345,26 @@ export class Stakers {
         break;
       case 'AutoStakeAdded':
       case 'RootClaimed':
+      case 'SubnetLeaseDividendsDistributed':
         add(from, position!.pool, action.alpha!);
+        break;
+      // User liquidity and crowdloans (world/user-liquidity.ts): `tao` leaves or reaches the free balance,
+      // `alpha` the position (a refund's alpha goes to the position's hotkey: the subnet's top validator here).
+      case 'LiquidityAdded':
+        state.free[from.index]! -= action.tao;
+        remove(from, position!.pool, action.alpha!);
+        break;
+      case 'LiquidityRemoved':
+      case 'LiquidityRefunded':
+        state.free[from.index]! += action.tao;
+        add(from, position!.pool, action.alpha!);
+        break;
+      case 'CrowdloanContributed':
+        state.free[from.index]! -= action.tao;
+        break;
+      case 'CrowdloanRefunded':
+      case 'LeaseDividendsCredited':
+        state.free[from.index]! += action.tao;
         break;
       default:
         this.#applyV1KeyChange(state, action);

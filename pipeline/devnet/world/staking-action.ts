@@ -3,6 +3,7 @@
 import type { Account } from './accounts.js';
 import type { LimitOrderBatch } from './limit-orders.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
+import type { CrowdloanMove, LiquidityFill } from './user-liquidity.js';
 import type { WorldEvent } from './world-event.js';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
@@ -47,6 +48,10 @@ export interface StakingAction {
   hotkeySwap?: { from: number; to: number };
   /** A step of the demo coldkey's 2025/26 life, on the runtime of its date (world/dated-life.ts). */
   dated?: true;
+  /** LiquidityAdded, LiquidityRemoved, LiquidityRefunded: the position and its amounts (world/user-liquidity.ts). */
+  liquidity?: LiquidityFill;
+  /** CrowdloanContributed, CrowdloanRefunded: the crowdloan (`tao` is the amount). */
+  crowdloan?: CrowdloanMove;
 }
 
 export interface Staker {
