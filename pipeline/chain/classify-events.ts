@@ -17,6 +17,8 @@
  */
 
 import type { BurnEvent } from './burn-event.js';
+import { crowdloanOfAccount } from './crowdloan-account.js';
+import { liquidityEvent, liquidityRefundOf } from './liquidity-events.js';
 import { fieldAccount, fieldCount, fieldInt, fieldRao, fieldSubnetAccount } from './event-fields.js';
 import type { BlockEvents } from './read-blocks.js';
 import type { DecodedEvent } from './runtime-codec.js';
@@ -49,6 +51,7 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
     }
   }
   const creditedPayout = removals.length === 0 ? () => null : creditedPayoutOf(block.events, removals);
+  const liquidityRefund = liquidityRefundOf(block.events);
 
   // AlphaBurned and StakeAdded events consumed by a buyback, by event index.
   const consumed = new Set<number>();
@@ -106,6 +109,12 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
         alphaRao: fieldRao(event, buy ? 5 : 4),
         detail: { order_id: String(f[0]?.toString()), order_type: String(f[3]?.toString()) },
       });
+      continue;
+    }
+    if (event.pallet === 'Swap' || event.pallet === 'Crowdloan') {
+      // User liquidity positions and crowdloan contributions (liquidity-events.ts).
+      const found = liquidityEvent(event);
+      if (found) staking.push({ ...base(event), ...found });
       continue;
     }
     if (event.pallet === SUBTENSOR) {
@@ -268,6 +277,11 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
       if (fromSubnet !== null) detail['from_subnet'] = fromSubnet;
       if (toSubnet !== null) detail['to_subnet'] = toSubnet;
       if (fromSubnet !== null && dissolved.has(fromSubnet)) detail['dissolved_netuid'] = fromSubnet;
+      // A crowdloan's funds account on either side: a contribution's TAO leg, or a refund or withdrawal.
+      const fromCrowdloan = crowdloanOfAccount(from);
+      const toCrowdloan = crowdloanOfAccount(to);
+      if (fromCrowdloan !== null) detail['from_crowdloan'] = fromCrowdloan;
+      if (toCrowdloan !== null) detail['to_crowdloan'] = toCrowdloan;
       staking.push({
         ...base(event),
         kind: 'Transfer',
@@ -279,6 +293,20 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
         detail,
       });
     } else if (event.pallet === 'Balances' && event.name === 'Deposit') {
+      const refunded = liquidityRefund(event);
+      if (refunded !== null) {
+        staking.push({
+          ...base(event),
+          kind: 'LiquidityRefunded',
+          coldkey: fieldAccount(event, 0),
+          hotkey: null,
+          netuid: refunded,
+          taoRao: fieldRao(event, 1),
+          alphaRao: null,
+          detail: null,
+        });
+        continue;
+      }
       const netuid = creditedPayout(event);
       if (netuid === null) continue;
       // Recorded as the transfer from the subnet's account that later runtimes make of the same payout.

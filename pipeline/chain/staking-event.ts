@@ -1,7 +1,8 @@
 /**
  * A staking event as the chain records it: one `SubtensorModule` event that changes a coldkey's holdings
  * (Stake*, the swaps, recycles and burns, auto-stake, root claims, lease dividends, a fee paid in alpha), a
- * limit order executed for it, or a `Balances.Transfer` (the TAO legs of staking to and from a subnet's
+ * limit order executed for it, a user liquidity position's `Swap` event or its refund by `disable_lp`
+ * (`LiquidityRefunded`, the collector's name for that credit), a crowdloan contribution or withdrawal, or a `Balances.Transfer` (the TAO legs of staking to and from a subnet's
  * account among them), decoded by `classify-events.ts`. The one definition of it: the collector passes it to the warehouse
  * unchanged (`staking_events`), and the tax work reads the same shape.
  */
@@ -21,7 +22,13 @@ export type StakingKind =
   | 'RootClaimed'
   | 'SubnetLeaseDividendsDistributed'
   | 'TransactionFeePaidWithAlpha'
-  | 'LimitOrderExecuted';
+  | 'LimitOrderExecuted'
+  | 'LiquidityAdded'
+  | 'LiquidityRemoved'
+  | 'LiquidityModified'
+  | 'LiquidityRefunded'
+  | 'CrowdloanContributed'
+  | 'CrowdloanWithdrew';
 
 /** Every kind, in the order the contract lists them. */
 export const STAKING_KINDS = [
@@ -41,6 +48,12 @@ export const STAKING_KINDS = [
   'SubnetLeaseDividendsDistributed',
   'TransactionFeePaidWithAlpha',
   'LimitOrderExecuted',
+  'LiquidityAdded',
+  'LiquidityRemoved',
+  'LiquidityModified',
+  'LiquidityRefunded',
+  'CrowdloanContributed',
+  'CrowdloanWithdrew',
 ] as const satisfies readonly StakingKind[];
 
 export interface StakingEvent {

@@ -123,6 +123,18 @@ export const ColdkeyEvent = z.object({
   new_hotkey: z.string().nullable().optional(),
   /** LimitOrderExecuted: `LimitBuy` (TAO in, alpha out), `TakeProfit` or `StopLoss` (alpha in, TAO out). */
   order_type: z.string().nullable().optional(),
+  /** LiquidityAdded, LiquidityRemoved, LiquidityModified: the position's id (u128, decimal text). */
+  position_id: z.string().nullable().optional(),
+  /** The same: the liquidity added or taken out (LiquidityModified: negative when taken out). */
+  liquidity: z.string().nullable().optional(),
+  /** LiquidityRemoved, LiquidityModified: the fees the position paid out, in TAO and in alpha. */
+  fee_tao_rao: rao.nullable().optional(),
+  fee_alpha_rao: rao.nullable().optional(),
+  /** CrowdloanContributed, CrowdloanWithdrew: the crowdloan. */
+  crowdloan_id: z.number().int().nullable().optional(),
+  /** Transfer: the crowdloan whose funds account paid (a refund or withdrawal) or was paid (a contribution). */
+  from_crowdloan: z.number().int().nullable().optional(),
+  to_crowdloan: z.number().int().nullable().optional(),
 });
 export type ColdkeyEvent = z.infer<typeof ColdkeyEvent>;
 

@@ -78,6 +78,7 @@ export function coldkeyEvent(event: StakingEvent, role: ColdkeyRole): ColdkeyEve
       ? { new_hotkey: detailText(event, 'new_hotkey') }
       : {}),
     ...(event.kind === 'LimitOrderExecuted' ? { order_type: detailText(event, 'order_type') } : {}),
+    ...liquidityFields(event),
   };
 }
 
@@ -128,4 +129,30 @@ function detailText(event: StakingEvent, field: string): string | null {
 function detailNumber(event: StakingEvent, field: string): number | null {
   const value = event.detail?.[field];
   return value === undefined || value === null ? null : Number(value);
+}
+
+/** A liquidity position's and a crowdloan's own fields (`chain/liquidity-events.ts`), where the event has them. */
+function liquidityFields(event: StakingEvent): Partial<ColdkeyEvent> {
+  switch (event.kind) {
+    case 'LiquidityAdded':
+    case 'LiquidityRemoved':
+    case 'LiquidityModified':
+      return {
+        position_id: detailText(event, 'position_id'),
+        liquidity: detailText(event, 'liquidity'),
+        ...(event.kind === 'LiquidityAdded'
+          ? {}
+          : { fee_tao_rao: detailText(event, 'fee_tao_rao'), fee_alpha_rao: detailText(event, 'fee_alpha_rao') }),
+      };
+    case 'CrowdloanContributed':
+    case 'CrowdloanWithdrew':
+      return { crowdloan_id: detailNumber(event, 'crowdloan_id') };
+    case 'Transfer': {
+      const from = detailNumber(event, 'from_crowdloan');
+      const to = detailNumber(event, 'to_crowdloan');
+      return { ...(from !== null ? { from_crowdloan: from } : {}), ...(to !== null ? { to_crowdloan: to } : {}) };
+    }
+    default:
+      return {};
+  }
 }
