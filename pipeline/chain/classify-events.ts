@@ -18,8 +18,8 @@
 
 import type { BurnEvent } from './burn-event.js';
 import { crowdloanOfAccount } from './crowdloan-account.js';
-import { liquidityEvent, liquidityRefundOf } from './liquidity-events.js';
 import { fieldAccount, fieldCount, fieldInt, fieldRao, fieldSubnetAccount } from './event-fields.js';
+import { liquidityEvent, liquidityRefundOf } from './liquidity-events.js';
 import type { BlockEvents } from './read-blocks.js';
 import type { DecodedEvent } from './runtime-codec.js';
 import type { StakingEvent } from './staking-event.js';

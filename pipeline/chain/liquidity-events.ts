@@ -20,7 +20,10 @@ import { fieldAccount, fieldInt, fieldRao } from './event-fields.js';
 import type { DecodedEvent } from './runtime-codec.js';
 import type { StakingEvent } from './staking-event.js';
 
-type Classified = Pick<StakingEvent, 'kind' | 'coldkey' | 'hotkey' | 'netuid' | 'taoRao' | 'alphaRao' | 'detail'>;
+type Classified = Pick<
+  StakingEvent,
+  'kind' | 'coldkey' | 'hotkey' | 'netuid' | 'taoRao' | 'alphaRao' | 'detail'
+>;
 
 /** A signed integer field (i64), through its codec. */
 function signed(event: DecodedEvent, i: number): bigint {
@@ -100,7 +103,8 @@ export function liquidityEvent(event: DecodedEvent): Classified | null {
  */
 export function liquidityRefundOf(events: readonly DecodedEvent[]): (deposit: DecodedEvent) => number | null {
   const toggles = events.filter(
-    (e) => e.pallet === 'Swap' && e.name === 'UserLiquidityToggled' && String(e.fields[1]?.toString()) === 'false',
+    (e) =>
+      e.pallet === 'Swap' && e.name === 'UserLiquidityToggled' && String(e.fields[1]?.toString()) === 'false',
   );
   if (toggles.length === 0) return () => null;
   return (deposit) => {

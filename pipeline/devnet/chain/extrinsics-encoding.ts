@@ -187,7 +187,11 @@ function stakingCall(action: StakingAction): BodyCall {
         args: { hotkey, netuid, position_id: action.liquidity?.positionId },
       };
     case 'CrowdloanContributed':
-      return { pallet: 'Crowdloan', call: 'contribute', args: { crowdloan_id: action.crowdloan?.id, amount: action.tao } };
+      return {
+        pallet: 'Crowdloan',
+        call: 'contribute',
+        args: { crowdloan_id: action.crowdloan?.id, amount: action.tao },
+      };
     case 'CrowdloanRefunded':
       return { pallet: 'Crowdloan', call: 'refund', args: { crowdloan_id: action.crowdloan?.id } };
     default:

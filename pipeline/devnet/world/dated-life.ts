@@ -55,7 +55,11 @@ export const DATED_SCHEDULE: ReadonlyArray<[DatedLifeKind, string, number]> = [
  * announced them, credited to the demo's free balance as TAO with no event naming it a dividend. Block 1 of the
  * UTC day's hour 0 is an epoch's (phase Initialization).
  */
-export const UNTOLD_LEASE_DIVIDEND: [DatedLifeKind, string, number] = ['lease-dividends-credited', '2025-10-20', 0];
+export const UNTOLD_LEASE_DIVIDEND: [DatedLifeKind, string, number] = [
+  'lease-dividends-credited',
+  '2025-10-20',
+  0,
+];
 
 /**
  * The 2025/26 life's positions and crowdloans: liquidity position 1 closed by `remove_liquidity`, position 2

@@ -1028,11 +1028,18 @@ export class Stakers {
         const pool = this.#poolOf(step.at.netuid, block);
         if (!pool) return null;
         const free = state.free[demo.index]!;
-        const alpha = min(part(step.at, 5n), (free / 4n) * pool.alphaIn / pool.tao);
+        const alpha = min(part(step.at, 5n), ((free / 4n) * pool.alphaIn) / pool.tao);
         if (alpha <= 0n) return null;
         const fill = openPosition(step.positionId, alpha, pool.tao, pool.alphaIn);
         this.#openedLiquidity.set(step.positionId, fill);
-        return { ...base, hotkey: step.at.hotkey, netuid: step.at.netuid, tao: fill.tao, alpha, liquidity: fill };
+        return {
+          ...base,
+          hotkey: step.at.hotkey,
+          netuid: step.at.netuid,
+          tao: fill.tao,
+          alpha,
+          liquidity: fill,
+        };
       }
       case 'liquidity-remove':
       case 'liquidity-refund': {
@@ -1057,12 +1064,20 @@ export class Stakers {
         const tao = (state.free[demo.index]! * random.bigint(2n, 5n)) / 100n;
         if (tao <= 0n) return null;
         this.#contributions.set(step.crowdloanId, tao);
-        return { ...base, tao, crowdloan: { id: step.crowdloanId, account: crowdloanAccount(step.crowdloanId) } };
+        return {
+          ...base,
+          tao,
+          crowdloan: { id: step.crowdloanId, account: crowdloanAccount(step.crowdloanId) },
+        };
       }
       case 'crowdloan-refund': {
         const tao = this.#contributions.get(step.crowdloanId);
         if (tao === undefined) return null;
-        return { ...base, tao, crowdloan: { id: step.crowdloanId, account: crowdloanAccount(step.crowdloanId) } };
+        return {
+          ...base,
+          tao,
+          crowdloan: { id: step.crowdloanId, account: crowdloanAccount(step.crowdloanId) },
+        };
       }
       case 'lease-dividends-credited': {
         // Before spec 361 the contributors' cut was unstaked and paid as TAO (subnets/leasing.rs at 4d3a7ab34).

@@ -48,7 +48,12 @@ export function isqrt(value: bigint): bigint {
  * TAO of equal value beside it, and the liquidity `sqrt(tao × alpha)` (a position inside its range holds
  * its two tokens in the pool's ratio).
  */
-export function openPosition(positionId: number, alpha: bigint, poolTao: bigint, poolAlpha: bigint): LiquidityFill {
+export function openPosition(
+  positionId: number,
+  alpha: bigint,
+  poolTao: bigint,
+  poolAlpha: bigint,
+): LiquidityFill {
   const tao = poolAlpha === 0n ? alpha : (alpha * poolTao) / poolAlpha;
   return {
     positionId,
@@ -148,7 +153,15 @@ export function mechanismEvents(action: StakingAction): WorldEvent[] {
         {
           pallet: 'Swap',
           name: 'LiquidityRemoved',
-          args: [...positionArgs(lp!), lp!.tao, lp!.alpha, lp!.feeTao, lp!.feeAlpha, lp!.tickLow, lp!.tickHigh],
+          args: [
+            ...positionArgs(lp!),
+            lp!.tao,
+            lp!.alpha,
+            lp!.feeTao,
+            lp!.feeAlpha,
+            lp!.tickLow,
+            lp!.tickHigh,
+          ],
         },
       ];
     case 'LiquidityRefunded':
@@ -158,12 +171,20 @@ export function mechanismEvents(action: StakingAction): WorldEvent[] {
       ];
     case 'CrowdloanContributed':
       return [
-        { pallet: 'Balances', name: 'Transfer', args: [who, action.crowdloan!.account.publicKey, action.tao] },
+        {
+          pallet: 'Balances',
+          name: 'Transfer',
+          args: [who, action.crowdloan!.account.publicKey, action.tao],
+        },
         { pallet: 'Crowdloan', name: 'Contributed', args: [action.crowdloan!.id, who, action.tao] },
       ];
     case 'CrowdloanRefunded':
       return [
-        { pallet: 'Balances', name: 'Transfer', args: [action.crowdloan!.account.publicKey, who, action.tao] },
+        {
+          pallet: 'Balances',
+          name: 'Transfer',
+          args: [action.crowdloan!.account.publicKey, who, action.tao],
+        },
         { pallet: 'Crowdloan', name: 'AllRefunded', args: [action.crowdloan!.id] },
       ];
     case 'LeaseDividendsCredited': {

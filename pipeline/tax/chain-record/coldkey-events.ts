@@ -142,7 +142,10 @@ function liquidityFields(event: StakingEvent): Partial<ColdkeyEvent> {
         liquidity: detailText(event, 'liquidity'),
         ...(event.kind === 'LiquidityAdded'
           ? {}
-          : { fee_tao_rao: detailText(event, 'fee_tao_rao'), fee_alpha_rao: detailText(event, 'fee_alpha_rao') }),
+          : {
+              fee_tao_rao: detailText(event, 'fee_tao_rao'),
+              fee_alpha_rao: detailText(event, 'fee_alpha_rao'),
+            }),
       };
     case 'CrowdloanContributed':
     case 'CrowdloanWithdrew':
@@ -150,7 +153,10 @@ function liquidityFields(event: StakingEvent): Partial<ColdkeyEvent> {
     case 'Transfer': {
       const from = detailNumber(event, 'from_crowdloan');
       const to = detailNumber(event, 'to_crowdloan');
-      return { ...(from !== null ? { from_crowdloan: from } : {}), ...(to !== null ? { to_crowdloan: to } : {}) };
+      return {
+        ...(from !== null ? { from_crowdloan: from } : {}),
+        ...(to !== null ? { to_crowdloan: to } : {}),
+      };
     }
     default:
       return {};

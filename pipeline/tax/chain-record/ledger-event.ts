@@ -11,6 +11,11 @@ export const ALPHA_V2_SWEEP = 'AlphaV2Migration' as const;
 export interface LedgerEvent extends Omit<ColdkeyEvent, 'kind'> {
   coldkey: string;
   kind: ColdkeyEvent['kind'] | typeof ALPHA_V2_SWEEP;
+  /**
+   * LiquidityRefunded: the coldkey's positions on the subnet that the record shows open when the chain closed
+   * them (their `LiquidityAdded` less any `LiquidityRemoved`/`LiquidityModified`), found by `groupEvents`.
+   */
+  refunded_positions?: Array<{ position_id: string; liquidity: string }>;
 }
 
 /** How a row names an event: `kind block/index`, or `kind block` for the pack's own rows (no chain event). */

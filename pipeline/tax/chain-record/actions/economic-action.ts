@@ -36,6 +36,18 @@
  *     unstake, named as the migration. The positions it deleted have no event: `locate-sweep.ts`.
  */
 import type { LedgerEvent } from '../ledger-event.js';
+import {
+  annotateLiquidityRefunds,
+  bookCrowdloans,
+  bookLiquidity,
+  crowdloanTreatment,
+  isCrowdloanGroup,
+  isLiquidityGroup,
+  type LiquidityFigures,
+  liquidityFigures,
+  liquidityFlag,
+  liquidityTreatment,
+} from './liquidity-actions.js';
 
 export const TAO_SIDE = 'TAO' as const;
 
@@ -64,6 +76,21 @@ export type ActionLeg =
       valueTaoRao: bigint;
       /** A transaction fee paid in this alpha (`TransactionFeePaidWithAlpha`). */
       fee?: true;
+      /** Valued at the subnet's pool price at the block (the stated amount, or the measured one) plus `valueTaoRao`. */
+      atMarket?: true;
+    }
+  | {
+      side: 'dispose' | 'acquire';
+      /** A right that is no token (actions/liquidity-actions.ts): a liquidity position, a crowdloan contribution. */
+      asset: 'claim';
+      /** Its asset name: `liquidity:<netuid>:<position id>`, `crowdloan:<id>`. */
+      name: string;
+      /** Its quantity: the position's liquidity, the contribution's RAO. */
+      rao: bigint;
+      /** Its value in TAO (RAO), plus the pool value of `alphaAtMarket` where given. */
+      valueTaoRao: bigint;
+      /** Alpha of this subnet whose value at the block's pool price is part of the claim's (null: measured). */
+      alphaAtMarket?: { netuid: number; rao: bigint | null };
     };
 
 export type ActionKind =
@@ -84,7 +111,9 @@ export type ActionKind =
   | 'key-swap'
   | 'income'
   | 'sweep'
-  | 'subnet-leg';
+  | 'subnet-leg'
+  | 'liquidity'
+  | 'crowdloan';
 
 export interface ActionFlag {
   kind: 'transfer-out' | 'transfer-in' | 'unexplained';
@@ -110,6 +139,8 @@ export interface EconomicAction {
    * side, so that a buyer's own address or exchange records can make it a move within their holdings.
    */
   counterparty?: string;
+  /** A liquidity position's movement: its figures for liquidity.csv (actions/liquidity-actions.ts). */
+  liquidity?: LiquidityFigures;
 }
 
 /** A hotkey swap (every holder's stake on the old hotkey moves; netuid null: on every subnet) or a coldkey swap. */
@@ -132,8 +163,10 @@ export function groupKey(event: LedgerEvent): string {
  */
 export function groupEvents(events: readonly LedgerEvent[]): LedgerEvent[][] {
   const groups = new Map<string, LedgerEvent[]>();
-  const ordered = [...events].sort(
-    (a, b) => a.block - b.block || a.event_index - b.event_index || (a.role < b.role ? 1 : -1),
+  const ordered = annotateLiquidityRefunds(
+    [...events].sort(
+      (a, b) => a.block - b.block || a.event_index - b.event_index || (a.role < b.role ? 1 : -1),
+    ),
   );
   for (const event of ordered) {
     const key = groupKey(event);
@@ -382,6 +415,8 @@ const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
   bookRecyclesAndBurns,
   bookFeesInAlpha,
   bookLimitOrders,
+  bookLiquidity,
+  bookCrowdloans,
 ];
 
 /** Stake events of the order's coldkeys: alpha out and in, and (older groups) the TAO they state. */
@@ -463,6 +498,8 @@ function bookTaoTransfers(g: ActionGroup): void {
     const receiver = receiverOf(e);
     const amount = big(e.tao_rao);
     if (swapLeg(sender, receiver)) continue;
+    // To or from a crowdloan's funds account: the contribution's or refund's own leg (liquidity-actions.ts).
+    if ((e.to_crowdloan ?? null) !== null || (e.from_crowdloan ?? null) !== null) continue;
     if (!fromSubnet(e) && !toSubnet(e) && limitLeg(sender, receiver, amount)) continue;
     if (e.dissolved_netuid != null) {
       if (!isOrderColdkey(g, receiver)) continue;
@@ -571,7 +608,7 @@ interface ActionRule {
   /** A key swap's old and new key. */
   swap?: (g: ActionGroup) => KeySwap;
   /** A point to check the action raises by being of this kind. */
-  flag?: (g: ActionGroup) => ActionFlag;
+  flag?: (g: ActionGroup) => ActionFlag | undefined;
 }
 
 /** Whether the group's stake left one subnet for the same subnet (a move between hotkeys or coldkeys). */
@@ -615,6 +652,17 @@ const ACTION_RULES: readonly ActionRule[] = [
         ? 'coldkey swapped: the same holdings under the new coldkey, not a disposal and not income'
         : 'hotkey swapped: the same stake under the new hotkey, not a disposal and not income',
     swap: keySwapOf,
+  },
+  {
+    kind: 'liquidity',
+    applies: (g) => isLiquidityGroup(g.events),
+    treatment: (g) => liquidityTreatment(g.events, g.legs),
+    flag: (g) => liquidityFlag(g.events, g.legs),
+  },
+  {
+    kind: 'crowdloan',
+    applies: (g) => isCrowdloanGroup(g.events, g.coldkeys),
+    treatment: (g) => crowdloanTreatment(g.events),
   },
   {
     kind: 'income',
@@ -760,5 +808,9 @@ function finishAction(
       ? [...g.crossedWith][0] || undefined
       : counterparty;
   if (other !== undefined && CROSSING_KINDS.has(kind)) action.counterparty = other;
+  if (kind === 'liquidity') {
+    const figures = liquidityFigures(g.events, g.coldkeys);
+    if (figures) action.liquidity = figures;
+  }
   return action;
 }

@@ -311,14 +311,42 @@ function assetChanges(
     assets.set(asset, found);
     return found;
   };
+  // Alpha valued at the pool's price (a liquidity position's, actions/liquidity-actions.ts): the stated amount,
+  // or the change the chain shows on the subnet's positions the action touches.
+  const measuredOn = (netuid: number) => {
+    const change = takes.filter((t) => t.position.netuid === netuid).reduce((sum, t) => sum + t.rao, 0n);
+    return change < 0n ? -change : change;
+  };
+  const atMarket = (side: 'dispose' | 'acquire', netuid: number, stated: bigint | null) =>
+    taoRaoAt(side === 'dispose' ? before : after, netuid, stated ?? measuredOn(netuid)) ?? 0n;
   for (const leg of action.legs) {
+    if (leg.asset === 'claim') {
+      // A right that is no token (a liquidity position, a crowdloan contribution): its own asset.
+      const e = entry(leg.name, -1);
+      e.sides.add(leg.side);
+      const market = leg.alphaAtMarket
+        ? atMarket(
+            leg.side === 'dispose' ? 'acquire' : 'dispose',
+            leg.alphaAtMarket.netuid,
+            leg.alphaAtMarket.rao,
+          )
+        : 0n;
+      if (leg.side === 'dispose') e.disposeValue += leg.valueTaoRao + market;
+      else e.acquireValue += leg.valueTaoRao + market;
+      e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
+      continue;
+    }
     const netuid = leg.asset === TAO_SIDE ? 0 : leg.holding.netuid;
     // What is given up was held before the block (a dissolved subnet's registration is gone after it).
     const registeredAt = (leg.side === 'dispose' ? before : after).subnets.get(netuid)?.registeredAt ?? 0;
     const e = entry(leg.asset === TAO_SIDE ? TAO_ASSET : alphaAsset(netuid, registeredAt), netuid);
     e.sides.add(leg.side);
-    if (leg.side === 'dispose') e.disposeValue += leg.valueTaoRao;
-    else e.acquireValue += leg.valueTaoRao;
+    const value =
+      leg.asset === 'alpha' && leg.atMarket
+        ? leg.valueTaoRao + atMarket(leg.side, netuid, leg.statedRao)
+        : leg.valueTaoRao;
+    if (leg.side === 'dispose') e.disposeValue += value;
+    else e.acquireValue += value;
     if (leg.asset === 'alpha' && leg.fee) {
       e.feeRao += leg.statedRao ?? 0n;
       e.feeValue += leg.valueTaoRao;
