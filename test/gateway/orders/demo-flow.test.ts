@@ -168,6 +168,7 @@ it('checkout → simulate-payment → success URL → fulfil → download, for e
       'events.csv',
       'income.csv',
       'koinly.csv',
+      'liquidity.csv',
       'matches.csv',
       'pools.csv',
       'positions.csv',

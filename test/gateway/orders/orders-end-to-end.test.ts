@@ -372,6 +372,7 @@ describe('tax orders end to end', () => {
       'events.csv',
       'income.csv',
       'koinly.csv',
+      'liquidity.csv',
       'matches.csv',
       'pools.csv',
       'positions.csv',

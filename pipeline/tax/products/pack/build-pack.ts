@@ -6,6 +6,7 @@ import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/custo
 import { bittytaxCsv } from './exports/bittytax-csv.js';
 import { exportRecords } from './exports/export-records.js';
 import { koinlyCsv } from './exports/koinly-csv.js';
+import { liquidityCsv } from './liquidity-csv.js';
 import {
   cgtInputCsv,
   disposalsCsv,
@@ -42,6 +43,7 @@ export const PACK_FILE_NAMES = [
   'cgt-input.csv',
   'bittytax.csv',
   'koinly.csv',
+  'liquidity.csv',
   'README.txt',
 ] as const;
 
@@ -102,6 +104,7 @@ export async function buildPackFiles(
     ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
     ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
     ['koinly.csv', text(koinlyCsv(records))],
+    ['liquidity.csv', text(liquidityCsv(ledger))],
     ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
   ]);
   const zip = new JSZip();

@@ -73,6 +73,33 @@ export const HMRC_METHOD: readonly string[] = [
     'the TAO paid), and one worth under 1,000 RAO was deleted with no event naming its holder and its value ' +
     'burned: the pack finds its block on the chain and books a disposal for nothing (negligible value), the ' +
     'row AlphaV2Migration in events.csv.',
+  "User liquidity (the swap pallet's add_liquidity, remove_liquidity, modify_position; runtimes of 2025 " +
+    'until user liquidity was disabled on 5 December 2025). A position is its own asset in the pools ' +
+    '(liquidity:<netuid>:<position id>, its quantity the liquidity). Liquidity added is handed to the ' +
+    "subnet's pool, which trades it with every swap: the pool can deal with it as it will, which HMRC " +
+    'takes as a strong sign that beneficial ownership passes (CRYPTO61620). So adding (LiquidityAdded) is a ' +
+    "disposal of the TAO and the alpha at market value (the alpha at the pool's price of the block) and " +
+    'the position acquired for that value; taking it out (LiquidityRemoved) disposes of the position for the ' +
+    'principal paid back at market value, and the TAO and alpha received are acquired at their value. The ' +
+    'fees paid out with it are the return, income when received at their value (CRYPTO61213, CRYPTO61214), ' +
+    'listed in liquidity.csv with their value in pounds (fees_gbp: add them to your other income; they are ' +
+    'not in income.csv, which is staking income). A position the chain closed itself when user liquidity was ' +
+    'disabled (disable_lp) or its subnet dissolved names no position in any event: its TAO principal arrives ' +
+    'by Balances.Deposit and its alpha, fees included, is staked with no event; the pack disposes of the ' +
+    'positions it saw opened on that subnet for that TAO and the alpha the chain shows added, and lists it in ' +
+    'Points to check (with no position it saw opened, the TAO and alpha are taken as acquired at market ' +
+    "value, listed too). HMRC's consultation outcome of 26 November 2025 proposes that entering and " +
+    'leaving such arrangements be no gain, no loss: a proposal, not law for 2025/26. liquidity.csv gives ' +
+    "each position's amounts in and out and their values, so that reading can be computed instead.",
+  'Crowdloans and subnet leases. A contribution to a crowdloan (Contributed, its TAO sent to the ' +
+    "crowdloan's own account) gives TAO for a right: a share of the subnet lease the crowdloan becomes. " +
+    'Exchanging a token for another asset is a disposal (CRYPTO22100): the TAO is disposed of at its value and ' +
+    'the contribution (crowdloan:<id>) acquired for it. A withdrawal or a refund (the TAO paid back from the ' +
+    "crowdloan's account) disposes of the contribution for the TAO returned. The lease's dividends " +
+    'are income when received: from spec 361 (December 2025) each is announced by ' +
+    "SubnetLeaseDividendsDistributed, alpha onto the contributor's stake, in income.csv; before it they " +
+    'were paid as TAO to the free balance with no event naming them, which the pack cannot tell from any ' +
+    'other credit.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
     'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +
@@ -186,6 +213,13 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'Fee Amount and Currency, Net Worth in GBP, Label: staking, income, gift, lost or cost, Description; a ' +
       'transfer has none, so Koinly pairs it with your exchange export).',
   ],
+  [
+    'liquidity.csv',
+    'every movement of a user liquidity position: coldkey, time_utc, date_uk, block, event_index, kind, ' +
+      'netuid, position_ids, liquidity, direction (in, out, refund), tao_principal, alpha_principal (blank for ' +
+      "a refund: measured on the chain), fee_tao, fee_alpha, principal_gbp (the position's value booked), " +
+      "fees_gbp (the fees' value when received: income) and the treatment.",
+  ],
   ['README.txt', 'what each file and column means.'],
 ];
 
@@ -217,7 +251,8 @@ export function packReadme(title: string, orderId: string, taxYear: string): str
     'All CSV files: RFC 4180, UTF-8, a header row, CRLF line ends, ISO 8601 dates (UK dates for uk_date and',
     'date columns, UTC for times), plain decimals (no thousands separators, no exponents). Alpha and TAO are',
     'exact to the RAO (9 decimal places at most); pounds have 8 decimal places (the PDF rounds to pence).',
-    'Assets are TAO and alpha:<netuid>:<registration block>.',
+    'Assets are TAO and alpha:<netuid>:<registration block>; rights that are no token are',
+    'liquidity:<netuid>:<position id> (a liquidity position) and crowdloan:<id> (a crowdloan contribution).',
     '',
     'WHICH FILE TO USE',
     '',
