@@ -10,6 +10,7 @@ import type { Codec } from '@polkadot/types/types';
 import { compactFromU8a, hexToU8a } from '@polkadot/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
+import { classifyBlock } from '../../pipeline/chain/classify-events.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
 import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../pipeline/chain/subtensor-extensions.js';
 import {
@@ -209,15 +210,31 @@ describe('runtimes placed by date', () => {
 });
 
 /** The demo coldkey's 2025/26 life (world/dated-life.ts): each step on the runtime mainnet ran its date. */
+/** Lease dividends from spec 361 on (`subnets/leasing.rs`): alpha moved from the lease's coldkey, announced. */
+const LEASE_DIVIDEND_EVENTS = [
+  'SubtensorModule.StakeRemoved',
+  'SubtensorModule.StakeAdded',
+  'SubtensorModule.SubnetLeaseDividendsDistributed',
+];
+
 describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
   const LIFE: Array<[string, string, number, string[], boolean]> = [
     // action, UTC date, spec served, events in order, epoch (phase Initialization)
     ['recycle', '2025-05-14', 257, ['SubtensorModule.AlphaRecycled'], false],
     ['hotkey-swap', '2025-08-12', 297, ['SubtensorModule.HotkeySwapped'], false],
+    ['crowdloan-contribution', '2025-08-20', 297, ['Balances.Transfer', 'Crowdloan.Contributed'], false],
+    ['crowdloan-contribution', '2025-09-02', 297, ['Balances.Transfer', 'Crowdloan.Contributed'], false],
+    ['crowdloan-refund', '2025-09-16', 315, ['Balances.Transfer', 'Crowdloan.AllRefunded'], false],
     ['auto-stake', '2025-10-01', 320, ['SubtensorModule.AutoStakeAdded'], true],
+    ['liquidity-add', '2025-10-15', 320, ['Balances.Withdraw', 'Swap.LiquidityAdded'], false],
+    ['liquidity-remove', '2025-11-20', 343, ['Balances.Deposit', 'Swap.LiquidityRemoved'], false],
+    ['liquidity-add', '2025-11-27', 343, ['Balances.Withdraw', 'Swap.LiquidityAdded'], false],
+    ['liquidity-refund', '2025-12-05', 343, ['Swap.UserLiquidityToggled', 'Balances.Deposit'], false],
     ['root-claim', '2025-12-10', 343, ['SubtensorModule.RootClaimed'], false],
     ['dissolution', '2026-01-20', 343, ['Balances.Deposit', 'SubtensorModule.NetworkRemoved'], false],
     ['root-claim', '2026-02-18', 343, ['SubtensorModule.RootClaimed'], false],
+    ['lease-dividends', '2026-03-28', 393, LEASE_DIVIDEND_EVENTS, true],
+    ['lease-dividends', '2026-04-02', 393, LEASE_DIVIDEND_EVENTS, true],
   ];
 
   it('the truth lists the life, and each step is on the chain with the events of its runtime', async () => {
@@ -249,6 +266,80 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
         expect(own[0]!.fields[1]!.toString()).toBe(row.payouts![0]!.tao_rao);
         expect(last.fields[0]!.toString()).toBe(String(row.netuid));
       }
+      if (action === 'liquidity-add' || action === 'liquidity-remove') {
+        // { coldkey, hotkey, netuid, position_id, liquidity, tao, alpha, (fee_tao, fee_alpha,) ticks }
+        const lp = row.liquidity!;
+        expect(last.fields[0]!.toString()).toBe(devnet.demoColdkey);
+        expect(last.fields[2]!.toString()).toBe(String(row.netuid));
+        expect(last.fields[3]!.toString()).toBe(String(lp.position_id));
+        expect(last.fields[5]!.toString()).toBe(lp.tao_rao);
+        expect(last.fields[6]!.toString()).toBe(lp.alpha_rao);
+        if (action === 'liquidity-remove') {
+          expect(last.fields[7]!.toString()).toBe(lp.fee_tao_rao);
+          expect(BigInt(lp.fee_tao_rao)).toBeGreaterThan(0n);
+        }
+      }
+      if (action === 'liquidity-refund') {
+        // disable_lp: the toggle names the subnet, the deposit the coldkey; nothing names the position.
+        expect(own[0]!.fields.map(String)).toEqual([String(row.netuid), 'false']);
+        expect(last.fields.map(String)).toEqual([devnet.demoColdkey, row.tao_rao]);
+      }
+      if (action === 'crowdloan-contribution') {
+        expect(last.fields.map(String)).toEqual([String(row.crowdloan_id), devnet.demoColdkey, row.tao_rao]);
+      }
+      if (action === 'lease-dividends') {
+        expect(last.fields[1]!.toString()).toBe(devnet.demoColdkey);
+        expect(last.fields[2]!.toString()).toBe(row.alpha_rao);
+      }
+    }
+  }, 240_000);
+
+  it('the collector keeps every liquidity, crowdloan and lease step as a staking event of the demo coldkey', async () => {
+    const expected: Record<string, string[]> = {
+      'liquidity-add': ['LiquidityAdded'],
+      'liquidity-remove': ['LiquidityRemoved'],
+      'liquidity-refund': ['LiquidityRefunded'],
+      'crowdloan-contribution': ['Transfer', 'CrowdloanContributed'],
+      'crowdloan-refund': ['Transfer'],
+      'lease-dividends': ['StakeAdded', 'SubnetLeaseDividendsDistributed'],
+    };
+    const rows = year.actions.filter((a) => a.action in expected);
+    expect(rows.length).toBe(9);
+    for (const row of rows) {
+      const hash = await reader.blockHash(row.block);
+      const codec = await reader.codecOfBlock(row.block);
+      const { events, timeMs } = await reader.eventsAndTime(hash);
+      const { staking } = classifyBlock({
+        number: row.block,
+        hash,
+        timeMs,
+        codec,
+        events: codec.decodeEvents(events),
+      });
+      const mine = staking.filter(
+        (e) => e.coldkey === devnet.demoColdkey || e.detail?.['to'] === devnet.demoColdkey,
+      );
+      expect(
+        mine.map((e) => e.kind),
+        row.action,
+      ).toEqual(expected[row.action]);
+      const named = mine.at(-1)!;
+      if (row.action === 'liquidity-refund') {
+        expect({ netuid: named.netuid, tao: named.taoRao }).toEqual({
+          netuid: row.netuid,
+          tao: BigInt(row.tao_rao),
+        });
+      }
+      if (row.action === 'liquidity-remove') {
+        expect(named.detail).toMatchObject({
+          position_id: String(row.liquidity!.position_id),
+          fee_tao_rao: row.liquidity!.fee_tao_rao,
+          fee_alpha_rao: row.liquidity!.fee_alpha_rao,
+        });
+      }
+      if (row.action === 'crowdloan-contribution')
+        expect(mine[0]!.detail?.['to_crowdloan']).toBe(row.crowdloan_id);
+      if (row.action === 'crowdloan-refund') expect(named.detail?.['from_crowdloan']).toBe(row.crowdloan_id);
     }
   }, 240_000);
 
@@ -291,14 +382,37 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
           old.map((p) => ({ ...p, hotkey: row.destination_hotkey })),
         );
       }
+      const free = async (block: number) => {
+        const state = await api.at(await api.rpc.chain.getBlockHash(block));
+        const account = await state.query.system!.account!(demo.coldkey);
+        return BigInt(field(field(account, 'data'), 'free').toString());
+      };
+      const freeChange = async () => (await free(row.block)) - (await free(row.block - 1));
+      const alphaChange = () =>
+        BigInt(of(after, row.netuid, row.hotkey)[0]?.alpha_rao ?? '0') -
+        BigInt(of(before, row.netuid, row.hotkey)[0]?.alpha_rao ?? '0');
+      const near = (value: bigint, expected: bigint) => {
+        // Shares round by a rao at most.
+        expect(value - expected, row.action).toBeGreaterThanOrEqual(-1n);
+        expect(value - expected, row.action).toBeLessThanOrEqual(1n);
+      };
+      if (row.action === 'liquidity-add') {
+        expect(await freeChange()).toBe(-BigInt(row.tao_rao));
+        near(alphaChange(), -BigInt(row.alpha_rao!));
+      }
+      if (row.action === 'liquidity-remove' || row.action === 'liquidity-refund') {
+        // Remove: principal and fees; refund (disable_lp): the TAO principal only, the alpha with its fees.
+        const lp = row.liquidity!;
+        const taoFees = row.action === 'liquidity-remove' ? BigInt(lp.fee_tao_rao) : 0n;
+        expect(await freeChange()).toBe(BigInt(lp.tao_rao) + taoFees);
+        near(alphaChange(), BigInt(lp.alpha_rao) + BigInt(lp.fee_alpha_rao));
+      }
+      if (row.action === 'crowdloan-contribution') expect(await freeChange()).toBe(-BigInt(row.tao_rao));
+      if (row.action === 'crowdloan-refund') expect(await freeChange()).toBe(BigInt(row.tao_rao));
+      if (row.action === 'lease-dividends') near(alphaChange(), BigInt(row.alpha_rao!));
       if (row.action === 'dissolution') {
         expect(of(before, row.netuid).length).toBeGreaterThan(0);
         expect(of(after, row.netuid)).toEqual([]);
-        const free = async (block: number) => {
-          const state = await api.at(await api.rpc.chain.getBlockHash(block));
-          const account = await state.query.system!.account!(demo.coldkey);
-          return BigInt(field(field(account, 'data'), 'free').toString());
-        };
         expect((await free(row.block)) - (await free(row.block - 1))).toBe(BigInt(row.payouts![0]!.tao_rao));
       }
     }
@@ -373,4 +487,42 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
     expect(truth.staking_events.length).toBeGreaterThan(1_000);
     expect(refused).toEqual([]);
   });
+});
+
+describe('a lease dividend before spec 361, credited with no event (option untoldLeaseDividend)', () => {
+  it('reaches the free balance by a Balances.Deposit that the collector keeps nothing of', async () => {
+    const options = { ...DATED_OPTIONS, untoldLeaseDividend: true };
+    const truth = buildTruth(options, '2025-10-19', '2025-10-21');
+    const credited = truth.actions.filter((a) => a.action === 'lease-dividends-credited');
+    expect(credited.map((a) => [a.time.slice(0, 10), a.extrinsic_index])).toEqual([['2025-10-20', null]]);
+    const row = credited[0]!;
+    expect(BigInt(row.tao_rao)).toBeGreaterThan(0n);
+    // The default world has no such credit.
+    expect(buildTruth(DATED_OPTIONS, '2025-10-19', '2025-10-21').actions).toEqual(
+      truth.actions.filter((a) => a.action !== 'lease-dividends-credited'),
+    );
+    const variant = await startDevnet(options);
+    const client = await connectRpc({ url: variant.url });
+    try {
+      const chain = new ChainReader(client);
+      const hash = await chain.blockHash(row.block);
+      const codec = await chain.codecOfBlock(row.block);
+      expect(codec.specVersion).toBe(320);
+      const { events, timeMs } = await chain.eventsAndTime(hash);
+      const decoded = codec.decodeEvents(events);
+      const own = row.events.map((e) => decoded[e.event_index]!);
+      expect(own.map((e) => `${e.pallet}.${e.name}`)).toEqual([
+        'SubtensorModule.StakeRemoved',
+        'Balances.Deposit',
+      ]);
+      expect(own[1]!.fields.map(String)).toEqual([variant.demoColdkey, row.tao_rao]);
+      const { staking } = classifyBlock({ number: row.block, hash, timeMs, codec, events: decoded });
+      expect(
+        staking.filter((e) => e.coldkey === variant.demoColdkey || e.detail?.['to'] === variant.demoColdkey),
+      ).toEqual([]);
+    } finally {
+      await client.close();
+      await variant.stop();
+    }
+  }, 240_000);
 });
