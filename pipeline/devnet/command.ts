@@ -50,6 +50,7 @@ interface WorldFlags {
   upgradeBlock?: number;
   world: WorldMagnitudes;
   eventsPerBlock?: number;
+  untoldLeaseDividend?: boolean;
 }
 
 /**
@@ -139,6 +140,10 @@ function withWorldOptions(command: Command, withDefaults: boolean): Command {
       "mainnet's traffic: filler extrinsics until a block holds about n events, burns in batches and proxies " +
         '(0: none; default: 75 in the mainnet world, none in the adversarial one)',
       integer('--events-per-block', 0, 5_000),
+    )
+    .option(
+      '--untold-lease-dividend',
+      'a world placed by date only: the demo coldkey also receives a lease dividend as runtimes before 361 paid it, TAO credited with no event naming it (20 October 2025)',
     );
 }
 
