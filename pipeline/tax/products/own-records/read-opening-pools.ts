@@ -139,7 +139,11 @@ export function readOpeningPools(table: UploadTable, report: ReportProblem): Ope
 }
 
 /** One name per pool, whichever way it is written: `alpha:12:0`, `SN12-ALPHA` and `sn12-alpha` are one. */
+/** A right that is no token, as a pack names it (a liquidity position, a crowdloan contribution). */
+const CLAIM = /^(liquidity:\d{1,5}:\d{1,39}|crowdloan:\d{1,10})$/i;
+
 function poolKey(text: string): string | null {
+  if (CLAIM.test(text.trim())) return text.trim().toLowerCase();
   const pack = /^alpha:(\d{1,5}):(\d{1,12})$/i.exec(text.trim());
   if (pack) {
     const netuid = Number(pack[1]);
@@ -152,6 +156,7 @@ function poolKey(text: string): string | null {
 
 /** The asset as given, in its canonical spelling (`tao` → `TAO`, `alpha:012:0` → `alpha:12:0`). */
 function normalised(text: string): string {
+  if (CLAIM.test(text.trim())) return text.trim().toLowerCase();
   const pack = /^alpha:(\d+):(\d+)$/i.exec(text.trim());
   if (pack) return `alpha:${Number(pack[1])}:${Number(pack[2])}`;
   return pooledAsset(text)!;
