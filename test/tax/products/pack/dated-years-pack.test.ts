@@ -9,6 +9,7 @@
  */
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedToText } from '../../../../pipeline/amounts/rao.js';
 import { buildTruth, type Truth } from '../../../../pipeline/devnet/index.js';
 import { ukDayIncome } from '../../../../pipeline/devnet/truth/truth.js';
 import type { CustomerInputs } from '../../../../pipeline/tax/products/own-records/customer-inputs.js';
@@ -162,10 +163,19 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
     expect(life).toEqual([
       ['recycle', '2025-05-14', ['AlphaRecycled']],
       ['hotkey-swap', '2025-08-12', ['HotkeySwapped']],
+      ['crowdloan-contribution', '2025-08-20', ['Transfer', 'Contributed']],
+      ['crowdloan-contribution', '2025-09-02', ['Transfer', 'Contributed']],
+      ['crowdloan-refund', '2025-09-16', ['Transfer', 'AllRefunded']],
       ['auto-stake', '2025-10-01', ['AutoStakeAdded']],
+      ['liquidity-add', '2025-10-15', ['Withdraw', 'LiquidityAdded']],
+      ['liquidity-remove', '2025-11-20', ['Deposit', 'LiquidityRemoved']],
+      ['liquidity-add', '2025-11-27', ['Withdraw', 'LiquidityAdded']],
+      ['liquidity-refund', '2025-12-05', ['UserLiquidityToggled', 'Deposit']],
       ['root-claim', '2025-12-10', ['RootClaimed']],
       ['dissolution', '2026-01-20', ['Deposit', 'NetworkRemoved']],
       ['root-claim', '2026-02-18', ['RootClaimed']],
+      ['lease-dividends', '2026-03-28', ['StakeRemoved', 'StakeAdded', 'SubnetLeaseDividendsDistributed']],
+      ['lease-dividends', '2026-04-02', ['StakeRemoved', 'StakeAdded', 'SubnetLeaseDividendsDistributed']],
     ]);
     // Stakes, unstakes, moves and swaps on both sides of the swap pallet (30 June 2025).
     const demo = yearTruth.coldkeys.find((c) => c.demo)!.coldkey;
@@ -237,6 +247,73 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
     // The hotkey swap is no disposal: nothing disposed of names its block.
     const swap = yearTruth.actions.find((a) => a.action === 'hotkey-swap')!;
     expect(disposals.filter((d) => (d['refs'] ?? '').includes(String(swap.block)))).toEqual([]);
+  });
+
+  it('2025/26: user liquidity, crowdloans and lease dividends are booked as the method says', () => {
+    const files = packs.get('2025/26')!;
+    const disposals = readCsv(files.get('disposals.csv')!);
+    const events = readCsv(files.get('events.csv')!);
+    const liquidity = readCsv(files.get('liquidity.csv')!);
+    const lp = yearTruth.actions.filter((a) => a.action.startsWith('liquidity-'));
+    // One liquidity.csv row per step, with the chain's amounts: TAO and alpha in, principal and fees out.
+    expect(
+      liquidity.map((row) => [row['date_uk'], row['direction'], row['position_ids'], row['tao_principal']]),
+    ).toEqual(
+      lp.map((a) => [
+        a.time.slice(0, 10),
+        (
+          { 'liquidity-add': 'in', 'liquidity-remove': 'out', 'liquidity-refund': 'refund' } as Record<
+            string,
+            string
+          >
+        )[a.action],
+        String(a.liquidity!.position_id),
+        fixedToText(BigInt(a.liquidity!.tao_rao), 9),
+      ]),
+    );
+    const removed = lp.find((a) => a.action === 'liquidity-remove')!;
+    const removedRow = liquidity.find((row) => row['direction'] === 'out')!;
+    expect(raoOf(removedRow['fee_alpha']!)).toBe(BigInt(removed.liquidity!.fee_alpha_rao));
+    expect(Number(removedRow['fees_gbp'])).toBeGreaterThan(0);
+    // Each position is its own asset: disposed of when taken out and when the chain refunded it.
+    for (const action of lp.filter((a) => a.action !== 'liquidity-add')) {
+      const date = action.time.slice(0, 10);
+      const asset = `liquidity:${action.netuid}:${action.liquidity!.position_id}`;
+      expect(
+        disposals.filter((d) => d['date'] === date && d['asset'] === asset).length,
+        `${action.action} ${date}`,
+      ).toBe(1);
+    }
+    // The refund, which no swap event names, is found and listed as a point to check.
+    const refund = lp.find((a) => a.action === 'liquidity-refund')!;
+    const refundRow = events.find(
+      (e) => e['block'] === String(refund.block) && e['kind'] === 'LiquidityRefunded',
+    );
+    expect(refundRow?.['treatment']).toContain(`liquidity:${refund.netuid}:${refund.liquidity!.position_id}`);
+    // Crowdloans: a contribution is TAO given for a right, a refund gives it back; the leased one is held.
+    const crowdloans = events.filter((e) => e['action'] === 'crowdloan');
+    expect(crowdloans.map((e) => [e['uk_date'], e['kind']])).toEqual([
+      ['2025-08-20', 'CrowdloanContributed'],
+      ['2025-09-02', 'CrowdloanContributed'],
+      ['2025-09-16', 'Transfer'],
+    ]);
+    expect(disposals.filter((d) => d['asset'] === 'crowdloan:2').map((d) => d['date'])).toEqual([
+      '2025-09-16',
+    ]);
+    const pools = readCsv(files.get('pools.csv')!);
+    const contributed = yearTruth.actions.find((a) => a.action === 'crowdloan-contribution')!;
+    expect(pools.find((p) => p['asset'] === 'crowdloan:1')?.['quantity']).toBe(
+      fixedToText(BigInt(contributed.tao_rao), 9),
+    );
+    // Lease dividends of 393, announced, are income of their UK day on the leased subnet.
+    const income = readCsv(files.get('income.csv')!);
+    for (const dividend of yearTruth.actions.filter((a) => a.action === 'lease-dividends')) {
+      const date = dividend.time.slice(0, 10);
+      const received = income
+        .filter((row) => row['date'] === date && row['netuid'] === String(dividend.netuid))
+        .reduce((sum, row) => sum + raoOf(row['alpha']!), 0n);
+      expect(received, date).toBeGreaterThanOrEqual(BigInt(dividend.alpha_rao!) - 1n);
+    }
   });
 
   it("2026/27 opened from the 2025/26 pack's pools.csv opens with exactly that pack's closing pools", () => {
