@@ -153,6 +153,64 @@ describe('user liquidity on the swap pallet', () => {
     ]);
   });
 
+  it('modify_position: liquidity added is a disposal into the position, liquidity taken out a part disposal of it', () => {
+    const modified = (block: number, delta: bigint, taoRao: bigint, alphaRao: bigint, feeTao = 0n) =>
+      ev(block, 'LiquidityModified', {
+        hotkey: '5H',
+        netuid: 5,
+        tao_rao: tao(taoRao),
+        alpha_rao: tao(alphaRao),
+        fee_tao_rao: tao(feeTao),
+        fee_alpha_rao: '0',
+        position_id: '4',
+        liquidity: (delta * TAO).toString(),
+      });
+    const { actions, lines } = booked(
+      [added(B1 - 10, '4', 10n, 10n, 10n * TAO), modified(B1, 5n, 5n, 5n), modified(B2, -6n, 6n, 6n, 1n)],
+      [
+        [B1 - 11, { stake: { [P5]: 50n * TAO } }],
+        [B1 - 10, { stake: { [P5]: 40n * TAO } }],
+        [B1, { stake: { [P5]: 35n * TAO } }],
+        [B2, { stake: { [P5]: 41n * TAO } }],
+      ],
+    );
+    expect(actions.map((a) => a.liquidity?.direction)).toEqual(['in', 'in', 'out']);
+    expect(lines.slice(1)).toEqual([
+      ['dispose 5 TAO £10', 'dispose 5 alpha:5:1 £10', 'acquire 5 liquidity:5:4 £20'],
+      ['dispose 6 liquidity:5:4 £24', 'acquire 7 TAO £14', 'acquire 6 alpha:5:1 £12'],
+    ]);
+  });
+
+  it('a refund after a partial modification disposes of what the record shows left of the position', () => {
+    const { lines } = booked(
+      [
+        added(B1 - 10, '5', 10n, 10n, 10n * TAO),
+        ev(B1, 'LiquidityModified', {
+          hotkey: '5H',
+          netuid: 5,
+          tao_rao: tao(4n),
+          alpha_rao: tao(4n),
+          fee_tao_rao: '0',
+          fee_alpha_rao: '0',
+          position_id: '5',
+          liquidity: (-4n * TAO).toString(),
+        }),
+        ev(B2, 'LiquidityRefunded', { netuid: 5, tao_rao: tao(6n) }),
+      ],
+      [
+        [B1 - 11, { stake: { [P5]: 50n * TAO } }],
+        [B1 - 10, { stake: { [P5]: 40n * TAO } }],
+        [B1, { stake: { [P5]: 44n * TAO } }],
+        [B2, { stake: { [P5]: 50n * TAO } }],
+      ],
+    );
+    expect(lines.at(-1)).toEqual([
+      'dispose 6 liquidity:5:5 £24',
+      'acquire 6 TAO £12',
+      'acquire 6 alpha:5:1 £12',
+    ]);
+  });
+
   it('a refund with no position of the record open is a point to check, its TAO and alpha acquired at market value', () => {
     const { lines, mapping } = booked(
       [ev(B2, 'LiquidityRefunded', { netuid: 5, tao_rao: tao(3n) })],
@@ -200,6 +258,30 @@ describe('crowdloans', () => {
       ['dispose 5 TAO £10', 'acquire 5 crowdloan:3 £10'],
       ['dispose 5 crowdloan:3 £10', 'acquire 5 TAO £10'],
     ]);
+    expect(mapping.flags.filter((f) => f.kind !== 'opening')).toEqual([]);
+  });
+
+  it('a withdrawal (Withdrew, the TAO back from the funds account) gives the contribution back', () => {
+    const account = crowdloanAccount(4);
+    const { lines, mapping } = booked(
+      [
+        ev(B1, 'Transfer', { tao_rao: tao(5n), counterpart_coldkey: account, to_crowdloan: 4 }),
+        ev(B1, 'CrowdloanContributed', { tao_rao: tao(5n), crowdloan_id: 4 }),
+        ev(B2, 'Transfer', {
+          role: 'destination',
+          tao_rao: tao(2n),
+          counterpart_coldkey: account,
+          from_crowdloan: 4,
+        }),
+        ev(B2, 'CrowdloanWithdrew', { tao_rao: tao(2n), crowdloan_id: 4 }),
+      ],
+      [
+        [B1 - 1, { stake: { [P5]: 40n * TAO } }],
+        [B1, { stake: { [P5]: 40n * TAO } }],
+        [B2, { stake: { [P5]: 40n * TAO } }],
+      ],
+    );
+    expect(lines[1]).toEqual(['dispose 2 crowdloan:4 £4', 'acquire 2 TAO £4']);
     expect(mapping.flags.filter((f) => f.kind !== 'opening')).toEqual([]);
   });
 });
