@@ -489,6 +489,49 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
   });
 });
 
+describe("the life's positions and contributions in the chain's storage", () => {
+  it('Swap.Positions holds each open position, and Crowdloan.Contributions each contribution not refunded', async () => {
+    const demo = devnet.demoColdkey;
+    const at = async (block: number) => api.at(await api.rpc.chain.getBlockHash(block));
+    const positions = async (block: number) =>
+      ((await (await at(block)).query.swap!.positions!.entries()) as Array<[{ args: Codec[] }, Codec]>).map(
+        ([key, value]) => ({
+          netuid: Number(key.args[0]!.toString()),
+          coldkey: key.args[1]!.toString(),
+          id: Number(key.args[2]!.toString()),
+          // An optional map's value comes as Option<Position>.
+          liquidity: field(
+            'unwrap' in value ? (value as unknown as { unwrap(): Codec }).unwrap() : value,
+            'liquidity',
+          ).toString(),
+        }),
+      );
+    // An optional map: an absent entry is None (its text empty).
+    const contribution = async (block: number, id: number) =>
+      ((await (await at(block)).query.crowdloan!.contributions!(id, demo)) as Codec).toString() || null;
+    const lp = year.actions.filter((a) => a.action.startsWith('liquidity-'));
+    const [add1, remove1, add2, refund2] = lp;
+    const open = (row: (typeof lp)[number]) => ({
+      netuid: row.netuid,
+      coldkey: demo,
+      id: row.liquidity!.position_id,
+      liquidity: row.liquidity!.liquidity,
+    });
+    expect(await positions(add1!.block - 1)).toEqual([]);
+    expect(await positions(add1!.block)).toEqual([open(add1!)]);
+    expect(await positions(remove1!.block)).toEqual([]);
+    expect(await positions(add2!.block)).toEqual([open(add2!)]);
+    // disable_lp closed it: gone from the map, though no swap event named it.
+    expect(await positions(refund2!.block)).toEqual([]);
+    const [leased, refunded] = year.actions.filter((a) => a.action === 'crowdloan-contribution');
+    const refund = year.actions.find((a) => a.action === 'crowdloan-refund')!;
+    expect(await contribution(leased!.block - 1, 1)).toBeNull();
+    expect(await contribution(refund.block - 1, 2)).toBe(refunded!.tao_rao);
+    expect(await contribution(refund.block, 2)).toBeNull();
+    expect(await contribution(refund.block, 1)).toBe(leased!.tao_rao);
+  }, 240_000);
+});
+
 describe('a lease dividend before spec 361, credited with no event (option untoldLeaseDividend)', () => {
   it('reaches the free balance by a Balances.Deposit that the collector keeps nothing of', async () => {
     const options = { ...DATED_OPTIONS, untoldLeaseDividend: true };

@@ -297,6 +297,7 @@ export class ChainStorage {
       },
       this.#hotkeyPoolItem('TotalHotkeyAlpha', (p) => u64Hex(p.alpha)),
       this.#hotkeyPoolItem('TotalHotkeyShares', (p) => (p.v2 ? null : u128Hex(p.shares))),
+      ...liquidityItems(world, (block) => this.#runtimeOf(block)),
     ];
   }
 
@@ -350,4 +351,70 @@ export function identity(subnet: { name: string; netuid: number }) {
     logoUrl: '',
     additional: '',
   };
+}
+
+/**
+ * The demo coldkey's open user liquidity positions (`Swap.Positions`, (netuid, coldkey, position id) →
+ * Position) and crowdloan contributions (`Crowdloan.Contributions`, (crowdloan id, contributor) → amount), as
+ * opentensor/subtensor's swap and crowdloan pallets store them (at 835a2c902): what a reader of the chain's
+ * state finds of them at a block (world/user-liquidity.ts). The fee growth snapshots (`fees_tao`,
+ * `fees_alpha`) are 0. Held only where the block's runtime declares the item.
+ */
+function liquidityItems(
+  world: World,
+  runtimeOf: (block: number) => ReturnType<Runtimes['bySpec']>,
+): StorageItem[] {
+  const demo = () => world.stakers.stakers[0]!;
+  const netuidOf = (block: number, id: number) =>
+    world.stakers.life.find(
+      (l) => l.dated && l.block <= block && l.step.kind === 'liquidity-add' && l.step.positionId === id,
+    )?.step;
+  return [
+    {
+      pallet: 'Swap',
+      item: 'Positions',
+      parts: ['twox64-u16', 'twox64-account', 'twox64-u128'],
+      declaredOnly: true,
+      get: (block, args) => {
+        if (args[1] !== demo().coldkey.hex) return null;
+        const position = world.stakers
+          .openLiquidityAt(block)
+          .positions.find((p) => p.positionId === Number(args[2]));
+        const step = position ? netuidOf(block, position.positionId) : undefined;
+        if (!position || step?.kind !== 'liquidity-add' || step.at.netuid !== Number(args[0])) return null;
+        const runtime = runtimeOf(block);
+        return runtime.registry
+          .createTypeUnsafe(runtime.storageValueType('Swap.Positions'), [
+            {
+              id: position.positionId,
+              netuid: step.at.netuid,
+              tickLow: position.tickLow,
+              tickHigh: position.tickHigh,
+              liquidity: position.liquidity,
+              feesTao: { bits: 0 },
+              feesAlpha: { bits: 0 },
+            },
+          ])
+          .toHex();
+      },
+      list: (block) =>
+        world.stakers.openLiquidityAt(block).positions.flatMap((p) => {
+          const step = netuidOf(block, p.positionId);
+          return step?.kind === 'liquidity-add' ? [[step.at.netuid, demo().coldkey.hex, p.positionId]] : [];
+        }),
+    },
+    {
+      pallet: 'Crowdloan',
+      item: 'Contributions',
+      parts: ['twox64-u32', 'identity-account'],
+      declaredOnly: true,
+      get: (block, args) => {
+        if (args[1] !== demo().coldkey.hex) return null;
+        const amount = world.stakers.openLiquidityAt(block).contributions.get(Number(args[0]));
+        return amount === undefined ? null : u64Hex(amount);
+      },
+      list: (block) =>
+        [...world.stakers.openLiquidityAt(block).contributions.keys()].map((id) => [id, demo().coldkey.hex]),
+    },
+  ];
 }

@@ -1550,6 +1550,32 @@ export class Stakers {
     }
   }
 
+  /**
+   * The 2025/26 life's user liquidity positions open at `block` (`Swap.Positions`), and its crowdloan
+   * contributions not refunded (`Crowdloan.Contributions`): from the life's sized steps up to the block.
+   */
+  openLiquidityAt(block: number): { positions: LiquidityFill[]; contributions: Map<number, bigint> } {
+    const positions = new Map<number, LiquidityFill>();
+    const contributions = new Map<number, bigint>();
+    const kinds = new Set([
+      'liquidity-add',
+      'liquidity-remove',
+      'liquidity-refund',
+      'crowdloan-contribute',
+      'crowdloan-refund',
+    ]);
+    for (const planned of this.life) {
+      if (!planned.dated || planned.block > block || !kinds.has(planned.step.kind)) continue;
+      const action = this.actionsAt(planned.block).find((a) => a.liquidity || a.crowdloan);
+      if (!action) continue;
+      if (action.kind === 'LiquidityAdded') positions.set(action.liquidity!.positionId, action.liquidity!);
+      else if (action.liquidity) positions.delete(action.liquidity.positionId);
+      else if (action.kind === 'CrowdloanContributed') contributions.set(action.crowdloan!.id, action.tao);
+      else contributions.delete(action.crowdloan!.id);
+    }
+    return { positions: [...positions.values()], contributions };
+  }
+
   /** Staking actions of a day, in block order (nominal day). */
   actionsOfDay(day: number): StakingAction[] {
     if (day < 0) return [];
