@@ -13,7 +13,9 @@
  * (spec 425) and `pallets/limit-orders/src/lib.rs`, each with its phase (`extrinsicIndex`): the events of one
  * extrinsic belong to one economic action. A `Balances.Transfer` from a subnet's account in a block whose
  * `NetworkRemoved` removed that subnet is marked `dissolved_netuid` (the subnet's TAO paid to a holder), and
- * so is the `Balances.Deposit` that pays a holder the same way before spec 425 (`creditedPayoutOf`).
+ * so is the `Balances.Deposit` that pays a holder the same way before spec 425 (`creditedPayoutOf`). A signed
+ * call's `TransactionPayment.TransactionFeePaid` that paid something is kept too: the fee left its signer's
+ * free TAO (`pallet_transaction_payment`).
  */
 
 import type { BurnEvent } from './burn-event.js';
@@ -258,6 +260,21 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           });
           break;
       }
+    } else if (event.pallet === 'TransactionPayment' && event.name === 'TransactionFeePaid') {
+      // { who, actual_fee, tip }: the fee (tip included) a signed call paid from `who`'s free TAO; a call that
+      // paid nothing (weights, mandatory calls) is not kept.
+      const fee = fieldRao(event, 1);
+      if (fee === 0n) continue;
+      staking.push({
+        ...base(event),
+        kind: 'TransactionFeePaid',
+        coldkey: fieldAccount(event, 0),
+        hotkey: null,
+        netuid: null,
+        taoRao: fee,
+        alphaRao: null,
+        detail: { tip_rao: fieldRao(event, 2).toString() },
+      });
     } else if (event.pallet === 'Balances' && event.name === 'Transfer') {
       const from = fieldAccount(event, 0);
       const to = fieldAccount(event, 1);

@@ -21,7 +21,9 @@ export type StakingKind =
   | 'RootClaimed'
   | 'SubnetLeaseDividendsDistributed'
   | 'TransactionFeePaidWithAlpha'
-  | 'LimitOrderExecuted';
+  | 'LimitOrderExecuted'
+  /** `TransactionPayment.TransactionFeePaid`: a signed call's fee, paid from the signer's free TAO. */
+  | 'TransactionFeePaid';
 
 /** Every kind, in the order the contract lists them. */
 export const STAKING_KINDS = [
@@ -41,6 +43,7 @@ export const STAKING_KINDS = [
   'SubnetLeaseDividendsDistributed',
   'TransactionFeePaidWithAlpha',
   'LimitOrderExecuted',
+  'TransactionFeePaid',
 ] as const satisfies readonly StakingKind[];
 
 export interface StakingEvent {

@@ -38,6 +38,7 @@ import {
 import type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
 import { planSweepPositions, type SweepPosition } from './sweep-positions.js';
+import { paysTaoFee, taoFeeOf } from './tao-fees.js';
 import type { Timeline } from './timeline.js';
 
 export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stake-state.js';
@@ -612,11 +613,26 @@ export class Stakers {
         (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
       ) {
         if (this.runsSpec425(action.block)) this.#fillSpec425(action);
+        this.#priceTaoFee(state, action);
         this.#apply(state, action);
         actions.push(action);
       }
     }
     return actions;
+  }
+
+  /**
+   * A world placed by date: the TAO fee of a tracked coldkey's signed call (tao-fees.ts), never more than its
+   * free TAO leaves after the call's own TAO.
+   */
+  #priceTaoFee(state: StakeState, action: StakingAction): void {
+    if (this.#params.runtimePlacement !== 'dates' || !paysTaoFee(action)) return;
+    const staker = this.stakers.find((s) => s.coldkey === action.coldkey);
+    if (!staker) return;
+    const spent = action.kind === 'StakeAdded' || action.kind === 'Transfer' ? action.tao : 0n;
+    const room = state.free[staker.index]! - spent;
+    const fee = taoFeeOf(this.#params.seed, action, this.#eraAt(action.block).spec);
+    action.taoFee = room <= 0n ? 0n : fee < room ? fee : room;
   }
 
   /**
@@ -1153,6 +1169,8 @@ export class Stakers {
   }
 
   #apply(state: StakeState, action: StakingAction): void {
+    // The fee is taken before the call runs (tao-fees.ts).
+    if (action.taoFee) state.free[this.#staker(action.coldkey).index]! -= action.taoFee;
     if (this.runsSpec425(action.block)) {
       this.#applySpec425(state, action);
       return;

@@ -33,6 +33,8 @@ export interface StakingAction {
   /** Spec 425 on: the transaction fee taken in alpha from the call's position (with `feeTao`, its TAO). */
   alphaFee?: bigint;
   feeTao?: bigint;
+  /** A world placed by date: the TAO fee the coldkey paid for this signed call from its free TAO (tao-fees.ts). */
+  taoFee?: bigint;
   /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
   payouts?: DissolutionPayout[];
   /** IncentiveAlphaEmittedToMiners: the subnet's incentive by UID (the coldkey's miner at `minerUid`). */

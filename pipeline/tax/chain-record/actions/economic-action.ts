@@ -31,6 +31,10 @@
  *   - `HotkeySwapped`, `HotkeySwappedOnSubnet`, `ColdkeySwapped`: the same holding under another key, nothing;
  *   - `AutoStakeAdded`, `RootClaimed`, `SubnetLeaseDividendsDistributed`: income, counted in the day's income
  *     when received (its stake is not explained away);
+ *   - `TransactionFeePaid` of the order's coldkey: the call's fee, paid from its free TAO: a disposal of that
+ *     TAO at its market value, booked beside whatever else the call did (`cgt-transactions.ts` makes the fee
+ *     an allowable cost of the action when the action acquired or disposed of something); a call that did
+ *     nothing else the pack books is a `fee` action;
  *   - a `StakeRemoved` outside any extrinsic that is no lease dividend: the AlphaV2 migration of spec 473
  *     unstaking a legacy position worth 1,000 to 3,000,000 rao to its coldkey (`migrate_alpha_v2.rs`): an
  *     unstake, named as the migration. The positions it deleted have no event: `locate-sweep.ts`.
@@ -54,7 +58,19 @@ export interface AlphaHolding {
 
 /** One thing given or received, with the TAO value (RAO) it is booked at; 0 for nothing in return. */
 export type ActionLeg =
-  | { side: 'dispose' | 'acquire'; asset: typeof TAO_SIDE; rao: bigint; valueTaoRao: bigint }
+  | {
+      side: 'dispose' | 'acquire';
+      asset: typeof TAO_SIDE;
+      rao: bigint;
+      valueTaoRao: bigint;
+      /**
+       * A fee paid in TAO, its own disposal: the call's transaction fee (`TransactionFeePaid`), or the
+       * staking fee of a stake or unstake on root (the event's fee: root stake is TAO less it). `feeEvent`
+       * names the event that states it.
+       */
+      fee?: true;
+      feeEvent?: { block: number; event_index: number };
+    }
   | {
       side: 'dispose' | 'acquire';
       asset: 'alpha';
@@ -84,7 +100,8 @@ export type ActionKind =
   | 'key-swap'
   | 'income'
   | 'sweep'
-  | 'subnet-leg';
+  | 'subnet-leg'
+  | 'fee';
 
 export interface ActionFlag {
   kind: 'transfer-out' | 'transfer-in' | 'unexplained';
@@ -382,7 +399,30 @@ const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
   bookRecyclesAndBurns,
   bookFeesInAlpha,
   bookLimitOrders,
+  bookTaoFees,
 ];
+
+/** The group's legs other than its TAO fees: what the call itself booked. */
+const callLegs = (g: ActionGroup) => g.legs.filter((l) => !(l.asset === TAO_SIDE && l.fee));
+/** The group's events other than its fee's: what the call itself emitted. */
+const callEvents = (g: ActionGroup) => g.events.filter((e) => e.kind !== 'TransactionFeePaid');
+
+/**
+ * Fees paid in TAO by the order's coldkey, each a disposal of that TAO: a signed call's transaction fee, and
+ * the staking fee of a stake or unstake on root, where TAO given and root stake got are one asset and the fee
+ * is what the chain kept of it (on a subnet it is inside the exchange's own figures).
+ */
+function bookTaoFees(g: ActionGroup): void {
+  const feeLeg = (e: LedgerEvent, rao: bigint) => {
+    if (rao <= 0n) return;
+    const feeEvent = { block: e.block, event_index: e.event_index };
+    g.legs.push({ side: 'dispose', asset: TAO_SIDE, rao, valueTaoRao: rao, fee: true, feeEvent });
+  };
+  for (const e of [...g.removed, ...g.added]) if (e.netuid === 0) feeLeg(e, big(e.fee_rao));
+  for (const e of g.events) {
+    if (e.kind === 'TransactionFeePaid' && isOrderColdkey(g, e.coldkey)) feeLeg(e, big(e.tao_rao));
+  }
+}
 
 /** Stake events of the order's coldkeys: alpha out and in, and (older groups) the TAO they state. */
 function bookStakeEvents(g: ActionGroup): void {
@@ -619,7 +659,9 @@ const ACTION_RULES: readonly ActionRule[] = [
   {
     kind: 'income',
     applies: (g) =>
-      g.legs.length === 0 && (g.leased.size > 0 || g.events.every((e) => INCOME_KINDS.has(e.kind))),
+      callLegs(g).length === 0 &&
+      (g.leased.size > 0 ||
+        (callEvents(g).length > 0 && callEvents(g).every((e) => INCOME_KINDS.has(e.kind)))),
     treatment: (g) => {
       const what = has(g, 'RootClaimed')
         ? 'root claim (RootClaimed, which states no amount: the alpha claimed is the rise of the position)'
@@ -696,17 +738,25 @@ const ACTION_RULES: readonly ActionRule[] = [
   },
   {
     kind: 'tao-out',
-    applies: (g) => g.legs.some((l) => l.asset === TAO_SIDE && l.side === 'dispose'),
+    applies: (g) => callLegs(g).some((l) => l.asset === TAO_SIDE && l.side === 'dispose'),
     treatment: () => 'TAO sent to a coldkey outside the order: disposal at market value',
   },
   {
     kind: 'tao-in',
-    applies: (g) => g.legs.some((l) => l.asset === TAO_SIDE && l.side === 'acquire'),
+    applies: (g) => callLegs(g).some((l) => l.asset === TAO_SIDE && l.side === 'acquire'),
     treatment: () => 'TAO received from a coldkey outside the order: acquisition at market value',
   },
   {
+    kind: 'fee',
+    // A call whose only event the pack reads is its fee (a proxy, an identity, a weights call that paid).
+    applies: (g) => callEvents(g).length === 0,
+    treatment: () =>
+      'transaction fee of a call that moved nothing else the pack books: the TAO paid is a disposal at its market value (the service bought, CRYPTO22100); no acquisition or disposal to attribute it to as a cost',
+  },
+  {
     kind: 'subnet-leg',
-    applies: (g) => g.events.every(isTransfer) && g.events.some((e) => fromSubnet(e) || toSubnet(e)),
+    applies: (g) =>
+      callEvents(g).every(isTransfer) && callEvents(g).some((e) => fromSubnet(e) || toSubnet(e)),
     treatment: () =>
       'TAO to or from a subnet account (staking\u2019s own leg): not a payment to or from anyone',
     flag: (g) => ({
@@ -742,9 +792,18 @@ function finishAction(
 ): EconomicAction {
   // A fee paid in alpha inside another call (an unstake, say) is a second disposal the row must name.
   const feeInAlpha = kind !== 'fee-in-alpha' && has(g, 'TransactionFeePaidWithAlpha');
-  const treatment = feeInAlpha
+  const withAlphaFee = feeInAlpha
     ? `${plain}; its transaction fee was paid in alpha (TransactionFeePaidWithAlpha): that alpha disposed of too, at the TAO it was swapped for`
     : plain;
+  // A fee paid in TAO with the call: its own disposal, and a cost of the call (cgt-transactions.ts).
+  const feeInTao = kind !== 'fee' && has(g, 'TransactionFeePaid');
+  const withTaoFee = feeInTao
+    ? `${withAlphaFee}; its transaction fee was paid from the free TAO (TransactionFeePaid): that TAO disposed of at its market value, the fee an allowable cost of what the call acquired or disposed of (CRYPTO22150)`
+    : withAlphaFee;
+  const rootFee = [...g.removed, ...g.added].some((e) => e.netuid === 0 && big(e.fee_rao) > 0n);
+  const treatment = rootFee
+    ? `${withTaoFee}; the staking fee the event states was kept by the chain (the root stake is the TAO less it): that TAO disposed of at its market value`
+    : withTaoFee;
   const action: EconomicAction = {
     kind,
     treatment,
