@@ -23,7 +23,12 @@ export type StakingKind =
   | 'TransactionFeePaidWithAlpha'
   | 'LimitOrderExecuted'
   /** `TransactionPayment.TransactionFeePaid`: a signed call's fee, paid from the signer's free TAO. */
-  | 'TransactionFeePaid';
+  | 'TransactionFeePaid'
+  /** `Balances.Reserved`/`Unreserved`: TAO set aside as a deposit (a proxy's, an identity's) and returned. */
+  | 'Reserved'
+  | 'Unreserved'
+  /** `SubtensorModule.NeuronRegistered` of `burned_register`: the signer and the TAO its registration burned. */
+  | 'NeuronRegistered';
 
 /** Every kind, in the order the contract lists them. */
 export const STAKING_KINDS = [
@@ -44,6 +49,9 @@ export const STAKING_KINDS = [
   'TransactionFeePaidWithAlpha',
   'LimitOrderExecuted',
   'TransactionFeePaid',
+  'Reserved',
+  'Unreserved',
+  'NeuronRegistered',
 ] as const satisfies readonly StakingKind[];
 
 export interface StakingEvent {

@@ -99,7 +99,13 @@ export type TruthActionKind =
   | 'miner-incentive'
   /** Spec 473: a `LimitOrders` order filled by `execute_batched_orders` (one row per order of the batch). */
   | 'limit-order-buy'
-  | 'limit-order-sell';
+  | 'limit-order-sell'
+  /** The demo's TAO mechanisms of January 2026 (world/tao-mechanisms.ts), in `tao_mechanisms`. */
+  | 'proxy-added'
+  | 'proxy-removed'
+  | 'registration'
+  | 'evm-deposit'
+  | 'evm-withdraw';
 
 export interface TruthAction {
   block: number;
@@ -231,6 +237,13 @@ export interface TruthColdkey {
   days: Array<{
     date: string;
     free_rao: string;
+    /** Reserved TAO (`System.Account`'s `data.reserved`: a proxy deposit), only when there is some. */
+    reserved_rao?: string;
+    /**
+     * TAO on the coldkey's own EVM address (the account `blake2_256("evm:" ++ first 20 bytes of the coldkey)`),
+     * only when there is some.
+     */
+    evm_rao?: string;
     positions: Array<{ hotkey: string; netuid: number; alpha_rao: string }>;
     /**
      * Staking income of the day per position (non-zero only; none on day 0): the stake growth from the

@@ -13,6 +13,7 @@ import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
 import type { SubnetRegistration } from './subnets.js';
 import { taoFeeEvents } from './tao-fees.js';
+import { isTaoMechanism, taoMechanismEvents } from './tao-mechanisms.js';
 import type { WorldEvent } from './world-event.js';
 
 /** An event placed in a block: `System.Events` order, emitted by extrinsic `extrinsic`. */
@@ -197,7 +198,11 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     // A tracked coldkey's TAO fee for its call (world/tao-fees.ts): not among the action's own events.
     const fee = taoFeeEvents(action, blockAuthor(inputs.seed), inputs.feesToAuthor ?? false);
     for (const event of fee.before) emit(event);
-    if (onSpec425) {
+    if (isTaoMechanism(action)) {
+      const uid = rng(inputs.seed, `registration-uid/${inputs.block}`).int(0, 255);
+      const main = action.kind === 'EvmDeposit' || action.kind === 'EvmWithdraw' ? 'Transfer' : action.kind;
+      placeAll(action, taoMechanismEvents(action, uid), main);
+    } else if (onSpec425) {
       // A limit-order batch is named by its (first) OrderExecuted.
       placeAll(
         action,

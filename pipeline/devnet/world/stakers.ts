@@ -39,6 +39,13 @@ import type { DissolutionPayout, Staker, StakingAction } from './staking-action.
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
 import { planSweepPositions, type SweepPosition } from './sweep-positions.js';
 import { paysTaoFee, taoFeeOf } from './tao-fees.js';
+import {
+  applyTaoMechanism,
+  isTaoMechanism,
+  planTaoMechanisms,
+  type TaoMechanismStep,
+  taoMechanismAction,
+} from './tao-mechanisms.js';
 import type { Timeline } from './timeline.js';
 
 export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stake-state.js';
@@ -250,6 +257,7 @@ export class Stakers {
         free: free.slice(4),
         subnets,
       });
+      this.#taoMechanisms.push(...planTaoMechanisms(this.#timeline));
     }
     const successorIndex = TRACKED_COLDKEYS;
     const successor: Staker = {
@@ -318,6 +326,9 @@ export class Stakers {
     );
     if (subnet) subnet.deregisteredAt = this.#dissolved.block;
   }
+
+  /** The demo coldkey's proxy deposit, registration and EVM round trip (tao-mechanisms.ts), by block. */
+  readonly #taoMechanisms: TaoMechanismStep[] = [];
 
   /** Positions of the 2025/26 life the demo coldkey holds from genesis (its own stream: other draws unchanged). */
   readonly #datedPositions: Position[] = [];
@@ -536,6 +547,7 @@ export class Stakers {
       dated?: true;
       /** Spec 473's migration work of this block (`on_idle`, after every extrinsic). */
       migration?: true;
+      mechanism?: TaoMechanismStep;
     }> = [];
     // Stake grows at the day's first block (emissions, below): no staking action lands on that block.
     const firstAction = Math.max(first, this.#timeline.firstBlockOfDay(day) + 1);
@@ -576,6 +588,10 @@ export class Stakers {
         ...(planned.dated ? { dated: true as const } : {}),
       });
     }
+    for (const step of this.#taoMechanisms) {
+      if (step.block < first || step.block > last) continue;
+      drafts.push({ block: step.block, staker: this.demo, roll: 0, size: 0, pick: 0, mechanism: step });
+    }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
     const spec473From = this.#spec473From;
@@ -594,23 +610,28 @@ export class Stakers {
     const actions: StakingAction[] = [];
     const limited = new Set<string>();
     for (const draft of drafts) {
-      const action = draft.migration
-        ? this.#migrationAction(state, draft.block)
-        : draft.life
-          ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
-          : draft.force
-            ? this.#scriptedMove(
-                state,
-                draft.block,
-                draft.staker,
-                BigInt(draft.size),
-                draft.pick,
-                draft.force,
-              )
-            : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
+      const action = draft.mechanism
+        ? taoMechanismAction(this.#params.seed, state, this.demo, draft.mechanism)
+        : draft.migration
+          ? this.#migrationAction(state, draft.block)
+          : draft.life
+            ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
+            : draft.force
+              ? this.#scriptedMove(
+                  state,
+                  draft.block,
+                  draft.staker,
+                  BigInt(draft.size),
+                  draft.pick,
+                  draft.force,
+                )
+              : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
       if (
         action &&
-        (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
+        (draft.life ||
+          draft.migration ||
+          draft.mechanism ||
+          (this.#allowed(action) && this.#withinRateLimit(action, limited)))
       ) {
         if (this.runsSpec425(action.block)) this.#fillSpec425(action);
         this.#priceTaoFee(state, action);
@@ -1171,6 +1192,10 @@ export class Stakers {
   #apply(state: StakeState, action: StakingAction): void {
     // The fee is taken before the call runs (tao-fees.ts).
     if (action.taoFee) state.free[this.#staker(action.coldkey).index]! -= action.taoFee;
+    if (isTaoMechanism(action)) {
+      applyTaoMechanism(state, action, this.#staker(action.coldkey).index);
+      return;
+    }
     if (this.runsSpec425(action.block)) {
       this.#applySpec425(state, action);
       return;

@@ -3,6 +3,7 @@
 import type { Account } from './accounts.js';
 import type { LimitOrderBatch } from './limit-orders.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
+import type { TaoMechanismKind } from './tao-mechanisms.js';
 import type { WorldEvent } from './world-event.js';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
@@ -16,7 +17,7 @@ export interface DissolutionPayout {
 /** One staking extrinsic of a tracked coldkey (buyback stakes live in the burn schedule). */
 export interface StakingAction {
   block: number;
-  kind: StakingKind | LifeKind;
+  kind: StakingKind | LifeKind | TaoMechanismKind;
   coldkey: Account;
   hotkey: Account | null;
   netuid: number | null;

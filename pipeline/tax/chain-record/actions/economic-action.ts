@@ -35,11 +35,17 @@
  *     TAO at its market value, booked beside whatever else the call did (`cgt-transactions.ts` makes the fee
  *     an allowable cost of the action when the action acquired or disposed of something); a call that did
  *     nothing else the pack books is a `fee` action;
+ *   - `NeuronRegistered` of the order's coldkey (`burned_register`): the TAO burned, a disposal at its market
+ *     value (given for the registration);
+ *   - `Reserved`, `Unreserved`: TAO set aside as a deposit (a proxy's) and returned: still held, nothing;
+ *   - a TAO transfer between a coldkey and its own EVM address (`own-evm-address.ts`): the same owner's TAO,
+ *     nothing;
  *   - a `StakeRemoved` outside any extrinsic that is no lease dividend: the AlphaV2 migration of spec 473
  *     unstaking a legacy position worth 1,000 to 3,000,000 rao to its coldkey (`migrate_alpha_v2.rs`): an
  *     unstake, named as the migration. The positions it deleted have no event: `locate-sweep.ts`.
  */
 import type { LedgerEvent } from '../ledger-event.js';
+import { ownEvmAddressAt } from './own-evm-address.js';
 
 export const TAO_SIDE = 'TAO' as const;
 
@@ -101,7 +107,10 @@ export type ActionKind =
   | 'income'
   | 'sweep'
   | 'subnet-leg'
-  | 'fee';
+  | 'fee'
+  | 'registration'
+  | 'deposit'
+  | 'own-evm';
 
 export interface ActionFlag {
   kind: 'transfer-out' | 'transfer-in' | 'unexplained';
@@ -262,6 +271,8 @@ interface ActionGroup {
    * paying several addresses is not one move a buyer's own address or record could explain).
    */
   crossedWith: Set<string>;
+  /** Own EVM addresses (0x) the group's TAO moved to or from (`own-evm-address.ts`). */
+  ownEvm: Set<string>;
 }
 
 function readGroup(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>): ActionGroup {
@@ -294,6 +305,7 @@ function readGroup(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>)
     touches: [],
     flags: [],
     crossedWith: new Set<string>(),
+    ownEvm: new Set<string>(),
   };
 }
 
@@ -399,8 +411,17 @@ const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
   bookRecyclesAndBurns,
   bookFeesInAlpha,
   bookLimitOrders,
+  bookRegistrations,
   bookTaoFees,
 ];
+
+/** A neuron registration of the order's coldkey: the TAO it burned, given for the registration. */
+function bookRegistrations(g: ActionGroup): void {
+  for (const e of g.events) {
+    if (e.kind === 'NeuronRegistered' && isOrderColdkey(g, e.coldkey))
+      bookTao(g, 'dispose', big(e.tao_rao), big(e.tao_rao));
+  }
+}
 
 /** The group's legs other than its TAO fees: what the call itself booked. */
 const callLegs = (g: ActionGroup) => g.legs.filter((l) => !(l.asset === TAO_SIDE && l.fee));
@@ -522,6 +543,14 @@ function bookTaoTransfers(g: ActionGroup): void {
     }
     if (fromSubnet(e) || toSubnet(e)) continue;
     if (isOrderColdkey(g, sender) && isOrderColdkey(g, receiver)) continue;
+    // To or from the coldkey's own EVM address: the same owner's TAO.
+    const evm =
+      (isOrderColdkey(g, sender) && ownEvmAddressAt(sender!, receiver)) ||
+      (isOrderColdkey(g, receiver) && ownEvmAddressAt(receiver!, sender));
+    if (evm) {
+      g.ownEvm.add(evm);
+      continue;
+    }
     if (g.summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
     bookTaoAcrossEdge(g, e, sender, receiver, amount);
   }
@@ -737,6 +766,14 @@ const ACTION_RULES: readonly ActionRule[] = [
         : 'alpha exchanged for TAO: disposal of alpha, acquisition of TAO',
   },
   {
+    kind: 'registration',
+    applies: (g) => has(g, 'NeuronRegistered') && noStakeEvents(g),
+    treatment: (g) => {
+      const e = g.events.find((x) => x.kind === 'NeuronRegistered')!;
+      return `neuron registration (burned_register) of hotkey ${e.hotkey} on subnet ${e.netuid}: the TAO burned is given for the registration, a disposal of that TAO at its market value (tokens spent on a service, CRYPTO22100); no asset is acquired with it`;
+    },
+  },
+  {
     kind: 'tao-out',
     applies: (g) => callLegs(g).some((l) => l.asset === TAO_SIDE && l.side === 'dispose'),
     treatment: () => 'TAO sent to a coldkey outside the order: disposal at market value',
@@ -745,6 +782,20 @@ const ACTION_RULES: readonly ActionRule[] = [
     kind: 'tao-in',
     applies: (g) => callLegs(g).some((l) => l.asset === TAO_SIDE && l.side === 'acquire'),
     treatment: () => 'TAO received from a coldkey outside the order: acquisition at market value',
+  },
+  {
+    kind: 'deposit',
+    applies: (g) => (has(g, 'Reserved') || has(g, 'Unreserved')) && callLegs(g).length === 0,
+    treatment: (g) =>
+      has(g, 'Reserved')
+        ? 'TAO reserved as a deposit (Balances.Reserved: a proxy, an identity or a multisig): still held, in the TAO pool; not a disposal'
+        : 'a deposit returned (Balances.Unreserved): TAO that was still held, back in the free balance; not an acquisition',
+  },
+  {
+    kind: 'own-evm',
+    applies: (g) => g.ownEvm.size > 0 && callLegs(g).length === 0,
+    treatment: (g) =>
+      `TAO moved between the coldkey and its own EVM address ${[...g.ownEvm].join(', ')} (the address is the coldkey's key truncated to 20 bytes, which only this coldkey can draw on by EVM.withdraw): the same owner's TAO, in the TAO pool; not a disposal`,
   },
   {
     kind: 'fee',

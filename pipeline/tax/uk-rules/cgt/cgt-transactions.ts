@@ -185,7 +185,8 @@ function openingHoldings(input: CgtMappingInput): Map<string, { rao: bigint; tao
     hold(asset, rao, taoRaoAt(open, position.netuid, rao) ?? 0n);
   }
   for (const coldkey of input.coldkeys) {
-    const free = open.free.get(coldkey) ?? 0n;
+    // Reserved TAO (a deposit) is still the coldkey's: it is in the TAO pool as the free TAO is.
+    const free = (open.free.get(coldkey) ?? 0n) + (open.reserved?.get(coldkey) ?? 0n);
     if (free > 0n) hold(TAO_ASSET, free, free);
   }
   return byAsset;

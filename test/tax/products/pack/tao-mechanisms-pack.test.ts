@@ -5,17 +5,22 @@
  * `System.Account`, `StakeInfoRuntimeApi`), never from the world's own lists:
  * - transaction fees: every call the demo coldkey signed paid its fee from its free TAO, and each fee is a
  *   disposal of that TAO in the pack;
+ * - a proxy deposit: reserved on 6 January and returned on 27 January, still held (no disposal);
+ * - a neuron registration on 9 January: the TAO burned is a disposal at its market value;
+ * - an EVM round trip (13 and 15 January): TAO to the coldkey's own EVM address and back, no disposal;
  * - the pack's TAO pool at the record's end is what the chain holds: free and reserved TAO and root stake.
  */
 import { ApiPromise, WsProvider } from '@polkadot/api';
 import type { Vec } from '@polkadot/types';
 import type { Codec } from '@polkadot/types/types';
+import { decodeAddress } from '@polkadot/util-crypto';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../../../pipeline/chain/rpc-client.js';
 import type { DecodedEvent } from '../../../../pipeline/chain/runtime-codec.js';
 import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../../../pipeline/chain/subtensor-extensions.js';
+import { evmMappedAccount } from '../../../../pipeline/devnet/world/tao-mechanisms.js';
 import { buildPack } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
 import { ukDay } from '../../../../pipeline/time/uk-day.js';
@@ -186,6 +191,108 @@ describe("the demo coldkey's TAO mechanisms in January 2026 (spec 343)", () => {
           (event.name === 'StakeAdded' ? r['asset'] === 'TAO' : r['asset'] !== 'TAO'),
       );
       expect(given?.['fee_gbp'], `${block}/${event.index}`).toBe(fee['gbp']);
+    }
+  });
+
+  /** The demo's call whose events include `pallet.name`, with the events of its extrinsic. */
+  const callWith = (pallet: string, name: string) => {
+    // A call the demo signed: one of its extrinsic's events names the demo (NeuronRegistered names none).
+    const found = demoEvents.find(({ event, all }) =>
+      all.some((e) => e.extrinsicIndex === event.extrinsicIndex && e.pallet === pallet && e.name === name),
+    );
+    expect(found, `${pallet}.${name}`).toBeDefined();
+    const { block, timeMs, all } = found!;
+    const own = all.filter((e) => e.extrinsicIndex === found!.event.extrinsicIndex);
+    return { block, timeMs, event: own.find((e) => e.name === name)!, own };
+  };
+  /** The pack's rows of cgt-input.csv at an instant, and its events.csv row of the block. */
+  const packed = (timeMs: number, block: number) => ({
+    rows: readCsv(files.get('cgt-input.csv')!).filter(
+      (r) => r['datetime'] === new Date(timeMs).toISOString(),
+    ),
+    events: readCsv(files.get('events.csv')!).filter((r) => r['block'] === String(block)),
+  });
+  const feeOf = (own: DecodedEvent[]) => BigInt(named(own.find((e) => e.name === 'TransactionFeePaid')!, 1)!);
+  const reservedAt = async (block: number) => {
+    const state = await api.at(await api.rpc.chain.getBlockHash(block));
+    const account = (await state.query['system']!['account']!(demo)) as unknown as {
+      data: { free: Codec; reserved: Codec };
+    };
+    return BigInt(account.data.reserved.toString());
+  };
+
+  it('a proxy deposit is reserved, not spent: still held, returned later, no disposal but its fees', async () => {
+    const added = callWith('Proxy', 'ProxyAdded');
+    const removed = callWith('Proxy', 'ProxyRemoved');
+    expect(ukDay(added.timeMs)).toBe('2026-01-06');
+    expect(ukDay(removed.timeMs)).toBe('2026-01-27');
+    const reserve = added.own.find((e) => e.name === 'Reserved')!;
+    const unreserve = removed.own.find((e) => e.name === 'Unreserved')!;
+    expect([named(reserve, 0), named(unreserve, 0)]).toEqual([demo, demo]);
+    const deposit = BigInt(named(reserve, 1)!);
+    expect(BigInt(named(unreserve, 1)!)).toBe(deposit);
+    // System.Account holds it as reserved between the two calls, and not before or after.
+    expect(await reservedAt(added.block - 1)).toBe(0n);
+    expect(await reservedAt(added.block)).toBe(deposit);
+    expect(await reservedAt(removed.block - 1)).toBe(deposit);
+    expect(await reservedAt(removed.block)).toBe(0n);
+    for (const call of [added, removed]) {
+      const { rows, events } = packed(call.timeMs, call.block);
+      // The call's fee is disposed of; the deposit is not (another call of the block may book its own rows).
+      expect(
+        rows.filter((r) => r['asset'] === 'TAO' && raoOf(r['quantity']!) === feeOf(call.own)),
+      ).toHaveLength(1);
+      expect(rows.filter((r) => raoOf(r['quantity']!) === deposit)).toEqual([]);
+      const row = events.find((r) => /(^|; )(Reserved|Unreserved) /.test(r['chain_events']!))!;
+      expect(row['action']).toBe('deposit');
+      expect(row['treatment']).toMatch(/still held/);
+    }
+  });
+
+  it('a neuron registration: the TAO burned is a disposal at its market value, its fee an allowable cost', () => {
+    const call = callWith('SubtensorModule', 'NeuronRegistered');
+    expect(ukDay(call.timeMs)).toBe('2026-01-09');
+    // The fee's withdrawal, then the burn's, of the demo coldkey (NeuronRegistered names no coldkey).
+    const withdrawn = call.own.filter((e) => e.name === 'Withdraw' && named(e, 0) === demo);
+    expect(withdrawn).toHaveLength(2);
+    const burn = BigInt(named(withdrawn[1]!, 1)!);
+    const { rows, events } = packed(call.timeMs, call.block);
+    const disposal = rows.find((r) => r['asset'] === 'TAO' && raoOf(r['quantity']!) === burn)!;
+    const fee = rows.find((r) => r['asset'] === 'TAO' && raoOf(r['quantity']!) === feeOf(call.own))!;
+    expect(disposal['action']).toBe('dispose');
+    expect(Number(disposal['gbp'])).toBeGreaterThan(0);
+    expect(disposal['fee_gbp']).toBe(fee['gbp']);
+    expect(events.map((r) => r['action'])).toEqual(['registration']);
+  });
+
+  it("an EVM round trip: TAO to the coldkey's own EVM address and back is no disposal", async () => {
+    const mapped = evmMappedAccount(decodeAddress(demo).slice(0, 20)).address;
+    const transfers = demoEvents.filter(
+      ({ event }) =>
+        event.name === 'Transfer' &&
+        (named(event, 1) === mapped || named(event, 0) === mapped) &&
+        event.pallet === 'Balances',
+    );
+    expect(transfers.map(({ timeMs, event }) => [ukDay(timeMs), named(event, 0) === demo])).toEqual([
+      ['2026-01-13', true],
+      ['2026-01-15', false],
+    ]);
+    const [out, back] = transfers;
+    expect(named(back!.event, 2)).toBe(named(out!.event, 2));
+    const amount = BigInt(named(out!.event, 2)!);
+    // The mapped account holds the TAO in between.
+    const state = await api.at(await api.rpc.chain.getBlockHash(out!.block));
+    const held = (await state.query['system']!['account']!(mapped)) as unknown as { data: { free: Codec } };
+    expect(held.data.free.toString()).toBe(named(out!.event, 2));
+    for (const { block, timeMs, event, all } of transfers) {
+      const own = all.filter((e) => e.extrinsicIndex === event.extrinsicIndex);
+      const { rows, events } = packed(timeMs, block);
+      expect(rows.filter((r) => r['asset'] === 'TAO' && raoOf(r['quantity']!) === feeOf(own))).toHaveLength(
+        1,
+      );
+      expect(rows.filter((r) => raoOf(r['quantity']!) === amount)).toEqual([]);
+      const row = events.find((r) => r['chain_events']!.includes(`Transfer ${block}/${event.index}`))!;
+      expect(row['action']).toBe('own-evm');
     }
   });
 
