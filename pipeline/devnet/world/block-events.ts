@@ -66,7 +66,7 @@ export interface BlockInputs {
   deregistered: SubnetRegistration[];
   /** Netuids alive at the block, for unrelated weight-setting extrinsics. */
   liveNetuids: number[];
-  /** Fees are paid to the block's author (spec 378 on, world/tao-fees.ts); before, burned. */
+  /** Fees are paid to the block's author (spec 385 on, world/tao-fees.ts); before, burned. */
   feesToAuthor?: boolean;
   /** Mainnet's traffic around the world's actions, about this many events a block; null or absent: none. */
   eventsPerBlock?: number | null;

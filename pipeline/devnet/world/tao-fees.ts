@@ -4,16 +4,16 @@
  * the runtime's `OnChargeTransaction`): `Balances.Withdraw { who, amount }` first in the extrinsic, then the
  * call's own events, then `TransactionPayment.TransactionFeePaid { who, actual_fee, tip }`. What became of
  * the fee changed on mainnet (opentensor/subtensor):
- * - until spec 378 it was burned: `TransactionFeeHandler::on_nonzero_unbalanced` drops the credit and lowers
+ * - until spec 385 it was burned: `TransactionFeeHandler::on_nonzero_unbalanced` drops the credit and lowers
  *   `TotalIssuance` (`runtime/src/lib.rs` at commit 423b3ce8e, spec 274; then `pallets/transaction-fee`), with
  *   no event beyond the withdrawal;
- * - from spec 378 (commit 2208d29d8, 13 February 2026, "forward tx fees to block author") it is paid to the
- *   block's author, a `Balances.Deposit` to it before `TransactionFeePaid`, and the weight fee is ten times
- *   what it was (`LinearWeightToFee`, `Perbill::from_parts(50_000)` → `500_000`).
- * The sandbox's eras group 378 into 393's (from 25 March 2026): the author's deposit and the tenfold fee begin
- * there. A fee is `(call weight + ExtrinsicBaseWeight) × coefficient + length` (`LengthToFee` is
- * `IdentityFee`: a rao a byte), the coefficient 500,000 parts per billion before the transaction-fee pallet
- * (spec 315's era here), 50,000 from it, 500,000 again from 393's era. Calls of the tracked coldkeys only:
+ * - from spec 385 (merge 7eb6f9bb7, 11 March 2026, of commit 2208d29d8 "forward tx fees to block author") it
+ *   is paid to the block's author, a `Balances.Deposit` to it before `TransactionFeePaid`.
+ * A fee is `(call weight + ExtrinsicBaseWeight) × coefficient + length` (`LengthToFee` is `IdentityFee`: a rao
+ * a byte); `LinearWeightToFee`'s coefficient was 500,000 parts per billion (spec 274), 50,000 from spec 301
+ * (merge 312c0be95, 12 August 2025) and 500,000 again from 385. The sandbox's eras group 301 into 297's and 385
+ * into 393's: here the coefficient is 50,000 from 315's era and 500,000 with the author's deposit from 393's
+ * (25 March 2026). Calls of the tracked coldkeys only:
  * the filler traffic's signers pay their own in `mainnet-traffic.ts`; epoch payouts, `on_idle` work and calls
  * a relayer or a subnet owner signs pay nothing of theirs. A fee paid in alpha (spec 425's
  * `TransactionFeePaidWithAlpha`) takes no TAO.
@@ -60,7 +60,7 @@ export function taoFeeOf(seed: string, action: StakingAction, spec: number): big
 }
 
 /**
- * The fee's events around the call's own: the withdrawal before, the author's deposit (spec 378 on) and
+ * The fee's events around the call's own: the withdrawal before, the author's deposit (spec 385 on) and
  * `TransactionFeePaid` after. None for an action that paid no TAO fee.
  */
 export function taoFeeEvents(

@@ -133,7 +133,7 @@ describe("the demo coldkey's TAO mechanisms in January 2026 (spec 343)", () => {
       expect(paid && named(paid, 0), `${block}/${event.index} ${event.name}`).toBe(demo);
       const fee = BigInt(named(paid!, 1)!);
       expect(fee).toBeGreaterThan(0n);
-      // Withdrawn first in the extrinsic; burned before spec 378 (no author's deposit).
+      // Withdrawn first in the extrinsic; burned before spec 385 (no author's deposit).
       expect([own[0]!.name, named(own[0]!, 0), named(own[0]!, 1)]).toEqual(['Withdraw', demo, String(fee)]);
       expect(
         own.some((e) => e.pallet === 'Balances' && e.name === 'Deposit' && named(e, 1) === String(fee)),
