@@ -230,6 +230,8 @@ const SUMMARY_KINDS = new Set(['StakeMoved', 'StakeSwapped', 'StakeTransferred']
 export function economicAction(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>): EconomicAction {
   if (group.length === 0) throw new Error('economic action: an empty group');
   const g = readGroup(group, coldkeys);
+  // Fees first: a call's fee is booked whatever the call is, a stake transfer across the edge included.
+  bookTaoFees(g);
   const crossing = stakeTransferAcrossEdge(g);
   if (crossing) return crossing;
   for (const book of LEG_BOOKERS) book(g);
@@ -412,7 +414,6 @@ const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
   bookFeesInAlpha,
   bookLimitOrders,
   bookRegistrations,
-  bookTaoFees,
 ];
 
 /** A neuron registration of the order's coldkey: the TAO it burned, given for the registration. */
