@@ -62,6 +62,8 @@ const BITTENSOR_EVM_CHAIN_ID = 964n;
 /** Blocks after spec 473's upgrade in which its migration may still be working (it needs a few dozen). */
 const MIGRATION_WINDOW_BLOCKS = 600;
 const VALIDATORS = 8;
+/** Actions whose `tao` leaves the free balance (a fee is never more than what they leave). */
+const SPENDS_FREE_TAO = new Set(['StakeAdded', 'Transfer', 'ProxyAdded', 'NeuronRegistered', 'EvmDeposit']);
 const PPM = 1_000_000n;
 
 interface DaySnapshots {
@@ -650,7 +652,7 @@ export class Stakers {
     if (this.#params.runtimePlacement !== 'dates' || !paysTaoFee(action)) return;
     const staker = this.stakers.find((s) => s.coldkey === action.coldkey);
     if (!staker) return;
-    const spent = action.kind === 'StakeAdded' || action.kind === 'Transfer' ? action.tao : 0n;
+    const spent = SPENDS_FREE_TAO.has(action.kind) ? action.tao : 0n;
     const room = state.free[staker.index]! - spent;
     const fee = taoFeeOf(this.#params.seed, action, this.#eraAt(action.block).spec);
     action.taoFee = room <= 0n ? 0n : fee < room ? fee : room;
