@@ -13,7 +13,9 @@
  * (spec 425) and `pallets/limit-orders/src/lib.rs`, each with its phase (`extrinsicIndex`): the events of one
  * extrinsic belong to one economic action. A `Balances.Transfer` from a subnet's account in a block whose
  * `NetworkRemoved` removed that subnet is marked `dissolved_netuid` (the subnet's TAO paid to a holder), and
- * so is the `Balances.Deposit` that pays a holder the same way before spec 425 (`creditedPayoutOf`).
+ * so is the `Balances.Deposit` that pays a holder the same way before spec 425 (`creditedPayoutOf`). A signed
+ * call's `TransactionPayment.TransactionFeePaid` that paid something is kept too: the fee left its signer's
+ * free TAO (`pallet_transaction_payment`).
  */
 
 import type { BurnEvent } from './burn-event.js';
@@ -198,6 +200,24 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
             detail: null,
           });
           break;
+        case 'NeuronRegistered': {
+          // (netuid, uid, hotkey): names no coldkey. `burned_register` is signed by the coldkey, whose fee
+          // (`TransactionFeePaid`) names it; the burn is its `Balances.Withdraw` in the extrinsic after the
+          // fee's own (`subnets/registration.rs`, `remove_balance_from_coldkey_account`).
+          const paid = registrationBurnOf(block.events, event);
+          if (paid === null) break;
+          staking.push({
+            ...base(event),
+            kind: 'NeuronRegistered',
+            coldkey: paid.signer,
+            hotkey: fieldAccount(event, 2),
+            netuid: fieldInt(event, 0),
+            taoRao: paid.burn,
+            alphaRao: null,
+            detail: { uid: fieldInt(event, 1) },
+          });
+          break;
+        }
         case 'AlphaBurned':
         case 'AlphaRecycled':
           // Kept in `burns` (the tax side reads a holder's recycles and burns from there).
@@ -267,6 +287,34 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           });
           break;
       }
+    } else if (event.pallet === 'TransactionPayment' && event.name === 'TransactionFeePaid') {
+      // { who, actual_fee, tip }: the fee (tip included) a signed call paid from `who`'s free TAO; a call that
+      // paid nothing (weights, mandatory calls) is not kept.
+      const fee = fieldRao(event, 1);
+      if (fee === 0n) continue;
+      staking.push({
+        ...base(event),
+        kind: 'TransactionFeePaid',
+        coldkey: fieldAccount(event, 0),
+        hotkey: null,
+        netuid: null,
+        taoRao: fee,
+        alphaRao: null,
+        detail: { tip_rao: fieldRao(event, 2).toString() },
+      });
+    } else if (event.pallet === 'Balances' && (event.name === 'Reserved' || event.name === 'Unreserved')) {
+      // { who, amount }: TAO set aside as a deposit (`Currency::reserve`: a proxy, an identity, a multisig) or
+      // returned to the free balance; still the holder's either way.
+      staking.push({
+        ...base(event),
+        kind: event.name,
+        coldkey: fieldAccount(event, 0),
+        hotkey: null,
+        netuid: null,
+        taoRao: fieldRao(event, 1),
+        alphaRao: null,
+        detail: null,
+      });
     } else if (event.pallet === 'Balances' && event.name === 'Transfer') {
       const from = fieldAccount(event, 0);
       const to = fieldAccount(event, 1);
@@ -352,6 +400,33 @@ function creditedPayoutOf(
     const netuid = fieldInt(removal, 0);
     return transfersOut.has(`${removal.extrinsicIndex}:${netuid}`) ? null : netuid;
   };
+}
+
+/**
+ * The signer of a registration's extrinsic (its `TransactionFeePaid`'s `who`) and the TAO its registration
+ * burned: that signer's `Balances.Withdraw` events in the extrinsic, less the first when it withdrew the fee
+ * (withdrawn before the call runs). Null when the extrinsic names no signer or burned nothing (a proof-of-work
+ * registration, a root registration).
+ */
+function registrationBurnOf(
+  events: readonly DecodedEvent[],
+  registered: DecodedEvent,
+): { signer: string; burn: bigint } | null {
+  if (registered.extrinsicIndex === null) return null;
+  const own = events.filter((e) => e.extrinsicIndex === registered.extrinsicIndex);
+  const paid = own.find((e) => e.pallet === 'TransactionPayment' && e.name === 'TransactionFeePaid');
+  if (!paid) return null;
+  const signer = fieldAccount(paid, 0);
+  const withdrawn = own.filter(
+    (e) =>
+      e.pallet === 'Balances' &&
+      e.name === 'Withdraw' &&
+      e.index < registered.index &&
+      fieldAccount(e, 0) === signer,
+  );
+  const burns = fieldRao(paid, 1) > 0n ? withdrawn.slice(1) : withdrawn;
+  const burn = burns.reduce((sum, e) => sum + fieldRao(e, 1), 0n);
+  return burn > 0n ? { signer, burn } : null;
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

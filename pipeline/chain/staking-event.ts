@@ -28,7 +28,14 @@ export type StakingKind =
   | 'LiquidityModified'
   | 'LiquidityRefunded'
   | 'CrowdloanContributed'
-  | 'CrowdloanWithdrew';
+  | 'CrowdloanWithdrew'
+  /** `TransactionPayment.TransactionFeePaid`: a signed call's fee, paid from the signer's free TAO. */
+  | 'TransactionFeePaid'
+  /** `Balances.Reserved`/`Unreserved`: TAO set aside as a deposit (a proxy's, an identity's) and returned. */
+  | 'Reserved'
+  | 'Unreserved'
+  /** `SubtensorModule.NeuronRegistered` of `burned_register`: the signer and the TAO its registration burned. */
+  | 'NeuronRegistered';
 
 /** Every kind, in the order the contract lists them. */
 export const STAKING_KINDS = [
@@ -54,6 +61,10 @@ export const STAKING_KINDS = [
   'LiquidityRefunded',
   'CrowdloanContributed',
   'CrowdloanWithdrew',
+  'TransactionFeePaid',
+  'Reserved',
+  'Unreserved',
+  'NeuronRegistered',
 ] as const satisfies readonly StakingKind[];
 
 export interface StakingEvent {

@@ -3,6 +3,7 @@ import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import type { Runtimes } from '../runtime/runtimes.js';
 import { rng } from '../world/random.js';
 import type { SafeFloat } from '../world/safe-float.js';
+import { evmAccountsAt, reservedOf } from '../world/tao-mechanisms.js';
 import type { World } from '../world/world.js';
 import type { BlockHashes } from './blocks.js';
 import { encodeEvents } from './events-encoding.js';
@@ -135,6 +136,7 @@ export class ChainStorage {
       const accounts = new Map<string, bigint>();
       const state = world.stakers.stateAt(block);
       for (const staker of world.stakers.stakers) accounts.set(staker.coldkey.hex, state.free[staker.index]!);
+      for (const [hex, free] of evmAccountsAt(world.stakers.stakers, state)) accounts.set(hex, free);
       for (const subnet of world.aliveAt(block)) {
         const free = rng(world.params.seed, `owner-free/${subnet.netuid}/${subnet.registeredAt}`).bigint(
           1n,
@@ -158,7 +160,12 @@ export class ChainStorage {
             consumers: 0,
             providers: 1,
             sufficients: 0,
-            data: { free, reserved: 0n, frozen: 0n, flags: ACCOUNT_FLAGS },
+            data: {
+              free,
+              reserved: reservedOf(world.stakers.stateAt(block), world.stakers.findStaker(String(args[0]))),
+              frozen: 0n,
+              flags: ACCOUNT_FLAGS,
+            },
           };
           return runtime.registry
             .createTypeUnsafe(runtime.storageValueType('System.Account'), [value])

@@ -112,7 +112,13 @@ export type TruthActionKind =
   | 'crowdloan-contribution'
   | 'crowdloan-refund'
   /** A lease dividend before spec 361: `tao_rao` credited to the free balance, no event naming it one. */
-  | 'lease-dividends-credited';
+  | 'lease-dividends-credited'
+  /** The demo's TAO mechanisms of January 2026 (world/tao-mechanisms.ts), in `tao_mechanisms`. */
+  | 'proxy-added'
+  | 'proxy-removed'
+  | 'registration'
+  | 'evm-deposit'
+  | 'evm-withdraw';
 
 export interface TruthAction {
   block: number;
@@ -255,6 +261,13 @@ export interface TruthColdkey {
   days: Array<{
     date: string;
     free_rao: string;
+    /** Reserved TAO (`System.Account`'s `data.reserved`: a proxy deposit), only when there is some. */
+    reserved_rao?: string;
+    /**
+     * TAO on the coldkey's own EVM address (the account `blake2_256("evm:" ++ first 20 bytes of the coldkey)`),
+     * only when there is some.
+     */
+    evm_rao?: string;
     positions: Array<{ hotkey: string; netuid: number; alpha_rao: string }>;
     /**
      * Staking income of the day per position (non-zero only; none on day 0): the stake growth from the

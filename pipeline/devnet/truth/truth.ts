@@ -169,6 +169,12 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
         })),
         income: day === 0 ? [] : incomeBetween(world, staker, timeline.lastBlockOfDay(day - 1), last),
       });
+      // Reserved TAO and TAO on the coldkey's own EVM address (world/tao-mechanisms.ts), when there is some.
+      const today = truth.coldkeys[staker.index]!.days.at(-1)!;
+      const reserved = state.reserved?.[staker.index] ?? 0n;
+      const evm = state.evm?.[staker.index] ?? 0n;
+      if (reserved > 0n) today.reserved_rao = reserved.toString();
+      if (evm > 0n) today.evm_rao = evm.toString();
       const zero = world.stakers.zeroStakeAt(staker, last);
       if (zero.length > 0) {
         truth.coldkeys[staker.index]!.days.at(-1)!.zero_stake_positions = zero.map((p) => ({
@@ -436,6 +442,16 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'crowdloan-refund';
     case 'LeaseDividendsCredited':
       return 'lease-dividends-credited';
+    case 'ProxyAdded':
+      return 'proxy-added';
+    case 'ProxyRemoved':
+      return 'proxy-removed';
+    case 'NeuronRegistered':
+      return 'registration';
+    case 'EvmDeposit':
+      return 'evm-deposit';
+    case 'EvmWithdraw':
+      return 'evm-withdraw';
   }
 }
 

@@ -1,11 +1,19 @@
 import type { RuntimeFeatures } from '../runtime/runtime-eras.js';
 import type { BurnAction } from './burns.js';
-import { type BodyCall, burnWrapper, type ExtrinsicBody, trafficFor } from './mainnet-traffic.js';
+import {
+  type BodyCall,
+  blockAuthor,
+  burnWrapper,
+  type ExtrinsicBody,
+  trafficFor,
+} from './mainnet-traffic.js';
 import { rng } from './random.js';
 import { spec425Events } from './spec-425-events.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
 import type { SubnetRegistration } from './subnets.js';
+import { taoFeeEvents } from './tao-fees.js';
+import { isTaoMechanism, taoMechanismEvents } from './tao-mechanisms.js';
 import { MECHANISM_KINDS, mechanismEvents, namingEventOf } from './user-liquidity.js';
 import type { WorldEvent } from './world-event.js';
 
@@ -59,6 +67,8 @@ export interface BlockInputs {
   deregistered: SubnetRegistration[];
   /** Netuids alive at the block, for unrelated weight-setting extrinsics. */
   liveNetuids: number[];
+  /** Fees are paid to the block's author (spec 385 on, world/tao-fees.ts); before, burned. */
+  feesToAuthor?: boolean;
   /** Mainnet's traffic around the world's actions, about this many events a block; null or absent: none. */
   eventsPerBlock?: number | null;
 }
@@ -181,21 +191,26 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     finish(false, 180_000_000);
   }
   for (const action of inputs.staking) {
-    if (onSpec425) {
-      if (
-        EPOCH_KINDS.has(action.kind) ||
+    const outside = onSpec425
+      ? EPOCH_KINDS.has(action.kind) ||
         FINALIZATION_KINDS.has(action.kind) ||
         action.kind === 'NetworkRemoved'
-      )
-        continue;
+      : EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved';
+    if (outside) continue;
+    // A tracked coldkey's TAO fee for its call (world/tao-fees.ts): not among the action's own events.
+    const fee = taoFeeEvents(action, blockAuthor(inputs.seed), inputs.feesToAuthor ?? false);
+    for (const event of fee.before) emit(event);
+    if (isTaoMechanism(action)) {
+      const uid = rng(inputs.seed, `registration-uid/${inputs.block}`).int(0, 255);
+      const main = action.kind === 'EvmDeposit' || action.kind === 'EvmWithdraw' ? 'Transfer' : action.kind;
+      placeAll(action, taoMechanismEvents(action, uid), main);
+    } else if (onSpec425) {
       // A limit-order batch is named by its (first) OrderExecuted.
       placeAll(
         action,
         spec425Events(action),
         action.kind === 'LimitOrdersExecuted' ? 'OrderExecuted' : action.kind,
       );
-    } else if (EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved') {
-      continue;
     } else if (MECHANISM_KINDS.has(action.kind)) {
       // The 2025/26 life's user liquidity and crowdloans (world/user-liquidity.ts).
       placeAll(action, mechanismEvents(action), namingEventOf(action));
@@ -207,6 +222,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
       const index = emit(stakingEvent(action, inputs.features));
       result.staking.push({ action, eventIndex: index, extrinsic, events: [index] });
     }
+    for (const event of fee.after) emit(event);
     finish(false, 220_000_000);
   }
   const random = rng(inputs.seed, `block/${inputs.block}`);

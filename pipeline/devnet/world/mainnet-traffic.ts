@@ -91,6 +91,10 @@ function bytes(random: Rng, length: number): Uint8Array {
 }
 
 /** The sandbox's block author: fees' author share is deposited to it. */
+export function blockAuthor(seed: string): Uint8Array {
+  return author(seed);
+}
+
 function author(seed: string): Uint8Array {
   return pool(seed)[0]!;
 }

@@ -1,6 +1,7 @@
 import type { Account } from './accounts.js';
 import type { StakingAction } from './stakers.js';
 import { subnetAccount } from './subnet-account.js';
+import { taoMechanismEvents } from './tao-mechanisms.js';
 import type { WorldEvent } from './world-event.js';
 
 function transfer(from: Account, to: Account, amount: bigint): WorldEvent {
@@ -142,6 +143,13 @@ export function spec425Events(action: StakingAction): WorldEvent[] {
           args: [netuid, action.incentives!.emissions],
         },
       ];
+    case 'ProxyAdded':
+    case 'ProxyRemoved':
+    case 'NeuronRegistered':
+    case 'EvmDeposit':
+    case 'EvmWithdraw':
+      // The demo's TAO mechanisms run in January 2026 (tao-mechanisms.ts), whose events block-events.ts places.
+      return taoMechanismEvents(action, 0);
     case 'LimitOrdersExecuted':
       // `pallets/limit-orders/src/lib.rs` `do_execute_batched_orders`, in its order (world/limit-orders.ts).
       return action.limitOrders!.events;

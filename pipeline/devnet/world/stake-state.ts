@@ -30,6 +30,10 @@ export interface StakeState {
   /** Per staker: pool key → `AlphaV2` share, for entries written from spec 425 on (no `Alpha` entry then). */
   sharesV2: Map<string, SafeFloat>[];
   free: bigint[];
+  /** A world placed by date, once a TAO mechanism ran (tao-mechanisms.ts): per staker, reserved TAO and TAO on
+   * its own EVM address. */
+  reserved?: bigint[];
+  evm?: bigint[];
   /**
    * Spec 473's AlphaV2 migration (`migrations/migrate_alpha_v2.rs`, storage alias `AlphaV2Migration`): absent
    * before it is scheduled; `phase` 0 legacy rows, 1 leftover denominators, 2 the V2 sweep, 3 done; `after`
@@ -47,6 +51,8 @@ export function cloneState(state: StakeState): StakeState {
     // Copy on write: until spec 425 writes a V2 share every map is the shared empty one.
     sharesV2: state.sharesV2.map((m) => (m.size === 0 ? NO_V2_SHARES : new Map(m))),
     free: [...state.free],
+    ...(state.reserved ? { reserved: [...state.reserved] } : {}),
+    ...(state.evm ? { evm: [...state.evm] } : {}),
     ...(state.migration ? { migration: { ...state.migration } } : {}),
   };
 }

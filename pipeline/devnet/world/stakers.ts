@@ -45,6 +45,14 @@ import {
 import type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
 import { planSweepPositions, type SweepPosition } from './sweep-positions.js';
+import { paysTaoFee, taoFeeOf } from './tao-fees.js';
+import {
+  applyTaoMechanism,
+  isTaoMechanism,
+  planTaoMechanisms,
+  type TaoMechanismStep,
+  taoMechanismAction,
+} from './tao-mechanisms.js';
 import type { Timeline } from './timeline.js';
 import { closePosition, crowdloanAccount, type LiquidityFill, openPosition } from './user-liquidity.js';
 
@@ -62,6 +70,8 @@ const BITTENSOR_EVM_CHAIN_ID = 964n;
 /** Blocks after spec 473's upgrade in which its migration may still be working (it needs a few dozen). */
 const MIGRATION_WINDOW_BLOCKS = 600;
 const VALIDATORS = 8;
+/** Actions whose `tao` leaves the free balance (a fee is never more than what they leave). */
+const SPENDS_FREE_TAO = new Set(['StakeAdded', 'Transfer', 'ProxyAdded', 'NeuronRegistered', 'EvmDeposit']);
 const PPM = 1_000_000n;
 
 interface DaySnapshots {
@@ -259,6 +269,7 @@ export class Stakers {
         liquidity: p3,
         leased,
       });
+      this.#taoMechanisms.push(...planTaoMechanisms(this.#timeline));
     }
     const successorIndex = TRACKED_COLDKEYS;
     const successor: Staker = {
@@ -332,6 +343,8 @@ export class Stakers {
   readonly #openedLiquidity = new Map<number, LiquidityFill>();
   /** The 2025/26 life's crowdloan contributions, by crowdloan id. */
   readonly #contributions = new Map<number, bigint>();
+  /** The demo coldkey's proxy deposit, registration and EVM round trip (tao-mechanisms.ts), by block. */
+  readonly #taoMechanisms: TaoMechanismStep[] = [];
 
   /** Positions of the 2025/26 life the demo coldkey holds from genesis (its own stream: other draws unchanged). */
   readonly #datedPositions: Position[] = [];
@@ -602,6 +615,7 @@ export class Stakers {
       dated?: true;
       /** Spec 473's migration work of this block (`on_idle`, after every extrinsic). */
       migration?: true;
+      mechanism?: TaoMechanismStep;
     }> = [];
     // Stake grows at the day's first block (emissions, below): no staking action lands on that block.
     const firstAction = Math.max(first, this.#timeline.firstBlockOfDay(day) + 1);
@@ -642,6 +656,10 @@ export class Stakers {
         ...(planned.dated ? { dated: true as const } : {}),
       });
     }
+    for (const step of this.#taoMechanisms) {
+      if (step.block < first || step.block > last) continue;
+      drafts.push({ block: step.block, staker: this.demo, roll: 0, size: 0, pick: 0, mechanism: step });
+    }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
     const spec473From = this.#spec473From;
@@ -660,30 +678,50 @@ export class Stakers {
     const actions: StakingAction[] = [];
     const limited = new Set<string>();
     for (const draft of drafts) {
-      const action = draft.migration
-        ? this.#migrationAction(state, draft.block)
-        : draft.life
-          ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
-          : draft.force
-            ? this.#scriptedMove(
-                state,
-                draft.block,
-                draft.staker,
-                BigInt(draft.size),
-                draft.pick,
-                draft.force,
-              )
-            : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
+      const action = draft.mechanism
+        ? taoMechanismAction(this.#params.seed, state, this.demo, draft.mechanism)
+        : draft.migration
+          ? this.#migrationAction(state, draft.block)
+          : draft.life
+            ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
+            : draft.force
+              ? this.#scriptedMove(
+                  state,
+                  draft.block,
+                  draft.staker,
+                  BigInt(draft.size),
+                  draft.pick,
+                  draft.force,
+                )
+              : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
       if (
         action &&
-        (draft.life || draft.migration || (this.#allowed(action) && this.#withinRateLimit(action, limited)))
+        (draft.life ||
+          draft.migration ||
+          draft.mechanism ||
+          (this.#allowed(action) && this.#withinRateLimit(action, limited)))
       ) {
         if (this.runsSpec425(action.block)) this.#fillSpec425(action);
+        this.#priceTaoFee(state, action);
         this.#apply(state, action);
         actions.push(action);
       }
     }
     return actions;
+  }
+
+  /**
+   * A world placed by date: the TAO fee of a tracked coldkey's signed call (tao-fees.ts), never more than its
+   * free TAO leaves after the call's own TAO.
+   */
+  #priceTaoFee(state: StakeState, action: StakingAction): void {
+    if (this.#params.runtimePlacement !== 'dates' || !paysTaoFee(action)) return;
+    const staker = this.stakers.find((s) => s.coldkey === action.coldkey);
+    if (!staker) return;
+    const spent = SPENDS_FREE_TAO.has(action.kind) ? action.tao : 0n;
+    const room = state.free[staker.index]! - spent;
+    const fee = taoFeeOf(this.#params.seed, action, this.#eraAt(action.block).spec);
+    action.taoFee = room <= 0n ? 0n : fee < room ? fee : room;
   }
 
   /**
@@ -1289,6 +1327,12 @@ export class Stakers {
   }
 
   #apply(state: StakeState, action: StakingAction): void {
+    // The fee is taken before the call runs (tao-fees.ts).
+    if (action.taoFee) state.free[this.#staker(action.coldkey).index]! -= action.taoFee;
+    if (isTaoMechanism(action)) {
+      applyTaoMechanism(state, action, this.#staker(action.coldkey).index);
+      return;
+    }
     if (this.runsSpec425(action.block)) {
       this.#applySpec425(state, action);
       return;

@@ -3,6 +3,7 @@
 import type { Account } from './accounts.js';
 import type { LimitOrderBatch } from './limit-orders.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
+import type { TaoMechanismKind } from './tao-mechanisms.js';
 import type { CrowdloanMove, LiquidityFill } from './user-liquidity.js';
 import type { WorldEvent } from './world-event.js';
 
@@ -17,7 +18,7 @@ export interface DissolutionPayout {
 /** One staking extrinsic of a tracked coldkey (buyback stakes live in the burn schedule). */
 export interface StakingAction {
   block: number;
-  kind: StakingKind | LifeKind;
+  kind: StakingKind | LifeKind | TaoMechanismKind;
   coldkey: Account;
   hotkey: Account | null;
   netuid: number | null;
@@ -34,6 +35,8 @@ export interface StakingAction {
   /** Spec 425 on: the transaction fee taken in alpha from the call's position (with `feeTao`, its TAO). */
   alphaFee?: bigint;
   feeTao?: bigint;
+  /** A world placed by date: the TAO fee the coldkey paid for this signed call from its free TAO (tao-fees.ts). */
+  taoFee?: bigint;
   /** NetworkRemoved: the TAO each tracked holder was paid (in payout order). */
   payouts?: DissolutionPayout[];
   /** IncentiveAlphaEmittedToMiners: the subnet's incentive by UID (the coldkey's miner at `minerUid`). */

@@ -113,6 +113,7 @@ export class World {
           .map((s) => s.netuid)
           .filter((n) => n !== 0),
         eventsPerBlock: this.params.eventsPerBlock,
+        feesToAuthor: this.specAt(block) >= 393,
       });
       if (this.#blockCache.size > 4_096)
         this.#blockCache.delete(this.#blockCache.keys().next().value as number);

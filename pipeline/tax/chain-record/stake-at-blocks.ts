@@ -57,6 +57,8 @@ export interface StakesAtBlock {
   subnets: Map<number, SubnetAtBlock>;
   /** Free TAO RAO per coldkey. */
   free: Map<string, bigint>;
+  /** Reserved TAO RAO per coldkey (a deposit: still the coldkey's, in its TAO pool); absent: none. */
+  reserved?: Map<string, bigint>;
 }
 
 interface BlockKeys {
@@ -226,11 +228,15 @@ function decodeBlock(
     });
   }
   const free = new Map<string, bigint>();
+  const reserved = new Map<string, bigint>();
   for (const a of keys.accounts) {
-    const info = value('Account', a.key, 'System') as unknown as { data: { free: Codec } } | null;
+    const info = value('Account', a.key, 'System') as unknown as {
+      data: { free: Codec; reserved: Codec };
+    } | null;
     free.set(a.coldkey, info === null ? 0n : rao(info.data.free));
+    reserved.set(a.coldkey, info === null ? 0n : rao(info.data.reserved));
   }
-  return { block, stake, held, subnets, free };
+  return { block, stake, held, subnets, free, reserved };
 }
 
 /** The bits of a U64F64 (`{ bits: u128 }`); 0 when absent. Only ratios of them matter. */

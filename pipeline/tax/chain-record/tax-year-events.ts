@@ -14,7 +14,8 @@ export function countTaxYearEvents(shard: ColdkeyShard | null, coldkey: string, 
   const events = shard?.coldkeys[coldkey] ?? [];
   let count = 0;
   for (const event of events) {
-    if (INCOME_KINDS.has(event.kind)) continue;
+    // A call's transaction fee is part of that call, not an event of its own.
+    if (INCOME_KINDS.has(event.kind) || event.kind === 'TransactionFeePaid') continue;
     if (
       event.kind === 'Transfer' &&
       ((event.from_subnet ?? null) !== null || (event.to_subnet ?? null) !== null)

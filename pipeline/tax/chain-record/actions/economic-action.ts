@@ -31,6 +31,15 @@
  *   - `HotkeySwapped`, `HotkeySwappedOnSubnet`, `ColdkeySwapped`: the same holding under another key, nothing;
  *   - `AutoStakeAdded`, `RootClaimed`, `SubnetLeaseDividendsDistributed`: income, counted in the day's income
  *     when received (its stake is not explained away);
+ *   - `TransactionFeePaid` of the order's coldkey: the call's fee, paid from its free TAO: a disposal of that
+ *     TAO at its market value, booked beside whatever else the call did (`cgt-transactions.ts` makes the fee
+ *     an allowable cost of the action when the action acquired or disposed of something); a call that did
+ *     nothing else the pack books is a `fee` action;
+ *   - `NeuronRegistered` of the order's coldkey (`burned_register`): the TAO burned, a disposal at its market
+ *     value (given for the registration);
+ *   - `Reserved`, `Unreserved`: TAO set aside as a deposit (a proxy's) and returned: still held, nothing;
+ *   - a TAO transfer between a coldkey and its own EVM address (`own-evm-address.ts`): the same owner's TAO,
+ *     nothing;
  *   - a `StakeRemoved` outside any extrinsic that is no lease dividend: the AlphaV2 migration of spec 473
  *     unstaking a legacy position worth 1,000 to 3,000,000 rao to its coldkey (`migrate_alpha_v2.rs`): an
  *     unstake, named as the migration. The positions it deleted have no event: `locate-sweep.ts`.
@@ -48,6 +57,7 @@ import {
   liquidityFlag,
   liquidityTreatment,
 } from './liquidity-actions.js';
+import { ownEvmAddressAt } from './own-evm-address.js';
 
 export const TAO_SIDE = 'TAO' as const;
 
@@ -66,7 +76,19 @@ export interface AlphaHolding {
 
 /** One thing given or received, with the TAO value (RAO) it is booked at; 0 for nothing in return. */
 export type ActionLeg =
-  | { side: 'dispose' | 'acquire'; asset: typeof TAO_SIDE; rao: bigint; valueTaoRao: bigint }
+  | {
+      side: 'dispose' | 'acquire';
+      asset: typeof TAO_SIDE;
+      rao: bigint;
+      valueTaoRao: bigint;
+      /**
+       * A fee paid in TAO, its own disposal: the call's transaction fee (`TransactionFeePaid`), or the
+       * staking fee of a stake or unstake on root (the event's fee: root stake is TAO less it). `feeEvent`
+       * names the event that states it.
+       */
+      fee?: true;
+      feeEvent?: { block: number; event_index: number };
+    }
   | {
       side: 'dispose' | 'acquire';
       asset: 'alpha';
@@ -113,7 +135,11 @@ export type ActionKind =
   | 'sweep'
   | 'subnet-leg'
   | 'liquidity'
-  | 'crowdloan';
+  | 'crowdloan'
+  | 'fee'
+  | 'registration'
+  | 'deposit'
+  | 'own-evm';
 
 export interface ActionFlag {
   kind: 'transfer-out' | 'transfer-in' | 'unexplained';
@@ -237,6 +263,8 @@ const SUMMARY_KINDS = new Set(['StakeMoved', 'StakeSwapped', 'StakeTransferred']
 export function economicAction(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>): EconomicAction {
   if (group.length === 0) throw new Error('economic action: an empty group');
   const g = readGroup(group, coldkeys);
+  // Fees first: a call's fee is booked whatever the call is, a stake transfer across the edge included.
+  bookTaoFees(g);
   const crossing = stakeTransferAcrossEdge(g);
   if (crossing) return crossing;
   for (const book of LEG_BOOKERS) book(g);
@@ -278,6 +306,8 @@ interface ActionGroup {
    * paying several addresses is not one move a buyer's own address or record could explain).
    */
   crossedWith: Set<string>;
+  /** Own EVM addresses (0x) the group's TAO moved to or from (`own-evm-address.ts`). */
+  ownEvm: Set<string>;
 }
 
 function readGroup(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>): ActionGroup {
@@ -310,6 +340,7 @@ function readGroup(group: readonly LedgerEvent[], coldkeys: ReadonlySet<string>)
     touches: [],
     flags: [],
     crossedWith: new Set<string>(),
+    ownEvm: new Set<string>(),
   };
 }
 
@@ -417,7 +448,38 @@ const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
   bookLimitOrders,
   bookLiquidity,
   bookCrowdloans,
+  bookRegistrations,
 ];
+
+/** A neuron registration of the order's coldkey: the TAO it burned, given for the registration. */
+function bookRegistrations(g: ActionGroup): void {
+  for (const e of g.events) {
+    if (e.kind === 'NeuronRegistered' && isOrderColdkey(g, e.coldkey))
+      bookTao(g, 'dispose', big(e.tao_rao), big(e.tao_rao));
+  }
+}
+
+/** The group's legs other than its TAO fees: what the call itself booked. */
+const callLegs = (g: ActionGroup) => g.legs.filter((l) => !(l.asset === TAO_SIDE && l.fee));
+/** The group's events other than its fee's: what the call itself emitted. */
+const callEvents = (g: ActionGroup) => g.events.filter((e) => e.kind !== 'TransactionFeePaid');
+
+/**
+ * Fees paid in TAO by the order's coldkey, each a disposal of that TAO: a signed call's transaction fee, and
+ * the staking fee of a stake or unstake on root, where TAO given and root stake got are one asset and the fee
+ * is what the chain kept of it (on a subnet it is inside the exchange's own figures).
+ */
+function bookTaoFees(g: ActionGroup): void {
+  const feeLeg = (e: LedgerEvent, rao: bigint) => {
+    if (rao <= 0n) return;
+    const feeEvent = { block: e.block, event_index: e.event_index };
+    g.legs.push({ side: 'dispose', asset: TAO_SIDE, rao, valueTaoRao: rao, fee: true, feeEvent });
+  };
+  for (const e of [...g.removed, ...g.added]) if (e.netuid === 0) feeLeg(e, big(e.fee_rao));
+  for (const e of g.events) {
+    if (e.kind === 'TransactionFeePaid' && isOrderColdkey(g, e.coldkey)) feeLeg(e, big(e.tao_rao));
+  }
+}
 
 /** Stake events of the order's coldkeys: alpha out and in, and (older groups) the TAO they state. */
 function bookStakeEvents(g: ActionGroup): void {
@@ -519,6 +581,14 @@ function bookTaoTransfers(g: ActionGroup): void {
     }
     if (fromSubnet(e) || toSubnet(e)) continue;
     if (isOrderColdkey(g, sender) && isOrderColdkey(g, receiver)) continue;
+    // To or from the coldkey's own EVM address: the same owner's TAO.
+    const evm =
+      (isOrderColdkey(g, sender) && ownEvmAddressAt(sender!, receiver)) ||
+      (isOrderColdkey(g, receiver) && ownEvmAddressAt(receiver!, sender));
+    if (evm) {
+      g.ownEvm.add(evm);
+      continue;
+    }
     if (g.summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
     bookTaoAcrossEdge(g, e, sender, receiver, amount);
   }
@@ -667,7 +737,9 @@ const ACTION_RULES: readonly ActionRule[] = [
   {
     kind: 'income',
     applies: (g) =>
-      g.legs.length === 0 && (g.leased.size > 0 || g.events.every((e) => INCOME_KINDS.has(e.kind))),
+      callLegs(g).length === 0 &&
+      (g.leased.size > 0 ||
+        (callEvents(g).length > 0 && callEvents(g).every((e) => INCOME_KINDS.has(e.kind)))),
     treatment: (g) => {
       const what = has(g, 'RootClaimed')
         ? 'root claim (RootClaimed, which states no amount: the alpha claimed is the rise of the position)'
@@ -743,18 +815,48 @@ const ACTION_RULES: readonly ActionRule[] = [
         : 'alpha exchanged for TAO: disposal of alpha, acquisition of TAO',
   },
   {
+    kind: 'registration',
+    applies: (g) => has(g, 'NeuronRegistered') && noStakeEvents(g),
+    treatment: (g) => {
+      const e = g.events.find((x) => x.kind === 'NeuronRegistered')!;
+      return `neuron registration (burned_register) of hotkey ${e.hotkey} on subnet ${e.netuid}: the TAO burned is given for the registration, a disposal of that TAO at its market value (tokens spent on a service, CRYPTO22100); no asset is acquired with it`;
+    },
+  },
+  {
     kind: 'tao-out',
-    applies: (g) => g.legs.some((l) => l.asset === TAO_SIDE && l.side === 'dispose'),
+    applies: (g) => callLegs(g).some((l) => l.asset === TAO_SIDE && l.side === 'dispose'),
     treatment: () => 'TAO sent to a coldkey outside the order: disposal at market value',
   },
   {
     kind: 'tao-in',
-    applies: (g) => g.legs.some((l) => l.asset === TAO_SIDE && l.side === 'acquire'),
+    applies: (g) => callLegs(g).some((l) => l.asset === TAO_SIDE && l.side === 'acquire'),
     treatment: () => 'TAO received from a coldkey outside the order: acquisition at market value',
   },
   {
+    kind: 'deposit',
+    applies: (g) => (has(g, 'Reserved') || has(g, 'Unreserved')) && callLegs(g).length === 0,
+    treatment: (g) =>
+      has(g, 'Reserved')
+        ? 'TAO reserved as a deposit (Balances.Reserved: a proxy, an identity or a multisig): still held, in the TAO pool; not a disposal'
+        : 'a deposit returned (Balances.Unreserved): TAO that was still held, back in the free balance; not an acquisition',
+  },
+  {
+    kind: 'own-evm',
+    applies: (g) => g.ownEvm.size > 0 && callLegs(g).length === 0,
+    treatment: (g) =>
+      `TAO moved between the coldkey and its own EVM address ${[...g.ownEvm].join(', ')} (the address is the coldkey's key truncated to 20 bytes, which only this coldkey can draw on by EVM.withdraw): the same owner's TAO, in the TAO pool; not a disposal`,
+  },
+  {
+    kind: 'fee',
+    // A call whose only event the pack reads is its fee (a proxy, an identity, a weights call that paid).
+    applies: (g) => callEvents(g).length === 0,
+    treatment: () =>
+      'transaction fee of a call that moved nothing else the pack books: the TAO paid is a disposal at its market value (the service bought, CRYPTO22100); no acquisition or disposal to attribute it to as a cost',
+  },
+  {
     kind: 'subnet-leg',
-    applies: (g) => g.events.every(isTransfer) && g.events.some((e) => fromSubnet(e) || toSubnet(e)),
+    applies: (g) =>
+      callEvents(g).every(isTransfer) && callEvents(g).some((e) => fromSubnet(e) || toSubnet(e)),
     treatment: () =>
       'TAO to or from a subnet account (staking\u2019s own leg): not a payment to or from anyone',
     flag: (g) => ({
@@ -790,9 +892,18 @@ function finishAction(
 ): EconomicAction {
   // A fee paid in alpha inside another call (an unstake, say) is a second disposal the row must name.
   const feeInAlpha = kind !== 'fee-in-alpha' && has(g, 'TransactionFeePaidWithAlpha');
-  const treatment = feeInAlpha
+  const withAlphaFee = feeInAlpha
     ? `${plain}; its transaction fee was paid in alpha (TransactionFeePaidWithAlpha): that alpha disposed of too, at the TAO it was swapped for`
     : plain;
+  // A fee paid in TAO with the call: its own disposal, and a cost of the call (cgt-transactions.ts).
+  const feeInTao = kind !== 'fee' && has(g, 'TransactionFeePaid');
+  const withTaoFee = feeInTao
+    ? `${withAlphaFee}; its transaction fee was paid from the free TAO (TransactionFeePaid): that TAO disposed of at its market value, the fee an allowable cost of what the call acquired or disposed of (CRYPTO22150)`
+    : withAlphaFee;
+  const rootFee = [...g.removed, ...g.added].some((e) => e.netuid === 0 && big(e.fee_rao) > 0n);
+  const treatment = rootFee
+    ? `${withTaoFee}; the staking fee the event states was kept by the chain (the root stake is the TAO less it): that TAO disposed of at its market value`
+    : withTaoFee;
   const action: EconomicAction = {
     kind,
     treatment,

@@ -100,6 +100,25 @@ export const HMRC_METHOD: readonly string[] = [
     "SubnetLeaseDividendsDistributed, alpha onto the contributor's stake, in income.csv; before it they " +
     'were paid as TAO to the free balance with no event naming them, which the pack cannot tell from any ' +
     'other credit.',
+  'Fees paid in TAO. Every call a coldkey signs pays a transaction fee from its free TAO ' +
+    '(TransactionFeePaid). The TAO paid is a disposal at its market value: tokens given for a service ' +
+    '(CRYPTO22100). The fee is an allowable cost of the call (TCGA 1992 s38, CRYPTO22150: transaction fees ' +
+    "paid for having the transaction included on the ledger): an incidental cost of the call's disposal (the " +
+    'TAO staked, the alpha unstaked, TAO sent away, TAO burned for a registration), or, when it disposed of ' +
+    'nothing, part of the cost of what it acquired. A call that neither acquired nor disposed of anything (a ' +
+    'move within a subnet, staking on root, a proxy, a transfer between your own coldkeys or to your own EVM ' +
+    'address) leaves the fee nothing to be a cost of, as CRYPTO22150 says of a deposit that keeps beneficial ' +
+    'ownership: its TAO is still disposed of at its value. The staking fee of a stake or unstake on root (the ' +
+    'fee its StakeAdded or StakeRemoved states: the root stake is the TAO less it) is a disposal of that TAO ' +
+    'at its value too.',
+  'Deposits, registrations and EVM. TAO reserved as a deposit (Balances.Reserved: a proxy, an identity, a ' +
+    'multisig) is still yours: no disposal, it stays in the TAO pool, and its return (Balances.Unreserved) ' +
+    'is no acquisition. A neuron registration (burned_register: NeuronRegistered, the burn withdrawn from ' +
+    'the free TAO) gives TAO for a place on a subnet: a disposal of that TAO at its market value (tokens ' +
+    'spent on a service, CRYPTO22100), nothing acquired. TAO moved between a coldkey and its own EVM address ' +
+    "(the coldkey's key cut to its first 20 bytes, whose TAO only that coldkey can draw by EVM.withdraw) is a " +
+    'move within your holdings: no disposal, the TAO stays in the pool. Any other EVM address is an address ' +
+    'like any other: TAO sent there is a transfer outside the order unless you name the address as yours.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
     'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +
@@ -135,7 +154,9 @@ export const LIMITS: readonly string[] = [
     'found at its block (events.csv, AlphaV2Migration). A subnet that ended without ' +
     'paying you anything: no disposal is booked, the pool stays, and a negligible value claim (CRYPTO22500, ' +
     'for the whole pool) is the route to the loss.',
-  'Transaction fees paid from the free TAO balance are not in the collected events and are not counted.',
+  'What happens to TAO inside the EVM (a contract, staking through the EVM staking precompile) is not read: ' +
+    "TAO on a coldkey's own EVM address stays in the TAO pool until it comes back; TAO that leaves that " +
+    'address for anywhere else is not seen as leaving your holdings.',
   'A reward paid in the very block of one of your staking events (a subnet pays its stakers once per tempo, ' +
     'about every 72 minutes) is measured together with that event and counted as part of it, not as income: ' +
     'rare, and small when it happens (one payout of that one position).',

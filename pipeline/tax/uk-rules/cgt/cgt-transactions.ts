@@ -185,7 +185,8 @@ function openingHoldings(input: CgtMappingInput): Map<string, { rao: bigint; tao
     hold(asset, rao, taoRaoAt(open, position.netuid, rao) ?? 0n);
   }
   for (const coldkey of input.coldkeys) {
-    const free = open.free.get(coldkey) ?? 0n;
+    // Reserved TAO (a deposit) is still the coldkey's: it is in the TAO pool as the free TAO is.
+    const free = (open.free.get(coldkey) ?? 0n) + (open.reserved?.get(coldkey) ?? 0n);
     if (free > 0n) hold(TAO_ASSET, free, free);
   }
   return byAsset;
@@ -272,8 +273,49 @@ function actionTreatment(
       if (action.counterparty !== undefined) tx.counterparty = action.counterparty;
     }
   }
+  own.push(...taoFeeTransactions(action, own, { at, date }, gbpOf));
   for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text, ref });
   return { event: representative(action), action, date, treatment: action.treatment, transactions: own };
+}
+
+/**
+ * A fee paid in TAO (a call's `TransactionFeePaid`, or the staking fee of a stake or unstake on root): a
+ * disposal of that TAO at its market value, as tokens given for a service (CRYPTO22100), named by the event
+ * that states it. The fee is an allowable
+ * cost of the call (TCGA 1992 s38, CRYPTO22150: "transaction fees paid for having the transaction included on
+ * the distributed ledger"): an incidental cost of the call's disposal (s38(1)(c)) when it made one, else part
+ * of the cost of what it acquired (s38(1)(a)); a call that did neither (a move within a subnet, TAO staked on
+ * root, a transfer between the order's own coldkeys or to the coldkey's own EVM address, a proxy) has no
+ * acquisition or disposal the fee can be attributed to, as CRYPTO22150 says of a deposit that keeps beneficial
+ * ownership: its TAO is still disposed of.
+ */
+function taoFeeTransactions(
+  action: EconomicAction,
+  own: CgtTransaction[],
+  { at, date }: { at: Date; date: string },
+  gbpOf: GbpOf,
+): CgtTransaction[] {
+  const fees: CgtTransaction[] = [];
+  for (const leg of action.legs) {
+    if (leg.asset !== TAO_SIDE || !leg.fee) continue;
+    const value = gbpOf(date, leg.valueTaoRao);
+    const event = leg.feeEvent;
+    const ref = event ? `event ${event.block}/${event.event_index}` : `fee ${action.block}`;
+    addTransaction(fees, {
+      at,
+      asset: TAO_ASSET,
+      action: 'dispose',
+      rao: leg.rao,
+      gbp: value,
+      ref,
+      paidAsFee: { quantity: units(leg.rao), gbp: value },
+    });
+    const disposal = own.find((tx) => tx.action === 'dispose');
+    const acquisition = own.find((tx) => tx.action === 'acquire');
+    if (disposal) disposal.fee = (disposal.fee ?? new CgtDecimal(0)).add(value);
+    else if (acquisition) acquisition.gbp = acquisition.gbp.add(value);
+  }
+  return fees;
 }
 
 /** An action's change of one asset: the net quantity (RAO, + acquired) and the TAO value of each side. */
@@ -336,6 +378,8 @@ function assetChanges(
       e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
       continue;
     }
+    // A TAO fee is its own disposal (`taoFeeTransactions`), never netted with the call's TAO.
+    if (leg.asset === TAO_SIDE && leg.fee) continue;
     const netuid = leg.asset === TAO_SIDE ? 0 : leg.holding.netuid;
     // What is given up was held before the block (a dissolved subnet's registration is gone after it).
     const registeredAt = (leg.side === 'dispose' ? before : after).subnets.get(netuid)?.registeredAt ?? 0;
@@ -517,7 +561,8 @@ function representative(action: EconomicAction): LedgerEvent {
     pick(['StakeMoved', 'StakeSwapped', 'StakeTransferred']) ??
     pick(['ColdkeySwapped', 'HotkeySwapped', 'HotkeySwappedOnSubnet']) ??
     pick(['StakeAdded', 'StakeRemoved']) ??
-    action.events.find((e) => e.kind !== 'Transfer') ??
+    action.events.find((e) => e.kind !== 'Transfer' && e.kind !== 'TransactionFeePaid') ??
+    action.events.find((e) => e.kind !== 'TransactionFeePaid') ??
     action.events[0]!
   );
 }

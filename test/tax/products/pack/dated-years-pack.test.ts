@@ -7,9 +7,13 @@
  * from the 2025/26 pack's pools.csv, built over the real WebSocket from what the pipeline published.
  * Heavy: about 25 minutes on a loaded machine (collecting 602 days), and more for the 2026/27 pack.
  */
+import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { Vec } from '@polkadot/types';
+import type { Codec } from '@polkadot/types/types';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedToText } from '../../../../pipeline/amounts/rao.js';
+import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../../../pipeline/chain/subtensor-extensions.js';
 import { buildTruth, type Truth } from '../../../../pipeline/devnet/index.js';
 import { ukDayIncome } from '../../../../pipeline/devnet/truth/truth.js';
 import type { CustomerInputs } from '../../../../pipeline/tax/products/own-records/customer-inputs.js';
@@ -19,7 +23,8 @@ import { openPackChain, type PackChain } from '../../../../pipeline/tax/products
 import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { computeGains } from '../../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { readCgtCsv } from '../../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
-import { ukDay } from '../../../../pipeline/time/uk-day.js';
+import { ukDay, ukDayEndMs } from '../../../../pipeline/time/uk-day.js';
+import { field, runtimeCall } from '../../../devnet/decorated.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { raoOf, readCsv } from './read-pack-csv.js';
@@ -313,6 +318,39 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
         .filter((row) => row['date'] === date && row['netuid'] === String(dividend.netuid))
         .reduce((sum, row) => sum + raoOf(row['alpha']!), 0n);
       expect(received, date).toBeGreaterThanOrEqual(BigInt(dividend.alpha_rao!) - 1n);
+    }
+  });
+
+  it("2025/26: the TAO pool at the year's end, less what it matched ahead, is the chain's free and reserved TAO and root stake", async () => {
+    const pools = readCsv(packs.get('2025/26')!.get('pools.csv')!);
+    const pool = pools.find((r) => r['asset'] === 'TAO' && r['kind'] === 'pool')!;
+    const ahead = pools
+      .filter((r) => r['asset'] === 'TAO' && r['kind'] === 'matched-ahead')
+      .reduce((sum, r) => sum + raoOf(r['quantity']!), 0n);
+    // The year's last block: the last before the UK midnight that ends 5 April 2026 (one-hour blocks).
+    const end = Math.floor((ukDayEndMs('2026-04-05') - 1 - GENESIS.getTime()) / world.options.blockTimeMs);
+    const api = await ApiPromise.create({
+      provider: new WsProvider(world.devnet.url),
+      signedExtensions: SUBTENSOR_SIGNED_EXTENSIONS,
+      throwOnConnect: true,
+    });
+    try {
+      const state = await api.at(await api.rpc.chain.getBlockHash(end));
+      const demo = world.devnet.demoColdkey;
+      const account = (await state.query['system']!['account']!(demo)) as unknown as {
+        data: { free: Codec; reserved: Codec };
+      };
+      const info = (await runtimeCall(
+        state,
+        'stakeInfoRuntimeApi.getStakeInfoForColdkey',
+      )(demo)) as Vec<Codec>;
+      const root = info
+        .filter((p) => field(p, 'netuid').toString() === '0')
+        .reduce((sum, p) => sum + BigInt(field(p, 'stake').toString()), 0n);
+      const held = BigInt(account.data.free.toString()) + BigInt(account.data.reserved.toString()) + root;
+      expect(raoOf(pool['quantity']!) - ahead).toBe(held);
+    } finally {
+      await api.disconnect();
     }
   });
 
