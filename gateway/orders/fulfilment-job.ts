@@ -298,10 +298,21 @@ async function fulfilOne(
     worker,
     fulfilledAt,
     packKey: key,
-    packExpiresAt: new Date(fulfilledAt.getTime() + order.retentionDays * DAY_MS),
+    packExpiresAt: packExpiry(order, fulfilledAt),
   });
   if (completed) report.fulfilled.push(order.id);
   else report.lostLeases.push(order.id);
+}
+
+/**
+ * The end of the pack's download window: `retention_days` from the payment (Stripe's time, `paid_at`) or
+ * from the build, whichever is later. A pack is built minutes after its payment, so this is the build's
+ * time plus 30 days; an order made again after a restore, paid weeks before its pack is rebuilt, still
+ * gets its full 30 days from the rebuild, while its `paid_at` keeps the day its buyer paid.
+ */
+export function packExpiry(order: OrderRecord, fulfilledAt: Date): Date {
+  const from = Math.max(fulfilledAt.getTime(), order.paidAt?.getTime() ?? 0);
+  return new Date(from + order.retentionDays * DAY_MS);
 }
 
 /**

@@ -67,6 +67,12 @@ export interface PaymentEvent {
   eventType: string;
   orderId: string;
   receivedAt: Date;
+  /**
+   * When the buyer paid, by Stripe's clock: the webhook event's `created`, or for `orders reconcile` the
+   * session's PaymentIntent's `created` (made when the buyer confirmed), so an order paid through a lost
+   * webhook or made again after a restore keeps its payment time. Never after `receivedAt`.
+   */
+  paidAt: Date;
   /** The amount and currency Stripe charged: they must equal the order's. */
   amountMinor: number | null;
   currency: string | null;
@@ -229,7 +235,7 @@ export interface OrderState {
 
   /**
    * In one transaction: records the event id (a known id: `duplicate-event`, nothing changes) and
-   * moves the order `created → paid` with `paid_at` = `receivedAt` and the buyer's email, if and only
+   * moves the order `created → paid` with `paid_at` = `paidAt` (Stripe's time of payment) and the buyer's email, if and only
    * if it is `created` and the amount and currency equal the order's. The only writer of `paid`.
    */
   markPaid(event: PaymentEvent): Promise<PaymentOutcome>;

@@ -38,7 +38,7 @@ export const RECORD_PAYMENT_EVENT = `INSERT INTO payment_events (event_id, event
   VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (event_id) DO NOTHING`;
 
 /**
- * receivedAt, email, sessionId, id, amountMinor, currency. The one statement that sets an order `paid`,
+ * paidAt, email, sessionId, id, amountMinor, currency. The one statement that sets an order `paid`,
  * run only by the engines' `markPaid`.
  */
 export const MARK_ORDER_PAID = `UPDATE orders SET status = 'paid', paid_at = ?, buyer_email = ?,

@@ -184,7 +184,7 @@ export class PostgresOrderState implements OrderState {
         return 'duplicate-event';
       }
       const paid = await client.query(numbered(MARK_ORDER_PAID), [
-        event.receivedAt,
+        event.paidAt,
         event.email,
         event.sessionId,
         event.orderId,

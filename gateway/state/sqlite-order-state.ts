@@ -160,12 +160,12 @@ export class SqliteOrderState implements OrderState {
         event.eventId,
         event.eventType,
         event.orderId,
-        iso(event.receivedAt),
+        iso(event.paidAt),
       );
       if (recorded === 0) return 'duplicate-event';
       const paid = this.changes(
         MARK_ORDER_PAID,
-        iso(event.receivedAt),
+        iso(event.paidAt),
         event.email,
         event.sessionId,
         event.orderId,

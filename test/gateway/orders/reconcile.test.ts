@@ -275,6 +275,58 @@ describe.each(STATE_ENGINES)('orders reconcile on $name', (engine) => {
     }
   }, 300_000);
 
+  it('keeps a remade order’s payment time (Stripe’s), and gives its pack 30 days from the rebuild', async () => {
+    // Paid 20 days ago on Stripe; the state was restored from a backup older than the order.
+    const request = checkOrderRequest(catalogueWithPrices(), WORLD_SKU, [ALICE]);
+    const services = orderServicesFrom(config.orders, world.store, () => {});
+    const realNow = gw.clock.nowMs;
+    const paidMs = realNow - 20 * 86_400_000;
+    gw.clock.nowMs = paidMs - 5 * 60_000;
+    const order = await createOrder({ state: gw.state, now }, request, 'checkout');
+    const made = await services.checkoutSessions!.create(
+      order,
+      request.sku,
+      `${BASE}/done`,
+      services.seal!.seal(order.id, {
+        ...request.sku,
+        taxYear: request.sku.tax_year,
+        coldkeys: [ALICE],
+        amountMinor: order.amountMinor,
+        createdAt: order.createdAt,
+      }),
+    );
+    gw.clock.nowMs = paidMs;
+    fake.completeSession(made.sessionId, 'paid.before.restore@example.com');
+    gw.clock.nowMs = realNow;
+    await deleteOrderRow(stateStore.url, order.id);
+
+    const run = await reconcileJson();
+    expect(run.sessions.find((s) => s.order_id === order.id)?.action).toBe('remade-and-paid');
+    const remade = await gw.state.orders.getOrder(order.id);
+    // Stripe's time of the payment (its PaymentIntent's), not the reconcile's.
+    expect(remade?.paidAt?.getTime()).toBe(Math.floor(paidMs / 1000) * 1000);
+    expect(remade?.createdAt.getTime()).toBe(order.createdAt.getTime());
+
+    gw.clock.nowMs += 60_000;
+    const fulfil = await runOrderCommand(config, now, 'orders', 'fulfil');
+    expect(fulfil.out).toContain(`fulfilled ${order.id}`);
+    const fulfilled = await gw.state.orders.getOrder(order.id);
+    expect(fulfilled?.paidAt?.getTime()).toBe(Math.floor(paidMs / 1000) * 1000);
+    // The buyer has the whole 30 days from the rebuild, not 10 left of the 30 from the payment.
+    expect(fulfilled?.packExpiresAt?.getTime()).toBe(fulfilled!.fulfilledAt!.getTime() + 30 * 86_400_000);
+    const json = (await (
+      await gw.get(`/tax/orders/${order.id}?t=${tokens.tokenFor(order.id)}`, {}, `192.0.2.${++ip % 250}`)
+    ).json()) as { paid_at: string; pack_expires_at: string };
+    expect(json.paid_at).toBe(new Date(Math.floor(paidMs / 1000) * 1000).toISOString());
+    expect(json.pack_expires_at).toBe(new Date(gw.clock.nowMs + 30 * 86_400_000).toISOString());
+    // Reconciled again: nothing changes.
+    expect((await reconcileJson()).sessions.find((s) => s.order_id === order.id)?.action).toBe(
+      'already-paid',
+    );
+    expect(await gw.state.orders.getOrder(order.id)).toEqual(fulfilled);
+    expect((await gw.state.orders.orderHistory(order.id)).payments).toHaveLength(1);
+  }, 300_000);
+
   it('asks Stripe for the sessions of the last --days days only (30 by default)', async () => {
     // A session made 40 days ago and paid then, its webhook lost.
     const request = checkOrderRequest(catalogueWithPrices(), WORLD_SKU, [ALICE]);
