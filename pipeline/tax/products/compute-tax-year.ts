@@ -210,6 +210,16 @@ interface ActionsAndIncome {
   prices: GbpPrices;
 }
 
+/** The stake reads' progress (blocks read of the total) as the build's, with its size. */
+function readProgress(
+  onProgress: ((progress: LedgerProgress) => void) | undefined,
+  positions: number,
+  days: number,
+): ((read: number, total: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  return (blocksRead, blocks) => onProgress({ phase: 'reading-chain', positions, days, blocksRead, blocks });
+}
+
 /**
  * Reads the record's positions and stake, groups the events into economic actions, and computes the income
  * ledger; then finds on the chain what no event names (moves, the AlphaV2 sweep) and computes it again.
@@ -260,21 +270,14 @@ async function readActionsAndIncome(
     ...readDays.map((day) => day.block),
     ...events.flatMap((event) => [event.block - 1, event.block]),
   ];
-  const report = (blocksRead: number, total: number) =>
-    onProgress?.({
-      phase: 'reading-chain',
-      positions: positions.size,
-      days: readDays.length,
-      blocksRead,
-      blocks: total,
-    });
+  const progress = readProgress(onProgress, positions.size, readDays.length);
   const stakes = await readStakesAtBlocks(
     reader,
     [...positions.values()],
     coldkeys,
     blocks,
     concurrency,
-    report,
+    progress,
   );
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
