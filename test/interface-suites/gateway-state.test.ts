@@ -591,6 +591,7 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
         packExpiresAt: null,
         emailedAt: null,
         purgedAt: null,
+        buildProgress: null,
       });
       expect(await state.orders.getOrder(order.id)).toEqual(stored);
       expect(await state.orders.getOrder('ord_missing')).toBeNull();
