@@ -9,6 +9,12 @@ import { messagePage, renderShell } from '../web/page-shell.js';
 
 /** How often a waiting status page reloads itself, in seconds. */
 export const STATUS_REFRESH_SECONDS = 10;
+/**
+ * How often the page of a big pack's build reloads itself: once a minute, so a buyer who leaves it open for
+ * the build's minutes stays well within the tax limit (20 requests an hour per address) that its reads count
+ * against.
+ */
+export const BIG_PACK_REFRESH_SECONDS = 60;
 
 /**
  * Whether the caller asked for a page: its Accept names `text/html` with a weight above JSON's. Browsers
@@ -35,7 +41,7 @@ export function wantsHtml(accept: string | null): boolean {
  * takes and when it began, and how far it is (chain blocks read of the total).
  */
 function buildTime(build: BuildProgress | null, day: (iso: string) => string): string {
-  if (!build || build.positions === 0 || !isBigPack(build)) return 'this usually takes a minute or two.';
+  if (!build || build.days === 0 || !isBigPack(build)) return 'this usually takes a minute or two.';
   const seconds = estimatedBuildSeconds(build.positions, build.days);
   const share =
     build.phase === 'writing-files'
@@ -117,9 +123,13 @@ export function orderStatusPage(
       view.records_url && !building ? recordsForm(view.records_url) : '',
     ].join('\n');
   }
+  const every =
+    build && build.days > 0 && isBigPack(build) ? BIG_PACK_REFRESH_SECONDS : STATUS_REFRESH_SECONDS;
   if (refresh)
     paragraphs.push(
-      `This page refreshes itself every ${STATUS_REFRESH_SECONDS} seconds; you can leave it open.`,
+      every === BIG_PACK_REFRESH_SECONDS
+        ? 'This page refreshes itself every minute; you can leave it open.'
+        : `This page refreshes itself every ${every} seconds; you can leave it open.`,
     );
   const html = extra
     ? renderShell({
@@ -136,7 +146,7 @@ export function orderStatusPage(
     headers: {
       ...htmlHeaders(),
       ...extraHeaders,
-      ...(refresh ? { refresh: String(STATUS_REFRESH_SECONDS) } : {}),
+      ...(refresh ? { refresh: String(every) } : {}),
       'cache-control': 'private, no-store',
       vary: 'Accept',
     },

@@ -221,6 +221,8 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
         { ip: '203.0.113.77' },
       );
       expect(page.status).toBe(200);
+      // It reloads itself once a minute: a buyer who leaves it open through the build stays within the tax limit.
+      expect(page.headers.get('refresh')).toBe('60');
       const text = (await page.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
       expect(estimatedBuildSeconds(212, 396)).toBe(393);
       expect(text).toContain(
@@ -228,6 +230,7 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
       );
       expect(text).toContain('So far 42% of the chain record is read.');
       expect(text).not.toContain('this usually takes a minute or two');
+      expect(text).toContain('This page refreshes itself every minute');
       const show = await runOrderCommand(config, now, 'orders', 'show', id);
       expect(show.out).toContain(
         'build: reading the chain, 180 / 420 blocks read, 212 positions × 396 days (estimated 393 s)',
