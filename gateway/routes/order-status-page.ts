@@ -158,8 +158,6 @@ export function unknownOrderPage(
   manifest: AssetManifest | null,
   extraHeaders: Record<string, string>,
   sandbox = false,
-  /** The build under way, as its worker last recorded it (null: not started, or not known). */
-  build: BuildProgress | null = null,
 ): Response {
   const html = messagePage({
     title: 'Order not found',
