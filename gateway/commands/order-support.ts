@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { GatewayConfig } from '../config.js';
+import { progressJson, progressLine } from '../orders/build-progress.js';
 import { isRevisionStuck, isStuck } from '../orders/stuck-order.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord, OrderRevision } from '../state/order-state.js';
@@ -95,6 +96,7 @@ function versionLine(orderId: string, revision: OrderRevision, maxAttempts: numb
     parts.push(`tries ${v.attempts} of ${maxAttempts}${next}${v.leased ? ', a worker holds it now' : ''}`);
   }
   if (v.last_error && v.status !== 'rejected') parts.push(`last error: ${v.last_error}`);
+  if (v.status === 'pending' && revision.buildProgress) parts.push(progressLine(revision.buildProgress, now));
   if (v.stuck)
     parts.push(`STUCK: fix the cause, then \`sbm-gateway orders retry ${orderId} --version ${v.version}\``);
   return parts.join('  ');
@@ -132,6 +134,8 @@ export function addOrderSupportCommands(
         const stuck = isStuck(order, maxAttempts, now);
         const leased = order.leaseExpiresAt !== null && order.leaseExpiresAt > now;
         const email = order.buyerEmail ? maskEmail(order.buyerEmail) : null;
+        // The first pack's build while the order waits for it (a worker records it with its lease).
+        const building = order.status === 'paid' ? order.buildProgress : null;
         if (options.json) {
           printJson(io, {
             id: order.id,
@@ -147,6 +151,7 @@ export function addOrderSupportCommands(
             last_error: order.lastError,
             leased,
             stuck,
+            build: building ? progressJson(building) : null,
             history: history.map((entry) => ({ at: entry.at.toISOString(), event: entry.event })),
             versions: revisions.map((revision) => describeVersion(revision, maxAttempts, now)),
           });
@@ -161,6 +166,7 @@ export function addOrderSupportCommands(
           `fulfilment tries: ${order.fulfilAttempts} of ${maxAttempts}${next}${leased ? ', a worker holds it now' : ''}`,
         );
         io.out(`last error: ${order.lastError ?? 'none'}`);
+        if (building) io.out(progressLine(building, now));
         if (stuck)
           io.out(`STUCK: fix the cause of the last error, then \`sbm-gateway orders retry ${order.id}\``);
         if (revisions.length > 0) {

@@ -277,7 +277,12 @@ export function ordersCommand(config: GatewayConfig, io: OrderCommandIo = proces
               baseUrl: config.baseUrl,
               tokens,
               mailer,
-              buildPack: (order, customer) => buildPack(order, { store, chain: packChain.reader }, customer),
+              buildPack: (order, customer, onProgress) =>
+                buildPack(
+                  order,
+                  { store, chain: packChain.reader, ...(onProgress ? { onProgress } : {}) },
+                  customer,
+                ),
               maxAttempts,
               alert: io.alert,
             });

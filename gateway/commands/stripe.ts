@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import type { GatewayConfig } from '../config.js';
 import { simulatePayment } from '../orders/simulate-payment.js';
-import { stripeClient } from '../orders/stripe-checkout.js';
 import { openGatewayState } from '../state/open-gateway-state.js';
 import { type CommandIo, printJson, processIo } from './command-io.js';
 
@@ -11,8 +10,8 @@ export function stripeCommand(config: GatewayConfig, io: CommandIo = processIo):
   stripe
     .command('simulate-payment')
     .description(
-      'Send the gateway a signed checkout.session.completed for an order, as Stripe would after payment ' +
-        '(only when STRIPE_API_BASE is the local stand-in)',
+      'Pay an order on the local stand-in (its Checkout Session completed, as its page does) and send the ' +
+        'gateway the signed checkout.session.completed Stripe would send (only when STRIPE_API_BASE is the local stand-in)',
     )
     .argument('<order-id>')
     .option('--email <email>', "the buyer's email in the event", 'buyer@example.com')
@@ -24,10 +23,6 @@ export function stripeCommand(config: GatewayConfig, io: CommandIo = processIo):
         const result = await simulatePayment(
           {
             state,
-            stripe: stripeClient(
-              config.orders.stripeSecretKey ?? 'sk_test_stand_in',
-              config.orders.stripeApiBase,
-            ),
             apiBase: config.orders.stripeApiBase,
             webhookSecret: config.orders.stripeWebhookSecret,
             gatewayUrl: options.gateway.replace(/\/+$/, ''),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
+import type { LedgerProgress } from '../../pipeline/tax/products/compute-tax-year.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
@@ -8,6 +9,7 @@ import {
 import { DAY_MS, HOUR_MS } from '../../pipeline/time/utc-day.js';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderRecord, OrderRevision } from '../state/order-state.js';
+import { startHeartbeat } from './build-heartbeat.js';
 import { deliveryEmail, revisionEmail } from './delivery-email.js';
 import type { Mailer } from './mailer.js';
 import type { OrderAlert } from './order-alerts.js';
@@ -15,7 +17,11 @@ import type { OrderTokens } from './order-token.js';
 import { packKeyFor } from './pack-key.js';
 import { storedCustomerInputs } from './revision-inputs.js';
 
-/** Long enough for any pack build and upload; a worker that dies holding a lease frees it this late. */
+/**
+ * How long a worker that dies holding an order keeps it from the others. A build renews its lease every
+ * third of it while it runs (build-heartbeat.ts), so a pack that takes longer (hundreds of positions) keeps
+ * its order: the lease bounds how long a dead worker's order waits, not how long a build may take.
+ */
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 /** Retry delays after a failed build: 1, 2, 4, 8 … minutes, at most an hour. */
 const BACKOFF_BASE_MS = 60_000;
@@ -36,7 +42,11 @@ export interface FulfilmentDeps {
    * buyer's own records of a revision (absent for the first pack); it may throw `CustomerInputsRejected`
    * when they fail only against the chain record (a sell that empties a pool below zero).
    */
-  buildPack: (order: OrderRecord, customer?: CustomerInputs) => Promise<Uint8Array>;
+  buildPack: (
+    order: OrderRecord,
+    customer?: CustomerInputs,
+    onProgress?: (progress: LedgerProgress) => void,
+  ) => Promise<Uint8Array>;
   maxAttempts: number;
   leaseMs?: number;
   /** Unique per run; made from host, pid and random bytes when absent. */
@@ -283,7 +293,22 @@ async function fulfilOne(
   if (existing) {
     report.reusedPacks.push(order.id);
   } else {
-    const pack = await deps.buildPack(order);
+    const heartbeat = startHeartbeat({
+      renew: (now, leaseUntil, progress) =>
+        deps.state.orders.renewLease(order.id, worker, now, leaseUntil, progress),
+      now: deps.now,
+      leaseMs,
+    });
+    let pack: Uint8Array;
+    try {
+      pack = await deps.buildPack(order, undefined, heartbeat.onProgress);
+    } finally {
+      await heartbeat.stop();
+    }
+    if (heartbeat.lost()) {
+      report.lostLeases.push(order.id);
+      return;
+    }
     const now = deps.now();
     if (!(await deps.state.orders.renewLease(order.id, worker, now, new Date(now.getTime() + leaseMs)))) {
       report.lostLeases.push(order.id);
@@ -298,10 +323,21 @@ async function fulfilOne(
     worker,
     fulfilledAt,
     packKey: key,
-    packExpiresAt: new Date(fulfilledAt.getTime() + order.retentionDays * DAY_MS),
+    packExpiresAt: packExpiry(order, fulfilledAt),
   });
   if (completed) report.fulfilled.push(order.id);
   else report.lostLeases.push(order.id);
+}
+
+/**
+ * The end of the pack's download window: `retention_days` from the payment (Stripe's time, `paid_at`) or
+ * from the build, whichever is later. A pack is built minutes after its payment, so this is the build's
+ * time plus 30 days; an order made again after a restore, paid weeks before its pack is rebuilt, still
+ * gets its full 30 days from the rebuild, while its `paid_at` keeps the day its buyer paid.
+ */
+export function packExpiry(order: OrderRecord, fulfilledAt: Date): Date {
+  const from = Math.max(fulfilledAt.getTime(), order.paidAt?.getTime() ?? 0);
+  return new Date(from + order.retentionDays * DAY_MS);
 }
 
 /**
@@ -335,7 +371,22 @@ async function buildRevision(
       const upTo = (await deps.state.orders.listRevisions(order.id)).filter(
         (r) => r.version <= revision.version,
       );
-      pack = await deps.buildPack(order, await storedCustomerInputs(deps.store, upTo));
+      const inputs = await storedCustomerInputs(deps.store, upTo);
+      const heartbeat = startHeartbeat({
+        renew: (now, leaseUntil, progress) =>
+          deps.state.orders.renewRevisionLease(order.id, revision.version, worker, now, leaseUntil, progress),
+        now: deps.now,
+        leaseMs,
+      });
+      try {
+        pack = await deps.buildPack(order, inputs, heartbeat.onProgress);
+      } finally {
+        await heartbeat.stop();
+      }
+      if (heartbeat.lost()) {
+        report.revisionsLost.push(ref);
+        return;
+      }
     } catch (error) {
       if (!(error instanceof CustomerInputsRejected)) throw error;
       const rejected = await deps.state.orders.rejectRevision({

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { GatewayState } from '../state/gateway-state.js';
 import type { OrderAlert } from './order-alerts.js';
 import type { OrderSeal } from './order-seal.js';
-import { handleCheckoutSessionEvent } from './stripe-webhook.js';
+import { handleCheckoutSessionEvent, stripeTime } from './stripe-webhook.js';
 
 /** Stripe keeps events for 30 days: a webhook lost longer ago than that cannot be replayed either. */
 export const RECONCILE_DEFAULT_DAYS = 30;
@@ -100,11 +100,13 @@ async function reconcileSession(
   if (!orderId) return report('no-order-id');
   const order = await deps.state.orders.getOrder(orderId);
   if (order && order.status !== 'created') return report('already-paid');
+  const receivedAt = deps.now();
   const result = await handleCheckoutSessionEvent(
     { state: deps.state, now: deps.now, alert: deps.alert, seal: deps.seal },
     { id: `reconcile:${session.id}`, type: 'checkout.session.completed' },
     session,
-    deps.now(),
+    receivedAt,
+    await paymentTime(deps.stripe, session, receivedAt),
   );
   if (result.handled === 'refused') return report('refused', result.reason);
   if (result.handled === 'ignored') return report('awaiting-payment', result.reason);
@@ -125,6 +127,20 @@ async function reconcileSession(
     default:
       return report('already-paid');
   }
+}
+
+/**
+ * When the buyer paid, by Stripe: the `created` of the session's PaymentIntent. Since API version
+ * 2022-08-01 Checkout makes it when the buyer confirms the payment, not when the session is made
+ * (Stripe's changelog, "Deferred PaymentIntent creation in Checkout Session payment mode"); a session
+ * lists it by id, so it is read once, for a session reconcile records. A session without one (none in
+ * payment mode once paid) is dated now.
+ */
+async function paymentTime(stripe: Stripe, session: Stripe.Checkout.Session, now: Date): Promise<Date> {
+  const intent = session.payment_intent;
+  if (!intent) return now;
+  if (typeof intent !== 'string') return stripeTime(intent.created, now);
+  return stripeTime((await stripe.paymentIntents.retrieve(intent)).created, now);
 }
 
 /** The report as lines for the operator: ids only (no email, no coldkey, no token). */

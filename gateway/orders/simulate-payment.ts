@@ -11,8 +11,6 @@ export class SimulationRefusedError extends Error {
 
 export interface SimulationDeps {
   state: GatewayState;
-  /** A client pointed at `apiBase` (the stand-in), to read the order's Checkout Session back. */
-  stripe: Stripe;
   apiBase: StripeApiBase | null;
   webhookSecret: string | null;
   /** The gateway to deliver the event to (its `/tax/webhooks/stripe`). */
@@ -30,9 +28,11 @@ export interface SimulatedPayment {
 
 /**
  * `sbm-gateway stripe simulate-payment ORDER_ID`: what Stripe does when a buyer pays, against the
- * stand-in. It reads the order's Checkout Session from the stand-in, builds the
- * `checkout.session.completed` event Stripe would send (the session, now `complete` and `paid`, with
- * the buyer's email), signs it with the configured webhook secret as Stripe signs
+ * stand-in. It has the stand-in complete the order's Checkout Session as its checkout page does
+ * (`POST /_stand-in/checkout/sessions/{id}/complete`: the session `complete` and `paid`, with the buyer's
+ * email and a PaymentIntent made now), so Stripe's side knows the payment and `orders reconcile` finds
+ * it as it finds a real one; then it builds the `checkout.session.completed` event Stripe would send
+ * (the completed session), signs it with the configured webhook secret as Stripe signs
  * (`generateTestHeaderString`: `t=<unix>,v1=<HMAC-SHA256>`) and POSTs it to the gateway's webhook,
  * which then handles it like any real event. Refused unless `STRIPE_API_BASE` names a loopback address:
  * it never talks to Stripe itself, and never sends an event to a gateway that takes real payments from
@@ -57,7 +57,21 @@ export async function simulatePayment(
       `order ${orderId} has no Checkout Session (it was not made by checkout)`,
     );
   }
-  const session = await deps.stripe.checkout.sessions.retrieve(order.stripeSessionId);
+  const completed = await fetch(
+    `${deps.apiBase.url.replace(/\/+$/, '')}/_stand-in/checkout/sessions/${encodeURIComponent(order.stripeSessionId)}/complete`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: options.email }).toString(),
+    },
+  );
+  if (!completed.ok) {
+    const answer = (await completed.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new SimulationRefusedError(
+      `the stand-in did not complete the checkout session of ${orderId}: ${answer?.error?.message ?? `HTTP ${completed.status}`}`,
+    );
+  }
+  const session = (await completed.json()) as Stripe.Checkout.Session;
   const created = Math.floor(deps.now().getTime() / 1000);
   const event = {
     id: `evt_test_${randomBytes(12).toString('hex')}`,
@@ -65,12 +79,7 @@ export async function simulatePayment(
     api_version: Stripe.API_VERSION,
     created,
     data: {
-      object: {
-        ...session,
-        status: 'complete',
-        payment_status: 'paid',
-        customer_details: { email: options.email, name: null },
-      },
+      object: session,
     },
     livemode: false,
     pending_webhooks: 1,

@@ -64,7 +64,22 @@ export async function handleStripeWebhook(
         : 'the body is not a Stripe event';
     throw new WebhookSignatureError(`The Stripe-Signature does not verify: ${reason}`);
   }
-  return handleCheckoutSessionEvent(deps, event, event.data.object as Stripe.Checkout.Session, receivedAt);
+  return handleCheckoutSessionEvent(
+    deps,
+    event,
+    event.data.object as Stripe.Checkout.Session,
+    receivedAt,
+    stripeTime(event.created, receivedAt),
+  );
+}
+
+/**
+ * A time Stripe gave (Unix seconds) as the payment's time, never later than when we learnt of it (a
+ * clock ahead of ours must not date a payment in our future); absent: `receivedAt`.
+ */
+export function stripeTime(seconds: number | null | undefined, receivedAt: Date): Date {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return receivedAt;
+  return new Date(Math.min(seconds * 1000, receivedAt.getTime()));
 }
 
 /** What the checkout session events need: the webhook's deps without its signing secret. */
@@ -77,13 +92,16 @@ export type CheckoutEventDeps = Omit<WebhookDeps, 'webhookSecret'>;
  *
  * An order the state lacks (made after the backup it was restored from) is made again, with its own
  * id, from the session's sealed metadata (order-seal.ts) before the payment is recorded; a sealed
- * value that does not open is refused and reported, and nothing is made.
+ * value that does not open is refused and reported, and nothing is made. `paidAt` is Stripe's time of the
+ * payment (the event's `created`, or the PaymentIntent's for reconcile): the order's `paid_at`, so an order
+ * paid late through reconcile, or made again after a restore, keeps the time its buyer paid.
  */
 export async function handleCheckoutSessionEvent(
   deps: CheckoutEventDeps,
   event: { id: string; type: string },
   session: Stripe.Checkout.Session,
   receivedAt: Date,
+  paidAt: Date,
 ): Promise<WebhookResult> {
   if (!PAYMENT_EVENTS.has(event.type)) return { handled: 'ignored', reason: `event type ${event.type}` };
   // The API plan's subscription checkouts are handled by /account/webhooks/stripe.
@@ -117,6 +135,7 @@ export async function handleCheckoutSessionEvent(
     eventType: event.type,
     orderId,
     receivedAt,
+    paidAt,
     amountMinor: typeof session.amount_total === 'number' ? session.amount_total : null,
     currency: typeof session.currency === 'string' ? session.currency.toLowerCase() : null,
     email: session.customer_details?.email ?? session.customer_email ?? null,

@@ -1,5 +1,7 @@
 import type { Order } from '../../pipeline/contract/order.js';
 import type { InputProblem } from '../../pipeline/tax/products/own-records/customer-inputs.js';
+import { estimatedBuildSeconds, isBigPack, roughly } from '../orders/build-progress.js';
+import type { BuildProgress } from '../state/order-state.js';
 import type { AssetManifest } from '../web/build-explorer.js';
 import { escapeHtml } from '../web/html-text.js';
 import { htmlHeaders } from '../web/page-headers.js';
@@ -7,6 +9,12 @@ import { messagePage, renderShell } from '../web/page-shell.js';
 
 /** How often a waiting status page reloads itself, in seconds. */
 export const STATUS_REFRESH_SECONDS = 10;
+/**
+ * How often the page of a big pack's build reloads itself: once a minute, so a buyer who leaves it open for
+ * the build's minutes stays well within the tax limit (20 requests an hour per address) that its reads count
+ * against.
+ */
+export const BIG_PACK_REFRESH_SECONDS = 60;
 
 /**
  * Whether the caller asked for a page: its Accept names `text/html` with a weight above JSON's. Browsers
@@ -28,6 +36,26 @@ export function wantsHtml(accept: string | null): boolean {
 }
 
 /**
+ * What the buyer is told of the build's time: "a minute or two" for a usual pack; for a big one (its
+ * estimate from positions × days above two minutes, see build-progress.ts) its size, roughly how long it
+ * takes and when it began, and how far it is (chain blocks read of the total).
+ */
+function buildTime(build: BuildProgress | null, day: (iso: string) => string): string {
+  if (!build || build.days === 0 || !isBigPack(build)) return 'this usually takes a minute or two.';
+  const seconds = estimatedBuildSeconds(build.positions, build.days);
+  const share =
+    build.phase === 'writing-files'
+      ? ' The chain is read; the files are being written.'
+      : build.blocks > 0
+        ? ` So far ${Math.floor((100 * build.blocksRead) / build.blocks)}% of the chain record is read.`
+        : '';
+  return (
+    `this is a big pack, ${build.positions} positions over ${build.days} days, so it takes longer than most: ` +
+    `${roughly(seconds)} from ${day(build.startedAt)}.${share}`
+  );
+}
+
+/**
  * The order's status as a page, for the buyer's browser that Stripe sends back to the success URL:
  * while the order waits for its payment or its pack, the page reloads itself (a `Refresh` header: the
  * pages run no inline script) and says so; once the pack is ready it offers the download, and after the
@@ -44,6 +72,8 @@ export function orderStatusPage(
   manifest: AssetManifest | null,
   extraHeaders: Record<string, string>,
   sandbox = false,
+  /** The build under way, as its worker last recorded it (null: not started, or not known). */
+  build: BuildProgress | null = null,
 ): Response {
   const day = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
   const what = `${escapeHtml(view.pack.name)} for ${view.coldkeys.length} coldkey${view.coldkeys.length === 1 ? '' : 's'}`;
@@ -62,7 +92,7 @@ export function orderStatusPage(
     title = 'Preparing your tax pack';
     paragraphs = [
       reference,
-      `Payment received ${view.paid_at ? day(view.paid_at) : ''}. Your pack is being built from the chain record; this usually takes a minute or two.`,
+      `Payment received ${view.paid_at ? day(view.paid_at) : ''}. Your pack is being built from the chain record; ${buildTime(build, day)}`,
       'You will also get an email with the download link when it is ready.',
     ];
   } else if (now >= new Date(view.pack_expires_at)) {
@@ -85,7 +115,7 @@ export function orderStatusPage(
     ];
     if (building) {
       paragraphs.push(
-        `Version ${building.version}, with the records you added, is being built; this usually takes a minute or two. Until it is ready the link gives version ${version}.`,
+        `Version ${building.version}, with the records you added, is being built; ${buildTime(build, day)} Until it is ready the link gives version ${version}.`,
       );
     }
     extra = [
@@ -93,9 +123,13 @@ export function orderStatusPage(
       view.records_url && !building ? recordsForm(view.records_url) : '',
     ].join('\n');
   }
+  const every =
+    build && build.days > 0 && isBigPack(build) ? BIG_PACK_REFRESH_SECONDS : STATUS_REFRESH_SECONDS;
   if (refresh)
     paragraphs.push(
-      `This page refreshes itself every ${STATUS_REFRESH_SECONDS} seconds; you can leave it open.`,
+      every === BIG_PACK_REFRESH_SECONDS
+        ? 'This page refreshes itself every minute; you can leave it open.'
+        : `This page refreshes itself every ${every} seconds; you can leave it open.`,
     );
   const html = extra
     ? renderShell({
@@ -112,7 +146,7 @@ export function orderStatusPage(
     headers: {
       ...htmlHeaders(),
       ...extraHeaders,
-      ...(refresh ? { refresh: String(STATUS_REFRESH_SECONDS) } : {}),
+      ...(refresh ? { refresh: String(every) } : {}),
       'cache-control': 'private, no-store',
       vary: 'Accept',
     },

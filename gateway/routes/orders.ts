@@ -131,8 +131,21 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
       if (order instanceof Response) return order;
       const revisions = await deps.state.orders.listRevisions(order.id);
       const view = orderView(order, deps.baseUrl, deps.tokens!.tokenFor(order.id), revisions, deps.now());
-      if (html)
-        return orderStatusPage(view, deps.now(), await manifestOf(deps), headers, deps.sandbox ?? false);
+      if (html) {
+        // The build under way: the first pack's while paid, else the pending version's.
+        const build =
+          order.status === 'paid'
+            ? order.buildProgress
+            : (revisions.find((r) => r.status === 'pending')?.buildProgress ?? null);
+        return orderStatusPage(
+          view,
+          deps.now(),
+          await manifestOf(deps),
+          headers,
+          deps.sandbox ?? false,
+          build,
+        );
+      }
       return jsonResponse(view, 200, { ...headers, 'cache-control': 'private, no-store', vary: 'Accept' });
     });
   });

@@ -589,6 +589,20 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE order_retries ADD COLUMN version integer',
     ],
   },
+  {
+    version: 10,
+    name: 'the progress of a pack build, recorded with each renewal of its lease',
+    // JSON text on both engines (phase, positions, days, blocks read of the total, start and last update):
+    // written by the lease holder only, read by `orders show` and the order page, cleared by the next claim.
+    sqlite: [
+      'ALTER TABLE orders ADD COLUMN build_progress TEXT',
+      'ALTER TABLE order_revisions ADD COLUMN build_progress TEXT',
+    ],
+    postgres: [
+      'ALTER TABLE orders ADD COLUMN build_progress text',
+      'ALTER TABLE order_revisions ADD COLUMN build_progress text',
+    ],
+  },
 ];
 
 export const MIGRATIONS_TABLE = 'gateway_schema_migrations';

@@ -1,4 +1,5 @@
 import type {
+  BuildProgress,
   OrderOrigin,
   OrderPaymentEvent,
   OrderRecord,
@@ -39,7 +40,24 @@ export function toOrder(row: Row): OrderRecord {
     packExpiresAt: toDateOrNull(row['pack_expires_at']),
     emailedAt: toDateOrNull(row['emailed_at']),
     purgedAt: toDateOrNull(row['purged_at']),
+    buildProgress: parseBuildProgress(row['build_progress']),
   };
+}
+
+/** The progress as stored (JSON text), or null to keep what is recorded. */
+export function progressText(progress: BuildProgress | undefined): string | null {
+  return progress ? JSON.stringify(progress) : null;
+}
+
+/** The stored JSON text → the progress; anything unreadable is no progress (only the worker writes it). */
+export function parseBuildProgress(text: unknown): BuildProgress | null {
+  if (typeof text !== 'string' || text === '') return null;
+  try {
+    const value = JSON.parse(text) as BuildProgress;
+    return typeof value === 'object' && value !== null && typeof value.phase === 'string' ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 const textOrNull = (value: unknown): string | null =>
@@ -96,5 +114,6 @@ export function toRevision(row: Row): OrderRevision {
       row['superseded_by'] === null || row['superseded_by'] === undefined
         ? null
         : Number(row['superseded_by']),
+    buildProgress: parseBuildProgress(row['build_progress']),
   };
 }

@@ -36,6 +36,24 @@ export interface NewOrder {
   createdAt: Date;
 }
 
+/**
+ * How far a pack's build is, as the fulfilment worker records it with each renewal of its lease
+ * (`orders.build_progress`, `order_revisions.build_progress`: JSON text on both engines), for `orders show`
+ * and the buyer's order page. Cleared when a worker claims the build. Times are UTC instants (ISO 8601).
+ */
+export interface BuildProgress {
+  /** `reading-chain`: the stake reads, most of a big pack's time; `writing-files`: the PDF and the CSVs. */
+  phase: 'starting' | 'reading-chain' | 'writing-files';
+  /** The pack's positions (coldkey, subnet, hotkey) and the days of the record it reads: 0 until known. */
+  positions: number;
+  days: number;
+  /** Chain blocks read so far, of `blocks`. */
+  blocksRead: number;
+  blocks: number;
+  startedAt: string;
+  updatedAt: string;
+}
+
 export interface OrderRecord extends NewOrder {
   status: OrderStatus;
   /** The Stripe Checkout Session made for the order (null until made, and for support orders). */
@@ -59,6 +77,8 @@ export interface OrderRecord extends NewOrder {
   /** When the delivery email went out (null: not yet, or no email to send to). */
   emailedAt: Date | null;
   purgedAt: Date | null;
+  /** The build under way (or the last one's, until the next claim); null: none recorded. */
+  buildProgress: BuildProgress | null;
 }
 
 /** A verified payment event about one order, as the webhook hands it over. */
@@ -67,6 +87,12 @@ export interface PaymentEvent {
   eventType: string;
   orderId: string;
   receivedAt: Date;
+  /**
+   * When the buyer paid, by Stripe's clock: the webhook event's `created`, or for `orders reconcile` the
+   * session's PaymentIntent's `created` (made when the buyer confirmed), so an order paid through a lost
+   * webhook or made again after a restore keeps its payment time. Never after `receivedAt`.
+   */
+  paidAt: Date;
   /** The amount and currency Stripe charged: they must equal the order's. */
   amountMinor: number | null;
   currency: string | null;
@@ -152,6 +178,8 @@ export interface OrderRevision {
   filesDeletedAt: Date | null;
   /** The later version whose pack includes this one's files (superseded revisions only). */
   supersededBy: number | null;
+  /** The build under way (or the last one's, until the next claim); null: none recorded. */
+  buildProgress: BuildProgress | null;
 }
 
 export interface NewRevision {
@@ -229,7 +257,7 @@ export interface OrderState {
 
   /**
    * In one transaction: records the event id (a known id: `duplicate-event`, nothing changes) and
-   * moves the order `created → paid` with `paid_at` = `receivedAt` and the buyer's email, if and only
+   * moves the order `created → paid` with `paid_at` = `paidAt` (Stripe's time of payment) and the buyer's email, if and only
    * if it is `created` and the amount and currency equal the order's. The only writer of `paid`.
    */
   markPaid(event: PaymentEvent): Promise<PaymentOutcome>;
@@ -240,8 +268,17 @@ export interface OrderState {
    * counts the claim. One conditional statement: two workers never hold one order at once.
    */
   claimForFulfilment(claim: FulfilmentClaim): Promise<OrderRecord | null>;
-  /** Extends the lease if `worker` still holds it and it has not run out at `now`; false otherwise. */
-  renewLease(id: string, worker: string, now: Date, leaseUntil: Date): Promise<boolean>;
+  /**
+   * Extends the lease if `worker` still holds it and it has not run out at `now`, and records `progress`
+   * when given (one conditional UPDATE: a worker that lost the order writes nothing); false otherwise.
+   */
+  renewLease(
+    id: string,
+    worker: string,
+    now: Date,
+    leaseUntil: Date,
+    progress?: BuildProgress,
+  ): Promise<boolean>;
   /** Gives the lease back after a failed try, with the error and when to try next. */
   releaseLease(id: string, worker: string, error: string, nextAttemptAt: Date): Promise<void>;
   /**
@@ -284,12 +321,14 @@ export interface OrderState {
    * earlier pending revision that is stuck (out of tries, no live lease) does not hold a later one back.
    */
   claimRevision(claim: FulfilmentClaim): Promise<OrderRevision | null>;
+  /** As `renewLease`, for a revision's build. */
   renewRevisionLease(
     orderId: string,
     version: number,
     worker: string,
     now: Date,
     leaseUntil: Date,
+    progress?: BuildProgress,
   ): Promise<boolean>;
   releaseRevisionLease(
     orderId: string,

@@ -38,7 +38,7 @@ export const RECORD_PAYMENT_EVENT = `INSERT INTO payment_events (event_id, event
   VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (event_id) DO NOTHING`;
 
 /**
- * receivedAt, email, sessionId, id, amountMinor, currency. The one statement that sets an order `paid`,
+ * paidAt, email, sessionId, id, amountMinor, currency. The one statement that sets an order `paid`,
  * run only by the engines' `markPaid`.
  */
 export const MARK_ORDER_PAID = `UPDATE orders SET status = 'paid', paid_at = ?, buyer_email = ?,
@@ -51,9 +51,12 @@ export const ORDER_STATUS = 'SELECT status FROM orders WHERE id = ?';
 /** outcome, eventId. */
 export const SET_PAYMENT_OUTCOME = 'UPDATE payment_events SET outcome = ? WHERE event_id = ?';
 
-/** worker, leaseUntil, now, now, maxAttempts: the paid order waiting longest, leased to the worker. */
+/**
+ * worker, leaseUntil, now, now, maxAttempts: the paid order waiting longest, leased to the worker. An earlier
+ * try's progress is cleared: the new build reports its own.
+ */
 export const claimOrderForFulfilment = (lock: RowLock) => `UPDATE orders
-  SET lease_owner = ?, lease_expires_at = ?, fulfil_attempts = fulfil_attempts + 1
+  SET lease_owner = ?, lease_expires_at = ?, fulfil_attempts = fulfil_attempts + 1, build_progress = NULL
   WHERE id = (
     SELECT id FROM orders
     WHERE status = 'paid' AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
@@ -62,8 +65,8 @@ export const claimOrderForFulfilment = (lock: RowLock) => `UPDATE orders
     ${lock})
   RETURNING *`;
 
-/** leaseUntil, id, worker, now. */
-export const RENEW_ORDER_LEASE = `UPDATE orders SET lease_expires_at = ?
+/** leaseUntil, progress (JSON text; null keeps the one recorded), id, worker, now. */
+export const RENEW_ORDER_LEASE = `UPDATE orders SET lease_expires_at = ?, build_progress = coalesce(?, build_progress)
   WHERE id = ? AND lease_owner = ? AND lease_expires_at > ?`;
 
 /** error, nextAttemptAt, id, worker. */
@@ -136,7 +139,7 @@ export const REVISION_BY_KEY = 'SELECT * FROM order_revisions WHERE order_id = ?
  * of its order is out of tries and unleased.
  */
 export const claimRevision = (lock: RowLock) => `UPDATE order_revisions
-  SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1
+  SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, build_progress = NULL
   WHERE (order_id, version) = (
     SELECT r.order_id, r.version FROM order_revisions r JOIN orders o ON o.id = r.order_id
     WHERE r.status = 'pending' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= ?)
@@ -149,8 +152,9 @@ export const claimRevision = (lock: RowLock) => `UPDATE order_revisions
     ${lock})
   RETURNING *`;
 
-/** leaseUntil, orderId, version, worker, now. */
-export const RENEW_REVISION_LEASE = `UPDATE order_revisions SET lease_expires_at = ?
+/** leaseUntil, progress (JSON text; null keeps the one recorded), orderId, version, worker, now. */
+export const RENEW_REVISION_LEASE = `UPDATE order_revisions SET lease_expires_at = ?,
+    build_progress = coalesce(?, build_progress)
   WHERE order_id = ? AND version = ? AND status = 'pending' AND lease_owner = ? AND lease_expires_at > ?`;
 
 /** error, nextAttemptAt, orderId, version, worker. */

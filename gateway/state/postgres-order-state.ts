@@ -1,7 +1,15 @@
 import type pg from 'pg';
-import { toOrder, toOrderRetry, toPaymentEvent, toRevision, unpaidOutcome } from './order-rows.js';
+import {
+  progressText,
+  toOrder,
+  toOrderRetry,
+  toPaymentEvent,
+  toRevision,
+  unpaidOutcome,
+} from './order-rows.js';
 import {
   type AddRevisionOutcome,
+  type BuildProgress,
   type CompletedFulfilment,
   type CompletedRevision,
   type FulfilmentClaim,
@@ -184,7 +192,7 @@ export class PostgresOrderState implements OrderState {
         return 'duplicate-event';
       }
       const paid = await client.query(numbered(MARK_ORDER_PAID), [
-        event.receivedAt,
+        event.paidAt,
         event.email,
         event.sessionId,
         event.orderId,
@@ -217,8 +225,16 @@ export class PostgresOrderState implements OrderState {
     return row ? toOrder(row) : null;
   }
 
-  async renewLease(id: string, worker: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    return (await this.changes(RENEW_ORDER_LEASE, [leaseUntil, id, worker, now])) === 1;
+  async renewLease(
+    id: string,
+    worker: string,
+    now: Date,
+    leaseUntil: Date,
+    progress?: BuildProgress,
+  ): Promise<boolean> {
+    return (
+      (await this.changes(RENEW_ORDER_LEASE, [leaseUntil, progressText(progress), id, worker, now])) === 1
+    );
   }
 
   async releaseLease(id: string, worker: string, error: string, nextAttemptAt: Date): Promise<void> {
@@ -343,8 +359,18 @@ export class PostgresOrderState implements OrderState {
     worker: string,
     now: Date,
     leaseUntil: Date,
+    progress?: BuildProgress,
   ): Promise<boolean> {
-    return (await this.changes(RENEW_REVISION_LEASE, [leaseUntil, orderId, version, worker, now])) === 1;
+    return (
+      (await this.changes(RENEW_REVISION_LEASE, [
+        leaseUntil,
+        progressText(progress),
+        orderId,
+        version,
+        worker,
+        now,
+      ])) === 1
+    );
   }
 
   async releaseRevisionLease(

@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
-import { toOrder, toOrderRetry, toPaymentEvent, toRevision, unpaidOutcome } from './order-rows.js';
+import {
+  progressText,
+  toOrder,
+  toOrderRetry,
+  toPaymentEvent,
+  toRevision,
+  unpaidOutcome,
+} from './order-rows.js';
 import {
   type AddRevisionOutcome,
+  type BuildProgress,
   type CompletedFulfilment,
   type CompletedRevision,
   type FulfilmentClaim,
@@ -160,12 +168,12 @@ export class SqliteOrderState implements OrderState {
         event.eventId,
         event.eventType,
         event.orderId,
-        iso(event.receivedAt),
+        iso(event.paidAt),
       );
       if (recorded === 0) return 'duplicate-event';
       const paid = this.changes(
         MARK_ORDER_PAID,
-        iso(event.receivedAt),
+        iso(event.paidAt),
         event.email,
         event.sessionId,
         event.orderId,
@@ -193,8 +201,16 @@ export class SqliteOrderState implements OrderState {
     return row ? toOrder(row) : null;
   }
 
-  async renewLease(id: string, worker: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    return this.changes(RENEW_ORDER_LEASE, iso(leaseUntil), id, worker, iso(now)) === 1;
+  async renewLease(
+    id: string,
+    worker: string,
+    now: Date,
+    leaseUntil: Date,
+    progress?: BuildProgress,
+  ): Promise<boolean> {
+    return (
+      this.changes(RENEW_ORDER_LEASE, iso(leaseUntil), progressText(progress), id, worker, iso(now)) === 1
+    );
   }
 
   async releaseLease(id: string, worker: string, error: string, nextAttemptAt: Date): Promise<void> {
@@ -310,8 +326,19 @@ export class SqliteOrderState implements OrderState {
     worker: string,
     now: Date,
     leaseUntil: Date,
+    progress?: BuildProgress,
   ): Promise<boolean> {
-    return this.changes(RENEW_REVISION_LEASE, iso(leaseUntil), orderId, version, worker, iso(now)) === 1;
+    return (
+      this.changes(
+        RENEW_REVISION_LEASE,
+        iso(leaseUntil),
+        progressText(progress),
+        orderId,
+        version,
+        worker,
+        iso(now),
+      ) === 1
+    );
   }
 
   async releaseRevisionLease(

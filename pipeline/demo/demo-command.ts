@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { progressFor } from '../collect/progress.js';
 import { DEMO_PORT_VARIABLES, type DemoPorts, type PipelineConfig } from '../config.js';
@@ -10,13 +10,15 @@ import { addDays, DAY_MS, epochDay, formatUtcDay } from '../time/utc-day.js';
 import { freePort, portIsFree, type RunningChild, runToEnd, startChild } from './child-process.js';
 import { demoOrderLines, type PackOnSale, startDemoOrders } from './demo-orders.js';
 import { setAsideOtherChain } from './fresh-data.js';
+import { CRON_ORDER_JOBS, startOrderJobs } from './order-jobs.js';
 
 const TSX = ['--import', 'tsx'];
 
 /**
  * `sbm demo` (what `make demo` runs): the whole product on the embedded defaults. It starts the sandbox
  * chain, runs `sbm daily` over its history into ./data, starts the emissions watch, creates a demo API
- * key, starts the gateway, prints what to try, and stops everything it started on Ctrl-C. The gateway runs as its own process
+ * key, starts the gateway and the order jobs on the shipped cron's schedule (`orders fulfil` every minute,
+ * `orders reconcile` every 15 minutes), prints what to try, and stops everything it started on Ctrl-C. The gateway runs as its own process
  * (`sbm-gateway serve`): the pipeline never imports the gateway.
  */
 export function demoCommand(config: PipelineConfig): Command {
@@ -47,7 +49,7 @@ export function demoCommand(config: PipelineConfig): Command {
           stopped.then(() => false),
         ]);
         if (ready) {
-          process.stdout.write('\nPress Ctrl-C to stop the sandbox chain and the gateway.\n');
+          process.stdout.write('\nPress Ctrl-C to stop the sandbox chain, the gateway and the order jobs.\n');
           await stopped;
         }
       } finally {
@@ -229,6 +231,11 @@ async function runDemo(
     timeoutMs: 60_000,
   });
   children.push(gateway.child);
+  // The order jobs on the shipped cron's schedule (deploy/cron/sbm), so a paid pack arrives by itself.
+  const orderEnv = { ...env, ...orders.env, SBM_BASE_URL: env['SBM_BASE_URL'] ?? base };
+  const orderLog = join(dirname(config.warehousePath), 'demo-orders.log');
+  const jobs = startOrderJobs({ jobs: CRON_ORDER_JOBS, env: orderEnv, logFile: orderLog, say });
+  children.push({ stop: jobs.stop });
 
   // The explorer first: the page a person opens; then a sign-in link for a demo subscriber, so the
   // subscriber-only windows and the CSV download can be tried in the browser too.
@@ -262,7 +269,7 @@ async function runDemo(
   const onSale = JSON.parse(
     await runToEnd(process.execPath, [...gatewayCli, 'skus', 'list', '--json'], { ...env, ...orders.env }),
   ) as PackOnSale[];
-  for (const line of demoOrderLines(orders, base, demoColdkey, onSale)) say(line);
+  for (const line of demoOrderLines(orders, base, demoColdkey, onSale, orderLog)) say(line);
 }
 
 /**

@@ -81,13 +81,17 @@ export interface PackOnSale {
 
 /**
  * The lines `make demo` prints for the order flow: one checkout per pack on sale (each tax year the
- * published record covers), for the coldkey that holds the demo's stake.
+ * published record covers), for the coldkey that holds the demo's stake. The demo runs the order jobs on
+ * the shipped cron's schedule (`orders fulfil` every minute, `orders reconcile` every 15 minutes), so a
+ * paid pack arrives by itself, as it would for a real buyer.
  */
 export function demoOrderLines(
   orders: DemoOrders,
   base: string,
   coldkey: string,
   onSale: readonly PackOnSale[],
+  /** Where the order jobs' output goes. */
+  orderLog: string,
 ): string[] {
   const gateway = 'npm run -s sbm-gateway --';
   const buy = onSale.flatMap(({ sku, tax_year }) => [
@@ -101,15 +105,19 @@ export function demoOrderLines(
     onSale.length > 0
       ? `Tax packs on sale: ${years}. Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`
       : `No tax pack is on sale: the history collected covers no UK tax year from its 6 April (see \`skus list\`). Checkout talks to the local Stripe STAND-IN at ${orders.standInUrl}, not to Stripe:`,
-    'nothing is charged. In another shell, load the demo settings first:',
+    'nothing is charged. Buy one in the browser: the tax check of the demo coldkey offers it, or in another shell:',
     `  set -a; . ${orders.envFile}; set +a`,
     `  ${gateway} skus list`,
     ...buy,
-    `  ${gateway} stripe simulate-payment ORDER_ID     # a signed checkout.session.completed; prints the success URL`,
-    `  curl -s 'SUCCESS_URL'                             # the order status (token t=…): paid`,
-    `  ${gateway} orders fulfil                         # builds the paid packs, emails data/outbox/ORDER_ID.eml`,
+    '  open CHECKOUT_URL                               # "Pay" on the stand-in page, as on Stripe\'s; back to the order page',
+    `  ${gateway} stripe simulate-payment ORDER_ID     # or pay from the shell; prints the order page (SUCCESS_URL)`,
+    `  curl -s 'SUCCESS_URL'                             # the order status (token t=…): paid, then fulfilled`,
     `  curl -s -o pack.zip '${base}/tax/orders/ORDER_ID/pack?t=TOKEN' && unzip -l pack.zip`,
     `  ${gateway} orders list`,
+    "The pack arrives by itself, as a real buyer's does: the demo runs `orders fulfil` every minute and",
+    "`orders reconcile` every 15 minutes, on the shipped cron's schedule (deploy/cron/sbm); the order page",
+    `shows "Preparing" until the next minute's run has built it, and the email lands in data/outbox/ORDER_ID.eml.`,
+    `Their output: ${orderLog} (the lines that change an order are printed here too).`,
     '',
     'The API plan, self-serve (99 USD a month through the Stripe STAND-IN; nothing is charged):',
     `  open ${base}/account          # email → the sign-in link lands in data/outbox/sign-in-*.eml`,

@@ -71,10 +71,16 @@ describe('the order lines the demo prints', () => {
   const base = 'http://127.0.0.1:8787';
 
   it('one checkout per pack on sale, each naming its SKU and the coldkey', () => {
-    const lines = demoOrderLines(orders, base, '5Demo', [
-      { sku: 'uk-2025-26', tax_year: '2025/26' },
-      { sku: 'uk-2026-27', tax_year: '2026/27' },
-    ]);
+    const lines = demoOrderLines(
+      orders,
+      base,
+      '5Demo',
+      [
+        { sku: 'uk-2025-26', tax_year: '2025/26' },
+        { sku: 'uk-2026-27', tax_year: '2026/27' },
+      ],
+      'data/demo-orders.log',
+    );
     expect(lines).toContain(
       'Tax packs on sale: 2025/26 (uk-2025-26) and 2026/27 (uk-2026-27). Checkout talks to the local Stripe STAND-IN at http://127.0.0.1:12111, not to Stripe:',
     );
@@ -93,8 +99,23 @@ describe('the order lines the demo prints', () => {
     }
   });
 
+  it('says the pack arrives by itself, on the cron’s schedule, and asks for no `orders fulfil` by hand', () => {
+    const text = demoOrderLines(
+      orders,
+      base,
+      '5Demo',
+      [{ sku: 'uk-2025-26', tax_year: '2025/26' }],
+      'data/demo-orders.log',
+    ).join('\n');
+    expect(text).toContain(
+      'the demo runs `orders fulfil` every minute and\n`orders reconcile` every 15 minutes',
+    );
+    expect(text).toContain('data/demo-orders.log');
+    expect(text).not.toMatch(/^ {2}npm run -s sbm-gateway -- orders fulfil/m);
+  });
+
   it('nothing on sale: says so, and prints no checkout', () => {
-    const lines = demoOrderLines(orders, base, '5Demo', []);
+    const lines = demoOrderLines(orders, base, '5Demo', [], 'data/demo-orders.log');
     expect(lines[1]).toMatch(/^No tax pack is on sale/);
     expect(lines.some((line) => line.includes('/tax/checkout'))).toBe(false);
   });

@@ -556,6 +556,8 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
       eventType: 'checkout.session.completed',
       orderId: order.id,
       receivedAt: at('2025-03-15T10:05:00Z'),
+      // Stripe's time of the payment: the event reached us 30 s after it.
+      paidAt: at('2025-03-15T10:04:30Z'),
       amountMinor: 3900,
       currency: 'gbp',
       email: 'buyer@example.com',
@@ -589,6 +591,7 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
         packExpiresAt: null,
         emailedAt: null,
         purgedAt: null,
+        buildProgress: null,
       });
       expect(await state.orders.getOrder(order.id)).toEqual(stored);
       expect(await state.orders.getOrder('ord_missing')).toBeNull();
@@ -615,7 +618,8 @@ describe.each(STATE_ENGINES)('GatewayState contract: $name', (engine) => {
       const paid = await state.orders.getOrder(order.id);
       expect(paid).toMatchObject({
         status: 'paid',
-        paidAt: at('2025-03-15T10:05:00Z'),
+        // Stripe's time of the payment, not the time the event arrived.
+        paidAt: at('2025-03-15T10:04:30Z'),
         buyerEmail: 'buyer@example.com',
         stripeSessionId: 'cs_test_a1',
       });

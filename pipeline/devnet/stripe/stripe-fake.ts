@@ -20,6 +20,7 @@ import {
 } from './checkout-session.js';
 import { type FormValue, parseStripeForm } from './form-body.js';
 import { listPage } from './list-page.js';
+import { paymentIntentObject } from './payment-intent.js';
 
 /** One request the stand-in received, for tests to inspect. */
 export interface RecordedStripeCall {
@@ -50,10 +51,13 @@ interface StoredResult {
  * - Customers and Prices (create, retrieve); Checkout Sessions in payment and subscription mode
  *   (create, retrieve, list, expire); Subscriptions (list, retrieve, update `cancel_at_period_end`,
  *   cancel); lists page as Stripe's do (`created` ranges, `limit`, `starting_after`, `has_more`);
- *   Invoices (retrieve); Billing Portal sessions (create);
+ *   Invoices (retrieve); Billing Portal sessions (create); the PaymentIntent of a paid payment-mode
+ *   session (retrieve: its `created` is the time of the payment);
  * - the hosted pages: `GET /c/pay/{id}` (checkout: its "Pay" button completes the payment as Stripe's
  *   page does, sends the events and redirects to `success_url`) and `GET /p/session/{id}` (portal:
- *   cancel at period end, then back to `return_url`);
+ *   cancel at period end, then back to `return_url`); `POST /_stand-in/checkout/sessions/{id}/complete`
+ *   (`email`): the session paid as the checkout page pays it, without the events (`stripe
+ *   simulate-payment` sends its own);
  * - time passing for a subscription (`renewSubscription` paid or failed, `endSubscription`,
  *   `prorateSubscription`; also `POST /_stand-in/subscriptions/{id}/{renew-paid|renew-failed|end}`);
  * - events signed as Stripe signs them, POSTed to the webhook set by `setWebhook(url, secret)`;
@@ -79,6 +83,7 @@ export class StripeFake {
   readonly #subscriptions = new Map<string, Stripe.Subscription>();
   readonly #invoices = new Map<string, Stripe.Invoice>();
   readonly #portals = new Map<string, Stripe.BillingPortal.Session>();
+  readonly #paymentIntents = new Map<string, Stripe.PaymentIntent>();
   readonly #idempotent = new Map<string, StoredResult>();
   readonly #now: () => number;
   #webhooks: { url: string; secret: string }[] = [];
@@ -169,7 +174,16 @@ export class StripeFake {
     this.#drop = count;
   }
 
-  /** Marks a session paid by `email`, as Stripe does when the buyer completes the page (no event). */
+  /** The PaymentIntent a paid payment-mode session made (its `created`: the time of the payment). */
+  paymentIntent(id: string): Stripe.PaymentIntent | undefined {
+    return this.#paymentIntents.get(id);
+  }
+
+  /**
+   * Marks a session paid by `email`, as Stripe does when the buyer completes the page (no event). In
+   * payment mode the session's PaymentIntent is made now, as Stripe makes it on confirmation: its
+   * `created` is the time of the payment.
+   */
   completeSession(id: string, email: string): FakeCheckoutSession {
     const session = this.#sessions.get(id);
     if (!session) throw new Error(`no session ${id}`);
@@ -185,7 +199,16 @@ export class StripeFake {
       tax_exempt: 'none',
       tax_ids: [],
     };
-    if (session.mode === 'payment') session.payment_intent = `pi_test_${randomBytes(12).toString('hex')}`;
+    if (session.mode === 'payment') {
+      const intent = paymentIntentObject({
+        amount: session.amount_total ?? 0,
+        currency: session.currency ?? 'gbp',
+        created: this.#seconds(),
+        email,
+      });
+      this.#paymentIntents.set(intent.id, intent);
+      session.payment_intent = intent.id;
+    }
     return session;
   }
 
@@ -475,6 +498,24 @@ export class StripeFake {
       const subscriptions = [...this.#subscriptions.values()].filter((s) => s.customer === session.customer);
       return [200, htmlHeaders, portalPage(session, subscriptions)];
     }
+    // `stripe simulate-payment`: the session completed as the hosted page completes it, with no event
+    // sent (the command sends the event itself, signed, to the gateway it names).
+    const complete = /^\/_stand-in\/checkout\/sessions\/([A-Za-z0-9_]+)\/complete$/.exec(path);
+    if (complete && method === 'POST') {
+      const session = this.#sessions.get(complete[1]!);
+      const json = { 'content-type': 'application/json' };
+      if (!session) return [404, json, JSON.stringify({ error: { message: 'no such checkout session' } })];
+      if (session.status !== 'open') {
+        return [
+          409,
+          json,
+          JSON.stringify({ error: { message: `the checkout session is ${session.status}, not open` } }),
+        ];
+      }
+      const email =
+        typeof params['email'] === 'string' && params['email'] ? params['email'] : 'buyer@example.com';
+      return [200, json, JSON.stringify(this.completeSession(session.id, email))];
+    }
     const control =
       /^\/_stand-in\/subscriptions\/([A-Za-z0-9_]+)\/(renew-paid|renew-failed|end|pay-open-invoice)$/.exec(
         path,
@@ -669,6 +710,10 @@ export class StripeFake {
       await this.#emit('customer.subscription.deleted', subscription);
       return subscription;
     }
+
+    const paymentIntentId = byId('payment_intents');
+    if (paymentIntentId && method === 'GET')
+      return one(this.#paymentIntents, 'payment_intent', paymentIntentId);
 
     const invoiceId = byId('invoices');
     if (invoiceId && method === 'GET') return one(this.#invoices, 'invoice', invoiceId);

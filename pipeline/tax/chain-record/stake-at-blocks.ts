@@ -85,9 +85,13 @@ export async function readStakesAtBlocks(
   coldkeys: readonly string[],
   blocks: readonly number[],
   concurrency: number,
+  /** Called after each block is read, with the blocks read so far and their total (a long build's progress). */
+  onRead?: (read: number, total: number) => void,
 ): Promise<Map<number, StakesAtBlock>> {
   const unique = [...new Set(blocks)].sort((a, b) => a - b);
   const keysBySpec = new Map<string, BlockKeys>();
+  let done = 0;
+  onRead?.(0, unique.length);
   const read = await mapConcurrent(unique, concurrency, async (block) => {
     const hash = await reader.blockHash(block);
     const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
@@ -118,6 +122,7 @@ export async function readStakesAtBlocks(
       }
       stakes.held = reported.map((r) => r.position);
     }
+    onRead?.(++done, unique.length);
     return stakes;
   });
   return new Map(read.map((stakes) => [stakes.block, stakes]));

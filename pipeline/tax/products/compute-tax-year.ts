@@ -89,6 +89,18 @@ export interface TaxYearLedger {
 }
 
 /**
+ * How far a build is: its positions and the days it reads, and the chain blocks read of the total (the
+ * stake reads, most of a big pack's time), then `writing` the files. For the fulfilment worker's progress.
+ */
+export interface LedgerProgress {
+  phase: 'reading-chain' | 'writing-files';
+  positions: number;
+  days: number;
+  blocksRead: number;
+  blocks: number;
+}
+
+/**
  * Computes a tax year's ledger for the given coldkeys: the chain record's actions and income, then the
  * capital gains transactions with the buyer's own records combined in, the gains and the year's points to
  * check. Everything a pack shows comes from here; the pack only renders it.
@@ -99,6 +111,7 @@ export async function computeTaxYearLedger(
   reader: ChainReader,
   concurrency = PACK_READ_CONCURRENCY,
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
+  onProgress?: (progress: LedgerProgress) => void,
 ): Promise<TaxYearLedger> {
   const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
   const { recordOpening, before, yearOpening: opening, days, following } = record;
@@ -114,7 +127,15 @@ export async function computeTaxYearLedger(
     readDays: [...before, ...days, ...following],
   };
   const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
-  const chain = await readActionsAndIncome(inputs, bounds, coldkeys, recordColdkeys, reader, concurrency);
+  const chain = await readActionsAndIncome(
+    inputs,
+    bounds,
+    coldkeys,
+    recordColdkeys,
+    reader,
+    concurrency,
+    onProgress,
+  );
   const { actions, stakes, positions, yearPositions, prices } = chain;
   const income = chain.netted.rows;
   const mapping = cgtTransactions({
@@ -189,6 +210,16 @@ interface ActionsAndIncome {
   prices: GbpPrices;
 }
 
+/** The stake reads' progress (blocks read of the total) as the build's, with its size. */
+function readProgress(
+  onProgress: ((progress: LedgerProgress) => void) | undefined,
+  positions: number,
+  days: number,
+): ((read: number, total: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  return (blocksRead, blocks) => onProgress({ phase: 'reading-chain', positions, days, blocksRead, blocks });
+}
+
 /**
  * Reads the record's positions and stake, groups the events into economic actions, and computes the income
  * ledger; then finds on the chain what no event names (moves, the AlphaV2 sweep) and computes it again.
@@ -200,6 +231,7 @@ async function readActionsAndIncome(
   recordColdkeys: ReadonlySet<string>,
   reader: ChainReader,
   concurrency: number,
+  onProgress?: (progress: LedgerProgress) => void,
 ): Promise<ActionsAndIncome> {
   const { recordOpening, opening, yearEnd, recordEnd, readDays } = bounds;
   const events: LedgerEvent[] = inputs.events.filter(
@@ -238,7 +270,15 @@ async function readActionsAndIncome(
     ...readDays.map((day) => day.block),
     ...events.flatMap((event) => [event.block - 1, event.block]),
   ];
-  const stakes = await readStakesAtBlocks(reader, [...positions.values()], coldkeys, blocks, concurrency);
+  const progress = readProgress(onProgress, positions.size, readDays.length);
+  const stakes = await readStakesAtBlocks(
+    reader,
+    [...positions.values()],
+    coldkeys,
+    blocks,
+    concurrency,
+    progress,
+  );
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
   for (const read of stakes.values()) {

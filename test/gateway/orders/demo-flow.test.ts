@@ -1,16 +1,21 @@
 /**
  * The flow `make demo` prints, with real processes: `sbm-gateway serve` pointed at the Stripe stand-in
- * (with the settings `startDemoOrders` writes), `skus list`, checkout over HTTP for each tax year the demo
- * sells, `sbm-gateway stripe simulate-payment`, the success URLs, `sbm-gateway orders fulfil`, the
- * downloads. And the refusal of simulate-payment when STRIPE_API_BASE is not a loopback stand-in.
+ * (with the settings `startDemoOrders` writes) and the demo's order jobs (`startOrderJobs`, the shipped
+ * cron's `orders fulfil` and `orders reconcile` on a faster clock), `skus list`, checkout over HTTP for
+ * each tax year the demo sells, paid on the stand-in's page or by `sbm-gateway stripe simulate-payment`,
+ * the success URLs, the packs arriving with nobody running `orders fulfil`, the downloads, and
+ * `orders reconcile` finding both payments on Stripe's side. And the refusal of simulate-payment when
+ * STRIPE_API_BASE is not a loopback stand-in.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openGatewayState } from '../../../gateway/state/open-gateway-state.js';
 import { freePort, type RunningChild, runToEnd, startChild } from '../../../pipeline/demo/child-process.js';
 import { demoHistory } from '../../../pipeline/demo/demo-command.js';
 import { type DemoOrders, startDemoOrders } from '../../../pipeline/demo/demo-orders.js';
+import { type OrderJobs, startOrderJobs } from '../../../pipeline/demo/order-jobs.js';
 import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { ukTaxYear, ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
 import { type PackWorld, publishPackWorld } from '../../tax/products/pack/pack-world.js';
@@ -52,6 +57,8 @@ let orders: DemoOrders;
 let gateway: RunningChild;
 let base: string;
 let env: NodeJS.ProcessEnv;
+let jobs: OrderJobs;
+const jobLines: string[] = [];
 
 beforeAll(async () => {
   const genesis = new Date(`${HISTORY.firstDay}T00:00:00Z`);
@@ -86,9 +93,20 @@ beforeAll(async () => {
   );
   gateway = started.child;
   expect(started.match[1]).toBe(base);
+  // The demo's cron, on a faster clock than the shipped one (every minute, every 15 minutes).
+  jobs = startOrderJobs({
+    jobs: [
+      { args: ['orders', 'fulfil'], everyMs: 2_000 },
+      { args: ['orders', 'reconcile'], everyMs: 5_000 },
+    ],
+    env,
+    logFile: join(world.dir, 'demo-orders.log'),
+    say: (line) => jobLines.push(line),
+  });
 }, 2_400_000);
 
 afterAll(async () => {
+  await jobs?.stop();
   await gateway?.stop();
   await orders?.close();
   await stateStore?.stop();
@@ -124,9 +142,9 @@ it('sells the tax years the demo collects: the previous one and the one under wa
   if (!CURRENT_HAS_A_DAY) expect(skus).not.toContain(skuOf(CURRENT.label));
 });
 
-it('checkout → simulate-payment → success URL → fulfil → download, for each year, as the demo prints it', async () => {
+it('checkout → paid on the stand-in’s page or by simulate-payment → the pack arrives by itself → download', async () => {
   const bought: { sku: string; orderId: string; successUrl: string }[] = [];
-  for (const { sku } of YEARS) {
+  for (const [i, { sku }] of YEARS.entries()) {
     const response = await fetch(`${base}/tax/checkout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -142,19 +160,56 @@ it('checkout → simulate-payment → success URL → fulfil → download, for e
     // The stand-in's page takes the payment itself, as Stripe's does; the demo's CLI can pay it too.
     expect(await page.text()).toMatch(/<button type="submit">Pay 39\.00 GBP<\/button>/);
 
-    const paid = await cli('stripe', 'simulate-payment', orderId, '--email', 'demo@example.com');
-    expect(paid).toMatch(/HTTP 200 \{"received":true\}/);
-    const successUrl = /send the buyer to: (\S+)/.exec(paid)![1]!;
+    let successUrl: string;
+    if (i === 0) {
+      // A buyer's click on "Pay": the stand-in completes the session and sends the event, as Stripe does.
+      const paid = await fetch(checkoutUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=demo%40example.com',
+        redirect: 'manual',
+      });
+      expect(paid.status).toBe(303);
+      successUrl = paid.headers.get('location')!;
+    } else {
+      const paid = await cli('stripe', 'simulate-payment', orderId, '--email', 'demo@example.com');
+      expect(paid).toMatch(/HTTP 200 \{"received":true\}/);
+      successUrl = /send the buyer to: (\S+)/.exec(paid)![1]!;
+    }
+    // Stripe's side knows the payment: the session is complete, whichever way it was paid.
+    const sessionId = /\/c\/pay\/(cs_test_\w+)/.exec(checkoutUrl)![1]!;
+    expect(orders.fake.session(sessionId)).toMatchObject({ status: 'complete', payment_status: 'paid' });
     const status = await fetch(successUrl);
     expect(status.status).toBe(200);
-    expect(await status.json()).toMatchObject({ id: orderId, status: 'paid' });
+    expect(['paid', 'fulfilled']).toContain(((await status.json()) as { status: string }).status);
     bought.push({ sku, orderId, successUrl });
   }
 
-  const fulfilled = await cli('orders', 'fulfil');
+  // Nobody runs `orders fulfil`: the demo's cron does. Watched in the state (the buyer's page counts
+  // against the tax limit, 20 an hour per address), then the buyer's page says fulfilled below.
+  const deadline = Date.now() + 600_000;
+  const state = await openGatewayState(stateStore.url);
+  for (const { orderId } of bought) {
+    for (;;) {
+      if ((await state.orders.getOrder(orderId))?.status === 'fulfilled') break;
+      if (Date.now() > deadline) {
+        const log = await readFile(join(world.dir, 'demo-orders.log'), 'utf8').catch(() => '(no log)');
+        throw new Error(`the pack did not arrive in time; the order jobs' log:\n${log.slice(-3000)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+  await state.close();
+  // The payments are on Stripe's side too: reconcile lists both sessions, already paid, and changes nothing.
+  const reconciled = JSON.parse(await cli('orders', 'reconcile', '--json')) as {
+    sessions: { order_id: string; action: string }[];
+  };
+  for (const { orderId } of bought) {
+    expect(reconciled.sessions.find((s) => s.order_id === orderId)?.action).toBe('already-paid');
+  }
   const listed = await cli('orders', 'list');
   for (const { sku, orderId, successUrl } of bought) {
-    expect(fulfilled).toContain(`fulfilled ${orderId}`);
+    expect(jobLines).toContain(`[orders fulfil] fulfilled ${orderId}`);
     const order = (await (await fetch(successUrl)).json()) as { status: string; pack_url: string };
     expect(order.status).toBe('fulfilled');
     const pack = await fetch(order.pack_url);
@@ -180,7 +235,29 @@ it('checkout → simulate-payment → success URL → fulfil → download, for e
   }
   expect(listed).not.toContain('demo@example.com');
   expect(listed).not.toContain(coldkey);
+  expect(jobs.runs()['orders reconcile']).toBeGreaterThan(0);
 }, 900_000);
+
+it('stops the order jobs with the demo: the run under way ends, and no other starts', async () => {
+  const own = startOrderJobs({
+    jobs: [{ args: ['orders', 'list'], everyMs: 300 }],
+    env,
+    logFile: join(world.dir, 'stop-test.log'),
+    say: () => {},
+  });
+  let pids: number[] = [];
+  for (let i = 0; i < 100 && pids.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    pids = own.pids();
+  }
+  expect(pids.length).toBe(1);
+  await own.stop();
+  for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  const runs = own.runs()['orders list'] ?? 0;
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(own.pids()).toEqual([]);
+  expect(own.runs()['orders list'] ?? 0).toBe(runs);
+}, 60_000);
 
 it('refuses to simulate a payment unless STRIPE_API_BASE is a loopback stand-in', async () => {
   const elsewhere = runToEnd(

@@ -8,6 +8,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { encodeAddress } from '@polkadot/util-crypto';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -274,6 +276,111 @@ describe.each(STATE_ENGINES)('orders reconcile on $name', (engine) => {
       expect(printed).not.toContain(secret);
     }
   }, 300_000);
+
+  it('keeps a remade order’s payment time (Stripe’s), and gives its pack 30 days from the rebuild', async () => {
+    // Paid 20 days ago on Stripe; the state was restored from a backup older than the order.
+    const request = checkOrderRequest(catalogueWithPrices(), WORLD_SKU, [ALICE]);
+    const services = orderServicesFrom(config.orders, world.store, () => {});
+    const realNow = gw.clock.nowMs;
+    const paidMs = realNow - 20 * 86_400_000;
+    gw.clock.nowMs = paidMs - 5 * 60_000;
+    const order = await createOrder({ state: gw.state, now }, request, 'checkout');
+    const made = await services.checkoutSessions!.create(
+      order,
+      request.sku,
+      `${BASE}/done`,
+      services.seal!.seal(order.id, {
+        ...request.sku,
+        taxYear: request.sku.tax_year,
+        coldkeys: [ALICE],
+        amountMinor: order.amountMinor,
+        createdAt: order.createdAt,
+      }),
+    );
+    gw.clock.nowMs = paidMs;
+    fake.completeSession(made.sessionId, 'paid.before.restore@example.com');
+    gw.clock.nowMs = realNow;
+    await deleteOrderRow(stateStore.url, order.id);
+
+    const run = await reconcileJson();
+    expect(run.sessions.find((s) => s.order_id === order.id)?.action).toBe('remade-and-paid');
+    const remade = await gw.state.orders.getOrder(order.id);
+    // Stripe's time of the payment (its PaymentIntent's), not the reconcile's.
+    expect(remade?.paidAt?.getTime()).toBe(Math.floor(paidMs / 1000) * 1000);
+    expect(remade?.createdAt.getTime()).toBe(order.createdAt.getTime());
+
+    gw.clock.nowMs += 60_000;
+    const fulfil = await runOrderCommand(config, now, 'orders', 'fulfil');
+    expect(fulfil.out).toContain(`fulfilled ${order.id}`);
+    const fulfilled = await gw.state.orders.getOrder(order.id);
+    expect(fulfilled?.paidAt?.getTime()).toBe(Math.floor(paidMs / 1000) * 1000);
+    // The buyer has the whole 30 days from the rebuild, not 10 left of the 30 from the payment.
+    expect(fulfilled?.packExpiresAt?.getTime()).toBe(fulfilled!.fulfilledAt!.getTime() + 30 * 86_400_000);
+    const json = (await (
+      await gw.get(`/tax/orders/${order.id}?t=${tokens.tokenFor(order.id)}`, {}, `192.0.2.${++ip % 250}`)
+    ).json()) as { paid_at: string; pack_expires_at: string };
+    expect(json.paid_at).toBe(new Date(Math.floor(paidMs / 1000) * 1000).toISOString());
+    expect(json.pack_expires_at).toBe(new Date(gw.clock.nowMs + 30 * 86_400_000).toISOString());
+    // Reconciled again: nothing changes.
+    expect((await reconcileJson()).sessions.find((s) => s.order_id === order.id)?.action).toBe(
+      'already-paid',
+    );
+    expect(await gw.state.orders.getOrder(order.id)).toEqual(fulfilled);
+    expect((await gw.state.orders.orderHistory(order.id)).payments).toHaveLength(1);
+  }, 300_000);
+
+  it('sees a demo payment made by `stripe simulate-payment`: the stand-in’s session is completed too', async () => {
+    const { orderId, sessionId } = await checkout([ALICE]);
+    // The gateway over real HTTP for the command to post its event to (the app, as `serve` runs it).
+    const server = createServer((incoming, outgoing) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', async () => {
+        const answer = await gw.app.fetch(
+          new Request(`${BASE}${incoming.url}`, {
+            method: incoming.method ?? 'GET',
+            headers: incoming.headers as Record<string, string>,
+            ...(incoming.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+          }),
+          { ip: '127.0.0.1' },
+        );
+        outgoing.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'text/plain',
+        });
+        outgoing.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const paid = await runOrderCommand(
+        config,
+        now,
+        'stripe',
+        'simulate-payment',
+        orderId,
+        '--email',
+        'demo.buyer@example.com',
+        '--gateway',
+        `http://127.0.0.1:${port}`,
+      );
+      expect(paid.out).toMatch(/HTTP 200/);
+    } finally {
+      server.close();
+    }
+    // Stripe's side knows the payment, as after a real one: the session is complete, with its PaymentIntent.
+    const session = fake.session(sessionId)!;
+    expect(session).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    const intent = fake.paymentIntent(String(session.payment_intent))!;
+    const order = await gw.state.orders.getOrder(orderId);
+    expect(order).toMatchObject({ status: 'paid', buyerEmail: 'demo.buyer@example.com' });
+    expect(order?.paidAt?.getTime()).toBe(intent.created * 1000);
+    // So reconcile lists it, already paid, and changes nothing.
+    gw.clock.nowMs += 60_000;
+    const run = await reconcileJson();
+    expect(run.sessions.find((s) => s.order_id === orderId)?.action).toBe('already-paid');
+    expect(await gw.state.orders.getOrder(orderId)).toEqual(order);
+  });
 
   it('asks Stripe for the sessions of the last --days days only (30 by default)', async () => {
     // A session made 40 days ago and paid then, its webhook lost.

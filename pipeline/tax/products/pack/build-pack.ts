@@ -1,7 +1,12 @@
 import JSZip from 'jszip';
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
-import { computeTaxYearLedger, PACK_READ_CONCURRENCY, type TaxYearLedger } from '../compute-tax-year.js';
+import {
+  computeTaxYearLedger,
+  type LedgerProgress,
+  PACK_READ_CONCURRENCY,
+  type TaxYearLedger,
+} from '../compute-tax-year.js';
 import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
 import { bittytaxCsv } from './exports/bittytax-csv.js';
 import { exportRecords } from './exports/export-records.js';
@@ -29,6 +34,8 @@ export interface PackDeps {
   chain: () => Promise<ChainReader>;
   /** Blocks read at once (default 32). */
   concurrency?: number;
+  /** Told how far the build is (the fulfilment worker keeps its lease and shows it). */
+  onProgress?: (progress: LedgerProgress) => void;
 }
 
 /** The files of a pack, in the order they are written into the zip. */
@@ -88,7 +95,15 @@ export async function buildPackFiles(
     reader,
     deps.concurrency ?? PACK_READ_CONCURRENCY,
     customer,
+    deps.onProgress,
   );
+  deps.onProgress?.({
+    phase: 'writing-files',
+    positions: ledger.positions.length,
+    days: ledger.days.length + ledger.following.length,
+    blocksRead: ledger.stakes.size,
+    blocks: ledger.stakes.size,
+  });
   const asOf = order.paidAt;
   const text = (value: string) => new TextEncoder().encode(value);
   const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
