@@ -211,6 +211,9 @@ describe('runtimes placed by date', () => {
 
 /** The demo coldkey's 2025/26 life (world/dated-life.ts): each step on the runtime mainnet ran its date. */
 /** Lease dividends from spec 361 on (`subnets/leasing.rs`): alpha moved from the lease's coldkey, announced. */
+/** The life's steps the demo coldkey signs itself, each paying a transaction fee from its free TAO. */
+const SIGNED_STEPS = new Set(['liquidity-add', 'liquidity-remove', 'crowdloan-contribution']);
+
 const LEASE_DIVIDEND_EVENTS = [
   'SubtensorModule.StakeRemoved',
   'SubtensorModule.StakeAdded',
@@ -316,9 +319,14 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
         codec,
         events: codec.decodeEvents(events),
       });
-      const mine = staking.filter(
+      const all = staking.filter(
         (e) => e.coldkey === devnet.demoColdkey || e.detail?.['to'] === devnet.demoColdkey,
       );
+      // The demo's own calls pay a transaction fee, kept beside the call's events; the refunds and the
+      // dividends are signed by others (or by nobody) and pay none of the demo's.
+      const paid = all.filter((e) => e.kind === 'TransactionFeePaid');
+      expect(paid.length, row.action).toBe(SIGNED_STEPS.has(row.action) ? 1 : 0);
+      const mine = all.filter((e) => e.kind !== 'TransactionFeePaid');
       expect(
         mine.map((e) => e.kind),
         row.action,
@@ -387,7 +395,23 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
         const account = await state.query.system!.account!(demo.coldkey);
         return BigInt(field(field(account, 'data'), 'free').toString());
       };
-      const freeChange = async () => (await free(row.block)) - (await free(row.block - 1));
+      // The free balance's change less the transaction fee the demo paid for its own call in the block.
+      const feePaid = async () => {
+        const state = await api.at(await api.rpc.chain.getBlockHash(row.block));
+        const records = (await state.query.system!.events!()) as unknown as {
+          event: { section: string; method: string; data: Codec[] };
+        }[];
+        return records
+          .filter(
+            ({ event }) => event.section === 'transactionPayment' && event.method === 'TransactionFeePaid',
+          )
+          .filter(({ event }) => event.data[0]!.toString() === demo.coldkey)
+          .reduce((sum, { event }) => sum + BigInt(event.data[1]!.toString()), 0n);
+      };
+      const freeChange = async () =>
+        (await free(row.block)) -
+        (await free(row.block - 1)) +
+        (SIGNED_STEPS.has(row.action) ? await feePaid() : 0n);
       const alphaChange = () =>
         BigInt(of(after, row.netuid, row.hotkey)[0]?.alpha_rao ?? '0') -
         BigInt(of(before, row.netuid, row.hotkey)[0]?.alpha_rao ?? '0');

@@ -5,6 +5,7 @@ import { u8aToHex } from '@polkadot/util';
 import { encodeAddress } from '@polkadot/util-crypto';
 import type { Account } from './accounts.js';
 import type { StakingAction } from './staking-action.js';
+import { addSignedKinds } from './tao-fees.js';
 import type { WorldEvent } from './world-event.js';
 
 /**
@@ -227,3 +228,8 @@ export const MECHANISM_KINDS: ReadonlySet<string> = new Set([
   'CrowdloanRefunded',
   'LeaseDividendsCredited',
 ]);
+
+// The demo's own calls pay their transaction fee like any signed call (tao-fees.ts). A crowdloan's refund is
+// signed by whoever calls `refund`, a position's refund by `disable_lp`'s root origin, and a lease dividend
+// is the epoch's: none of them the demo's.
+addSignedKinds(['LiquidityAdded', 'LiquidityRemoved', 'CrowdloanContributed']);
