@@ -12,7 +12,8 @@
  * existed) is read as before: `shares × TotalHotkeyAlpha ÷ TotalHotkeyShares` from the V1 storage, floored.
  *
  * One `state_queryStorageAt` per block carries the rest: each subnet's reserves (`SubnetTAO`,
- * `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's `System.Account`. Blocks are read
+ * `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's `System.Account` (free and
+ * reserved, decoded by name through the block's own metadata). Blocks are read
  * concurrently (bounded). Amounts stay bigint.
  */
 import type { Codec } from '@polkadot/types/types';
@@ -57,6 +58,8 @@ export interface StakesAtBlock {
   subnets: Map<number, SubnetAtBlock>;
   /** Free TAO RAO per coldkey. */
   free: Map<string, bigint>;
+  /** Reserved TAO RAO per coldkey (deposits: still the coldkey's, not spendable); absent: none read. */
+  reserved?: Map<string, bigint>;
 }
 
 interface BlockKeys {
@@ -226,11 +229,15 @@ function decodeBlock(
     });
   }
   const free = new Map<string, bigint>();
+  const reserved = new Map<string, bigint>();
   for (const a of keys.accounts) {
-    const info = value('Account', a.key, 'System') as unknown as { data: { free: Codec } } | null;
+    const info = value('Account', a.key, 'System') as unknown as {
+      data: { free: Codec; reserved: Codec };
+    } | null;
     free.set(a.coldkey, info === null ? 0n : rao(info.data.free));
+    reserved.set(a.coldkey, info === null ? 0n : rao(info.data.reserved));
   }
-  return { block, stake, held, subnets, free };
+  return { block, stake, held, subnets, free, reserved };
 }
 
 /** The bits of a U64F64 (`{ bits: u128 }`); 0 when absent. Only ratios of them matter. */
