@@ -14,9 +14,10 @@ import {
   matchesCsv,
   poolsCsv,
   positionsCsv,
+  reconciliationCsv,
 } from './pack-csv.js';
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
-import { packPdf } from './pack-pdf.js';
+import { packPdf, reconciliationFigures } from './pack-pdf.js';
 import { packReadme } from './pack-text.js';
 
 export type { PackOrder } from './pack-inputs.js';
@@ -39,6 +40,7 @@ export const PACK_FILE_NAMES = [
   'matches.csv',
   'pools.csv',
   'positions.csv',
+  'reconciliation.csv',
   'cgt-input.csv',
   'bittytax.csv',
   'koinly.csv',
@@ -99,10 +101,14 @@ export async function buildPackFiles(
     ['matches.csv', text(matchesCsv(ledger))],
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
+    ['reconciliation.csv', text(reconciliationCsv(ledger))],
     ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
     ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
     ['koinly.csv', text(koinlyCsv(records))],
-    ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
+    [
+      'README.txt',
+      text(packReadme(order.packName, order.id, inputs.taxYear.label, reconciliationFigures(ledger))),
+    ],
   ]);
   const zip = new JSZip();
   // JSZip writes the UTC fields of the date into the DOS date and time: the same bytes in any time zone.
