@@ -171,6 +171,7 @@ it('checkout → simulate-payment → success URL → fulfil → download, for e
       'matches.csv',
       'pools.csv',
       'positions.csv',
+      'reconciliation.csv',
       'summary.pdf',
     ]);
     const eml = await readFile(join(outboxDir, `${orderId}.eml`), 'utf8');
