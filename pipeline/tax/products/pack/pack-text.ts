@@ -77,7 +77,7 @@ export const HMRC_METHOD: readonly string[] = [
     "chain what the coldkeys hold at the day's last block: each coldkey's free and reserved TAO (System." +
     'Account; a reserved deposit is still held), its stake on root (TAO) and each stake position (hotkey and ' +
     "subnet). It holds that against the day before's holdings plus every movement the pack booked that day " +
-    '(income, the acquisitions and disposals of the actions, transfers in and out): closing − opening − ' +
+    '(income, the acquisitions and disposals of the actions, transfers in and out): closing - opening - ' +
     'booked is the difference (reconciliation.csv). A difference a known mechanism explains is booked as the ' +
     'method says; any other is listed in Points to check with its day, token, amount and value, never ' +
     "absorbed. Two movements no event states are booked from the chain's own figures: the fee of a stake " +
@@ -206,8 +206,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'holding: free or reserved TAO of a coldkey, or a stake position). Columns: date (UK), block (the ' +
       "day's last block), level, asset, coldkey, holding (free, reserved, or the hotkey), netuid, opening (the " +
       "chain's holding at the previous day's last block), booked (what the pack booked that day for the " +
-      "token: + acquired, − disposed; asset rows only), closing (the chain's holding at the day's last " +
-      'block), difference (closing − opening − booked; asset rows only), difference_gbp (its value at the ' +
+      "token: + acquired, - disposed; asset rows only), closing (the chain's holding at the day's last " +
+      'block), difference (closing - opening - booked; asset rows only), difference_gbp (its value at the ' +
       "day's prices), explanation (reconciled, a known mechanism, or unexplained: a point to check), " +
       'booked_movements (the booked rows: income, or the event of each action, with their quantities).',
   ],
