@@ -27,7 +27,7 @@ import {
   type StakesAtBlock,
 } from '../chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../chain-record/touched-positions.js';
-import { CgtDecimal } from '../uk-rules/cgt/cgt-decimal.js';
+import { CgtDecimal, pounds } from '../uk-rules/cgt/cgt-decimal.js';
 import { type CgtMapping, cgtTransactions, type PackFlag } from '../uk-rules/cgt/cgt-transactions.js';
 import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../uk-rules/cgt/compute-gains.js';
@@ -437,10 +437,13 @@ function reconciliationFlags(reconciliation: Reconciliation): PackFlag[] {
       .slice(0, 5)
       .map((row) => `${row.date} ${formatRao(row.differenceRao)}`)
       .join('; ');
+    const more = rows.length > 5 ? ` and ${rows.length - 5} more` : '';
+    const inPounds = pounds(gbp);
+    const money = inPounds.startsWith('-') ? `-£${inPounds.slice(1)}` : `£${inPounds}`;
     return {
       date: rows[0]!.date,
-      kind: 'unexplained' as const,
-      text: `${asset}: on ${rows.length} UK day(s) the chain's holdings differ from the opening and the movements the pack booked (${listed}${rows.length > 5 ? '; …' : ''}), ${formatRao(total)} ${asset} in all (£${gbp.toFixed(2)}): nothing the pack reads explains it. Check what moved (reconciliation.csv lists each day and holding).`,
+      kind: 'reconciliation' as const,
+      text: `${asset}: on ${rows.length} UK day(s) the chain's holdings differ from the opening and the movements the pack booked (${listed}${more}), ${formatRao(total)} ${asset} in all (${money}): nothing the pack reads explains it. Check what moved (reconciliation.csv lists each day and holding).`,
     };
   });
 }

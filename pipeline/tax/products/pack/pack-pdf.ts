@@ -165,9 +165,15 @@ export function reconciliationFigures(ledger: TaxYearLedger): Parameters<typeof 
       date: row.date,
       asset: row.asset,
       difference: `${row.differenceRao > 0n ? '+' : '-'}${fixedToText(row.differenceRao < 0n ? -row.differenceRao : row.differenceRao, 9)}`,
-      gbp: row.differenceGbp === null ? 'unpriced' : pounds(row.differenceGbp),
+      gbp: row.differenceGbp === null ? 'unpriced' : signedPounds(row.differenceGbp),
     })),
   };
+}
+
+/** `-£0.01`, `£1,234.56`: the sign before the pound sign, none on a figure that rounds to 0. */
+function signedPounds(value: Decimal): string {
+  const text = pounds(value);
+  return text.startsWith('-') ? `-£${text.slice(1)}` : `£${text}`;
 }
 
 function closingPoolsSection(w: PdfWriter, ledger: TaxYearLedger): void {

@@ -239,8 +239,8 @@ export function reconciliationResult(result: {
   }
   return `${result.unexplained.length} day and token row(s) of ${result.rows} differ from the chain with nothing the pack reads to explain them (listed in Points to check and in reconciliation.csv): ${result.unexplained
     .slice(0, 10)
-    .map((row) => `${row.date} ${row.asset} ${row.difference} (£${row.gbp})`)
-    .join('; ')}${result.unexplained.length > 10 ? '; …' : ''}.`;
+    .map((row) => `${row.date} ${row.asset} ${row.difference} (${row.gbp})`)
+    .join('; ')}${result.unexplained.length > 10 ? ` and ${result.unexplained.length - 10} more` : ''}.`;
 }
 
 /** README.txt: the files and columns, the method and the limits, as plain text. */

@@ -56,6 +56,7 @@ export interface PackFlag {
     | 'opening'
     | 'calendar'
     | 'stale-rate'
+    | 'reconciliation'
     | 'provisional'
     | 'own-records';
   text: string;
