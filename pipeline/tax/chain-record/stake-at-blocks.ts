@@ -12,7 +12,8 @@
  * existed) is read as before: `shares × TotalHotkeyAlpha ÷ TotalHotkeyShares` from the V1 storage, floored.
  *
  * One `state_queryStorageAt` per block carries the rest: each subnet's reserves (`SubnetTAO`,
- * `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's `System.Account`. Blocks are read
+ * `SubnetAlphaIn`) and registration (`NetworkRegisteredAt`), each coldkey's `System.Account` (free and
+ * reserved, decoded by name through the block's own metadata). Blocks are read
  * concurrently (bounded). Amounts stay bigint.
  */
 import type { Codec } from '@polkadot/types/types';

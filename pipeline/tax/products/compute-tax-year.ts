@@ -27,6 +27,7 @@ import {
   type StakesAtBlock,
 } from '../chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../chain-record/touched-positions.js';
+import { CgtDecimal, pounds } from '../uk-rules/cgt/cgt-decimal.js';
 import { type CgtMapping, cgtTransactions, type PackFlag } from '../uk-rules/cgt/cgt-transactions.js';
 import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../uk-rules/cgt/compute-gains.js';
@@ -47,6 +48,7 @@ import {
 import { valueAtDayRates } from './own-records/day-rate-values.js';
 import type { PackInputs } from './pack/pack-inputs.js';
 import { type RecordDays, recordDays } from './pack/record-days.js';
+import { type Reconciliation, reconcileHoldings } from './reconcile-holdings.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
@@ -86,6 +88,8 @@ export interface TaxYearLedger {
   /** The section 104 pools at the end of the year's last day in the record. */
   closingPools: CgtPool[];
   prices: GbpPrices;
+  /** Each UK day of the year's holdings held against the chain: what moved that the pack did not book. */
+  reconciliation: Reconciliation;
 }
 
 /**
@@ -157,7 +161,20 @@ export async function computeTaxYearLedger(
   const gains = computeGains(combined.transactions);
   const label = inputs.taxYear.label;
   const disposals = gains.disposals.filter((d) => d.taxYear === label);
-  const flags = pointsToCheck(combined.flags, inputs, actions, record, bounds, prices, disposals);
+  const yearIncome = income.filter((row) => row.date > opening.date && row.date <= yearEnd.date);
+  const reconciliation = reconcileHoldings({
+    coldkeys,
+    opening,
+    days,
+    stakes,
+    transactions: mapping.transactions,
+    income: yearIncome,
+    prices,
+  });
+  const flags = [
+    ...pointsToCheck(combined.flags, inputs, actions, record, bounds, prices, disposals),
+    ...reconciliationFlags(reconciliation),
+  ];
   return {
     coldkeys: [...coldkeys],
     recordOpening,
@@ -166,7 +183,7 @@ export async function computeTaxYearLedger(
     following,
     positions: positions.filter((position) => yearPositions.has(positionId(position))),
     stakes,
-    income: income.filter((row) => row.date > opening.date && row.date <= yearEnd.date),
+    income: yearIncome,
     mapping: {
       transactions: combined.transactions,
       events: mapping.events.filter((treated) => inYear(treated.event.block)),
@@ -180,6 +197,7 @@ export async function computeTaxYearLedger(
     disposals,
     closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
     prices,
+    reconciliation,
   };
 }
 
@@ -442,6 +460,38 @@ function pointsToCheck(
     });
   }
   return flags;
+}
+
+/**
+ * One point to check per asset whose holdings differ from the chain on some day with no known mechanism to
+ * explain it: its days, the total in RAO and pounds (each day is a row of reconciliation.csv).
+ */
+function reconciliationFlags(reconciliation: Reconciliation): PackFlag[] {
+  const byAsset = new Map<string, Reconciliation['unexplained']>();
+  for (const row of reconciliation.unexplained)
+    byAsset.set(row.asset, [...(byAsset.get(row.asset) ?? []), row]);
+  return [...byAsset].map(([asset, rows]) => {
+    const total = rows.reduce((sum, row) => sum + row.differenceRao, 0n);
+    const gbp = rows.reduce((sum, row) => sum.plus(row.differenceGbp ?? 0), new CgtDecimal(0));
+    const listed = rows
+      .slice(0, 5)
+      .map((row) => `${row.date} ${formatRao(row.differenceRao)}`)
+      .join('; ');
+    const more = rows.length > 5 ? ` and ${rows.length - 5} more` : '';
+    const inPounds = pounds(gbp);
+    const money = inPounds.startsWith('-') ? `-£${inPounds.slice(1)}` : `£${inPounds}`;
+    return {
+      date: rows[0]!.date,
+      kind: 'reconciliation' as const,
+      text: `${asset}: on ${rows.length} UK day(s) the chain's holdings differ from the opening and the movements the pack booked (${listed}${more}), ${formatRao(total)} ${asset} in all (${money}): nothing the pack reads explains it. Check what moved (reconciliation.csv lists each day and holding).`,
+    };
+  });
+}
+
+/** Signed RAO as units with 9 decimals, trailing zeros dropped. */
+function formatRao(rao: bigint): string {
+  const sign = rao < 0n ? '-' : '+';
+  return `${sign}${new CgtDecimal((rao < 0n ? -rao : rao).toString()).div(1_000_000_000).toFixed()}`;
 }
 
 /**

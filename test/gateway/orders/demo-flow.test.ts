@@ -227,6 +227,7 @@ it('checkout → paid on the stand-in’s page or by simulate-payment → the pa
       'matches.csv',
       'pools.csv',
       'positions.csv',
+      'reconciliation.csv',
       'summary.pdf',
     ]);
     const eml = await readFile(join(outboxDir, `${orderId}.eml`), 'utf8');

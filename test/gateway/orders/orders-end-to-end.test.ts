@@ -376,6 +376,7 @@ describe('tax orders end to end', () => {
       'matches.csv',
       'pools.csv',
       'positions.csv',
+      'reconciliation.csv',
       'summary.pdf',
     ]);
     const text = async (name: string) => zip.file(name)!.async('string');

@@ -20,9 +20,10 @@ import {
   matchesCsv,
   poolsCsv,
   positionsCsv,
+  reconciliationCsv,
 } from './pack-csv.js';
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
-import { packPdf } from './pack-pdf.js';
+import { packPdf, reconciliationFigures } from './pack-pdf.js';
 import { packReadme } from './pack-text.js';
 
 export type { PackOrder } from './pack-inputs.js';
@@ -47,6 +48,7 @@ export const PACK_FILE_NAMES = [
   'matches.csv',
   'pools.csv',
   'positions.csv',
+  'reconciliation.csv',
   'cgt-input.csv',
   'bittytax.csv',
   'koinly.csv',
@@ -116,11 +118,15 @@ export async function buildPackFiles(
     ['matches.csv', text(matchesCsv(ledger))],
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
+    ['reconciliation.csv', text(reconciliationCsv(ledger))],
     ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
     ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
     ['koinly.csv', text(koinlyCsv(records))],
     ['liquidity.csv', text(liquidityCsv(ledger))],
-    ['README.txt', text(packReadme(order.packName, order.id, inputs.taxYear.label))],
+    [
+      'README.txt',
+      text(packReadme(order.packName, order.id, inputs.taxYear.label, reconciliationFigures(ledger))),
+    ],
   ]);
   const zip = new JSZip();
   // JSZip writes the UTC fields of the date into the DOS date and time: the same bytes in any time zone.

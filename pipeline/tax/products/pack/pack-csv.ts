@@ -299,3 +299,68 @@ export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: 
     ]),
   ]);
 }
+
+export const RECONCILIATION_COLUMNS = [
+  'date',
+  'block',
+  'level',
+  'asset',
+  'coldkey',
+  'holding',
+  'netuid',
+  'opening',
+  'booked',
+  'closing',
+  'difference',
+  'difference_gbp',
+  'explanation',
+  'booked_movements',
+] as const;
+
+/**
+ * The daily reconciliation with the chain: per UK day and token, the chain's opening and closing holdings,
+ * what the pack booked, the difference and why (level asset); below each, the holdings behind it (level
+ * holding: a coldkey's free or reserved TAO, or one stake position), whose own opening and closing trace a
+ * difference to what moved.
+ */
+export function reconciliationCsv(ledger: TaxYearLedger): string {
+  const rows: Field[][] = [];
+  for (const row of ledger.reconciliation.rows) {
+    rows.push([
+      row.date,
+      row.block,
+      'asset',
+      row.asset,
+      null,
+      null,
+      row.netuid,
+      units(row.openingRao),
+      units(row.bookedRao),
+      units(row.closingRao),
+      units(row.differenceRao),
+      gbp(row.differenceGbp),
+      row.explanation,
+      row.booked.join('; '),
+    ]);
+    for (const h of row.holdings) {
+      const { coldkey, holding } = h.ref;
+      rows.push([
+        row.date,
+        row.block,
+        'holding',
+        row.asset,
+        coldkey,
+        typeof holding === 'string' ? holding : holding.hotkey,
+        typeof holding === 'string' ? 0 : holding.netuid,
+        units(h.openingRao),
+        null,
+        units(h.closingRao),
+        null,
+        null,
+        null,
+        null,
+      ]);
+    }
+  }
+  return csv(RECONCILIATION_COLUMNS, rows);
+}

@@ -7,7 +7,7 @@ import { customerSection } from './customer-section.js';
 import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
-import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES } from './pack-text.js';
+import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES, reconciliationResult } from './pack-text.js';
 import { PdfWriter } from './pdf-layout.js';
 
 export { NOT_TAX_ADVICE } from './pack-text.js';
@@ -50,6 +50,7 @@ export async function packPdf(
   incomeSection(w, summary, 'Staking income (miscellaneous income, valued when received)');
   gainsSection(w, ledger, year.label);
   closingPoolsSection(w, ledger);
+  reconciliationSection(w, ledger);
   customerSection(w, ledger);
   pointsToCheckSection(w, ledger);
   // Every coldkey of the record, the ones followed after a coldkey swap too: each its own income pages.
@@ -142,6 +143,39 @@ function gainsSection(w: PdfWriter, ledger: TaxYearLedger, yearLabel: string): v
 }
 
 /** The section 104 pools at the year's end. */
+/** The daily reconciliation's result: every day reconciled, or the differences nothing explains. */
+function reconciliationSection(w: PdfWriter, ledger: TaxYearLedger): void {
+  w.heading('Reconciliation with the chain');
+  w.paragraph(reconciliationResult(reconciliationFigures(ledger)));
+  w.paragraph(
+    "Each UK day's closing holdings on the chain (free and reserved TAO, root stake, every stake position of " +
+      "the coldkeys) were held against the day before's plus every movement this pack booked that day: what " +
+      'this pack books is all that moved. Each day, token and holding: reconciliation.csv.',
+    { size: 8.5 },
+  );
+}
+
+/** The reconciliation's figures as the pack's text states them (amounts in tokens, pounds to pence). */
+export function reconciliationFigures(ledger: TaxYearLedger): Parameters<typeof reconciliationResult>[0] {
+  const { days, rows, unexplained } = ledger.reconciliation;
+  return {
+    days,
+    rows: rows.length,
+    unexplained: unexplained.map((row) => ({
+      date: row.date,
+      asset: row.asset,
+      difference: `${row.differenceRao > 0n ? '+' : '-'}${fixedToText(row.differenceRao < 0n ? -row.differenceRao : row.differenceRao, 9)}`,
+      gbp: row.differenceGbp === null ? 'unpriced' : signedPounds(row.differenceGbp),
+    })),
+  };
+}
+
+/** `-£0.01`, `£1,234.56`: the sign before the pound sign, none on a figure that rounds to 0. */
+function signedPounds(value: Decimal): string {
+  const text = pounds(value);
+  return text.startsWith('-') ? `-£${text.slice(1)}` : `£${text}`;
+}
+
 function closingPoolsSection(w: PdfWriter, ledger: TaxYearLedger): void {
   w.heading('Closing section 104 pools');
   w.table(

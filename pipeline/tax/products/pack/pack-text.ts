@@ -119,6 +119,16 @@ export const HMRC_METHOD: readonly string[] = [
     "(the coldkey's key cut to its first 20 bytes, whose TAO only that coldkey can draw by EVM.withdraw) is a " +
     'move within your holdings: no disposal, the TAO stays in the pool. Any other EVM address is an address ' +
     'like any other: TAO sent there is a transfer outside the order unless you name the address as yours.',
+  'Reconciliation with the chain. For every UK day of the tax year and every token, the pack reads from the ' +
+    "chain what the coldkeys hold at the day's last block: each coldkey's free and reserved TAO (System." +
+    'Account; a reserved deposit is still held), its stake on root (TAO) and each stake position (hotkey and ' +
+    "subnet). It holds that against the day before's holdings plus every movement the pack booked that day " +
+    '(income, the acquisitions and disposals of the actions, transfers in and out): closing - opening - ' +
+    'booked is the difference (reconciliation.csv). A difference a known mechanism explains is booked as the ' +
+    'method says; any other is listed in Points to check with its day, token, amount and value, never ' +
+    "absorbed. One movement no event states is booked from the chain's own figures: the RAO that the share " +
+    'arithmetic of a move between hotkeys on one subnet or of a key swap loses or adds is a disposal (or an ' +
+    'acquisition) of it for nothing.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
     'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +
@@ -240,6 +250,17 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'netuid, position_ids, liquidity, direction (in, out, refund), tao_principal, alpha_principal (blank for ' +
       "a refund: measured on the chain), fee_tao, fee_alpha, principal_gbp (the position's value booked), " +
       "fees_gbp (the fees' value when received: income) and the treatment.",
+    'reconciliation.csv',
+    'the proof that nothing moved that the pack did not book: one row per UK day and token (level asset: ' +
+      'TAO is free + reserved + root stake of all the coldkeys, an alpha the stake of all their positions on ' +
+      "that subnet's registration), and below it one row per holding that held anything that day (level " +
+      'holding: free or reserved TAO of a coldkey, or a stake position). Columns: date (UK), block (the ' +
+      "day's last block), level, asset, coldkey, holding (free, reserved, or the hotkey), netuid, opening (the " +
+      "chain's holding at the previous day's last block), booked (what the pack booked that day for the " +
+      "token: + acquired, - disposed; asset rows only), closing (the chain's holding at the day's last " +
+      'block), difference (closing - opening - booked; asset rows only), difference_gbp (its value at the ' +
+      "day's prices), explanation (reconciled, a known mechanism, or unexplained: a point to check), " +
+      'booked_movements (the booked rows: income, or the event of each action, with their quantities).',
   ],
   ['README.txt', 'what each file and column means.'],
 ];
@@ -258,14 +279,37 @@ export const WHICH_FILE: readonly string[] = [
     '`--records`, `--addresses` and `--opening` for the files you added on the order page).',
 ];
 
+/** What the daily reconciliation found, in one sentence: the PDF's and README.txt's. */
+export function reconciliationResult(result: {
+  days: number;
+  rows: number;
+  unexplained: ReadonlyArray<{ date: string; asset: string; difference: string; gbp: string }>;
+}): string {
+  if (result.unexplained.length === 0) {
+    return `Every day reconciled, 0 RAO unexplained: on each of the ${result.days} UK days of the tax year, every token's holdings on the chain (${result.rows} day and token rows) equal the day before's plus what this pack booked.`;
+  }
+  return `${result.unexplained.length} day and token row(s) of ${result.rows} differ from the chain with nothing the pack reads to explain them (listed in Points to check and in reconciliation.csv): ${result.unexplained
+    .slice(0, 10)
+    .map((row) => `${row.date} ${row.asset} ${row.difference} (${row.gbp})`)
+    .join('; ')}${result.unexplained.length > 10 ? ` and ${result.unexplained.length - 10} more` : ''}.`;
+}
+
 /** README.txt: the files and columns, the method and the limits, as plain text. */
-export function packReadme(title: string, orderId: string, taxYear: string): string {
+export function packReadme(
+  title: string,
+  orderId: string,
+  taxYear: string,
+  reconciliation?: Parameters<typeof reconciliationResult>[0],
+): string {
   const lines = [
     `${title}`,
     `Order ${orderId}, UK tax year ${taxYear}`,
     '',
     NOT_TAX_ADVICE,
     '',
+    ...(reconciliation
+      ? ['RECONCILIATION WITH THE CHAIN', '', reconciliationResult(reconciliation), '']
+      : []),
     'FILES',
     '',
     ...PACK_FILES.flatMap(([name, text]) => [`${name}`, `  ${text}`, '']),

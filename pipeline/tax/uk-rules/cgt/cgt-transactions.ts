@@ -56,6 +56,7 @@ export interface PackFlag {
     | 'opening'
     | 'calendar'
     | 'stale-rate'
+    | 'reconciliation'
     | 'provisional'
     | 'own-records';
   text: string;
@@ -399,10 +400,16 @@ function assetChanges(
   }
   for (const { position, rao: take } of takes) {
     const side = action.legs.find((leg) => leg.asset === 'alpha' && leg.holding.netuid === position.netuid);
-    if (!side) continue; // touched by a swap: nothing booked
     // Root stake is TAO (its asset is TAO): staking on root nets against the TAO given, nothing left.
     const registeredAt = (take < 0n ? before : after).subnets.get(position.netuid)?.registeredAt ?? 0;
-    entry(alphaAsset(position.netuid, registeredAt), position.netuid).rao += take;
+    const change = entry(alphaAsset(position.netuid, registeredAt), position.netuid);
+    if (!side) {
+      // Touched by a key swap: the same holding under another key, given and got back; only what the
+      // swap's share arithmetic lost or added is booked. Otherwise nothing.
+      if (!action.swap) continue;
+      change.sides.add('dispose').add('acquire');
+    }
+    change.rao += take;
   }
   return assets;
 }
@@ -418,8 +425,22 @@ function changeTransactions(
     ([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1),
   )) {
     // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
-    // move across subnets): not a disposal; a residue is the share arithmetic's rounding or a fee.
-    if (rao === 0n || sides.size === 2) continue;
+    // move across subnets): not a disposal. What did not come back left the holdings (the fee of a stake on
+    // root, the RAO a move's share arithmetic lost): a disposal of it for nothing; what came back beyond
+    // what was given, an acquisition for nothing. The pools then hold what the chain holds.
+    if (rao === 0n) continue;
+    if (sides.size === 2) {
+      const lost = rao < 0n;
+      addTransaction(own, {
+        at,
+        asset,
+        action: lost ? 'dispose' : 'acquire',
+        rao: lost ? -rao : rao,
+        gbp: new CgtDecimal(0),
+        ref,
+      });
+      continue;
+    }
     if (rao < 0n) {
       addTransaction(own, {
         at,

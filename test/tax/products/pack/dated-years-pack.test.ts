@@ -25,7 +25,8 @@ import { computeGains } from '../../../../pipeline/tax/uk-rules/cgt/compute-gain
 import { readCgtCsv } from '../../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
 import { ukDay, ukDayEndMs } from '../../../../pipeline/time/uk-day.js';
 import { field, runtimeCall } from '../../../devnet/decorated.js';
-import { type PackWorld, publishPackWorld } from './pack-world.js';
+import { sharedPackWorld } from '../../../support/shared-pack-world.js';
+import type { PackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { raoOf, readCsv } from './read-pack-csv.js';
 
@@ -68,7 +69,8 @@ const opening = (pools: string): CustomerInputs =>
   readCustomerFiles([{ name: 'pools.csv', bytes: new TextEncoder().encode(pools), role: 'opening' }]);
 
 beforeAll(async () => {
-  world = await publishPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS, blockTimeMs: 3_600_000 });
+  // Shared with reconciliation-against-chain.test.ts (the same options): built once per run.
+  world = await sharedPackWorld({ genesis: GENESIS, historyDays: HISTORY_DAYS, blockTimeMs: 3_600_000 });
   chain = openPackChain(world.devnet.url);
   const finalizedNow = world.nowMs - world.options.finalityLag * world.options.blockTimeMs;
   truth = buildTruth({ ...world.options, now: () => finalizedNow }, WINDOW_2025.from, WINDOW_2025.to);

@@ -136,7 +136,11 @@ describe('the pack on spec 425', () => {
     for (const action of quiet) {
       const treated = treatmentsAt(action.block);
       expect(treated.length, `${action.action} ${action.block}`).toBeGreaterThan(0);
-      for (const t of treated) expect(t.transactions, `${action.action} ${action.block}`).toEqual([]);
+      // Nothing but what the move's or swap's share arithmetic lost or added (a few RAO), for nothing.
+      for (const t of treated) {
+        const booked = t.transactions.filter((tx) => !tx.gbp.isZero() || tx.quantity.gt('0.00000001'));
+        expect(booked, `${action.action} ${action.block}`).toEqual([]);
+      }
     }
     expect(truthActions('hotkey-swap').length).toBeGreaterThan(0);
     for (const swap of truthActions('hotkey-swap')) {

@@ -1,0 +1,275 @@
+/**
+ * The daily reconciliation of the record's holdings with the chain: the proof that nothing moved that the
+ * pack did not book.
+ *
+ * For each UK day of the year and each asset the pools hold (TAO, and each subnet's alpha per registration,
+ * `alpha:<netuid>:<registered_at>`), the chain's holdings of the record's coldkeys at the previous day's last
+ * block (the opening) and at the day's last block (the closing) are held against what the pack booked that
+ * day for that asset: every capital gains transaction of the chain record dated that UK day (income,
+ * acquisitions and disposals of the actions, transfers in and out, shortfalls taken as acquired), before the
+ * buyer's own records are combined in. What the chain holds of an asset:
+ *   - TAO: each coldkey's free and reserved balance (`System.Account`: a deposit is reserved, still held)
+ *     and its stake on root (root stake is TAO, in the TAO pool);
+ *   - an alpha: each position (hotkey and netuid) of the record's coldkeys on that subnet's registration.
+ *
+ *   difference = closing − opening − booked
+ *
+ * A difference is explained only by a mechanism the pack books as its method says (a subnet that ended and
+ * paid nothing: no disposal, the pool kept for a negligible value claim); any other is a point to check,
+ * with its day, asset, amount and its value in pounds. Each holding's own opening and closing is listed
+ * beside its asset, so a difference can be traced to the holding that moved.
+ */
+import { Decimal } from 'decimal.js';
+import { RAO_PER_UNIT } from '../../amounts/rao.js';
+import { ukDay } from '../../time/uk-day.js';
+import type { LedgerDay } from '../chain-record/ledger-days.js';
+import type { StakesAtBlock } from '../chain-record/stake-at-blocks.js';
+import { alphaAsset, TAO_ASSET } from '../uk-rules/cgt/cgt-transactions.js';
+import type { CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
+import type { GbpPrices } from '../uk-rules/gbp-prices.js';
+import { gbpOfTaoRao, type IncomeRow, taoRaoAt } from '../uk-rules/income-ledger.js';
+
+/** One holding of one coldkey as the chain reports it: free or reserved TAO, or one stake position. */
+export interface HoldingRef {
+  coldkey: string;
+  /** `free`, `reserved`, or a stake position's hotkey. */
+  holding: 'free' | 'reserved' | { hotkey: string; netuid: number };
+}
+
+/** A holding's opening and closing of one day. */
+export interface HoldingDay {
+  ref: HoldingRef;
+  openingRao: bigint;
+  closingRao: bigint;
+}
+
+/** One asset on one UK day: the chain's holdings against what the pack booked. */
+export interface AssetReconciliation {
+  /** The UK day (Europe/London). */
+  date: string;
+  /** Its last block: where the closing is read. */
+  block: number;
+  asset: string;
+  /** The netuid of the asset (0 for TAO). */
+  netuid: number;
+  /** The chain's holdings of the asset at the previous day's last block (RAO). */
+  openingRao: bigint;
+  /** What the pack booked that day for the asset: + acquired, − disposed (RAO). */
+  bookedRao: bigint;
+  /** The booked movements, as the pack's transactions name them (`income 2025-06-01 +1.5`). */
+  booked: string[];
+  /** The chain's holdings at the day's last block (RAO). */
+  closingRao: bigint;
+  /** closing − opening − booked (RAO). */
+  differenceRao: bigint;
+  /** The difference's value in pounds at the day's prices; null without a pool price. */
+  differenceGbp: Decimal | null;
+  /** Why: `reconciled`, a known mechanism, or what to check. */
+  explanation: string;
+  /** A difference no known mechanism explains: a point to check. */
+  unexplained: boolean;
+  /** The holdings behind the asset that held anything at either end of the day. */
+  holdings: HoldingDay[];
+}
+
+export interface Reconciliation {
+  /** The UK days reconciled (the year's days in the record). */
+  days: number;
+  /** Per day (in order) and asset. */
+  rows: AssetReconciliation[];
+  /** The rows with a difference no known mechanism explains. */
+  unexplained: AssetReconciliation[];
+}
+
+export interface ReconciliationInput {
+  coldkeys: readonly string[];
+  /** The end of the day before the first day reconciled. */
+  opening: LedgerDay;
+  days: readonly LedgerDay[];
+  /** The chain reads at every day's last block (the opening's too). */
+  stakes: ReadonlyMap<number, StakesAtBlock>;
+  /** The chain record's capital gains transactions (before the buyer's own records). */
+  transactions: readonly CgtTransaction[];
+  /** The income rows (a negative one is a fall the pack did not book). */
+  income: readonly IncomeRow[];
+  prices: GbpPrices;
+}
+
+const RAO = new Decimal(RAO_PER_UNIT.toString());
+
+/** A transaction's quantity in RAO, exactly (the record's quantities are whole RAO). */
+export function quantityRao(tx: Pick<CgtTransaction, 'quantity'>): bigint {
+  const rao = tx.quantity.mul(RAO);
+  if (!rao.isInteger()) throw new Error(`reconciliation: ${tx.quantity.toFixed()} is not a whole RAO amount`);
+  return BigInt(rao.toFixed(0));
+}
+
+/** The chain's holdings per asset at one read, each holding listed. */
+function holdingsAt(read: StakesAtBlock, coldkeys: readonly string[]): Map<string, Map<string, HoldingDay>> {
+  const byAsset = new Map<string, Map<string, HoldingDay>>();
+  const put = (asset: string, key: string, ref: HoldingRef, rao: bigint) => {
+    const holdings = byAsset.get(asset) ?? new Map<string, HoldingDay>();
+    byAsset.set(asset, holdings);
+    const entry = holdings.get(key) ?? { ref, openingRao: 0n, closingRao: 0n };
+    entry.closingRao += rao;
+    holdings.set(key, entry);
+  };
+  for (const coldkey of coldkeys) {
+    put(TAO_ASSET, `${coldkey}/free`, { coldkey, holding: 'free' }, read.free.get(coldkey) ?? 0n);
+    const reserved = read.reserved?.get(coldkey);
+    if (reserved === undefined && read.reserved === undefined) continue;
+    put(TAO_ASSET, `${coldkey}/reserved`, { coldkey, holding: 'reserved' }, reserved ?? 0n);
+  }
+  const record = new Set(coldkeys);
+  for (const [id, rao] of read.stake) {
+    const [coldkey, hotkey, netuidText] = id.split('/');
+    if (!coldkey || !hotkey || !record.has(coldkey)) continue;
+    const netuid = Number(netuidText);
+    const asset = alphaAsset(netuid, read.subnets.get(netuid)?.registeredAt ?? 0);
+    put(asset, id, { coldkey, holding: { hotkey, netuid } }, rao);
+  }
+  return byAsset;
+}
+
+/** The netuid an asset name stands for (TAO: root's 0). */
+function netuidOf(asset: string): number {
+  return asset === TAO_ASSET ? 0 : Number(asset.split(':')[1]);
+}
+
+/** A booked movement as the reconciliation lists it: its reference and signed quantity. */
+function bookedLabel(tx: CgtTransaction): string {
+  const sign = tx.action === 'acquire' ? '+' : '-';
+  const what = tx.kind === 'income' ? 'income' : (tx.ref ?? tx.kind ?? tx.action);
+  return `${what} ${sign}${tx.quantity.toFixed()}`;
+}
+
+/**
+ * Reconciles every day of `days` with the chain: per asset, opening + booked against the closing, each
+ * holding listed. Days are taken in order, each opening at the day before's closing.
+ */
+export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
+  const read = (block: number) => {
+    const found = input.stakes.get(block);
+    if (!found) throw new Error(`reconciliation: no chain read at block ${block}`);
+    return found;
+  };
+  const bookedByDay = new Map<string, Map<string, { rao: bigint; labels: string[] }>>();
+  for (const tx of input.transactions) {
+    if (tx.kind === 'opening') continue;
+    const date = ukDay(tx.at.getTime());
+    const assets = bookedByDay.get(date) ?? new Map<string, { rao: bigint; labels: string[] }>();
+    bookedByDay.set(date, assets);
+    const entry = assets.get(tx.asset) ?? { rao: 0n, labels: [] };
+    const rao = quantityRao(tx);
+    entry.rao += tx.action === 'acquire' ? rao : -rao;
+    entry.labels.push(bookedLabel(tx));
+    assets.set(tx.asset, entry);
+  }
+  const rows: AssetReconciliation[] = [];
+  let previous = input.opening;
+  let before = holdingsAt(read(previous.block), input.coldkeys);
+  for (const day of input.days) {
+    const closingRead = read(day.block);
+    const after = holdingsAt(closingRead, input.coldkeys);
+    const booked = bookedByDay.get(day.date) ?? new Map();
+    const assets = [...new Set([...before.keys(), ...after.keys(), ...booked.keys()])].sort(byAsset);
+    for (const asset of assets) {
+      const holdings = new Map<string, HoldingDay>();
+      for (const [key, h] of before.get(asset) ?? []) {
+        holdings.set(key, { ref: h.ref, openingRao: h.closingRao, closingRao: 0n });
+      }
+      for (const [key, h] of after.get(asset) ?? []) {
+        const entry = holdings.get(key) ?? { ref: h.ref, openingRao: 0n, closingRao: 0n };
+        entry.closingRao = h.closingRao;
+        holdings.set(key, entry);
+      }
+      const held = [...holdings.values()].filter((h) => h.openingRao !== 0n || h.closingRao !== 0n);
+      const openingRao = held.reduce((sum, h) => sum + h.openingRao, 0n);
+      const closingRao = held.reduce((sum, h) => sum + h.closingRao, 0n);
+      const bookedAsset = booked.get(asset) ?? { rao: 0n, labels: [] };
+      if (held.length === 0 && bookedAsset.rao === 0n && bookedAsset.labels.length === 0) continue;
+      const differenceRao = closingRao - openingRao - bookedAsset.rao;
+      const netuid = netuidOf(asset);
+      const why = explain(asset, day, differenceRao, input.income);
+      rows.push({
+        date: day.date,
+        block: day.block,
+        asset,
+        netuid,
+        openingRao,
+        bookedRao: bookedAsset.rao,
+        booked: bookedAsset.labels,
+        closingRao,
+        differenceRao,
+        differenceGbp:
+          differenceRao === 0n
+            ? new Decimal(0)
+            : differenceGbp(differenceRao, netuid, [closingRead, read(previous.block)], day, input.prices),
+        explanation: why.text,
+        unexplained: why.unexplained,
+        holdings: held,
+      });
+    }
+    before = after;
+    previous = day;
+  }
+  return { days: input.days.length, rows, unexplained: rows.filter((row) => row.unexplained) };
+}
+
+function byAsset(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === TAO_ASSET) return -1;
+  if (b === TAO_ASSET) return 1;
+  const [, na, ra] = a.split(':');
+  const [, nb, rb] = b.split(':');
+  return Number(na) - Number(nb) || Number(ra) - Number(rb);
+}
+
+/**
+ * Why an asset's day differs: nothing to explain, a subnet that ended without paying its holders (the
+ * income ledger's falls on a registration the day's end no longer shows: no disposal is booked, the pool is
+ * kept for a negligible value claim), or a point to check.
+ */
+function explain(
+  asset: string,
+  day: LedgerDay,
+  differenceRao: bigint,
+  income: readonly IncomeRow[],
+): { text: string; unexplained: boolean } {
+  if (differenceRao === 0n) return { text: 'reconciled', unexplained: false };
+  const ended = income
+    .filter(
+      (row) =>
+        row.date === day.date &&
+        row.alphaRao < 0n &&
+        row.position.netuid !== 0 &&
+        alphaAsset(row.position.netuid, row.registeredAt) === asset,
+    )
+    .reduce((sum, row) => sum + row.alphaRao, 0n);
+  if (ended !== 0n && ended === differenceRao && asset !== TAO_ASSET) {
+    return {
+      text: 'subnet ended and the chain paid nothing for this stake: no disposal booked (nothing received); the pool is kept for a negligible value claim (CRYPTO22500), see the points to check',
+      unexplained: false,
+    };
+  }
+  const more = differenceRao > 0n ? 'more' : 'less';
+  return {
+    text: `unexplained: the chain holds ${more} than the opening and the booked movements give; point to check`,
+    unexplained: true,
+  };
+}
+
+/** A difference in pounds: TAO at the day's rate; alpha at the day's pool price (or the day before's). */
+function differenceGbp(
+  differenceRao: bigint,
+  netuid: number,
+  reads: readonly StakesAtBlock[],
+  day: LedgerDay,
+  prices: GbpPrices,
+): Decimal | null {
+  for (const read of reads) {
+    const taoRao = taoRaoAt(read, netuid, differenceRao);
+    if (taoRao !== null) return gbpOfTaoRao(taoRao, prices.on(day.date));
+  }
+  return null;
+}
