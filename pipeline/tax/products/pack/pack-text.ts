@@ -250,6 +250,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'netuid, position_ids, liquidity, direction (in, out, refund), tao_principal, alpha_principal (blank for ' +
       "a refund: measured on the chain), fee_tao, fee_alpha, principal_gbp (the position's value booked), " +
       "fees_gbp (the fees' value when received: income) and the treatment.",
+  ],
+  [
     'reconciliation.csv',
     'the proof that nothing moved that the pack did not book: one row per UK day and token (level asset: ' +
       'TAO is free + reserved + root stake of all the coldkeys, an alpha the stake of all their positions on ' +
