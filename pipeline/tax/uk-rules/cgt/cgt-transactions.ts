@@ -379,8 +379,13 @@ function assetChanges(
       e.rao += leg.side === 'acquire' ? leg.rao : -leg.rao;
       continue;
     }
-    // A TAO fee is its own disposal (`taoFeeTransactions`), never netted with the call's TAO.
-    if (leg.asset === TAO_SIDE && leg.fee) continue;
+    // A TAO fee is its own disposal (`taoFeeTransactions`), never netted with the call's TAO. The staking
+    // fee of a stake on or unstake from root is also what TAO given and root stake got differ by: counted
+    // here as accounted for, so the residue booked below is only what the share arithmetic lost or added.
+    if (leg.asset === TAO_SIDE && leg.fee) {
+      if (isStakingFee(action, leg.feeEvent)) entry(TAO_ASSET, 0).rao += leg.rao;
+      continue;
+    }
     const netuid = leg.asset === TAO_SIDE ? 0 : leg.holding.netuid;
     // What is given up was held before the block (a dissolved subnet's registration is gone after it).
     const registeredAt = (leg.side === 'dispose' ? before : after).subnets.get(netuid)?.registeredAt ?? 0;
@@ -414,6 +419,17 @@ function assetChanges(
   return assets;
 }
 
+/** Whether a TAO fee leg is a stake event's staking fee (on root), not a call's `TransactionFeePaid`. */
+function isStakingFee(
+  action: EconomicAction,
+  feeEvent: { block: number; event_index: number } | undefined,
+): boolean {
+  const event = action.events.find(
+    (e) => e.block === feeEvent?.block && e.event_index === feeEvent?.event_index,
+  );
+  return event !== undefined && event.kind !== 'TransactionFeePaid';
+}
+
 /** An action's transactions: per asset (TAO first), a disposal of what it lost or an acquisition of what it got. */
 function changeTransactions(
   assets: ReadonlyMap<string, AssetChange>,
@@ -425,8 +441,8 @@ function changeTransactions(
     ([a], [b]) => (a === TAO_ASSET ? -1 : b === TAO_ASSET ? 1 : a < b ? -1 : 1),
   )) {
     // Given and got back in one action (a move within a subnet, TAO staked on root, the TAO legs of a
-    // move across subnets): not a disposal. What did not come back left the holdings (the fee of a stake on
-    // root, the RAO a move's share arithmetic lost): a disposal of it for nothing; what came back beyond
+    // move across subnets): not a disposal. What did not come back left the holdings (the RAO a move's share
+    // arithmetic lost; a root stake's fee is booked as a fee): a disposal of it for nothing; what came back beyond
     // what was given, an acquisition for nothing. The pools then hold what the chain holds.
     if (rao === 0n) continue;
     if (sides.size === 2) {

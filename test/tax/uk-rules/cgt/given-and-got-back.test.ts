@@ -1,8 +1,8 @@
 /**
  * An action that gives and gets back the same asset books what did not come back (or came back beyond what
- * was given) from the chain's own figures: the fee of a stake on or unstake from root, the RAO a move between
- * hotkeys on one subnet or a key swap's share arithmetic loses. Without it the pools hold more than the chain
- * (the daily reconciliation's differences).
+ * was given) from the chain's own figures: the fee of a stake on or unstake from root (once, as a fee: a
+ * disposal at its value), the RAO a move between hotkeys on one subnet or a key swap's share arithmetic
+ * loses. Without it the pools hold more than the chain (the daily reconciliation's differences).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -60,7 +60,7 @@ function booked(events: LedgerEvent[], positions: PositionRef[], before: BlockSt
 describe('given and got back in one action', () => {
   const root = { coldkey: ALICE, hotkey: '5H', netuid: 0 };
 
-  it('a stake on root: its fee, paid from the TAO staked, is a disposal of that TAO for nothing', () => {
+  it('a stake on root: its fee, paid from the TAO staked, is a disposal of that TAO at its market value, once', () => {
     // 5 TAO staked, the fee of 50,000 RAO stated by the six-field StakeAdded: root stake rises by the rest.
     const lines = booked(
       [
@@ -76,10 +76,11 @@ describe('given and got back in one action', () => {
       { stake: { [positionId(root)]: 0n }, free: { [ALICE]: 10n * TAO } },
       { stake: { [positionId(root)]: 5n * TAO - 50_000n }, free: { [ALICE]: 5n * TAO } },
     );
-    expect(lines).toEqual(['dispose 0.00005 TAO £0']);
+    // Tokens given for a service (the staking fee): its value, not nothing, and not also a residue.
+    expect(lines).toEqual(['dispose 0.00005 TAO £0.0001']);
   });
 
-  it('an unstake from root: its fee, kept from the TAO received, likewise', () => {
+  it('an unstake from root: its fee, kept from the TAO received, likewise, once', () => {
     const lines = booked(
       [
         event('StakeRemoved', 1, {
@@ -94,7 +95,8 @@ describe('given and got back in one action', () => {
       { stake: { [positionId(root)]: 5n * TAO }, free: { [ALICE]: 0n } },
       { stake: { [positionId(root)]: 3n * TAO }, free: { [ALICE]: 2n * TAO - 50_000n } },
     );
-    expect(lines).toEqual(['dispose 0.00005 TAO £0']);
+    // Tokens given for a service (the staking fee): its value, not nothing, and not also a residue.
+    expect(lines).toEqual(['dispose 0.00005 TAO £0.0001']);
   });
 
   it('a move between hotkeys on one subnet: the RAO its share arithmetic lost is disposed of for nothing', () => {
