@@ -42,7 +42,7 @@ import {
   type StakeState,
   shareOf,
 } from './stake-state.js';
-import type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';
+import type { DissolutionPayout, LiquidityFill, Staker, StakingAction } from './staking-action.js';
 import { INITIAL_SUBNETS, type SubnetRegistration } from './subnets.js';
 import { planSweepPositions, type SweepPosition } from './sweep-positions.js';
 import { paysTaoFee, taoFeeOf } from './tao-fees.js';
@@ -54,7 +54,7 @@ import {
   taoMechanismAction,
 } from './tao-mechanisms.js';
 import type { Timeline } from './timeline.js';
-import { closePosition, crowdloanAccount, type LiquidityFill, openPosition } from './user-liquidity.js';
+import { closePosition, crowdloanAccount, openPosition } from './user-liquidity.js';
 
 export { alphaOf, currentAlphaOf, type SharePool, type StakeState } from './stake-state.js';
 export type { DissolutionPayout, Staker, StakingAction } from './staking-action.js';

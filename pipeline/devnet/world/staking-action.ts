@@ -3,8 +3,6 @@
 import type { Account } from './accounts.js';
 import type { LimitOrderBatch } from './limit-orders.js';
 import type { LifeKind, Position, StakingKind } from './position.js';
-import type { TaoMechanismKind } from './tao-mechanisms.js';
-import type { CrowdloanMove, LiquidityFill } from './user-liquidity.js';
 import type { WorldEvent } from './world-event.js';
 
 /** One TAO payout of a dissolution to a tracked holder (`destroy_alpha_in_out_stakes`). */
@@ -99,4 +97,36 @@ export interface MigrationBlock {
   deferred: number;
   /** The migration completed in this block. */
   completed: boolean;
+}
+
+/** The demo's TAO mechanisms beside staking (`tao-mechanisms.ts`). */
+export type TaoMechanismKind =
+  | 'ProxyAdded'
+  | 'ProxyRemoved'
+  | 'NeuronRegistered'
+  | 'EvmDeposit'
+  | 'EvmWithdraw';
+
+/**
+ * One user liquidity position's movement (opentensor/subtensor `pallets/swap/src/pallet/mod.rs` at 835a2c902,
+ * `add_liquidity`, `remove_liquidity`; `pallet/impls.rs` at 4d3a7ab34, `do_dissolve_all_liquidity_providers`).
+ * `tao`/`alpha`: the principal put in (add) or taken out (remove, refund); `feeTao`/`feeAlpha`: the fees the
+ * position earned, paid out with it.
+ */
+export interface LiquidityFill {
+  positionId: number;
+  liquidity: bigint;
+  tao: bigint;
+  alpha: bigint;
+  feeTao: bigint;
+  feeAlpha: bigint;
+  tickLow: number;
+  tickHigh: number;
+}
+
+/** A crowdloan contribution or its refund (`pallets/crowdloan/src/lib.rs` at 835a2c902). */
+export interface CrowdloanMove {
+  id: number;
+  /** The crowdloan's funds account. */
+  account: Account;
 }

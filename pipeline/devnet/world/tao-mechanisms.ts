@@ -30,17 +30,10 @@ import { type Account, deriveAccount } from './accounts.js';
 import { datedLifeBlock } from './dated-life.js';
 import { rng } from './random.js';
 import type { StakeState } from './stake-state.js';
-import type { Staker, StakingAction } from './staking-action.js';
+import type { Staker, StakingAction, TaoMechanismKind } from './staking-action.js';
 import { addSignedKinds } from './tao-fees.js';
 import type { Timeline } from './timeline.js';
 import type { WorldEvent } from './world-event.js';
-
-export type TaoMechanismKind =
-  | 'ProxyAdded'
-  | 'ProxyRemoved'
-  | 'NeuronRegistered'
-  | 'EvmDeposit'
-  | 'EvmWithdraw';
 
 export const TAO_MECHANISM_KINDS: readonly TaoMechanismKind[] = [
   'ProxyAdded',

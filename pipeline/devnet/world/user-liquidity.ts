@@ -4,33 +4,9 @@
 import { u8aToHex } from '@polkadot/util';
 import { encodeAddress } from '@polkadot/util-crypto';
 import type { Account } from './accounts.js';
-import type { StakingAction } from './staking-action.js';
+import type { LiquidityFill, StakingAction } from './staking-action.js';
 import { addSignedKinds } from './tao-fees.js';
 import type { WorldEvent } from './world-event.js';
-
-/**
- * One user liquidity position's movement (opentensor/subtensor `pallets/swap/src/pallet/mod.rs` at 835a2c902,
- * `add_liquidity`, `remove_liquidity`; `pallet/impls.rs` at 4d3a7ab34, `do_dissolve_all_liquidity_providers`).
- * `tao`/`alpha`: the principal put in (add) or taken out (remove, refund); `feeTao`/`feeAlpha`: the fees the
- * position earned, paid out with it.
- */
-export interface LiquidityFill {
-  positionId: number;
-  liquidity: bigint;
-  tao: bigint;
-  alpha: bigint;
-  feeTao: bigint;
-  feeAlpha: bigint;
-  tickLow: number;
-  tickHigh: number;
-}
-
-/** A crowdloan contribution or its refund (`pallets/crowdloan/src/lib.rs` at 835a2c902). */
-export interface CrowdloanMove {
-  id: number;
-  /** The crowdloan's funds account. */
-  account: Account;
-}
 
 /** The ticks of the demo's positions: a wide range around the price, so the position is always in range. */
 export const LIQUIDITY_TICKS = { low: -69_082, high: 23_027 } as const;

@@ -28,7 +28,7 @@
  * dividends are income when received (`SubnetLeaseDividendsDistributed`, economic-action.ts).
  */
 import type { LedgerEvent } from '../ledger-event.js';
-import type { ActionFlag, ActionLeg, AlphaHolding } from './economic-action.js';
+import type { ActionFlag, ActionLeg, AlphaHolding } from './action-legs.js';
 
 /** What a booker needs of the group being built (economic-action.ts's ActionGroup). */
 interface Group {
