@@ -20,6 +20,11 @@ import { pinLimitOrderHotkeys } from '../chain-record/actions/pin-limit-orders.j
 import type { LedgerDay } from '../chain-record/ledger-days.js';
 import type { LedgerEvent } from '../chain-record/ledger-event.js';
 import {
+  type OtherHoldingsAtBlock,
+  otherHoldingRefs,
+  readOtherHoldings,
+} from '../chain-record/read-other-holdings.js';
+import {
   type PositionRef,
   positionId,
   positionsAtBlock,
@@ -90,6 +95,8 @@ export interface TaxYearLedger {
   prices: GbpPrices;
   /** Each UK day of the year's holdings held against the chain: what moved that the pack did not book. */
   reconciliation: Reconciliation;
+  /** TAO on own EVM addresses, crowdloan contributions and liquidity positions at the year's day ends. */
+  otherHoldings: Map<number, OtherHoldingsAtBlock>;
 }
 
 /**
@@ -162,11 +169,24 @@ export async function computeTaxYearLedger(
   const label = inputs.taxYear.label;
   const disposals = gains.disposals.filter((d) => d.taxYear === label);
   const yearIncome = income.filter((row) => row.date > opening.date && row.date <= yearEnd.date);
+  // TAO on an own EVM address, crowdloan contributions and liquidity positions: read only when booked.
+  const otherRefs = otherHoldingRefs(
+    coldkeys,
+    mapping.transactions.map((tx) => tx.asset),
+    actions.some((action) => action.kind === 'own-evm'),
+  );
+  const others = await readOtherHoldings(
+    reader,
+    otherRefs,
+    [opening.block, ...days.map((day) => day.block)],
+    concurrency,
+  );
   const reconciliation = reconcileHoldings({
     coldkeys,
     opening,
     days,
     stakes,
+    others,
     transactions: mapping.transactions,
     income: yearIncome,
     prices,
@@ -198,6 +218,7 @@ export async function computeTaxYearLedger(
     closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
     prices,
     reconciliation,
+    otherHoldings: others,
   };
 }
 

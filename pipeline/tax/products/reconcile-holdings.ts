@@ -10,7 +10,9 @@
  * buyer's own records are combined in. What the chain holds of an asset:
  *   - TAO: each coldkey's free and reserved balance (`System.Account`: a deposit is reserved, still held)
  *     and its stake on root (root stake is TAO, in the TAO pool);
- *   - an alpha: each position (hotkey and netuid) of the record's coldkeys on that subnet's registration.
+ *   - an alpha: each position (hotkey and netuid) of the record's coldkeys on that subnet's registration;
+ *   - TAO on a coldkey's own EVM address, a crowdloan contribution, a user liquidity position: read from
+ *     their own storage (`chain-record/read-other-holdings.ts`) when the record has any.
  *
  *   difference = closing − opening − booked
  *
@@ -23,17 +25,21 @@ import { Decimal } from 'decimal.js';
 import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import { ukDay } from '../../time/uk-day.js';
 import type { LedgerDay } from '../chain-record/ledger-days.js';
+import type { OtherHoldingsAtBlock } from '../chain-record/read-other-holdings.js';
 import type { StakesAtBlock } from '../chain-record/stake-at-blocks.js';
 import { alphaAsset, TAO_ASSET } from '../uk-rules/cgt/cgt-transactions.js';
 import type { CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
 import type { GbpPrices } from '../uk-rules/gbp-prices.js';
 import { gbpOfTaoRao, type IncomeRow, taoRaoAt } from '../uk-rules/income-ledger.js';
 
-/** One holding of one coldkey as the chain reports it: free or reserved TAO, or one stake position. */
+/**
+ * One holding of one coldkey as the chain reports it: free or reserved TAO, TAO on its own EVM address, a
+ * crowdloan contribution, a liquidity position, or one stake position.
+ */
 export interface HoldingRef {
   coldkey: string;
-  /** `free`, `reserved`, or a stake position's hotkey. */
-  holding: 'free' | 'reserved' | { hotkey: string; netuid: number };
+  /** `free`, `reserved`, `evm`, `crowdloan <id>`, `liquidity <netuid>/<id>`, or a stake position's hotkey. */
+  holding: string | { hotkey: string; netuid: number };
 }
 
 /** A holding's opening and closing of one day. */
@@ -88,6 +94,8 @@ export interface ReconciliationInput {
   days: readonly LedgerDay[];
   /** The chain reads at every day's last block (the opening's too). */
   stakes: ReadonlyMap<number, StakesAtBlock>;
+  /** The other holdings' reads at the same blocks (none when the record has none). */
+  others?: ReadonlyMap<number, OtherHoldingsAtBlock>;
   /** The chain record's capital gains transactions (before the buyer's own records). */
   transactions: readonly CgtTransaction[];
   /** The income rows (a negative one is a fall the pack did not book). */
@@ -105,7 +113,11 @@ export function quantityRao(tx: Pick<CgtTransaction, 'quantity'>): bigint {
 }
 
 /** The chain's holdings per asset at one read, each holding listed. */
-function holdingsAt(read: StakesAtBlock, coldkeys: readonly string[]): Map<string, Map<string, HoldingDay>> {
+function holdingsAt(
+  read: StakesAtBlock,
+  coldkeys: readonly string[],
+  others: OtherHoldingsAtBlock | undefined,
+): Map<string, Map<string, HoldingDay>> {
   const byAsset = new Map<string, Map<string, HoldingDay>>();
   const put = (asset: string, key: string, ref: HoldingRef, rao: bigint) => {
     const holdings = byAsset.get(asset) ?? new Map<string, HoldingDay>();
@@ -128,12 +140,19 @@ function holdingsAt(read: StakesAtBlock, coldkeys: readonly string[]): Map<strin
     const asset = alphaAsset(netuid, read.subnets.get(netuid)?.registeredAt ?? 0);
     put(asset, id, { coldkey, holding: { hotkey, netuid } }, rao);
   }
+  for (const [key, { ref, rao }] of others ?? [])
+    put(ref.asset, key, { coldkey: ref.coldkey, holding: ref.holding }, rao);
   return byAsset;
 }
 
-/** The netuid an asset name stands for (TAO: root's 0). */
+/**
+ * The netuid an asset name stands for (TAO and a crowdloan contribution, counted in TAO: root's 0); a
+ * liquidity position has no price of its own to value a difference at (-1).
+ */
 function netuidOf(asset: string): number {
-  return asset === TAO_ASSET ? 0 : Number(asset.split(':')[1]);
+  if (asset === TAO_ASSET || asset.startsWith('crowdloan:')) return 0;
+  if (asset.startsWith('liquidity:')) return -1;
+  return Number(asset.split(':')[1]);
 }
 
 /** A booked movement as the reconciliation lists it: its reference and signed quantity. */
@@ -167,10 +186,10 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
   }
   const rows: AssetReconciliation[] = [];
   let previous = input.opening;
-  let before = holdingsAt(read(previous.block), input.coldkeys);
+  let before = holdingsAt(read(previous.block), input.coldkeys, input.others?.get(previous.block));
   for (const day of input.days) {
     const closingRead = read(day.block);
-    const after = holdingsAt(closingRead, input.coldkeys);
+    const after = holdingsAt(closingRead, input.coldkeys, input.others?.get(day.block));
     const booked = bookedByDay.get(day.date) ?? new Map();
     const assets = [...new Set([...before.keys(), ...after.keys(), ...booked.keys()])].sort(byAsset);
     for (const asset of assets) {
@@ -220,9 +239,9 @@ function byAsset(a: string, b: string): number {
   if (a === b) return 0;
   if (a === TAO_ASSET) return -1;
   if (b === TAO_ASSET) return 1;
-  const [, na, ra] = a.split(':');
-  const [, nb, rb] = b.split(':');
-  return Number(na) - Number(nb) || Number(ra) - Number(rb);
+  const [ka, na, ra] = a.split(':');
+  const [kb, nb, rb] = b.split(':');
+  return Number(na) - Number(nb) || Number(ra) - Number(rb) || (ka! < kb! ? -1 : ka! > kb! ? 1 : 0);
 }
 
 /**

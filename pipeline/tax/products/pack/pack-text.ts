@@ -121,8 +121,9 @@ export const HMRC_METHOD: readonly string[] = [
     'like any other: TAO sent there is a transfer outside the order unless you name the address as yours.',
   'Reconciliation with the chain. For every UK day of the tax year and every token, the pack reads from the ' +
     "chain what the coldkeys hold at the day's last block: each coldkey's free and reserved TAO (System." +
-    'Account; a reserved deposit is still held), its stake on root (TAO) and each stake position (hotkey and ' +
-    "subnet). It holds that against the day before's holdings plus every movement the pack booked that day " +
+    'Account; a reserved deposit is still held), the TAO on its own EVM address, its stake on root (TAO), ' +
+    'each stake position (hotkey and subnet), and each crowdloan contribution and liquidity position the pack ' +
+    "booked (from their pallets' own storage). It holds that against the day before's holdings plus every movement the pack booked that day " +
     '(income, the acquisitions and disposals of the actions, transfers in and out): closing - opening - ' +
     'booked is the difference (reconciliation.csv). A difference a known mechanism explains is booked as the ' +
     'method says; any other is listed in Points to check with its day, token, amount and value, never ' +
@@ -256,8 +257,9 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'the proof that nothing moved that the pack did not book: one row per UK day and token (level asset: ' +
       'TAO is free + reserved + root stake of all the coldkeys, an alpha the stake of all their positions on ' +
       "that subnet's registration), and below it one row per holding that held anything that day (level " +
-      'holding: free or reserved TAO of a coldkey, or a stake position). Columns: date (UK), block (the ' +
-      "day's last block), level, asset, coldkey, holding (free, reserved, or the hotkey), netuid, opening (the " +
+      'holding: free or reserved TAO of a coldkey, TAO on its own EVM address, a crowdloan contribution, a ' +
+      'liquidity position, or a stake position). Columns: date (UK), block (the ' +
+      "day's last block), level, asset, coldkey, holding (free, reserved, evm, crowdloan <id>, liquidity <netuid>/<id>, or the hotkey), netuid, opening (the " +
       "chain's holding at the previous day's last block), booked (what the pack booked that day for the " +
       "token: + acquired, - disposed; asset rows only), closing (the chain's holding at the day's last " +
       'block), difference (closing - opening - booked; asset rows only), difference_gbp (its value at the ' +
