@@ -100,9 +100,9 @@ export function readKoinlyRow(row: RecordRow, source: string): OwnRecord[] {
     drafts = draft ? [{ asset, quantity: one.amount, ...draft }] : [];
   }
   if (row.failed) return [];
-  // In a trade of two tokens, Net Worth is what all the sent token bought, the fee paid in it included.
-  const twoTokens = sent !== null && received !== null && 'pooled' in sent.side && 'pooled' in received.side;
-  const fee = readFee(row, { quantity: 'fee amount', asset: 'fee currency' }, drafts, twoTokens);
+  // Net Worth is the worth of the Sent Amount, which leaves out the fee (Koinly's Fee Amount is its own
+  // column): a fee in the sent token is priced at Net Worth over the Sent Amount, the trade's one price.
+  const fee = readFee(row, { quantity: 'fee amount', asset: 'fee currency' }, drafts);
   if (fee === undefined) return [];
   // The fee goes with the first record: the disposal of a trade, or the row's one record.
   return drafts.map((draft, i) => ({ ...base, ...draft, fee: i === 0 ? fee : null }));

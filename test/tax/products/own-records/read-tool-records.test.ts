@@ -124,8 +124,8 @@ describe('Koinly universal records', () => {
       '4 2025-06-03T11:00:00.000Z income 0.25 TAO £75',
       '5 2025-06-04T12:00:00.000Z withdrawal 1 TAO £300 fee 0.002 TAO £0.6',
       '6 2025-06-05T12:00:00.000Z sell 0.5 TAO £150',
-      // A trade of two tokens: £3 is what 2.02 alpha bought, the fee included (£3 × 0.02 / 2.02).
-      '7 2025-06-06T12:00:00.000Z sell 2 SN12-ALPHA £3 fee 0.02 SN12-ALPHA £0.02970297029702970297029702970297029702970297029703',
+      // A trade of two tokens: £3 is the worth of the 2 alpha sent (the fee apart), £1.50 an alpha.
+      '7 2025-06-06T12:00:00.000Z sell 2 SN12-ALPHA £3 fee 0.02 SN12-ALPHA £0.03',
       '7 2025-06-06T12:00:00.000Z buy 0.01 TAO £3',
     ]);
   });
