@@ -41,6 +41,8 @@ import {
   type OwnRecord,
 } from './customer-inputs.js';
 import { pairTransfers, TRANSFER_WINDOW_MS } from './pair-transfers.js';
+import { isChainAsset, isFiat } from './record-asset.js';
+import { tokenMoveFlag, tokenMoves } from './token-moves.js';
 
 export { TRANSFER_WINDOW_MS };
 /** Quantities are exact to the RAO on the chain; an exchange may round to 8 places (or fewer: its fee). */
@@ -299,9 +301,35 @@ function bookRecords(
       recordOf.set(tx, record);
     }
   };
-  const pairs = pairRecordTransfers(records, transfers, own, resolve, flags);
+  // TAO and alpha pair with the chain's transfers; any other token's moves only with each other.
+  const onChain = records.filter((r) => isChainAsset(r.asset));
+  const pairs = pairRecordTransfers(onChain, transfers, own, resolve, flags);
+  const offChain = tokenMoves(records.filter((r) => !isChainAsset(r.asset)));
   for (const record of records) {
     if (record.kind !== 'deposit' && record.kind !== 'withdrawal') continue;
+    if (!isChainAsset(record.asset)) {
+      unmatchedRecords.push(record);
+      const paired = offChain.has(record);
+      if (!paired && !record.betweenOwnWallets) {
+        flags.push(tokenMoveFlag(record));
+        // A token arriving from nowhere the records show: acquired at its market value that day.
+        if (record.kind === 'deposit' && record.dayRate) {
+          book(record, [
+            {
+              at: record.at,
+              asset: resolve(record.asset, record.at),
+              action: 'acquire',
+              quantity: new CgtDecimal(record.quantity),
+              gbp: new CgtDecimal(record.quantity.times(record.dayRate)),
+              ref: recordRef(record),
+              kind: 'record',
+            },
+          ]);
+        }
+      }
+      book(record, feeDisposal(record, resolve));
+      continue;
+    }
     const match = pairs.get(record);
     if (match) {
       moves.add(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
@@ -479,7 +507,7 @@ function recordsTransactions(
   resolve: AssetResolver,
 ): Map<OwnRecord, CgtTransaction[]> {
   const byLine = new Map<string, OwnRecord[]>();
-  for (const record of records) {
+  for (const record of records.flatMap(withCounterLeg)) {
     const key = `${record.source}\u0000${record.line}`;
     byLine.set(key, [...(byLine.get(key) ?? []), record]);
   }
@@ -501,6 +529,27 @@ function recordsTransactions(
     }
   }
   return out;
+}
+
+/**
+ * A trade against another token (TAO for USDT) as the two records of a trade of two tokens: the token's, and
+ * the counter token disposed of (or acquired) at the same value, in its own pool (HMRC: a stablecoin is a
+ * cryptoasset, CRYPTO10100); its fee then falls half on each side. A trade against money stays one record.
+ */
+function withCounterLeg(record: OwnRecord): OwnRecord[] {
+  const counter = record.counter;
+  if (!counter || isFiat(counter.asset) || (record.kind !== 'buy' && record.kind !== 'sell')) return [record];
+  const { counter: _, ...rest } = record;
+  return [
+    record,
+    {
+      ...rest,
+      kind: record.kind === 'buy' ? 'sell' : 'buy',
+      asset: counter.asset,
+      quantity: counter.quantity,
+      fee: null,
+    },
+  ];
 }
 
 /** `allowed`: the part of the fee allowed on this record (null: the whole of its own fee). */
@@ -539,10 +588,15 @@ function recordTransactions(
   return out;
 }
 
-/** A fee paid in TAO or alpha: that token disposed of at the fee's value. */
+/**
+ * A fee paid in a token: that token disposed of at the fee's value. A fee in a third token (an exchange's
+ * own, BNB, KCS) is an allowable cost only: the records hold none of that token to dispose of.
+ */
 function feeDisposal(record: OwnRecord, resolve: AssetResolver): CgtTransaction[] {
   const fee = record.fee;
-  if (!fee || !isPooled(fee.asset) || !fee.quantity.gt(0)) return [];
+  if (!fee || !fee.quantity.gt(0)) return [];
+  const ownLeg = fee.asset === record.asset || fee.asset === record.counter?.asset;
+  if (!isPooled(fee.asset) && !(ownLeg && !isFiat(fee.asset))) return [];
   return [
     {
       at: record.at,

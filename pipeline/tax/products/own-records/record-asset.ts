@@ -24,6 +24,15 @@ export function pooledAsset(text: string): string | null {
   return block === 0 ? `SN${netuid}-ALPHA` : `SN${netuid}-ALPHA-R${block}`;
 }
 
+/**
+ * Whether the asset is one the chain record holds (TAO, a subnet's alpha), whose arrivals and departures
+ * pair with the chain's transfers; any other token (USDT, BTC) moves only between exchanges and wallets.
+ */
+export function isChainAsset(text: string): boolean {
+  const name = text.trim();
+  return pooledAsset(name) !== null || /^alpha:\d+:\d+$/.test(name);
+}
+
 export function isFiat(text: string): boolean {
   return FIAT.has(text.trim().toUpperCase());
 }
