@@ -42,7 +42,7 @@ import {
 } from './customer-inputs.js';
 import { pairTransfers, TRANSFER_WINDOW_MS } from './pair-transfers.js';
 import { isChainAsset, isFiat } from './record-asset.js';
-import { tokenMoveFlag, tokenMoves } from './token-moves.js';
+import { coverTokenShortfalls, tokenMoveFlag, tokenMoves } from './token-moves.js';
 
 export { TRANSFER_WINDOW_MS };
 /** Quantities are exact to the RAO on the chain; an exchange may round to 8 places (or fewer: its fee). */
@@ -135,13 +135,14 @@ export function combineOwnRecords(
   if (!customer.opening && chainOpening) flagEarlyRecords(records, recordOpensAt, flags);
 
   // 4. Holdings: a record may not sell what the pools do not hold; the chain's gaps are covered as before.
-  const ordered = rows.sort(
-    (a, b) =>
-      a.at.getTime() - b.at.getTime() ||
-      a.asset.localeCompare(b.asset) ||
-      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
-  );
-  const transactions = coverShortfalls(ordered, flags, refuseRecordShortfall(recordOf));
+  const ordered = sortRows(rows);
+  // A token other than TAO and alpha spent before the records show it arriving: at its market value.
+  const covered = coverTokenShortfalls(ordered, flags, (tx) => {
+    const record = recordOf.get(tx);
+    return record ? recordRef(record) : (tx.ref ?? tx.asset);
+  });
+  const withCovers = covered.length === 0 ? ordered : sortRows([...ordered, ...covered]);
+  const transactions = coverShortfalls(withCovers, flags, refuseRecordShortfall(recordOf));
   return {
     transactions,
     flags,
@@ -151,6 +152,16 @@ export function combineOwnRecords(
     unmatchedRecords,
     opening: customer.opening ? customer.opening.source : 'market value',
   };
+}
+
+/** By time, then asset, acquisitions before disposals. */
+function sortRows(rows: CgtTransaction[]): CgtTransaction[] {
+  return rows.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      a.asset.localeCompare(b.asset) ||
+      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
+  );
 }
 
 /**

@@ -8,12 +8,15 @@
  * acquired at its market value that day (the daily GBP rate of its UK day), and a point to check says so and
  * which export would give its real cost. An unexplained withdrawal books nothing and is a point to check.
  */
+import type { Decimal } from 'decimal.js';
 import { ukDay } from '../../../time/uk-day.js';
 import { HOUR_MS } from '../../../time/utc-day.js';
 import { CgtDecimal, plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { PackFlag } from '../../uk-rules/cgt/cgt-transactions.js';
+import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
 import type { OwnRecord } from './customer-inputs.js';
 import { TRANSFER_WINDOW_MS } from './pair-transfers.js';
+import { isChainAsset } from './record-asset.js';
 
 /** What may be taken off a withdrawal on the way: the larger of 2 % of it and one unit of a stablecoin. */
 const ON_THE_WAY_SHARE = new CgtDecimal('0.02');
@@ -71,4 +74,58 @@ export function tokenMoveFlag(record: OwnRecord): PackFlag {
     kind: 'own-records',
     text: `${where}: a withdrawal of ${what} on ${when} that no deposit in your other records matches within ${hours} hours: nothing is booked for it (a move to a wallet of yours). If it went to someone else, it is a disposal: check it, or add the export of the wallet or exchange it went to.`,
   };
+}
+
+/**
+ * A token other than TAO and alpha that the records spend before they show it arriving (USDT paid for TAO
+ * on an exchange whose export lists only the TAO rows, or the USDT's own purchase in a file not given):
+ * the part short is taken as acquired that day at the disposal's own value, its market value (HMRC's
+ * market value where no cost is known), and a point to check names the record and the export that would
+ * give its real cost. TAO and alpha are not covered here: a record that overdraws them is refused.
+ * Per asset and UK day, acquisitions count before disposals, as the engine counts them.
+ */
+export function coverTokenShortfalls(
+  rows: readonly CgtTransaction[],
+  flags: PackFlag[],
+  refOf: (tx: CgtTransaction) => string,
+): CgtTransaction[] {
+  const held = new Map<string, Decimal>();
+  const byDay = new Map<string, CgtTransaction[]>();
+  for (const tx of rows) {
+    if (isChainAsset(tx.asset)) continue;
+    const day = ukDay(tx.at.getTime());
+    byDay.set(day, [...(byDay.get(day) ?? []), tx]);
+  }
+  const added: CgtTransaction[] = [];
+  for (const [day, list] of [...byDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const tx of list)
+      if (tx.action === 'acquire')
+        held.set(tx.asset, (held.get(tx.asset) ?? new CgtDecimal(0)).plus(tx.quantity));
+    for (const tx of list) {
+      if (tx.action !== 'dispose') continue;
+      const have = held.get(tx.asset) ?? new CgtDecimal(0);
+      if (have.gte(tx.quantity)) {
+        held.set(tx.asset, have.minus(tx.quantity));
+        continue;
+      }
+      const short = tx.quantity.minus(have);
+      const gbp = tx.gbp.times(short).div(tx.quantity);
+      added.push({
+        at: tx.at,
+        asset: tx.asset,
+        action: 'acquire',
+        quantity: short,
+        gbp,
+        ref: `${refOf(tx)} from elsewhere`,
+        kind: 'record',
+      });
+      held.set(tx.asset, new CgtDecimal(0));
+      flags.push({
+        date: day,
+        kind: 'own-records',
+        text: `${refOf(tx)}: ${plainDecimal(short)} ${tx.asset} spent on ${day} that your records do not show arriving: taken as acquired that day at its market value (£${gbp.toFixed(2)}, the trade's own value). For its real cost, add the export that shows it arriving (the deposit, and the exchange history where it was bought).`,
+      });
+    }
+  }
+  return added;
 }
