@@ -97,6 +97,10 @@ export function coverTokenShortfalls(
     byDay.set(day, [...(byDay.get(day) ?? []), tx]);
   }
   const added: CgtTransaction[] = [];
+  const points = new Map<
+    string,
+    { ref: string; asset: string; day: string; quantity: Decimal; gbp: Decimal }
+  >();
   for (const [day, list] of [...byDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const tx of list)
       if (tx.action === 'acquire')
@@ -120,12 +124,24 @@ export function coverTokenShortfalls(
         kind: 'record',
       });
       held.set(tx.asset, new CgtDecimal(0));
-      flags.push({
-        date: day,
-        kind: 'own-records',
-        text: `${refOf(tx)}: ${plainDecimal(short)} ${tx.asset} spent on ${day} that your records do not show arriving: taken as acquired that day at its market value (£${gbp.toFixed(2)}, the trade's own value). For its real cost, add the export that shows it arriving (the deposit, and the exchange history where it was bought).`,
+      // One point per record and token: a trade's own and its fee's together.
+      const key = `${refOf(tx)}\u0000${tx.asset}\u0000${day}`;
+      const seen = points.get(key);
+      points.set(key, {
+        ref: refOf(tx),
+        asset: tx.asset,
+        day,
+        quantity: short.plus(seen?.quantity ?? 0),
+        gbp: gbp.plus(seen?.gbp ?? 0),
       });
     }
+  }
+  for (const p of points.values()) {
+    flags.push({
+      date: p.day,
+      kind: 'own-records',
+      text: `${p.ref}: ${plainDecimal(p.quantity)} ${p.asset} spent on ${p.day} that your records do not show arriving: taken as acquired that day at its market value (£${p.gbp.toFixed(2)}, the trade's own value). For its real cost, add the export that shows it arriving (the deposit, and the exchange history where it was bought).`,
+    });
   }
   return added;
 }
