@@ -12,7 +12,7 @@ import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js
 import { ukDay } from '../../../../pipeline/time/uk-day.js';
 import { quotedTrade, quotedValues, usdtQuote } from './quoted-exchange-files.js';
 import { bittytaxHistory, FINAL_SPEND } from './staker-files.js';
-import type { History } from './staker-history.js';
+import type { Event, History } from './staker-history.js';
 
 const n = (value: Decimal) => value.toFixed();
 const time = (at: Date) => `${at.toISOString().slice(0, 19)}.000 UTC`;
@@ -25,7 +25,9 @@ function usdtRate(day: string): Decimal {
 
 export function quotedBittytax(h: History, pricesJson: string): string {
   const valued = quotedValues(h, pricesJson);
-  const trades = h.events.filter((e) => e.kind === 'buy' || e.kind === 'sell');
+  const trades = h.events.filter(
+    (e): e is Extract<Event, { kind: 'buy' | 'sell' }> => e.kind === 'buy' || e.kind === 'sell',
+  );
   const rest = bittytaxHistory({
     ...valued,
     events: valued.events.filter((e) => e.kind !== 'buy' && e.kind !== 'sell'),
