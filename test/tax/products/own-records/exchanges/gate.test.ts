@@ -82,9 +82,7 @@ describe('Gate account book', () => {
       '13,2025-05-05 10:00:00,Order Filled,O202,USDT,-300,200,200',
       '14,2025-05-05 11:00:00,Deposits,D102,GBP,100,100,100',
     ].join('\n');
-    expect(refusal(more)).toEqual([
-      expect.stringMatching(/^line 12, action_desc: "Airdrop" is not read: /),
-    ]);
+    expect(refusal(more)).toEqual([expect.stringMatching(/^line 12, action_desc: "Airdrop" is not read: /)]);
   });
 });
 
