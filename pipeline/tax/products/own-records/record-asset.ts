@@ -33,6 +33,15 @@ export function isChainAsset(text: string): boolean {
   return pooledAsset(name) !== null || /^alpha:\d+:\d+$/.test(name);
 }
 
+/**
+ * Another token by its code (`USDT`, `BTC`: an exchange export's, or a pack's pools.csv row of one), upper
+ * case; null for money and for text that is no token's code (letters and digits, as tickers are).
+ */
+export function tokenCode(text: string): string | null {
+  const code = text.trim().toUpperCase();
+  return isFiat(code) || !/^[A-Z0-9]{1,20}$/.test(code) ? null : code;
+}
+
 export function isFiat(text: string): boolean {
   return FIAT.has(text.trim().toUpperCase());
 }

@@ -14,7 +14,7 @@
 import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
-import { isChainAsset, isFiat, pooledAsset } from '../record-asset.js';
+import { isChainAsset, isFiat, pooledAsset, tokenCode } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
 import { readAmount, readRecordTime } from '../record-values.js';
 import { valuesBefore } from '../trade-value-side.js';
@@ -30,18 +30,12 @@ export interface Leg {
   quantity: Decimal;
 }
 
-/** A token's code as an exchange writes it: letters and digits, as tickers are. */
-const TOKEN_CODE = /^[A-Z0-9]{1,20}$/;
-
 /**
  * The pooled name of an exchange's code: `TAO`, a subnet's alpha as the pack names it, or any other token
  * by its code (`USDT`, `BTC`); null for money (GBP, EUR, USD) and for a code that is no token's.
  */
 export function pooled(code: string): string | null {
-  const name = pooledAsset(code);
-  if (name !== null) return name;
-  const upper = code.trim().toUpperCase();
-  return isFiat(upper) || !TOKEN_CODE.test(upper) ? null : upper;
+  return pooledAsset(code) ?? tokenCode(code);
 }
 
 /**
