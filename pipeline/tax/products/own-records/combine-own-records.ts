@@ -535,7 +535,13 @@ function recordsTransactions(
         allowed === null ? null : record === sell ? allowed : new CgtDecimal(fee!.gbp).minus(allowed);
       out.set(
         record,
-        recordTransactions(record, resolve, share, twoTokens ? (record === sell ? fee : null) : record.fee),
+        recordTransactions(
+          record,
+          resolve,
+          share,
+          twoTokens ? (record === sell ? fee : null) : record.fee,
+          group.map((r) => r.asset),
+        ),
       );
     }
   }
@@ -569,6 +575,8 @@ function recordTransactions(
   resolve: AssetResolver,
   allowed: Decimal | null,
   paid: OwnRecord['fee'],
+  /** The assets of the record's line (a trade's two tokens): a fee paid in either is a disposal of it. */
+  legs: readonly string[] = [],
 ): CgtTransaction[] {
   const asset = resolve(record.asset, record.at);
   const gbp = new CgtDecimal(record.gbp ?? 0);
@@ -595,7 +603,7 @@ function recordTransactions(
     default:
       break;
   }
-  if (paid) out.push(...feeDisposal({ ...record, fee: paid }, resolve));
+  if (paid) out.push(...feeDisposal({ ...record, fee: paid }, resolve, legs));
   return out;
 }
 
@@ -603,10 +611,15 @@ function recordTransactions(
  * A fee paid in a token: that token disposed of at the fee's value. A fee in a third token (an exchange's
  * own, BNB, KCS) is an allowable cost only: the records hold none of that token to dispose of.
  */
-function feeDisposal(record: OwnRecord, resolve: AssetResolver): CgtTransaction[] {
+function feeDisposal(
+  record: OwnRecord,
+  resolve: AssetResolver,
+  legs: readonly string[] = [],
+): CgtTransaction[] {
   const fee = record.fee;
   if (!fee || !fee.quantity.gt(0)) return [];
-  const ownLeg = fee.asset === record.asset || fee.asset === record.counter?.asset;
+  const ownLeg =
+    fee.asset === record.asset || fee.asset === record.counter?.asset || legs.includes(fee.asset);
   if (!isPooled(fee.asset) && !(ownLeg && !isFiat(fee.asset))) return [];
   return [
     {

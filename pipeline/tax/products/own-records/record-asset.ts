@@ -1,9 +1,9 @@
 /**
  * The assets of the buyer's records. The pack pools TAO and each subnet's alpha, named as it names them for
- * other tools: `TAO`, `SN12-ALPHA`, `SN12-ALPHA-R<block>` for a netuid registered again (a new token).
- * Anything else would need a pool the pack does not keep, so its rows are refused rather than dropped: a
- * trade of TAO for USDT left out silently would leave the USDT side uncounted with nobody told.
- * Fiat currencies are read only as the money side of a trade: what was paid or received for the token.
+ * other tools: `TAO`, `SN12-ALPHA`, `SN12-ALPHA-R<block>` for a netuid registered again (a new token), and
+ * every other token by its code (`USDT`, `BTC`: a cryptoasset for HMRC, a stablecoin too, CRYPTO10100), each
+ * its own pool. Text that is neither a token's code nor a currency is refused rather than dropped. Fiat
+ * currencies are read only as the money side of a trade: what was paid or received for the token.
  */
 
 /** Currencies read as money (the side of a trade that gives its value), never pooled. */
@@ -48,14 +48,15 @@ export function isFiat(text: string): boolean {
 
 export function unknownAsset(text: string): string {
   const name = text.trim();
-  return `unknown asset ${name === '' ? '(empty)' : `"${name.slice(0, 20)}"`}: the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows`;
+  return `unknown asset ${name === '' ? '(empty)' : `"${name.slice(0, 20)}"`}: neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money`;
 }
 
 /** One side of a trade: a pooled token, money, or something the pack does not read. */
 export type Side = { pooled: string } | { fiat: string } | { unknown: string };
 
 export function side(text: string): Side {
-  const pooled = pooledAsset(text);
+  // TAO, alpha, or another token by its code (USDT, BTC): each its own pool.
+  const pooled = pooledAsset(text) ?? tokenCode(text);
   if (pooled !== null) return { pooled };
   if (isFiat(text)) return { fiat: text.trim().toUpperCase() };
   return { unknown: text };

@@ -8,7 +8,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import type { OwnRecord } from './customer-inputs.js';
-import { isFiat, pooledAsset, unknownAsset } from './record-asset.js';
+import { isFiat, pooledAsset, tokenCode, unknownAsset } from './record-asset.js';
 import type { RecordRow } from './record-row.js';
 
 export interface FeeLeg {
@@ -45,7 +45,7 @@ export function readFee(
   }
   const code = assetText.toUpperCase();
   if (code === 'GBP') return { asset: 'GBP', quantity, gbp: given ?? quantity };
-  const pooled = pooledAsset(assetText);
+  const pooled = pooledAsset(assetText) ?? tokenCode(assetText);
   if (pooled === null && !isFiat(assetText)) {
     row.problem(columns.asset, unknownAsset(assetText));
     return undefined;

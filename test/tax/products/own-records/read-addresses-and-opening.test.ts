@@ -193,7 +193,7 @@ describe('opening pools', () => {
         line: 5,
         column: 'asset',
         reason:
-          'unknown asset "ETH/USD": the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows',
+          'unknown asset "ETH/USD": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'pools.csv',

@@ -122,6 +122,26 @@ describe('USDT as a token of its own', () => {
   });
 });
 
+/** The Binance history as BittyTax transaction records, its trades' values given as BittyTax would take them. */
+const BITTYTAX_RECORDS = [
+  'Type,Buy Quantity,Buy Asset,Buy Value in GBP,Sell Quantity,Sell Asset,Sell Value in GBP,Fee Quantity,Fee Asset,Fee Value in GBP,Wallet,Timestamp,Note',
+  'Trade,1250,USDT,,1000,GBP,,,,,Binance,2025-05-01T09:30:00.000 UTC,',
+  'Trade,2,TAO,468,600,USDT,468,0.002,TAO,,Binance,2025-06-02T10:00:00.000 UTC,',
+  'Trade,400,USDT,296,1,TAO,296,0.4,USDT,,Binance,2025-07-10T11:00:00.000 UTC,',
+  'Trade,800,GBP,,1049.6,USDT,,,,,Binance,2025-08-01T12:00:00.000 UTC,',
+].join('\n');
+
+describe('USDT in a BittyTax records file', () => {
+  it('is a token of its own there too: the same figures as the Binance history', async () => {
+    const fromBinance = await reportWithFiles({
+      records: { 'binance-history.csv': BINANCE },
+      prices: PRICES,
+    });
+    const fromRecords = await reportWithFiles({ records: { 'bittytax.csv': BITTYTAX_RECORDS } });
+    expect(shown(fromRecords)).toEqual(shown(fromBinance));
+  });
+});
+
 /** The same kind of history in each exchange's own files: USDT paid in, TAO bought with it and sold for it. */
 const EXCHANGES: Record<string, { files: Record<string, string>; config?: string; shiftMs?: number }> = {
   binance: { files: { 'binance-history.csv': BINANCE }, config: 'binance_statements_only: True\n' },
