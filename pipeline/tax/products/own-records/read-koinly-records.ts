@@ -12,7 +12,7 @@
  *   market value); `lost` a disposal for nothing (£0, whatever Net Worth says, as Koinly treats it);
  *   `donation` is refused: a gift to a charity is at no gain and no loss, which a record cannot say;
  * - both: a trade (label empty or `swap`): a sell of the sent token and a buy of the received one when
- *   they are TAO or alpha. Its value is the pounds side when one side is GBP; otherwise Net Worth, in GBP
+ *   they are tokens (TAO, alpha, or another by its code: USDT, BTC). Its value is the pounds side when one side is GBP; otherwise Net Worth, in GBP
  *   only (another currency's amount would need an exchange rate the pack does not guess).
  *
  * The label column may be named `Tag`, as Koinly's current template names it, and the date column `Koinly
