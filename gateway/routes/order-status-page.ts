@@ -216,7 +216,7 @@ function recordsForm(recordsUrl: string): string {
 <h2 id="records-title">Add your records and addresses</h2>
 <p>Bought or sold TAO or alpha on an exchange, or hold it in other wallets? Add those records and the pack pools them with what your coldkeys hold. A new version of the pack is built at no charge, and the link above then gives it.</p>
 <form class="upload" method="post" action="${action}" enctype="multipart/form-data">
-<label for="records-files">Records <span class="field-hint">CSV files: an exchange's export as downloaded (Kraken, Binance, Coinbase, KuCoin, Bybit, OKX, Gate, MEXC), Koinly's or BittyTax's format, or the plain one: <code>time_utc,type,asset,quantity,gbp_value,fee</code></span></label>
+<label for="records-files">Records <span class="field-hint">CSV files: an exchange's export as downloaded (Kraken, Binance, Coinbase, KuCoin, Bybit, OKX, Gate, MEXC), Koinly's or BittyTax's format, or the plain one: <code>time_utc,type,asset,quantity,gbp_value,fee</code>. USDT or another token paid in from elsewhere: add the export of the exchange you bought it on too, or its cost is taken at its market value that day</span></label>
 <input id="records-files" type="file" name="records" multiple accept=".csv,text/csv">
 <label for="records-addresses">Your own addresses <span class="field-hint">Exchange deposit addresses, other coldkeys: a first line <code>address,label</code>, then one address and its label per line</span></label>
 <textarea id="records-addresses" name="addresses" rows="4" spellcheck="false" placeholder="address,label"></textarea>

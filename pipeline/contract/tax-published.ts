@@ -52,17 +52,23 @@ export const TaxYields = z
   .meta({ id: 'TaxYields' });
 export type TaxYields = z.infer<typeof TaxYields>;
 
-/** `tax/fiat-prices.json`: TAO in USD and GBP per UTC day (the daily price the pipeline collected), oldest first. */
+/**
+ * `tax/fiat-prices.json`: TAO in USD and GBP per UTC day (the daily price the pipeline collected), oldest
+ * first; `assets`, when present, the same daily quotes of other tokens a buyer's exchange records hold
+ * (`USDT`, `USDC`, `BTC`, `ETH`), by their code, from the same source.
+ */
+const FiatDays = z.array(
+  z.object({
+    date: utcDay,
+    usd: z.string().nullable(),
+    gbp: z.string().nullable(),
+    source: z.string(),
+  }),
+);
 export const TaxFiatPrices = z
   .object({
-    days: z.array(
-      z.object({
-        date: utcDay,
-        usd: z.string().nullable(),
-        gbp: z.string().nullable(),
-        source: z.string(),
-      }),
-    ),
+    days: FiatDays,
+    assets: z.record(z.string().regex(/^[A-Z0-9]{1,20}$/), FiatDays).optional(),
   })
   .meta({ id: 'TaxFiatPrices' });
 export type TaxFiatPrices = z.infer<typeof TaxFiatPrices>;

@@ -1,6 +1,7 @@
 /**
- * Reads TAO's price history from a CoinGecko-compatible API:
- * `GET {base}/coins/bittensor/market_chart/range?vs_currency=usd&from=<unix s>&to=<unix s>` answering
+ * Reads a coin's price history (TAO's: `bittensor`; the tokens of `token-prices.ts` by their CoinGecko ids)
+ * from a CoinGecko-compatible API:
+ * `GET {base}/coins/<id>/market_chart/range?vs_currency=usd&from=<unix s>&to=<unix s>` answering
  * `{"prices": [[ms, price], ...]}`. Transient failures (network, 429, 5xx) are retried with backoff.
  */
 import { type Currency, PriceFeedError } from './fiat-prices.js';
@@ -19,8 +20,9 @@ export async function fetchPriceRange(
   currency: Currency,
   fromMs: number,
   toMs: number,
+  coin = 'bittensor',
 ): Promise<Array<[number, number]>> {
-  const url = new URL(`${options.priceUrl.replace(/\/+$/, '')}/coins/bittensor/market_chart/range`);
+  const url = new URL(`${options.priceUrl.replace(/\/+$/, '')}/coins/${coin}/market_chart/range`);
   url.searchParams.set('vs_currency', currency);
   url.searchParams.set('from', String(Math.floor(fromMs / 1000)));
   url.searchParams.set('to', String(Math.floor(toMs / 1000)));

@@ -1,6 +1,7 @@
 /**
  * `sbm prices fetch` (and the price step of `sbm daily` and `make demo`): TAO in USD and GBP per day from the
- * price API into `fx_daily`. Without `--from` it starts at the first collected day that lacks a rate in
+ * price API into `fx_daily`, and the same days of the other tokens a buyer's exchange records trade TAO
+ * against (`token-prices.ts`: USDT, USDC, BTC, ETH) into `token_fx_daily`. Without `--from` it starts at the first collected day that lacks a rate in
  * either currency, so a record collected further back than the last fetch (a backfill, a first demo) gets a
  * rate for every day: a day without one would be valued at nothing. Long ranges are asked for in pieces of
  * at most 90 days, the longest range CoinGecko answers with hourly points.
@@ -9,6 +10,7 @@ import { addDays, DAY_MS, eachDay, formatUtcDay, parseUtcDay } from '../time/utc
 import { openWarehouse, type Warehouse } from '../warehouse/open-warehouse.js';
 import { fetchPriceRange, type PriceApiOptions } from './coingecko-client.js';
 import { CURRENCIES, dailyPrices, type FxRow, PriceFeedError, priceText, upsertFx } from './fiat-prices.js';
+import { PRICED_TOKENS, type TokenFxRow, upsertTokenFx } from './token-prices.js';
 
 export interface FetchFiatOptions extends PriceApiOptions {
   warehousePath: string;
@@ -28,6 +30,8 @@ export interface FetchFiatSummary {
   rows: number;
   /** Days in the range without a quote, per currency. */
   missing: Record<string, string[]>;
+  /** The other tokens' prices stored, and their days without a quote per `ASSET/currency`. */
+  tokens: { rows: number; missing: Record<string, string[]> };
 }
 
 export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchFiatSummary> {
@@ -57,9 +61,30 @@ export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchF
     missing[currency] = eachDay(from, to).filter((d) => !seen.has(d));
     for (const { day, price } of daily) rows.push({ day, currency, taoPrice: priceText(price), source });
   }
+  const tokenRows: TokenFxRow[] = [];
+  const tokenMissing: Record<string, string[]> = {};
+  for (const { asset, coin } of PRICED_TOKENS) {
+    for (const currency of CURRENCIES) {
+      const points: Array<[number, number]> = [];
+      for (const [start, end] of rangePieces(fromMs, toMs)) {
+        try {
+          points.push(...(await fetchPriceRange(options, currency, start, end, coin)));
+        } catch (error) {
+          if (!(error instanceof PriceFeedError)) throw error;
+          failed.push(`${asset} ${currency} ${formatUtcDay(start)}..${formatUtcDay(end)}: ${error.message}`);
+        }
+      }
+      const daily = dailyPrices(points, from, to);
+      const seen = new Set(daily.map((d) => d.day));
+      tokenMissing[`${asset}/${currency}`] = eachDay(from, to).filter((d) => !seen.has(d));
+      for (const { day, price } of daily)
+        tokenRows.push({ day, asset, currency, price: priceText(price), source });
+    }
+  }
   const warehouse = await openWarehouse(options.warehousePath);
   try {
     await upsertFx(warehouse, rows);
+    await upsertTokenFx(warehouse, tokenRows);
   } finally {
     warehouse.close();
   }
@@ -68,7 +93,7 @@ export async function fetchFiatPrices(options: FetchFiatOptions): Promise<FetchF
       `stored ${rows.length} prices, but ${failed.length} range(s) failed: ${failed[0]}${failed.length > 1 ? ' (and more)' : ''}`,
     );
   }
-  return { from, to, rows: rows.length, missing };
+  return { from, to, rows: rows.length, missing, tokens: { rows: tokenRows.length, missing: tokenMissing } };
 }
 
 /** The longest range asked for at once: CoinGecko answers up to 90 days with hourly points. */

@@ -10,7 +10,9 @@ export function pricesCommand(config: PipelineConfig): Command {
   const prices = new Command('prices').description('TAO fiat prices (USD, GBP) per UTC day');
   prices
     .command('fetch')
-    .description('read daily TAO prices from a CoinGecko-compatible API')
+    .description(
+      'read daily TAO prices, and those of USDT, USDC, BTC and ETH (the tokens exchange records trade TAO against), from a CoinGecko-compatible API',
+    )
     .option(
       '--from <date>',
       'first UTC day (default: the first collected day without a rate, else the last stored day, else 30 days ago)',
@@ -37,7 +39,9 @@ export function pricesCommand(config: PipelineConfig): Command {
                 ? `${currency}: no quote for ${days.join(', ')}`
                 : `${currency}: no quote for ${days.length} days (${days[0]} .. ${days[days.length - 1]})`,
             );
-          process.stdout.write(`stored ${summary.rows} prices for ${summary.from}..${summary.to}\n`);
+          process.stdout.write(
+            `stored ${summary.rows} prices for ${summary.from}..${summary.to}, and ${summary.tokens.rows} of other tokens\n`,
+          );
           for (const gap of gaps) process.stderr.write(`warning: ${gap}\n`);
         }
       },

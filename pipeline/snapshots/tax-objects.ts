@@ -17,7 +17,12 @@ import {
 import type { RunObject } from '../store/index.js';
 import { coldkeyEvent, receiverOf } from '../tax/chain-record/coldkey-events.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
-import { type FiatDay, readFiatDays, streamColdkeySides } from '../warehouse/tax-queries.js';
+import {
+  type FiatDay,
+  readFiatDays,
+  readTokenFiatDays,
+  streamColdkeySides,
+} from '../warehouse/tax-queries.js';
 import { yieldsOfWarehouse } from '../yields/warehouse-yields.js';
 import { SnapshotInvalidError } from './render-run.js';
 
@@ -33,13 +38,19 @@ export interface TaxObjectsSummary {
 export async function buildTaxObjects(warehouse: Warehouse, computedAt: Date): Promise<TaxObjectsSummary> {
   const objects: RunObject[] = [
     encodeTaxObject(taxPaths.yields(), TaxYields, await yieldsOfWarehouse(warehouse, computedAt)),
-    encodeTaxObject(taxPaths.fiatPrices(), TaxFiatPrices, {
-      days: (await readFiatDays(warehouse)).map(fiatDay),
-    }),
+    encodeTaxObject(taxPaths.fiatPrices(), TaxFiatPrices, await fiatPrices(warehouse)),
   ];
   const shards = await buildShards(warehouse);
   objects.push(...shards.objects);
   return { objects, coldkeys: shards.coldkeys, shards: shards.objects.length };
+}
+
+/** TAO's days, and the other tokens' (`assets`) when the warehouse has any. */
+async function fiatPrices(warehouse: Warehouse): Promise<TaxFiatPrices> {
+  const days = (await readFiatDays(warehouse)).map(fiatDay);
+  const tokens = await readTokenFiatDays(warehouse);
+  if (tokens.size === 0) return { days };
+  return { days, assets: Object.fromEntries([...tokens].map(([asset, list]) => [asset, list.map(fiatDay)])) };
 }
 
 function fiatDay(day: FiatDay): TaxFiatPrices['days'][number] {

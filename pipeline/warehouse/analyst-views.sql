@@ -316,6 +316,12 @@ COMMENT ON COLUMN fx_daily.day IS 'UTC day.';
 COMMENT ON COLUMN fx_daily.currency IS 'usd or gbp.';
 COMMENT ON COLUMN fx_daily.tao_price IS 'Price of one TAO in the currency.';
 COMMENT ON COLUMN fx_daily.source IS 'Where the price came from (the API, or the imported file).';
+COMMENT ON TABLE token_fx_daily IS 'Fiat price per UTC day of the other tokens exchange records trade TAO against (USDT, USDC, BTC, ETH), from the same API as TAO''s.';
+COMMENT ON COLUMN token_fx_daily.day IS 'UTC day.';
+COMMENT ON COLUMN token_fx_daily.asset IS 'The token''s code: USDT, USDC, BTC or ETH.';
+COMMENT ON COLUMN token_fx_daily.currency IS 'usd or gbp.';
+COMMENT ON COLUMN token_fx_daily.price IS 'Price of one token in the currency.';
+COMMENT ON COLUMN token_fx_daily.source IS 'Where the price came from (the API).';
 
 COMMENT ON TABLE claims IS 'Dated, published buyback claims from the curated CSV (data/claims.csv). A claim is what a subnet said, not verified revenue.';
 COMMENT ON COLUMN claims.netuid IS 'Subnet number the claim is about.';

@@ -174,6 +174,17 @@ CREATE TABLE IF NOT EXISTS fx_daily (
   PRIMARY KEY (day, currency)
 );
 
+-- Other tokens' fiat price per UTC day (USDT, USDC, BTC, ETH: the assets a buyer's exchange records trade TAO
+-- against), from the same API as TAO's: the tax pack values exchange rows that give no pounds at them.
+CREATE TABLE IF NOT EXISTS token_fx_daily (
+  day DATE NOT NULL,
+  asset VARCHAR NOT NULL,
+  currency VARCHAR NOT NULL CHECK (currency IN ('usd', 'gbp')),
+  price DECIMAL(20, 8) NOT NULL,
+  source VARCHAR NOT NULL,
+  PRIMARY KEY (day, asset, currency)
+);
+
 -- Dated, published buyback claims (curated CSV). A claim is not verified revenue.
 CREATE TABLE IF NOT EXISTS claims (
   netuid INTEGER NOT NULL,

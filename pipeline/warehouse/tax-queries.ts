@@ -109,6 +109,34 @@ export async function readFiatDays(warehouse: Warehouse): Promise<FiatDay[]> {
   }));
 }
 
+/** Every day of `token_fx_daily`, per asset (`USDT`), oldest first, as `readFiatDays` gives TAO's. */
+export async function readTokenFiatDays(warehouse: Warehouse): Promise<Map<string, FiatDay[]>> {
+  const rows = await warehouse.rows(
+    `SELECT asset, strftime(day, '%Y-%m-%d') AS date,
+            any_value(CAST(price AS VARCHAR)) FILTER (WHERE currency = 'usd') AS usd,
+            any_value(CAST(price AS VARCHAR)) FILTER (WHERE currency = 'gbp') AS gbp,
+            any_value(source) FILTER (WHERE currency = 'usd') AS usd_source,
+            any_value(source) FILTER (WHERE currency = 'gbp') AS gbp_source
+       FROM token_fx_daily GROUP BY asset, day ORDER BY asset, day`,
+  );
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  const out = new Map<string, FiatDay[]>();
+  for (const row of rows) {
+    const asset = String(row['asset']);
+    out.set(asset, [
+      ...(out.get(asset) ?? []),
+      {
+        date: String(row['date']),
+        usd: text(row['usd']),
+        gbp: text(row['gbp']),
+        usdSource: text(row['usd_source']),
+        gbpSource: text(row['gbp_source']),
+      },
+    ]);
+  }
+  return out;
+}
+
 /** A staking event and one coldkey it concerns, with that coldkey's shard. */
 export interface ColdkeySideRow {
   /** First byte of SHA-256 of `coldkey`, hex (as `coldkeyShardOf`, computed by DuckDB's `sha256`). */

@@ -51,6 +51,25 @@ describe('market_chart/range', () => {
     expect(year.prices.at(-1)![0]).toBeLessThanOrEqual(NOW);
   });
 
+  it("answers the other tokens' ranges (tether, usd-coin, bitcoin, ethereum) in the same shape, offline", async () => {
+    const to = Math.floor(NOW / 1000);
+    const from = to - 3 * 86_400;
+    const chart = async (coin: string, currency: string) => {
+      const url = `${devnet.priceUrl}/coins/${coin}/market_chart/range?vs_currency=${currency}&from=${from}&to=${to}`;
+      const answer = await fetch(url);
+      expect(answer.status, coin).toBe(200);
+      return ((await answer.json()) as { prices: Array<[number, number]> }).prices;
+    };
+    const tether = await chart('tether', 'gbp');
+    expect(tether.length).toBe(72);
+    // A stablecoin: a dollar's worth of pounds, whatever TAO does.
+    for (const [, p] of tether) expect(p).toBeGreaterThan(0.7);
+    for (const [, p] of tether) expect(p).toBeLessThan(0.85);
+    expect((await chart('usd-coin', 'usd')).every(([, p]) => Math.abs(p - 1) < 0.01)).toBe(true);
+    expect((await chart('bitcoin', 'usd'))[0]![1]).toBeGreaterThan(50_000);
+    expect((await chart('ethereum', 'gbp'))[0]![1]).toBeGreaterThan(1_000);
+  });
+
   it('rejects an unknown currency or a missing range with 400', async () => {
     expect((await range('eur', 1, 2)).status).toBe(400);
     expect(

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDevnetOptions, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
-import { taoPrice } from '../../pipeline/devnet/price/price-series.js';
+import { taoPrice, tokenPrice } from '../../pipeline/devnet/price/price-series.js';
 import { fetchFiatPrices, firstDayWithoutRate } from '../../pipeline/prices/fetch-fiat-prices.js';
 import { PriceFeedError } from '../../pipeline/prices/fiat-prices.js';
 import { eachDay } from '../../pipeline/time/utc-day.js';
 import { openWarehouse } from '../../pipeline/warehouse/open-warehouse.js';
+import { readTokenFiatDays } from '../../pipeline/warehouse/tax-queries.js';
 
 const NOW = Date.parse('2025-02-10T15:30:00Z');
 const SEED = 'fx-test';
@@ -59,6 +60,35 @@ describe('sbm prices fetch', () => {
     expect(rows).toEqual(expected);
   });
 
+  it("stores USDT's, USDC's, BTC's and ETH's daily quotes beside TAO's, for the tax pack's exchange rows", async () => {
+    const path = join(dir, 'tokens.duckdb');
+    const summary = await fetchFiatPrices({
+      priceUrl: devnet.priceUrl,
+      warehousePath: path,
+      from: '2025-02-08',
+      to: '2025-02-10',
+      clock: () => new Date(NOW),
+    });
+    // 4 tokens × 2 currencies × 3 days.
+    expect(summary.tokens.rows).toBe(24);
+    expect(Object.values(summary.tokens.missing).flat()).toEqual([]);
+    const wh = await openWarehouse(path);
+    const rows = await wh.rows(
+      `SELECT strftime(day, '%Y-%m-%d') AS day, price::VARCHAR AS price FROM token_fx_daily
+        WHERE asset = 'USDT' AND currency = 'gbp' ORDER BY day`,
+    );
+    const published = (await readTokenFiatDays(wh)).get('USDT')?.map((d) => [d.date, d.gbp]);
+    wh.close();
+    const expected = ['2025-02-08', '2025-02-09', '2025-02-10'].map((day) => ({
+      day,
+      price: tokenPrice(SEED, 'tether', 'gbp', Date.parse(`${day}T00:00:00Z`)).toFixed(8),
+    }));
+    expect(rows).toEqual(expected);
+    // A stablecoin in pounds: near the dollar's rate.
+    for (const row of expected) expect(Number(row.price)).toBeGreaterThan(0.7);
+    expect(published).toEqual(expected.map((r) => [r.day, r.price]));
+  });
+
   it('starts at the first collected day without a rate and backfills it in ranges of at most 90 days', async () => {
     // 200 collected days; the last fetch (30 days, as before issue 26) left the first 170 without a rate.
     const path = join(dir, 'backfill.duckdb');
@@ -85,7 +115,8 @@ describe('sbm prices fetch', () => {
       clock: () => new Date(NOW),
       fetch: (input, init) => {
         const url = new URL(String(input));
-        if (url.searchParams.get('vs_currency') === 'gbp') {
+        // TAO's pieces (the other tokens are asked for in the same pieces).
+        if (url.searchParams.get('vs_currency') === 'gbp' && url.pathname.includes('/coins/bittensor/')) {
           asked.push({ from: Number(url.searchParams.get('from')), to: Number(url.searchParams.get('to')) });
         }
         return fetch(input, init);

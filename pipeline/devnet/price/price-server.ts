@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Currency, priceSeries, taoPrice } from './price-series.js';
+import { type Currency, priceSeries, SANDBOX_TOKENS, taoPrice, tokenSeries } from './price-series.js';
 
 const SUPPLY_TAO = 8_000_000;
 
 /**
  * A CoinGecko-style price API over the synthetic series, answering in CoinGecko's documented shapes:
- * `GET /api/v3/coins/bittensor/market_chart/range?vs_currency=usd|gbp&from=<unix s>&to=<unix s>`,
+ * `GET /api/v3/coins/bittensor/market_chart/range?vs_currency=usd|gbp&from=<unix s>&to=<unix s>` (and the
+ * same for `tether`, `usd-coin`, `bitcoin` and `ethereum`, the tokens `sbm prices fetch` reads beside TAO),
  * `GET /api/v3/simple/price?ids=bittensor&vs_currencies=usd,gbp` and `GET /api/v3/ping`.
  */
 export class PriceServer {
@@ -56,7 +57,9 @@ export class PriceServer {
         { bittensor: Object.fromEntries(currencies.map((c) => [c, taoPrice(this.#seed, c, now)])) },
       ];
     }
-    if (url.pathname === '/api/v3/coins/bittensor/market_chart/range') {
+    const chart = /^\/api\/v3\/coins\/([a-z-]+)\/market_chart\/range$/.exec(url.pathname);
+    const coin = chart?.[1];
+    if (coin !== undefined && (coin === 'bittensor' || coin in SANDBOX_TOKENS)) {
       const currency = url.searchParams.get('vs_currency') ?? '';
       const fromText = url.searchParams.get('from');
       const toText = url.searchParams.get('to');
@@ -73,7 +76,11 @@ export class PriceServer {
         return [400, { error: 'invalid from/to: unix seconds, from <= to' }];
       }
       // Like CoinGecko, no prices after now.
-      const prices = priceSeries(this.#seed, currency, from * 1000, Math.min(to * 1000, this.#now()));
+      const end = Math.min(to * 1000, this.#now());
+      const prices =
+        coin === 'bittensor'
+          ? priceSeries(this.#seed, currency, from * 1000, end)
+          : tokenSeries(this.#seed, coin, currency, from * 1000, end);
       return [
         200,
         {

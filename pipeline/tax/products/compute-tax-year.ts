@@ -50,7 +50,7 @@ import {
   CustomerInputsRejected,
   EMPTY_CUSTOMER_INPUTS,
 } from './own-records/customer-inputs.js';
-import { valueAtDayRates } from './own-records/day-rate-values.js';
+import { valueAtDayRates, withAssetRates } from './own-records/day-rate-values.js';
 import type { PackInputs } from './pack/pack-inputs.js';
 import { type RecordDays, recordDays } from './pack/record-days.js';
 import { type Reconciliation, reconcileHoldings } from './reconcile-holdings.js';
@@ -163,7 +163,7 @@ export async function computeTaxYearLedger(
   // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
   refusePoolsInsideYear(customer, opening, inputs.taxYear.label);
   // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
-  const valued = valueAtDayRates(customer, prices);
+  const valued = valueAtDayRates(customer, withAssetRates(prices, inputs.fiatAssets ?? {}));
   const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
   const gains = computeGains(combined.transactions);
   const label = inputs.taxYear.label;

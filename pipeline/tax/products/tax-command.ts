@@ -11,7 +11,7 @@ import { readCgtCsvWithOpening } from '../uk-rules/cgt/read-cgt-csv.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../uk-rules/gbp-prices.js';
 import { combineOwnRecords } from './own-records/combine-own-records.js';
 import { CustomerInputsRejected, type UploadedFile } from './own-records/customer-inputs.js';
-import { valueAtDayRates } from './own-records/day-rate-values.js';
+import { type DayRates, valueAtDayRates, withAssetRates } from './own-records/day-rate-values.js';
 import { readCustomerFiles } from './own-records/read-customer-files.js';
 import { groupedFlagLine, groupFlags } from './pack/grouped-flags.js';
 
@@ -45,7 +45,7 @@ export function taxCommand(): Command {
     .option('--opening <file>', "opening pools: last year's pools.csv, or asset,quantity,cost_gbp")
     .option(
       '--prices <file>',
-      'the published TAO/GBP daily prices (tax/fiat-prices.json, the file the pack values with): exchange rows that give no pounds are valued at their UK day\u2019s rate, as the pack values them',
+      'the published daily GBP prices of TAO and of the other tokens it carries (tax/fiat-prices.json, the file the pack values with): exchange rows that give no pounds are valued at their UK day\u2019s rate, as the pack values them',
     )
     .action(async (file: string, flags: CgtFlags) => {
       const read = async (path: string) =>
@@ -80,7 +80,7 @@ export function taxCommand(): Command {
           const customer = valueAtDayRates(
             readCustomerFiles(uploads),
             prices ??
-              'the export gives no value in pounds for this row: give --prices with the published TAO/GBP daily prices (tax/fiat-prices.json) to value it at its UK day\u2019s rate as the pack does, or give the row in a plain-format file with its value',
+              'the export gives no value in pounds for this row: give --prices with the published daily prices (tax/fiat-prices.json) to value it at its UK day\u2019s rate as the pack does, or give the row in a plain-format file with its value',
           );
           const combined = combineOwnRecords(
             { transactions, flags: [] },
@@ -117,8 +117,11 @@ export function taxCommand(): Command {
   return tax;
 }
 
-/** `tax/fiat-prices.json` as published; a file that is not one is named in one line. */
-function readPrices(path: string, text: string): GbpPrices {
+/**
+ * `tax/fiat-prices.json` as published: TAO's daily rates, and each other asset's it carries (`assets`); a
+ * file that is not one is named in one line.
+ */
+function readPrices(path: string, text: string): GbpPrices & DayRates {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -129,5 +132,5 @@ function readPrices(path: string, text: string): GbpPrices {
   if (!parsed.success) {
     throw new Error(`${path} is not a tax/fiat-prices.json ({ days: [{ date, usd, gbp, source }] })`);
   }
-  return new GbpPrices(parsed.data.days);
+  return withAssetRates(new GbpPrices(parsed.data.days), parsed.data.assets ?? {});
 }

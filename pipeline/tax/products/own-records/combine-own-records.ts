@@ -41,6 +41,8 @@ import {
   type OwnRecord,
 } from './customer-inputs.js';
 import { pairTransfers, TRANSFER_WINDOW_MS } from './pair-transfers.js';
+import { isChainAsset, isFiat } from './record-asset.js';
+import { coverTokenShortfalls, tokenMoveFlag, tokenMoves } from './token-moves.js';
 
 export { TRANSFER_WINDOW_MS };
 /** Quantities are exact to the RAO on the chain; an exchange may round to 8 places (or fewer: its fee). */
@@ -133,13 +135,14 @@ export function combineOwnRecords(
   if (!customer.opening && chainOpening) flagEarlyRecords(records, recordOpensAt, flags);
 
   // 4. Holdings: a record may not sell what the pools do not hold; the chain's gaps are covered as before.
-  const ordered = rows.sort(
-    (a, b) =>
-      a.at.getTime() - b.at.getTime() ||
-      a.asset.localeCompare(b.asset) ||
-      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
-  );
-  const transactions = coverShortfalls(ordered, flags, refuseRecordShortfall(recordOf));
+  const ordered = sortRows(rows);
+  // A token other than TAO and alpha spent before the records show it arriving: at its market value.
+  const covered = coverTokenShortfalls(ordered, flags, (tx) => {
+    const record = recordOf.get(tx);
+    return record ? recordRef(record) : (tx.ref ?? tx.asset);
+  });
+  const withCovers = covered.length === 0 ? ordered : sortRows([...ordered, ...covered]);
+  const transactions = coverShortfalls(withCovers, flags, refuseRecordShortfall(recordOf));
   return {
     transactions,
     flags,
@@ -149,6 +152,16 @@ export function combineOwnRecords(
     unmatchedRecords,
     opening: customer.opening ? customer.opening.source : 'market value',
   };
+}
+
+/** By time, then asset, acquisitions before disposals. */
+function sortRows(rows: CgtTransaction[]): CgtTransaction[] {
+  return rows.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      a.asset.localeCompare(b.asset) ||
+      (a.action < b.action ? -1 : a.action > b.action ? 1 : 0),
+  );
 }
 
 /**
@@ -299,9 +312,35 @@ function bookRecords(
       recordOf.set(tx, record);
     }
   };
-  const pairs = pairRecordTransfers(records, transfers, own, resolve, flags);
+  // TAO and alpha pair with the chain's transfers; any other token's moves only with each other.
+  const onChain = records.filter((r) => isChainAsset(r.asset));
+  const pairs = pairRecordTransfers(onChain, transfers, own, resolve, flags);
+  const offChain = tokenMoves(records.filter((r) => !isChainAsset(r.asset)));
   for (const record of records) {
     if (record.kind !== 'deposit' && record.kind !== 'withdrawal') continue;
+    if (!isChainAsset(record.asset)) {
+      unmatchedRecords.push(record);
+      const paired = offChain.has(record);
+      if (!paired && !record.betweenOwnWallets) {
+        flags.push(tokenMoveFlag(record));
+        // A token arriving from nowhere the records show: acquired at its market value that day.
+        if (record.kind === 'deposit' && record.dayRate) {
+          book(record, [
+            {
+              at: record.at,
+              asset: resolve(record.asset, record.at),
+              action: 'acquire',
+              quantity: new CgtDecimal(record.quantity),
+              gbp: new CgtDecimal(record.quantity.times(record.dayRate)),
+              ref: recordRef(record),
+              kind: 'record',
+            },
+          ]);
+        }
+      }
+      book(record, feeDisposal(record, resolve));
+      continue;
+    }
     const match = pairs.get(record);
     if (match) {
       moves.add(match, own.get(match.counterparty ?? '')?.label ?? record.wallet ?? record.source, record);
@@ -479,7 +518,7 @@ function recordsTransactions(
   resolve: AssetResolver,
 ): Map<OwnRecord, CgtTransaction[]> {
   const byLine = new Map<string, OwnRecord[]>();
-  for (const record of records) {
+  for (const record of records.flatMap(withCounterLeg)) {
     const key = `${record.source}\u0000${record.line}`;
     byLine.set(key, [...(byLine.get(key) ?? []), record]);
   }
@@ -496,11 +535,38 @@ function recordsTransactions(
         allowed === null ? null : record === sell ? allowed : new CgtDecimal(fee!.gbp).minus(allowed);
       out.set(
         record,
-        recordTransactions(record, resolve, share, twoTokens ? (record === sell ? fee : null) : record.fee),
+        recordTransactions(
+          record,
+          resolve,
+          share,
+          twoTokens ? (record === sell ? fee : null) : record.fee,
+          group.map((r) => r.asset),
+        ),
       );
     }
   }
   return out;
+}
+
+/**
+ * A trade against another token (TAO for USDT) as the two records of a trade of two tokens: the token's, and
+ * the counter token disposed of (or acquired) at the same value, in its own pool (HMRC: a stablecoin is a
+ * cryptoasset, CRYPTO10100); its fee then falls half on each side. A trade against money stays one record.
+ */
+function withCounterLeg(record: OwnRecord): OwnRecord[] {
+  const counter = record.counter;
+  if (!counter || isFiat(counter.asset) || (record.kind !== 'buy' && record.kind !== 'sell')) return [record];
+  const { counter: _, ...rest } = record;
+  return [
+    record,
+    {
+      ...rest,
+      kind: record.kind === 'buy' ? 'sell' : 'buy',
+      asset: counter.asset,
+      quantity: counter.quantity,
+      fee: null,
+    },
+  ];
 }
 
 /** `allowed`: the part of the fee allowed on this record (null: the whole of its own fee). */
@@ -509,6 +575,8 @@ function recordTransactions(
   resolve: AssetResolver,
   allowed: Decimal | null,
   paid: OwnRecord['fee'],
+  /** The assets of the record's line (a trade's two tokens): a fee paid in either is a disposal of it. */
+  legs: readonly string[] = [],
 ): CgtTransaction[] {
   const asset = resolve(record.asset, record.at);
   const gbp = new CgtDecimal(record.gbp ?? 0);
@@ -535,14 +603,24 @@ function recordTransactions(
     default:
       break;
   }
-  if (paid) out.push(...feeDisposal({ ...record, fee: paid }, resolve));
+  if (paid) out.push(...feeDisposal({ ...record, fee: paid }, resolve, legs));
   return out;
 }
 
-/** A fee paid in TAO or alpha: that token disposed of at the fee's value. */
-function feeDisposal(record: OwnRecord, resolve: AssetResolver): CgtTransaction[] {
+/**
+ * A fee paid in a token: that token disposed of at the fee's value. A fee in a third token (an exchange's
+ * own, BNB, KCS) is an allowable cost only: the records hold none of that token to dispose of.
+ */
+function feeDisposal(
+  record: OwnRecord,
+  resolve: AssetResolver,
+  legs: readonly string[] = [],
+): CgtTransaction[] {
   const fee = record.fee;
-  if (!fee || !isPooled(fee.asset) || !fee.quantity.gt(0)) return [];
+  if (!fee || !fee.quantity.gt(0)) return [];
+  const ownLeg =
+    fee.asset === record.asset || fee.asset === record.counter?.asset || legs.includes(fee.asset);
+  if (!isPooled(fee.asset) && !(ownLeg && !isFiat(fee.asset))) return [];
   return [
     {
       at: record.at,

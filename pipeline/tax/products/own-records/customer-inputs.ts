@@ -34,7 +34,10 @@ export interface OwnRecord {
   /** The instant, UTC. */
   at: Date;
   kind: 'buy' | 'sell' | 'income' | 'deposit' | 'withdrawal' | 'fee';
-  /** `TAO`, or a subnet's alpha as the pack names it for other tools: `SN12-ALPHA`, `SN12-ALPHA-R<block>`. */
+  /**
+   * `TAO`, a subnet's alpha as the pack names it for other tools (`SN12-ALPHA`, `SN12-ALPHA-R<block>`), or
+   * another token by its code (`USDT`, `BTC`: an exchange export's), each its own pool.
+   */
   asset: string;
   /** Greater than zero. */
   quantity: Decimal;
@@ -56,15 +59,16 @@ export interface OwnRecord {
    */
   betweenOwnWallets?: true;
   /**
-   * The exchange's export gives no pounds for this row: a trade of TAO against another currency or token
-   * (USDT, BTC), a reward, a fee in TAO. Its `gbp` (and a fee's `gbp` when the fee is in TAO) are left 0 by
-   * the reader and are the TAO quantity at the pack's TAO/GBP rate of the row's UK day (Europe/London),
-   * set where the records meet the pack's prices. Only on rows of TAO.
+   * The exchange's export gives no pounds for this row: a trade against another currency or token (USDT,
+   * BTC), a reward, a fee in a token. Its `gbp` (and a fee's `gbp` when the fee is in one of its tokens) are
+   * left 0 by the reader and are set where the records meet the pack's prices: the quantity of the side that
+   * values it at that asset's GBP rate of the row's UK day (Europe/London).
    */
   valueAtDayRate?: true;
   /**
-   * With `valueAtDayRate` on a trade: what the TAO was traded against (`USDT`, `BTC`) and how much of it, so
-   * that a fee paid in that currency is valued at the trade's own ratio (its share of `quantity`'s value).
+   * With `valueAtDayRate` on a trade: what the token was traded against (`USDT`, `BTC`, `USD`) and how much
+   * of it. A token (not money) is itself disposed of or acquired at the trade's value, in its own pool; a
+   * fee paid in it is valued at the trade's own price of it.
    */
   counter?: { asset: string; quantity: Decimal };
   /**

@@ -14,7 +14,7 @@
  * - Lost: a negligible value claim (TCGA 1992 s24(2), CRYPTO22400): a disposal at the claimed value (the
  *   Sell Value, £0 when empty) and a reacquisition at once at that value, outside the same-day and 30-day
  *   rules, as BittyTax books it;
- * - Trade: a sell of the Sell side and a buy of the Buy side when they are TAO or alpha; its value is the
+ * - Trade: a sell of the Sell side and a buy of the Buy side when they are tokens (TAO, alpha, USDT, BTC); its value is the
  *   pounds side when one side is GBP, else each side's own Value in GBP (the other's when one is empty);
  * - refused: Gift-Spouse and Charity-Sent (no gain and no loss, which a record cannot say), Fork (its cost
  *   is apportioned from the original token), and the loan and margin types.

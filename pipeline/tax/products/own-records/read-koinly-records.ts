@@ -12,7 +12,7 @@
  *   market value); `lost` a disposal for nothing (£0, whatever Net Worth says, as Koinly treats it);
  *   `donation` is refused: a gift to a charity is at no gain and no loss, which a record cannot say;
  * - both: a trade (label empty or `swap`): a sell of the sent token and a buy of the received one when
- *   they are TAO or alpha. Its value is the pounds side when one side is GBP; otherwise Net Worth, in GBP
+ *   they are tokens (TAO, alpha, or another by its code: USDT, BTC). Its value is the pounds side when one side is GBP; otherwise Net Worth, in GBP
  *   only (another currency's amount would need an exchange rate the pack does not guess).
  *
  * The label column may be named `Tag`, as Koinly's current template names it, and the date column `Koinly
@@ -100,9 +100,9 @@ export function readKoinlyRow(row: RecordRow, source: string): OwnRecord[] {
     drafts = draft ? [{ asset, quantity: one.amount, ...draft }] : [];
   }
   if (row.failed) return [];
-  // In a trade of two tokens, Net Worth is what all the sent token bought, the fee paid in it included.
-  const twoTokens = sent !== null && received !== null && 'pooled' in sent.side && 'pooled' in received.side;
-  const fee = readFee(row, { quantity: 'fee amount', asset: 'fee currency' }, drafts, twoTokens);
+  // Net Worth is the worth of the Sent Amount, which leaves out the fee (Koinly's Fee Amount is its own
+  // column): a fee in the sent token is priced at Net Worth over the Sent Amount, the trade's one price.
+  const fee = readFee(row, { quantity: 'fee amount', asset: 'fee currency' }, drafts);
   if (fee === undefined) return [];
   // The fee goes with the first record: the disposal of a trade, or the row's one record.
   return drafts.map((draft, i) => ({ ...base, ...draft, fee: i === 0 ? fee : null }));

@@ -19,7 +19,7 @@ import { DAY_MS } from '../../../time/utc-day.js';
 import { BED_AND_BREAKFAST_DAYS } from '../../uk-rules/cgt/compute-gains.js';
 import type { MatchedAhead, OpeningPool, OpeningPools } from './customer-inputs.js';
 import type { ReportProblem } from './input-problems.js';
-import { pooledAsset, unknownAsset } from './record-asset.js';
+import { pooledAsset, tokenCode, unknownAsset } from './record-asset.js';
 import { RecordRow } from './record-row.js';
 import { checkCells, type UploadTable } from './upload-table.js';
 
@@ -151,7 +151,8 @@ function poolKey(text: string): string | null {
     const block = Number(pack[2]);
     return block === 0 ? `SN${netuid}-ALPHA` : `SN${netuid}-ALPHA-R${block}`;
   }
-  return pooledAsset(text);
+  // TAO, alpha, or another token a pack pooled from exchange records (USDT, BTC).
+  return pooledAsset(text) ?? tokenCode(text);
 }
 
 /** The asset as given, in its canonical spelling (`tao` → `TAO`, `alpha:012:0` → `alpha:12:0`). */
@@ -159,7 +160,7 @@ function normalised(text: string): string {
   if (CLAIM.test(text.trim())) return text.trim().toLowerCase();
   const pack = /^alpha:(\d+):(\d+)$/i.exec(text.trim());
   if (pack) return `alpha:${Number(pack[1])}:${Number(pack[2])}`;
-  return pooledAsset(text)!;
+  return (pooledAsset(text) ?? tokenCode(text))!;
 }
 
 function ukDay(row: RecordRow): string | null {

@@ -1,9 +1,9 @@
 /**
  * The assets of the buyer's records. The pack pools TAO and each subnet's alpha, named as it names them for
- * other tools: `TAO`, `SN12-ALPHA`, `SN12-ALPHA-R<block>` for a netuid registered again (a new token).
- * Anything else would need a pool the pack does not keep, so its rows are refused rather than dropped: a
- * trade of TAO for USDT left out silently would leave the USDT side uncounted with nobody told.
- * Fiat currencies are read only as the money side of a trade: what was paid or received for the token.
+ * other tools: `TAO`, `SN12-ALPHA`, `SN12-ALPHA-R<block>` for a netuid registered again (a new token), and
+ * every other token by its code (`USDT`, `BTC`: a cryptoasset for HMRC, a stablecoin too, CRYPTO10100), each
+ * its own pool. Text that is neither a token's code nor a currency is refused rather than dropped. Fiat
+ * currencies are read only as the money side of a trade: what was paid or received for the token.
  */
 
 /** Currencies read as money (the side of a trade that gives its value), never pooled. */
@@ -24,20 +24,39 @@ export function pooledAsset(text: string): string | null {
   return block === 0 ? `SN${netuid}-ALPHA` : `SN${netuid}-ALPHA-R${block}`;
 }
 
+/**
+ * Whether the asset is one the chain record holds (TAO, a subnet's alpha), whose arrivals and departures
+ * pair with the chain's transfers; any other token (USDT, BTC) moves only between exchanges and wallets.
+ */
+export function isChainAsset(text: string): boolean {
+  const name = text.trim();
+  return pooledAsset(name) !== null || /^alpha:\d+:\d+$/.test(name);
+}
+
+/**
+ * Another token by its code (`USDT`, `BTC`: an exchange export's, or a pack's pools.csv row of one), upper
+ * case; null for money and for text that is no token's code (letters and digits, as tickers are).
+ */
+export function tokenCode(text: string): string | null {
+  const code = text.trim().toUpperCase();
+  return isFiat(code) || !/^[A-Z0-9]{1,20}$/.test(code) ? null : code;
+}
+
 export function isFiat(text: string): boolean {
   return FIAT.has(text.trim().toUpperCase());
 }
 
 export function unknownAsset(text: string): string {
   const name = text.trim();
-  return `unknown asset ${name === '' ? '(empty)' : `"${name.slice(0, 20)}"`}: the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows`;
+  return `unknown asset ${name === '' ? '(empty)' : `"${name.slice(0, 20)}"`}: neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money`;
 }
 
 /** One side of a trade: a pooled token, money, or something the pack does not read. */
 export type Side = { pooled: string } | { fiat: string } | { unknown: string };
 
 export function side(text: string): Side {
-  const pooled = pooledAsset(text);
+  // TAO, alpha, or another token by its code (USDT, BTC): each its own pool.
+  const pooled = pooledAsset(text) ?? tokenCode(text);
   if (pooled !== null) return { pooled };
   if (isFiat(text)) return { fiat: text.trim().toUpperCase() };
   return { unknown: text };

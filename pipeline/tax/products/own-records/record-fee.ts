@@ -1,13 +1,14 @@
 /**
  * The fee of a Koinly or BittyTax row, in pounds. A fee in pounds is its amount; a fee in TAO or alpha is
- * valued at the row's own price of that token (its value over its quantity; for the token sent in a Koinly
- * trade of two tokens, over the quantity sent and paid as fee together) when the token is one of the row's legs and that
- * leg has a value: the price the buyer's tool already used, not one the pack looks up.
+ * valued at the row's own price of that token (its value over its quantity: for the token sent in a trade,
+ * the row's value over the quantity sent, which leaves the fee out in Koinly's template as in BittyTax's
+ * Sell Quantity) when the token is one of the row's legs and that leg has a value: the price the buyer's
+ * tool already used, not one the pack looks up. One trade has one price.
  * Otherwise the fee has no value the pack can stand behind, and the row is refused saying so.
  */
 import type { Decimal } from 'decimal.js';
 import type { OwnRecord } from './customer-inputs.js';
-import { isFiat, pooledAsset, unknownAsset } from './record-asset.js';
+import { isFiat, pooledAsset, tokenCode, unknownAsset } from './record-asset.js';
 import type { RecordRow } from './record-row.js';
 
 export interface FeeLeg {
@@ -23,17 +24,11 @@ export interface FeeColumns {
   gbp?: string;
 }
 
-/**
- * The fee, null when none; undefined when refused (reported). `sentExcludesFee` (a Koinly trade of two
- * tokens): the sent amount does not include a fee paid in the same token, and the row's value is what all
- * of it, fee included, was exchanged for: that token's price is the value over the sent amount and the fee
- * together.
- */
+/** The fee, null when none; undefined when refused (reported). */
 export function readFee(
   row: RecordRow,
   columns: FeeColumns,
-  legs: ReadonlyArray<FeeLeg & { kind?: string }>,
-  sentExcludesFee = false,
+  legs: ReadonlyArray<FeeLeg>,
 ): OwnRecord['fee'] | undefined {
   const quantity = row.amount(columns.quantity, false);
   const assetText = row.text(columns.asset);
@@ -50,7 +45,7 @@ export function readFee(
   }
   const code = assetText.toUpperCase();
   if (code === 'GBP') return { asset: 'GBP', quantity, gbp: given ?? quantity };
-  const pooled = pooledAsset(assetText);
+  const pooled = pooledAsset(assetText) ?? tokenCode(assetText);
   if (pooled === null && !isFiat(assetText)) {
     row.problem(columns.asset, unknownAsset(assetText));
     return undefined;
@@ -65,6 +60,5 @@ export function readFee(
     );
     return undefined;
   }
-  const priced = sentExcludesFee && leg.kind === 'sell' ? leg.quantity.plus(quantity) : leg.quantity;
-  return { asset, quantity, gbp: quantity.times(leg.gbp!).dividedBy(priced) };
+  return { asset, quantity, gbp: quantity.times(leg.gbp!).dividedBy(leg.quantity) };
 }

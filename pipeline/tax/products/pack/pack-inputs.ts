@@ -33,6 +33,8 @@ export interface PackInputs {
   runVersion: string;
   calendar: TaxCalendar['days'];
   fiat: TaxFiatPrices['days'];
+  /** Other tokens' daily prices (`tax/fiat-prices.json` `assets`): a buyer's exchange rows are valued at them. */
+  fiatAssets?: NonNullable<TaxFiatPrices['assets']>;
   /** Every collected event of the order's coldkeys (any year), in chain order, each once. */
   events: RecordEvent[];
   /** Subnet names of the run's subnet list, by netuid (the current registration's name). */
@@ -90,10 +92,18 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
     taxYear,
     runVersion: manifest.version,
     calendar: TaxCalendar.parse(calendarJson).days,
-    fiat: TaxFiatPrices.parse(fiatJson).days,
+    ...fiatOf(TaxFiatPrices.parse(fiatJson)),
     events: record.events,
     coldkeys: record.coldkeys,
     followed: record.followed,
     subnetNames,
   };
+}
+
+/** The published prices: TAO's days, and the other tokens' when the run published them. */
+function fiatOf(prices: TaxFiatPrices): {
+  fiat: TaxFiatPrices['days'];
+  fiatAssets?: NonNullable<TaxFiatPrices['assets']>;
+} {
+  return { fiat: prices.days, ...(prices.assets ? { fiatAssets: prices.assets } : {}) };
 }

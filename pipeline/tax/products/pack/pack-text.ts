@@ -224,9 +224,12 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'quantity, gbp, fee_gbp, kind: opening, income, transfer-in, transfer-out or unexplained, counterparty: ' +
       'the address of a transfer; a row of quantity 0 and kind opening only marks when the record opens, ' +
       'when the coldkeys then held nothing), from the opening to up to 30 days after the tax year (those later days only ' +
-      'for the 30-day rule): `sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals in the tax ' +
-      'year) and pools.csv (the closing pools it gives for the tax year); with your files added ' +
-      '(`--records`, `--addresses`, `--opening`) it combines them as this pack did.',
+      'for the 30-day rule): `sbm tax cgt cgt-input.csv` recomputes disposals.csv (its disposals dated in ' +
+      'the tax year), the SA108 figures (its Tax year section) and pools.csv (its pools at 5 April and the ' +
+      'acquisitions after it matched with the year, the rows of kind pool and matched-ahead; --json: ' +
+      'year_ends; its pools after the last row run 30 days past the year and are not pools.csv); with your ' +
+      'files added (`--records`, `--addresses`, `--opening`, and `--prices` with tax/fiat-prices.json for an ' +
+      "exchange's rows without pounds) it combines them as this pack did.",
   ],
   [
     'bittytax.csv',
@@ -279,8 +282,9 @@ export const WHICH_FILE: readonly string[] = [
     'exchange records instead, and let that tool compute the pools and gains. TAO that came from outside ' +
     'this order is a deposit there, so the tool pairs it with your exchange withdrawal and its real cost; ' +
     'remove the Gift-Received (Koinly: gift) rows of the opening if your records already hold that history.',
-  'cgt-input.csv is for checking the pack: `sbm tax cgt cgt-input.csv` recomputes its gains (with ' +
-    '`--records`, `--addresses` and `--opening` for the files you added on the order page).',
+  'cgt-input.csv is for checking the pack: `sbm tax cgt cgt-input.csv` recomputes its disposals, SA108 ' +
+    'figures and pools.csv (with `--records`, `--addresses` and `--opening` for the files you added on the ' +
+    'order page).',
 ];
 
 /** What the daily reconciliation found, in one sentence: the PDF's and README.txt's. */

@@ -27,6 +27,16 @@ export interface CgtJson {
     gains: string;
     losses: string;
   }>;
+  /**
+   * Every tax year from the first transaction's to the last one's: its closing pools at 5 April and the
+   * acquisitions after that day its disposals took under the 30-day rule (a pack's pools.csv rows).
+   */
+  year_ends: Array<{
+    tax_year: string;
+    as_at: string;
+    pools: Array<{ asset: string; quantity: string; cost: string }>;
+    matched_ahead: Array<{ asset: string; day: string; quantity: string; cost: string }>;
+  }>;
 }
 
 export function cgtJson(report: CgtReport): CgtJson {
@@ -58,6 +68,21 @@ export function cgtJson(report: CgtReport): CgtJson {
       costs: plainDecimal(y.costs),
       gains: plainDecimal(y.gains),
       losses: plainDecimal(y.losses),
+    })),
+    year_ends: report.yearEnds.map((y) => ({
+      tax_year: y.taxYear,
+      as_at: y.asAt,
+      pools: y.pools.map((p) => ({
+        asset: p.asset,
+        quantity: plainDecimal(p.quantity),
+        cost: plainDecimal(p.cost),
+      })),
+      matched_ahead: y.matchedAhead.map((m) => ({
+        asset: m.asset,
+        day: m.day,
+        quantity: plainDecimal(m.quantity),
+        cost: plainDecimal(m.cost),
+      })),
     })),
   };
 }

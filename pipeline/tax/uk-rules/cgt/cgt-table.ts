@@ -1,10 +1,11 @@
 /**
  * `sbm tax cgt` without `--json`: a plain-text report to read, per tax year: each disposal with the parts
- * matched under each rule, the SA108 figures, and the section 104 pools at the year's end; then the pools after
- * the last transaction. Sterling is rounded to pence here, and only here; quantities are shown in full.
+ * matched under each rule, the SA108 figures, the section 104 pools at the year's end and the acquisitions after
+ * it that the year's disposals took under the 30-day rule (a pack's pools.csv rows); a year without disposals
+ * shows its pools only; then the pools after the last transaction. Sterling is rounded to pence here, and only here; quantities are shown in full.
  */
 import { plainDecimal, pounds } from './cgt-decimal.js';
-import type { CgtMatch, CgtPool, CgtReport } from './cgt-types.js';
+import type { CgtMatch, CgtPool, CgtReport, CgtYearEnd } from './cgt-types.js';
 
 const RULE_NAMES: Record<CgtMatch['rule'], string> = {
   'same-day': 'same day',
@@ -15,7 +16,13 @@ const RULE_NAMES: Record<CgtMatch['rule'], string> = {
 export function cgtTable(report: CgtReport): string {
   const out: string[] = [];
   if (report.taxYears.length === 0) out.push('No disposals.', '');
-  for (const year of report.taxYears) {
+  for (const end of report.yearEnds) {
+    const year = report.taxYears.find((y) => y.taxYear === end.taxYear);
+    if (!year) {
+      out.push(`Tax year ${end.taxYear}: no disposals`, '');
+      out.push(...yearEndLines(end), '');
+      continue;
+    }
     out.push(`Tax year ${year.taxYear}`, '');
     const rows: string[][] = [['Date', 'Asset', 'Quantity', 'Proceeds £', 'Cost £', 'Gain £']];
     for (const d of report.disposals.filter((disposal) => disposal.taxYear === year.taxYear)) {
@@ -51,13 +58,34 @@ export function cgtTable(report: CgtReport): string {
       ),
       '',
     );
-    out.push(`  Section 104 pools at 5 April ${Number(year.taxYear.slice(0, 4)) + 1}`);
-    out.push(...indent(poolRows(year.closingPools), 4), '');
+    out.push(...yearEndLines(end), '');
   }
   out.push('Section 104 pools after the last transaction');
   out.push(...indent(poolRows(report.pools)), '');
   out.push('Sterling rounded to pence for display; --json gives every figure unrounded.');
   return `${out.join('\n')}\n`;
+}
+
+/** The year's closing pools, and the later acquisitions its disposals took under the 30-day rule. */
+function yearEndLines(end: CgtYearEnd): string[] {
+  const out = [`  Section 104 pools at 5 April ${Number(end.taxYear.slice(0, 4)) + 1}`];
+  out.push(...indent(poolRows(end.pools), 4));
+  if (end.matchedAhead.length > 0) {
+    out.push('', `  Acquisitions after ${end.asAt} matched with this year's disposals (30 days)`);
+    out.push(
+      ...indent(
+        columns(
+          [
+            ['Date', 'Asset', 'Quantity', 'Cost £'],
+            ...end.matchedAhead.map((m) => [m.day, m.asset, plainDecimal(m.quantity), pounds(m.cost)]),
+          ],
+          ['left', 'left', 'right', 'right'],
+        ),
+        4,
+      ),
+    );
+  }
+  return out;
 }
 
 function poolRows(pools: readonly CgtPool[]): string[] {

@@ -98,6 +98,32 @@ export interface CgtTaxYear {
   closingPools: CgtPool[];
 }
 
+/**
+ * Acquisitions after a tax year's end that its disposals took under the 30-day rule (summed per asset and UK
+ * day): next year's computation leaves them out of that day's acquisitions (a pack's pools.csv
+ * `matched-ahead` rows).
+ */
+export interface CgtMatchedAhead {
+  asset: string;
+  /** The UK day of the acquisitions, after the year's 5 April. */
+  day: string;
+  quantity: Decimal;
+  cost: Decimal;
+}
+
+/**
+ * Where one tax year leaves the next: its closing pools at 5 April (as `CgtTaxYear.closingPools`, and for a
+ * year without disposals every pool held then) and its matched-ahead acquisitions. What a pack's pools.csv
+ * carries, so a rerun of its cgt-input.csv gives that file's rows.
+ */
+export interface CgtYearEnd {
+  taxYear: string;
+  /** The year's last UK day, 5 April. */
+  asAt: string;
+  pools: CgtPool[];
+  matchedAhead: CgtMatchedAhead[];
+}
+
 export interface CgtReport {
   /** By date, then asset. */
   disposals: CgtDisposal[];
@@ -105,6 +131,8 @@ export interface CgtReport {
   pools: CgtPool[];
   /** The tax years that have disposals, in order. */
   taxYears: CgtTaxYear[];
+  /** Every tax year from the first transaction's to the last one's, in order. */
+  yearEnds: CgtYearEnd[];
 }
 
 /** Input the engine refuses: `ref` names the transaction (a CSV line, an event id) when there is one. */

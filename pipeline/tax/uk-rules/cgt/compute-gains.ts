@@ -35,6 +35,7 @@ import {
   type CgtReport,
   type CgtTaxYear,
   type CgtTransaction,
+  type CgtYearEnd,
 } from './cgt-types.js';
 
 /** How far the 30-day rule reaches: acquisitions on the 30 UK days after the disposal's day. */
@@ -108,7 +109,15 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
 
   const assets = [...byAsset.keys()].sort(compare);
   const pools = assets.map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], null));
-  return { disposals, pools, taxYears: taxYears(disposals, assets, poolHistory) };
+  const days = indexed.map((item) => item.day).sort(compare);
+  const spanned =
+    days.length === 0 ? [] : yearsBetween(calendar.taxYear(days[0]!), calendar.taxYear(days.at(-1)!));
+  return {
+    disposals,
+    pools,
+    taxYears: taxYears(disposals, assets, poolHistory),
+    yearEnds: spanned.map((taxYear) => yearEnd(taxYear, disposals, assets, poolHistory)),
+  };
 }
 
 /** The caller's amounts as `CgtDecimal`s (a Decimal of another precision is copied digit for digit). */
@@ -390,9 +399,6 @@ function taxYears(
   return [...years.keys()].sort(compare).map((taxYear) => {
     const list = years.get(taxYear) ?? [];
     const sum = (pick: (d: CgtDisposal) => Decimal) => list.reduce((total, d) => total.plus(pick(d)), ZERO);
-    // 5 April of the year after the label's first year.
-    const lastDay = `${Number(taxYear.slice(0, 4)) + 1}-04-05`;
-    const firstDay = `${taxYear.slice(0, 4)}-04-06`;
     return {
       taxYear,
       disposals: list.length,
@@ -400,16 +406,72 @@ function taxYears(
       costs: sum((d) => d.cost),
       gains: sum((d) => (d.gain.gt(0) ? d.gain : ZERO)),
       losses: sum((d) => (d.gain.lt(0) ? d.gain.negated() : ZERO)),
-      // A pool emptied before the year began is not one of its pools: carried to next year through pools.csv
-      // it could not be opened (a pool of nothing), so listing it would part the two computations.
-      closingPools: assets
-        .filter((asset) => (poolHistory.get(asset)?.[0]?.day ?? '9999') <= lastDay)
-        .map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], lastDay))
-        .filter(
-          (pool) => pool.quantity.gt(0) || activeIn(poolHistory.get(pool.asset) ?? [], firstDay, lastDay),
-        ),
+      closingPools: closingPools(taxYear, assets, poolHistory),
     };
   });
+}
+
+/** The first and last UK day of a tax year label: 6 April to 5 April. */
+function yearDays(taxYear: string): { firstDay: string; lastDay: string } {
+  const start = Number(taxYear.slice(0, 4));
+  return { firstDay: `${start}-04-06`, lastDay: `${start + 1}-04-05` };
+}
+
+/** The labels from `first` to `last`, each year once. */
+function yearsBetween(first: string, last: string): string[] {
+  const out: string[] = [];
+  for (let start = Number(first.slice(0, 4)); start <= Number(last.slice(0, 4)); start++) {
+    out.push(ukTaxYear(start).label);
+  }
+  return out;
+}
+
+/** The section 104 pools as they stand at the end of the tax year (5 April), every asset seen by then. */
+function closingPools(
+  taxYear: string,
+  assets: readonly string[],
+  poolHistory: ReadonlyMap<string, PoolAfterDay[]>,
+): CgtPool[] {
+  const { firstDay, lastDay } = yearDays(taxYear);
+  // A pool emptied before the year began is not one of its pools: carried to next year through pools.csv
+  // it could not be opened (a pool of nothing), so listing it would part the two computations.
+  return assets
+    .filter((asset) => (poolHistory.get(asset)?.[0]?.day ?? '9999') <= lastDay)
+    .map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], lastDay))
+    .filter((pool) => pool.quantity.gt(0) || activeIn(poolHistory.get(pool.asset) ?? [], firstDay, lastDay));
+}
+
+/**
+ * The year's closing pools and the acquisitions after its 5 April that its disposals took under the 30-day
+ * rule, summed per asset and UK day, by day then asset.
+ */
+function yearEnd(
+  taxYear: string,
+  disposals: readonly CgtDisposal[],
+  assets: readonly string[],
+  poolHistory: ReadonlyMap<string, PoolAfterDay[]>,
+): CgtYearEnd {
+  const { lastDay } = yearDays(taxYear);
+  const ahead = new Map<string, CgtYearEnd['matchedAhead'][number]>();
+  for (const disposal of disposals) {
+    if (disposal.taxYear !== taxYear) continue;
+    for (const part of disposal.matched) {
+      if (part.rule !== '30-day' || part.date === undefined || part.date <= lastDay) continue;
+      const key = `${part.date}\u0000${disposal.asset}`;
+      const entry = ahead.get(key) ?? { asset: disposal.asset, day: part.date, quantity: ZERO, cost: ZERO };
+      ahead.set(key, {
+        ...entry,
+        quantity: entry.quantity.plus(part.quantity),
+        cost: entry.cost.plus(part.cost),
+      });
+    }
+  }
+  return {
+    taxYear,
+    asAt: lastDay,
+    pools: closingPools(taxYear, assets, poolHistory),
+    matchedAhead: [...ahead.keys()].sort(compare).map((key) => ahead.get(key)!),
+  };
 }
 
 /**

@@ -9,10 +9,12 @@
  * disposal to the penny), and the closing pools agree: BittyTax is told every holding left for nothing on
  * one last day, so that day's allowable costs are its closing pools' cost.
  *
- * Binance, Gate and KuCoin trade TAO against USDT here and give no pounds: the pack values each such row at the TAO/GBP
- * rate of its UK day (`--prices`) and a fee in USDT at the trade's own ratio. BittyTax is then given the
- * values worked out here from the prices file the test writes (`quoted-exchange-files.ts`), in a run of its
- * own (the USDT fees make the history's pounds differ). None of them lists alpha, so those three formats run
+ * Binance, Gate and KuCoin trade TAO against USDT here and give no pounds: USDT is a token with its own pool,
+ * each trade a disposal of one token and an acquisition of the other valued at the USDT side's daily rate
+ * (`--prices` carries TAO's and USDT's), its fee at the trade's own price, half on each side. BittyTax is
+ * given the same trades of TAO and USDT worked out here from the prices file the test writes
+ * (`quoted-bittytax.ts`), in a run of its own; the USDT the exports never show arriving is given to both as
+ * received at its market value. None of them lists alpha, so those three formats run
  * only on the histories without a record trade of TAO for alpha: 9 of the 20. Binance's and Gate's
  * withdrawals are given beside them in a plain-format file with their fee (`quoted-exchange-files.ts`
  * says why).
@@ -32,7 +34,7 @@ import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js
 import type { CgtJson } from '../../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
 import { type BittyTaxYear, locateBittyTax, runBittyTax } from '../../../support/bittytax.js';
 import { runArgs } from '../../uk-rules/cgt/run-cgt.js';
-import { quotedValues } from './quoted-exchange-files.js';
+import { quotedBittytax } from './quoted-bittytax.js';
 import {
   addresses,
   bittytaxHistory,
@@ -153,8 +155,7 @@ describe.skipIf('skip' in bittytax)(`random exchange-staker histories against Bi
       expect(FINAL_SPEND.getTime()).toBeGreaterThan(h.events.at(-1)!.at.getTime());
       // BittyTax's figures for a history as written (the records' own pounds), run once per text.
       const runs = new Map<string, Promise<Map<string, Omit<BittyTaxYear, 'taxYear'>>>>();
-      const bittyOf = (history: History) => {
-        const text = bittytaxHistory(history);
+      const bittyOf = (text: string) => {
         if (!runs.has(text))
           runs.set(
             text,
@@ -170,7 +171,9 @@ describe.skipIf('skip' in bittytax)(`random exchange-staker histories against Bi
       const formats = RECORD_FORMATS.filter((f) => canWrite(h, f) && (!ONLY || ONLY.includes(f)));
       for (const format of formats) {
         // An export in USDT gives no pounds: BittyTax is given the values the pack should put on it.
-        const bitty = await bittyOf(isQuoted(format) ? quotedValues(h, fiatPricesFile(h)) : h);
+        const bitty = await bittyOf(
+          isQuoted(format) ? quotedBittytax(h, fiatPricesFile(h)) : bittytaxHistory(h),
+        );
         const report = await packFigures(h, format);
         const label = `seed ${seed}, ${format}, opening ${h.opening.mode}`;
         // The closing pools hold what the history holds, asset by asset.

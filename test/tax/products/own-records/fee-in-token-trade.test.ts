@@ -25,12 +25,22 @@ const BITTYTAX = [
   'Trade,1,TAO,300,90,SN12-ALPHA,300,10,SN12-ALPHA,30,Kraken,2025-06-02T10:00:00Z,',
 ].join('\n');
 
-/** Koinly: the sent amount leaves out the fee; Net Worth is what all 100 alpha bought (£3 an alpha). */
+/**
+ * Koinly: the sent amount leaves out the fee and Net Worth is the worth of the 90 sent, so the trade's one
+ * price is £300 / 90 an alpha, and the fee of 10 alpha is worth £33.33…, as BittyTax values a fee in the
+ * token sold (its Sell Value over its Sell Quantity, which excludes the fee) when no Fee Value is given:
+ *
+ *   alpha: one disposal of 100 for £300 + £33.33… = £333.33; cost £100 + half the fee £16.67 = £116.67.
+ *   TAO:   acquired 1 for £300 + the other half £16.67 = £316.67.
+ */
 const KOINLY = [
   'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
   '2025-06-01 10:00:00 UTC,,,100,SN12-ALPHA,,,100,GBP,income,,',
   '2025-06-02 10:00:00 UTC,90,SN12-ALPHA,1,TAO,10,SN12-ALPHA,300,GBP,,,',
 ].join('\n');
+
+/** The BittyTax file with the fee's value left for BittyTax to work out from the trade. */
+const BITTYTAX_UNVALUED_FEE = BITTYTAX.replace(',10,SN12-ALPHA,30,', ',10,SN12-ALPHA,,');
 
 const bittytax = await locateBittyTax();
 
@@ -53,8 +63,30 @@ describe('a fee in a token inside a trade of two tokens', () => {
     expect(figures(await reportWithFiles({ records: { 'kraken.csv': BITTYTAX } }))).toEqual(EXPECTED);
   });
 
-  it('from a Koinly file: the same figures', async () => {
-    expect(figures(await reportWithFiles({ records: { 'kraken-koinly.csv': KOINLY } }))).toEqual(EXPECTED);
+  it("from a Koinly file: the fee at the trade's own price of the 90 sent", async () => {
+    const koinly = {
+      alpha: ['2025-06-02 100 £333.33 cost £116.67'],
+      pools: ['TAO 1 £316.67', 'alpha:12:0 0 £0.00'],
+    };
+    expect(figures(await reportWithFiles({ records: { 'kraken-koinly.csv': KOINLY } }))).toEqual(koinly);
+    expect(
+      figures(await reportWithFiles({ records: { 'kraken.csv': BITTYTAX_UNVALUED_FEE } })),
+      'the same trade as a BittyTax row without a Fee Value',
+    ).toEqual(koinly);
+  });
+
+  it.skipIf('skip' in bittytax)('BittyTax values the unvalued fee at that price too', async () => {
+    const years = await runBittyTax(BITTYTAX_UNVALUED_FEE, { location: bittytax });
+    expect(years).toEqual([
+      {
+        taxYear: '2025/26',
+        disposals: 1,
+        proceeds: '333.33',
+        costs: '116.67',
+        gains: '216.66',
+        losses: '0.00',
+      },
+    ]);
   });
 
   it.skipIf('skip' in bittytax)('BittyTax itself gives these figures for the BittyTax file', async () => {

@@ -15,10 +15,23 @@ import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js
 import type { Event, Fee, History } from './staker-history.js';
 
 const USDT_PER_GBP = new CgtDecimal('1.2734');
+
+/**
+ * USDT's GBP quote of a UTC date in the prices file: near 1 / 1.2734, moving by up to £0.0024 over a week so
+ * that USDT has gains and losses of its own.
+ */
+export function usdtQuote(date: string): string {
+  const day = Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+  return new CgtDecimal('0.7841').plus(new CgtDecimal('0.0004').times(day % 7)).toFixed(8);
+}
 const usdt = (gbp: Decimal) => gbp.times(USDT_PER_GBP).toDecimalPlaces(8);
 const n = (value: Decimal) => value.toFixed();
 
 /** A trade's USDT side and its fee as the export writes them (a pounds fee becomes USDT). */
+export function quotedTrade(e: Extract<Event, { kind: 'buy' | 'sell' }>) {
+  return quoted(e);
+}
+
 function quoted(e: Extract<Event, { kind: 'buy' | 'sell' }>) {
   const total = usdt(e.gbp);
   const fee =

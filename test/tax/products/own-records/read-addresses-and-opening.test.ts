@@ -153,13 +153,30 @@ describe('opening pools', () => {
     expect(opening.pools.map((p) => p.asset)).toEqual(['TAO', 'SN12-ALPHA']);
   });
 
+  it("reads a pack's pools.csv with a pool of another token (USDT) and its matched-ahead row", () => {
+    const text = [
+      'asset,quantity,cost_gbp,as_at,kind',
+      'TAO,12.5,3750,2026-04-05,pool',
+      'USDT,640.5,500.25,2026-04-05,pool',
+      'USDT,100,78,2026-04-20,matched-ahead',
+    ].join('\n');
+    const opening = readCustomerFiles([file('pools.csv', text, 'opening')]).opening!;
+    expect(opening.pools.map((p) => `${p.asset} ${p.quantity} ${p.cost}`)).toEqual([
+      'TAO 12.5 3750',
+      'USDT 640.5 500.25',
+    ]);
+    expect(opening.matchedAhead.map((m) => `${m.asset} ${m.day} ${m.quantity}`)).toEqual([
+      'USDT 2026-04-20 100',
+    ]);
+  });
+
   it('refuses pools at two days, a pool twice, unknown assets, a matched-ahead day out of reach', () => {
     const text = [
       'asset,quantity,cost_gbp,as_at,kind',
       'TAO,12.5,3750,2026-04-05,pool',
       'alpha:12:0,100,400,2026-04-06,pool',
       'SN12-ALPHA,1,4,2026-04-05,',
-      'ETH,1,2000,2026-04-05,',
+      'ETH/USD,1,2000,2026-04-05,',
       'TAO,1,320,2026-06-20,matched-ahead',
       'TAO,0,5,2026-04-05,pool',
     ].join('\n');
@@ -175,7 +192,8 @@ describe('opening pools', () => {
         file: 'pools.csv',
         line: 5,
         column: 'asset',
-        reason: 'unknown asset "ETH": the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows',
+        reason:
+          'unknown asset "ETH/USD": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'pools.csv',

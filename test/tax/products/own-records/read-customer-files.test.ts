@@ -180,7 +180,7 @@ describe('readCustomerFiles: the plain format', () => {
         file: 'bad.csv',
         line: 5,
         column: 'asset',
-        reason: 'unknown asset "BTC": the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows',
+        reason: 'unknown asset "BTC": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'bad.csv',

@@ -124,8 +124,8 @@ describe('Koinly universal records', () => {
       '4 2025-06-03T11:00:00.000Z income 0.25 TAO £75',
       '5 2025-06-04T12:00:00.000Z withdrawal 1 TAO £300 fee 0.002 TAO £0.6',
       '6 2025-06-05T12:00:00.000Z sell 0.5 TAO £150',
-      // A trade of two tokens: £3 is what 2.02 alpha bought, the fee included (£3 × 0.02 / 2.02).
-      '7 2025-06-06T12:00:00.000Z sell 2 SN12-ALPHA £3 fee 0.02 SN12-ALPHA £0.02970297029702970297029702970297029702970297029703',
+      // A trade of two tokens: £3 is the worth of the 2 alpha sent (the fee apart), £1.50 an alpha.
+      '7 2025-06-06T12:00:00.000Z sell 2 SN12-ALPHA £3 fee 0.02 SN12-ALPHA £0.03',
       '7 2025-06-06T12:00:00.000Z buy 0.01 TAO £3',
     ]);
   });
@@ -133,10 +133,10 @@ describe('Koinly universal records', () => {
   it('names the line, column and reason of each row it cannot read', () => {
     const text = [
       'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
-      '2025-06-01 12:00:00 UTC,1,BTC,10,TAO,,,,,,,',
+      '2025-06-01 12:00:00 UTC,1,BTC.B,10,TAO,,,,,,,',
       '01/06/2025 12:00,3000,GBP,10,TAO,,,,,,x,',
       '2025-06-03 12:00:00 UTC,3000,GBP,10,TAO,0.1,SN5-ALPHA,,,,,',
-      '2025-06-04 12:00:00 UTC,3000,GBP,10,TAO,1,BNB,,,,,',
+      '2025-06-04 12:00:00 UTC,3000,GBP,10,TAO,1,BNB.X,,,,,',
       '2025-06-05 12:00:00 UTC,2,TAO,700,USD,,,700,USD,,,',
       '2025-06-06 12:00:00 UTC,,,1000,GBP,,,,,reward,,',
       '2025-06-07 12:00:00 UTC,2,TAO,1,SN12-ALPHA,,,,,,,',
@@ -149,7 +149,7 @@ describe('Koinly universal records', () => {
         file: 'koinly.csv',
         line: 2,
         column: 'Sent Currency',
-        reason: 'unknown asset "BTC": the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows',
+        reason: 'unknown asset "BTC.B": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'koinly.csv',
@@ -161,7 +161,7 @@ describe('Koinly universal records', () => {
         file: 'koinly.csv',
         line: 5,
         column: 'Fee Currency',
-        reason: 'unknown asset "BNB": the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows',
+        reason: 'unknown asset "BNB.X": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'koinly.csv',
@@ -259,7 +259,7 @@ describe('BittyTax records', () => {
     const text = [
       'Type,Buy Quantity,Buy Asset,Buy Value in GBP,Sell Quantity,Sell Asset,Sell Value in GBP,Fee Quantity,Fee Asset,Fee Value in GBP,Wallet,Timestamp,Note',
       'Charity-Sent,,,,1,TAO,300,,,,Kraken,2025-06-01T12:00:00.000 UTC,',
-      'Trade,1,ETH,,10,TAO,,,,,Kraken,2025-06-02T12:00:00.000 UTC,',
+      'Trade,1,ETH.2,,10,TAO,,,,,Kraken,2025-06-02T12:00:00.000 UTC,',
       'Staking,0.1,TAO,,,,,,,,Kraken,2025-06-03T12:00:00.000 UTC,',
       'Deposit,1,TAO,,,,,,,,Kraken,yesterday,',
       'Withdrawal,1,TAO,,1,TAO,,,,,Kraken,2025-06-05T12:00:00.000 UTC,',
@@ -286,7 +286,7 @@ describe('BittyTax records', () => {
         file: 'bt.csv',
         line: 3,
         column: 'Buy Asset',
-        reason: 'unknown asset "ETH": the pack pools TAO and subnet alpha (SN12-ALPHA); keep only their rows',
+        reason: 'unknown asset "ETH.2": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'bt.csv',

@@ -4,7 +4,7 @@
  * whole history as BittyTax transaction records (for BittyTax itself, independent of the pack's readers).
  */
 import type { Decimal } from 'decimal.js';
-import { binanceFiles, gateFiles, kucoinFiles, quotedCanWrite } from './quoted-exchange-files.js';
+import { binanceFiles, gateFiles, kucoinFiles, quotedCanWrite, usdtQuote } from './quoted-exchange-files.js';
 import {
   type Event,
   EXCHANGE_DEPOSIT,
@@ -86,7 +86,14 @@ export function fiatPricesFile(h: History): string {
     last = h.taoPrices.get(dayOf(ms)) ?? last.plus('7.31');
     days.push({ date: dayOf(ms + DAY), usd: null, gbp: last.toFixed(8), source: 'history' });
   }
-  return JSON.stringify({ days });
+  // USDT's own daily rates beside TAO's (the USDT exports' trades are valued at them).
+  const usdt = days.map((d) => ({
+    date: d.date,
+    usd: '1.00000000',
+    gbp: usdtQuote(d.date),
+    source: 'history',
+  }));
+  return JSON.stringify({ days, assets: { USDT: usdt } });
 }
 
 export function addresses(): string {

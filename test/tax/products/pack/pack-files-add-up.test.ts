@@ -4,12 +4,17 @@
  * bittytax.csv or koinly.csv, finding there every transaction the gains were computed from (cgt-input.csv).
  * The demo coldkey's pack of a sandbox record, published by the real pipeline, built over the real WebSocket.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPack } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
+import type { CgtJson } from '../../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
 import { sharedPackWorld } from '../../../support/shared-pack-world.js';
+import { runArgs } from '../../uk-rules/cgt/run-cgt.js';
 import type { PackWorld } from './pack-world.js';
 import { pdfToText } from './pdf-text.js';
 import { readCsv } from './read-pack-csv.js';
@@ -94,6 +99,34 @@ describe('disposals.csv and matches.csv', () => {
           .lte(new Decimal('1e-8').mul(parts.length + 1)),
       ).toBe(true);
     }
+  });
+});
+
+describe('sbm tax cgt on cgt-input.csv', () => {
+  it("gives the SA108 figures and pools.csv's closing pools of this provisional pack", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sbm-add-up-cgt-'));
+    let report: CgtJson;
+    try {
+      await writeFile(join(dir, 'cgt-input.csv'), files.get('cgt-input.csv')!);
+      const run = await runArgs(['tax', 'cgt', join(dir, 'cgt-input.csv'), '--json']);
+      expect(run.stderr).toBe('');
+      report = JSON.parse(run.stdout) as CgtJson;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const year = report.tax_years.find((y) => y.tax_year === '2025/26')!;
+    const disposals = readCsv(files.get('disposals.csv')!);
+    expect(year.disposals).toBe(disposals.length);
+    expect(sa108('Disposal proceeds')).toBe(printed(new Decimal(year.proceeds)));
+    expect(sa108('Allowable costs \\(including purchase price\\)')).toBe(printed(new Decimal(year.costs)));
+    // The record ends before 5 April (pools.csv's as_at is its last day): the pools are the same.
+    const end = report.year_ends.find((y) => y.tax_year === '2025/26')!;
+    const eight = (text: string) => new Decimal(text).toFixed(8, Decimal.ROUND_HALF_EVEN);
+    const pools = readCsv(files.get('pools.csv')!).filter((row) => row['kind'] === 'pool');
+    expect(pools.length).toBeGreaterThan(0);
+    expect(end.pools.map((p) => `${p.asset}|${p.quantity}|${eight(p.cost)}`)).toEqual(
+      pools.map((row) => `${row['asset']}|${row['quantity']}|${row['cost_gbp']}`),
+    );
   });
 });
 

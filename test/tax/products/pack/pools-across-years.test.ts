@@ -127,6 +127,35 @@ describe('pools across tax years', () => {
     expect(packGains.toFixed(2)).toBe(sumGains.toFixed(2));
   });
 
+  it("sbm tax cgt on the 2025/26 pack's cgt-input.csv gives that pack's pools.csv, matched-ahead rows included", async () => {
+    const files = packs.get('2025/26')!;
+    const dir = await mkdtemp(join(tmpdir(), 'sbm-rerun-pools-'));
+    let report: CgtJson;
+    try {
+      await writeFile(join(dir, 'cgt-input.csv'), files.get('cgt-input.csv')!);
+      const run = await runArgs(['tax', 'cgt', join(dir, 'cgt-input.csv'), '--json']);
+      expect(run.stderr).toBe('');
+      report = JSON.parse(run.stdout) as CgtJson;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // pools.csv as an accountant writes it from the command's year end: pounds to 8 places (half to even),
+    // as the pack writes them; its last row (record-end) says how far the record read, no figure of the engine.
+    const end = report.year_ends.find((y) => y.tax_year === '2025/26')!;
+    const eight = (text: string) => new CgtDecimal(text).toFixed(8, CgtDecimal.ROUND_HALF_EVEN);
+    const rerun = [
+      ...end.pools.map((p) => `${p.asset}|${p.quantity}|${eight(p.cost)}|${end.as_at}|pool`),
+      ...end.matched_ahead.map((m) => `${m.asset}|${m.quantity}|${eight(m.cost)}|${m.day}|matched-ahead`),
+    ];
+    const packed = readCsv(files.get('pools.csv')!)
+      .filter((row) => row['kind'] !== 'record-end')
+      .map((row) => `${row['asset']}|${row['quantity']}|${row['cost_gbp']}|${row['as_at']}|${row['kind']}`);
+    expect(packed.some((row) => row.endsWith('|matched-ahead'))).toBe(true);
+    expect(rerun).toEqual(packed);
+    // The pools after the whole input (30 days past the year) are not the year's.
+    expect(report.pools).not.toEqual(end.pools);
+  });
+
   it('says in the PDF where the record opens, which holdings entered at market value, and the carried pools', () => {
     const text = pdfToText(pdfs.get('2026/27')!, world.dir).replace(/\s+/g, ' ');
     expect(text).toContain('opens at the end of 2026-02-01');

@@ -144,7 +144,57 @@ describe('rendering', () => {
       tax_years: [
         { tax_year: '2024/25', disposals: 1, proceeds: '1400', costs: '937.5', gains: '462.5', losses: '0' },
       ],
+      // Every year from the first acquisition's to the last disposal's: 2019/20 to 2024/25.
+      year_ends: ['2019/20', '2020/21', '2021/22', '2022/23', '2023/24', '2024/25'].map((tax_year) => ({
+        tax_year,
+        as_at: `20${tax_year.slice(5)}-04-05`,
+        pools: [
+          tax_year === '2024/25'
+            ? { asset: 'B', quantity: '5100', cost: '562.5' }
+            : { asset: 'B', quantity: '5000', cost: '500' },
+        ],
+        matched_ahead: [],
+      })),
     });
+  });
+
+  it("JSON: each year's closing pools and what its disposals took under the 30-day rule after 5 April", () => {
+    // 300 disposed of on 1 April 2025 are matched with 300 of the 500 bought on 20 April (£2 each): the
+    // 2024/25 pools at 5 April still hold the 1000 of 2024 (the disposal took none of them), and the
+    // 20 April acquisitions it took are listed for next year (a pack's pools.csv matched-ahead row).
+    const json = cgtJson(
+      computeGains([
+        tx('2024-05-01T12:00:00Z', 'TAO', 'acquire', '1000', '1000'),
+        tx('2025-04-01T12:00:00Z', 'TAO', 'dispose', '300', '900'),
+        tx('2025-04-20T12:00:00Z', 'TAO', 'acquire', '500', '1000'),
+      ]),
+    );
+    expect(json.year_ends).toEqual([
+      {
+        tax_year: '2024/25',
+        as_at: '2025-04-05',
+        pools: [{ asset: 'TAO', quantity: '1000', cost: '1000' }],
+        matched_ahead: [{ asset: 'TAO', day: '2025-04-20', quantity: '300', cost: '600' }],
+      },
+      {
+        tax_year: '2025/26',
+        as_at: '2026-04-05',
+        pools: [{ asset: 'TAO', quantity: '1200', cost: '1400' }],
+        matched_ahead: [],
+      },
+    ]);
+    expect(json.pools).toEqual([{ asset: 'TAO', quantity: '1200', cost: '1400' }]);
+    const text = cgtTable(
+      computeGains([
+        tx('2024-05-01T12:00:00Z', 'TAO', 'acquire', '1000', '1000'),
+        tx('2025-04-01T12:00:00Z', 'TAO', 'dispose', '300', '900'),
+        tx('2025-04-20T12:00:00Z', 'TAO', 'acquire', '500', '1000'),
+      ]),
+    );
+    expect(text).toMatch(
+      /Acquisitions after 2025-04-05 matched with this year's disposals \(30 days\)\n\s+Date\s+Asset\s+Quantity\s+Cost £\n\s+2025-04-20\s+TAO\s+300\s+600\.00\n/,
+    );
+    expect(text).toContain('Tax year 2025/26: no disposals');
   });
 
   it('table: per tax year, the disposal and its matched parts, SA108 figures and pools in pence', () => {
@@ -175,6 +225,14 @@ describe('rendering', () => {
       disposals: [],
       pools: [{ asset: 'B', quantity: '5000', cost: '500' }],
       tax_years: [],
+      year_ends: [
+        {
+          tax_year: '2019/20',
+          as_at: '2020-04-05',
+          pools: [{ asset: 'B', quantity: '5000', cost: '500' }],
+          matched_ahead: [],
+        },
+      ],
     });
   });
 });

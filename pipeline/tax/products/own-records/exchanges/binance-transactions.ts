@@ -7,24 +7,24 @@
  *   `Transaction Sold`, `Transaction Revenue`, the older `Buy`, `Sell`, `Fee`, `Transaction Related`, and
  *   `Binance Convert`) at one time: Binance writes the fills of one order in the same second (or the next,
  *   as BittyTax also allows). One asset received, one given, a fee in one of them (or in pounds). Against
- *   GBP the pounds are its value; against USDT, BTC or any other, its TAO is valued at the pack's TAO/GBP
- *   rate of its UK day (`valueAtDayRate`) and a fee in that currency at the trade's own ratio.
- * - `Deposit`, `Withdraw` (and `Send`) of TAO: arriving at and leaving Binance. Binance's history gives a
- *   withdrawal's fee inside its amount, not on its own row (`feeInside`: the chain's arrival is the amount
- *   sent, and the difference is the fee). Deposits and withdrawals of pounds
- *   (`Fiat Deposit`, `Fiat Withdraw`, or GBP) are money moving and book nothing.
- * - Staking and Simple Earn rewards of TAO: income, at the day's rate.
+ *   GBP the pounds are its value; against USDT, BTC or any other token, both are tokens: a disposal of one
+ *   and an acquisition of the other at one value, the daily GBP rate of the side that values it
+ *   (`valueAtDayRate`), a fee in either at the trade's own price.
+ * - `Deposit`, `Withdraw` (and `Send`) of a token: arriving at and leaving Binance. Binance's history gives a
+ *   TAO withdrawal's fee inside its amount, not on its own row (`feeInside`: the chain's arrival is the
+ *   amount sent, and the difference is the fee). Deposits and withdrawals of pounds (`Fiat Deposit`,
+ *   `Fiat Withdraw`, or GBP) are money moving and book nothing.
+ * - Staking and Simple Earn rewards: income, at the day's rate of their token.
  * - Moves between Binance's own wallets (Spot, Funding, Earn: subscriptions, redemptions, transfers) book
  *   nothing.
- * - Anything else is refused at its line: margin and futures accounts, other tokens' rows, operations not
- *   listed here, a trade whose rows do not make one trade, a fee in BNB (it has no pounds in the file).
+ * - Anything else is refused at its line: margin and futures accounts, operations not listed here, a trade
+ *   whose rows do not make one trade, a fee in BNB (it has no pounds in the file).
  */
 import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
-import { pooledAsset } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
-import { type Draft, quotedTrade, signedAmount } from './day-rate-records.js';
+import { type Draft, pooled, quotedTrade, signedAmount } from './day-rate-records.js';
 import type { ExchangeExport } from './exchange-reader.js';
 
 const COLUMNS = ['User_ID', 'UTC_Time', 'Account', 'Operation', 'Coin', 'Change', 'Remark'] as const;
@@ -136,7 +136,8 @@ function readBinanceTransactions(rows: readonly RecordRow[], source: string): Ow
         quantity: change.abs(),
         gbp: null,
         fee: null,
-        ...(out ? { feeInside: true as const, valueAtDayRate: true as const } : {}),
+        // The fee inside a withdrawal shows only against the chain's arrival: TAO's and alpha's.
+        ...(out && entry.coin === 'TAO' ? { feeInside: true as const, valueAtDayRate: true as const } : {}),
       });
       continue;
     }
@@ -149,17 +150,10 @@ function readBinanceTransactions(rows: readonly RecordRow[], source: string): Ow
         );
         continue;
       }
-      if (entry.coin !== 'TAO') {
-        row.problem(
-          'coin',
-          `${entry.coin} has no value in pounds in Binance's history, and only TAO is valued at the day's TAO/GBP rate: give this reward in a plain-format file with its value and remove it here`,
-        );
-        continue;
-      }
       records.push({
         ...base,
         kind: 'income',
-        asset: 'TAO',
+        asset: entry.coin,
         quantity: change,
         gbp: new CgtDecimal(0),
         fee: null,
@@ -188,13 +182,13 @@ function readEntry(row: RecordRow): Entry | undefined {
   const coin = row.text('coin').toUpperCase();
   if (coin === '') row.problem('coin', 'is empty: each row names its coin');
   if (at === undefined || change === undefined || row.failed) return undefined;
-  const pooled = pooledAsset(coin);
+  const token = pooled(coin);
   return {
     row,
     at,
     operation: row.text('operation').toLowerCase(),
-    coin: pooled ?? coin,
-    pooled: pooled !== null,
+    coin: token ?? coin,
+    pooled: token !== null,
     change,
   };
 }
@@ -203,7 +197,7 @@ function tokenOnly(entry: Entry): boolean {
   if (entry.pooled) return true;
   entry.row.problem(
     'coin',
-    `${entry.coin.slice(0, 20)} is not read: the pack pools TAO and subnet alpha; remove the rows of other coins (their trades against TAO are read)`,
+    `${entry.coin.slice(0, 20)} is not read: it is neither a token's code nor a currency; remove its rows, or give them in a plain-format file`,
   );
   return false;
 }
@@ -227,22 +221,14 @@ function readTrade(group: readonly Entry[]): Draft | undefined {
   const bought = { coin: received[0]!.coin, quantity: sum(received), entry: received[0]! };
   const sold = { coin: given[0]!.coin, quantity: sum(given), entry: given[0]! };
   const token = bought.entry.pooled ? bought : sold.entry.pooled ? sold : null;
-  if (token === null || (bought.entry.pooled && sold.entry.pooled)) {
+  if (token === null) {
     first.problem(
       'coin',
-      `the trade of ${sold.coin.slice(0, 12)} for ${bought.coin.slice(0, 12)} at ${first.text('utc_time').slice(0, 25)} is not read: the pack reads trades of TAO against another coin or currency; remove its rows`,
+      `the trade of ${sold.coin.slice(0, 12)} for ${bought.coin.slice(0, 12)} at ${first.text('utc_time').slice(0, 25)} is not read: it exchanges money for money, no token; remove its rows`,
     );
     return undefined;
   }
   const money = token === bought ? sold : bought;
-  const dayRate = money.coin !== 'GBP';
-  if (dayRate && token.coin !== 'TAO') {
-    money.entry.row.problem(
-      'coin',
-      `the trade of ${token.coin} against ${money.coin.slice(0, 12)} has no value in pounds in Binance's history, and only TAO is valued at the day's TAO/GBP rate: give it in a plain-format file and remove its rows`,
-    );
-    return undefined;
-  }
   const feeCoins = new Set(fees.map((e) => e.coin));
   if (feeCoins.size > 1 || fees.some((e) => e.coin !== token.coin && e.coin !== money.coin)) {
     fees[0]!.row.problem(

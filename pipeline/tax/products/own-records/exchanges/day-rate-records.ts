@@ -1,20 +1,23 @@
 /**
  * The records of an exchange that trades TAO against USDT, BTC and other currencies rather than pounds
- * (KuCoin, Bybit, OKX, Gate, MEXC). Such an export gives no value in pounds for a trade, a reward or a fee
- * in TAO: each is booked with `gbp` 0 and `valueAtDayRate`, and is valued where the records meet the pack's
- * prices at the TAO/GBP rate of its UK day (the market value of the TAO itself, which HMRC accepts for a
- * trade of one token for another). A trade against GBP, where an exchange has one, keeps its pounds.
+ * (Binance, KuCoin, Bybit, OKX, Gate, MEXC). Every asset that is not money is a token with its own pool
+ * (HMRC: a stablecoin is a cryptoasset, CRYPTO10100): a trade of TAO for USDT is a disposal of the USDT and an
+ * acquisition of the TAO at one value. Such an export gives no value in pounds for a trade, a reward or a
+ * fee: each is booked with `gbp` 0 and `valueAtDayRate`, and is valued where the records meet the pack's
+ * prices, at the daily GBP rate of its UK day of the side that values it (`trade-value-side.ts`). A trade
+ * against GBP, where an exchange has one, keeps its pounds.
  *
- * A fee paid in USDT, BTC or the exchange's own token (KCS, GT, MX, OKB) is kept with its quantity but at
- * £0: the pack has no rate for that currency, so the fee is not allowed (the gain is at most that fee
- * higher than it would be; the buyer's adviser can add it).
+ * A fee paid in a third token the prices lack (the exchange's own: KCS, GT, MX, OKB) is kept with its
+ * quantity but at £0: it is not allowed (the gain is at most that fee higher than it would be; the buyer's
+ * adviser can add it), and the pack says so.
  */
 import type { Decimal } from 'decimal.js';
 import { CgtDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
 import type { OwnRecord } from '../customer-inputs.js';
-import { isFiat, pooledAsset } from '../record-asset.js';
+import { isChainAsset, isFiat, pooledAsset, tokenCode } from '../record-asset.js';
 import type { RecordRow } from '../record-row.js';
 import { readAmount, readRecordTime } from '../record-values.js';
+import { valuesBefore } from '../trade-value-side.js';
 
 export type Draft = Pick<
   OwnRecord,
@@ -27,17 +30,30 @@ export interface Leg {
   quantity: Decimal;
 }
 
-/** The pooled name (`TAO`) of an exchange's code, or null for any other token or currency. */
+/**
+ * The pooled name of an exchange's code: `TAO`, a subnet's alpha as the pack names it, or any other token
+ * by its code (`USDT`, `BTC`); null for money (GBP, EUR, USD) and for a code that is no token's.
+ */
 export function pooled(code: string): string | null {
-  return pooledAsset(code);
+  return pooledAsset(code) ?? tokenCode(code);
 }
 
 /**
- * A trade of a pooled token (TAO, or a subnet's alpha) against `quote`: bought (`buy`) or sold.
- * `token.quantity` is the token traded before any fee; `fee` what the exchange took, in whatever it was
- * taken.
+ * A trade of a token against `quote` (money or another token): bought (`buy`) or sold. `token.quantity` is
+ * the token traded before any fee; `fee` what the exchange took, in whatever it was taken. Between two
+ * tokens, the record is of the one valued less surely (TAO) and its counter the other (USDT): the side
+ * that gives the trade its value is the counter, as `trade-value-side.ts` orders them.
  */
-export function quotedTrade(side: 'buy' | 'sell', token: Leg, quote: Leg, fee: Leg | null): Draft {
+export function quotedTrade(
+  givenSide: 'buy' | 'sell',
+  givenToken: Leg,
+  givenQuote: Leg,
+  fee: Leg | null,
+): Draft {
+  const swap = pooled(givenQuote.asset) !== null && valuesBefore(givenToken.asset, givenQuote.asset);
+  const side = swap ? (givenSide === 'buy' ? 'sell' : 'buy') : givenSide;
+  const token = swap ? givenQuote : givenToken;
+  const quote = swap ? givenToken : givenQuote;
   const asset = pooled(token.asset)!;
   const inPounds = quote.asset === 'GBP';
   const feeAsset = fee === null ? null : (pooled(fee.asset) ?? fee.asset);
@@ -64,7 +80,10 @@ export function quotedTrade(side: 'buy' | 'sell', token: Leg, quote: Leg, fee: L
     fee: paid,
     ...(inPounds
       ? {}
-      : { valueAtDayRate: true as const, counter: { asset: quote.asset, quantity: quote.quantity } }),
+      : {
+          valueAtDayRate: true as const,
+          counter: { asset: pooled(quote.asset) ?? quote.asset, quantity: quote.quantity },
+        }),
   };
 }
 
@@ -73,9 +92,12 @@ export function quotedTrade(side: 'buy' | 'sell', token: Leg, quote: Leg, fee: L
  * with the chain's arrival (`feeInside`), and valued at the day's rate.
  */
 export function withdrawalWithFeeInside(asset: string, quantity: Decimal): Draft {
+  const name = pooled(asset)!;
+  // Only a chain token's arrival shows the fee; another token's withdrawal is the amount that left.
+  if (!isChainAsset(name)) return { kind: 'withdrawal', asset: name, quantity, gbp: null, fee: null };
   return {
     kind: 'withdrawal',
-    asset: pooled(asset)!,
+    asset: name,
     quantity,
     gbp: null,
     fee: null,
@@ -84,7 +106,7 @@ export function withdrawalWithFeeInside(asset: string, quantity: Decimal): Draft
   };
 }
 
-/** TAO received as a staking or earn reward: valued at the day's rate. */
+/** A token received as a staking or earn reward: income at its daily rate. */
 export function reward(asset: string, quantity: Decimal): Draft {
   return {
     kind: 'income',
@@ -96,7 +118,7 @@ export function reward(asset: string, quantity: Decimal): Draft {
   };
 }
 
-/** TAO arriving at or leaving the exchange; a fee in TAO is a disposal valued at the day's rate. */
+/** A token arriving at or leaving the exchange; a fee in it is a disposal valued at the day's rate. */
 export function movement(
   kind: 'deposit' | 'withdrawal',
   asset: string,
@@ -187,9 +209,9 @@ export function presentColumn<T extends { column: string }>(
   return candidates.find((c) => rows.some((row) => row.text(c.column) !== '')) ?? null;
 }
 
-/** Why a row of another token is refused. */
+/** Why a row of something that is no token is refused. */
 export function otherToken(code: string, exchange: string): string {
-  return `${code.slice(0, 20) || '(empty)'} is not read: the pack pools TAO and subnet alpha; remove the rows of other tokens from the ${exchange} export (they are not part of the TAO pool)`;
+  return `${code.slice(0, 20) || '(empty)'} is not read: it is neither a token's code nor a currency; remove its rows from the ${exchange} export, or give them in a plain-format file`;
 }
 
 /** Money (GBP, EUR) moved in or out: it books nothing. */

@@ -96,7 +96,7 @@ describe("Binance's transaction history", () => {
   it('refuses, at its line and column, what it does not read', () => {
     const more = [
       ...HISTORY.split('\n'),
-      row('2025-06-11 09:00:00', 'Spot', 'Deposit', 'BTC', '0.01000000'),
+      row('2025-06-11 09:00:00', 'Spot', 'Deposit', 'BTC.B', '0.01000000'),
       row('2025-06-12 09:00:00', 'Cross Margin', 'Margin Loan', 'TAO', '1.00000000'),
       row('2025-06-13 09:00:00', 'Spot', 'Crypto Box', 'TAO', '0.01000000'),
       row('2025-06-14 09:00:00', 'Spot', 'Transaction Buy', 'TAO', '0.10000000'),
@@ -105,14 +105,16 @@ describe("Binance's transaction history", () => {
     ].join('\n');
     // Each problem once, at its line (listed here in line order).
     expect(refusal(more).sort()).toEqual([
-      expect.stringMatching(/^line 19, Coin: BTC is not read: the pack pools TAO and subnet alpha/),
+      expect.stringMatching(
+        /^line 19, Coin: BTC\.B is not read: it is neither a token's code nor a currency/,
+      ),
       expect.stringMatching(/^line 20, Account: rows of Binance's "Cross Margin" account are not read/),
       expect.stringMatching(/^line 21, Operation: "Crypto Box" is not read: /),
       expect.stringMatching(/^line 24, Coin: the trade's fee in BNB is not read: /),
     ]);
   });
 
-  it('takes the TAO/GBP rate of the UK day for a trade against USDT, its fee and a reward', async () => {
+  it("takes TAO's rate of the UK day for a trade against USDT when the prices have no USDT, its fee and a reward", async () => {
     const history = [
       HEADER,
       row('2025-05-01 10:00:00', 'Spot', 'Transaction Buy', 'TAO', '2.00000000'),
@@ -129,12 +131,19 @@ describe("Binance's transaction history", () => {
       ],
     });
     const report = await reportWithFiles({ records: { 'binance.csv': history }, prices });
-    // UK day D is valued by the quote dated D + 1: 1 May by 2 May's, 4 May by 5 May's.
+    // UK day D is valued by the quote dated D + 1: 1 May by 2 May's, 4 May by 5 May's. The USDT fee is
+    // worth the trade's own price of USDT, and falls half on the TAO's cost (the other half on the USDT
+    // disposed of, which the file shows arriving from nowhere: taken at its market value).
     const bought = new Decimal('310.50').times(2);
-    const cost = bought.plus(bought.times('0.64').div(640)).plus(new Decimal('305.25').times('0.01'));
+    const fee = bought.times('0.64').div(640);
+    const cost = bought.plus(fee.div(2)).plus(new Decimal('305.25').times('0.01'));
     expect(report.pools.map((p) => [p.asset, p.quantity, new Decimal(p.cost).toFixed(6)])).toEqual([
       ['TAO', '2.01', cost.toFixed(6)],
+      ['USDT', '0', '0.000000'],
     ]);
+    expect(report.points_to_check?.join('\n')).toMatch(
+      /640\.64 USDT spent on 2025-05-01 that your records do not show arriving/,
+    );
   });
 });
 

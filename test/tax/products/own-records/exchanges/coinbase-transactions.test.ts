@@ -273,11 +273,13 @@ describe("Coinbase's transaction export", () => {
       ],
     });
     const report = await reportWithFiles({ records: { 'coinbase.csv': file }, prices });
-    // UK day D is valued by the quote dated D + 1; the fee of 1.3 USDC is its share of the 440 USDC's value.
+    // UK day D is valued by the quote dated D + 1; the fee of 1.3 USDC is its share of the 440 USDC's value,
+    // allowed half on the TAO's cost and half on the USDC disposed of (a trade of two tokens, CRYPTO22150).
     const bought = new Decimal('331.10');
-    const cost = bought.plus(bought.times('1.3').div(440)).plus(new Decimal('298.70').times('0.0012'));
+    const cost = bought.plus(bought.times('1.3').div(440).div(2)).plus(new Decimal('298.70').times('0.0012'));
     expect(report.pools.map((p) => [p.asset, p.quantity, new Decimal(p.cost).toFixed(6)])).toEqual([
       ['TAO', '1.0012', cost.toFixed(6)],
+      ['USDC', '0', '0.000000'],
     ]);
   });
 });

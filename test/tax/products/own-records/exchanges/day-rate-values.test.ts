@@ -192,7 +192,7 @@ describe('rows an exchange gives no pounds for', () => {
     const run = await runWithFiles({ records: { 'kraken.csv': KRAKEN }, prices: early });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(
-      /kraken\.csv line 2: .*no published TAO\/GBP rate is near enough to its UK day 2025-05-01/,
+      /kraken\.csv line 2: .*no published GBP rate of USD or TAO is near enough to its UK day 2025-05-01/,
     );
   });
 
@@ -208,10 +208,12 @@ describe('rows an exchange gives no pounds for', () => {
       '5,2025-06-02 09:30:00,Order Filled,O201,USDT,330,330,330',
     ].join('\n');
     const report = await reportWithFiles({ records: { 'gate.csv': book }, prices: PRICES });
-    // Valued at the rates of the published prices (UK day D takes the quote of D + 1); without the fee, the
-    // cost of the TAO sold is half of 2 TAO at 1 May's rate.
-    expect(report.disposals.map((d) => [d.date, pence(d.proceeds), pence(d.cost)])).toEqual([
-      ['2025-06-02', pence(new D('330')), pence(new D('310.50'))],
+    // Valued at the rates of the published prices (UK day D takes the quote of D + 1; these prices have no
+    // USDT, so TAO's); without the fee, the cost of the TAO sold is half of 2 TAO at 1 May's rate. The 640
+    // USDT paid is a disposal of USDT, taken as acquired at its value (the file shows it arriving nowhere).
+    expect(report.disposals.map((d) => [d.date, d.asset, pence(d.proceeds), pence(d.cost)])).toEqual([
+      ['2025-05-01', 'USDT', '621.00', '621.00'],
+      ['2025-06-02', 'TAO', pence(new D('330')), pence(new D('310.50'))],
     ]);
     expect(report.points_to_check).toContainEqual(
       expect.stringMatching(

@@ -1,6 +1,6 @@
 /**
  * The pack values the buyer's exchange rows that give no pounds (a reward, a trade of TAO against dollars,
- * a withdrawal fee in TAO) at the TAO/GBP rate of their UK day: the published quote dated the day after,
+ * a withdrawal fee in TAO) at the TAO/GBP rate of their UK day, and a trade against USDT at USDT's: the published quote dated the day after,
  * the one its own staking income of that day is valued at. The demo coldkey's record on the sandbox,
  * published by the real pipeline, with a Kraken ledger of the buyer's; the expected pounds are worked here
  * from the published prices.
@@ -125,6 +125,49 @@ describe('exchange rows without pounds in a pack', () => {
     expect(ledger.mapping.flags.map((f) => f.text)).toContainEqual(
       expect.stringMatching(
         /^kraken\.csv: 3 row\(s\) of tax year 2025\/26 \(lines 2, 4, 5\) have no value in pounds/,
+      ),
+    );
+  });
+
+  it('values a trade of TAO for USDT at the published USDT rate of its UK day, and USDT paid in at its market value', async () => {
+    // The published prices carry USDT's daily quotes beside TAO's (sbm prices fetch, from the same API).
+    const usdt = inputs.fiatAssets?.['USDT'] ?? [];
+    expect(usdt.length).toBeGreaterThan(0);
+    const usdtRate = (day: string) => new Decimal(usdt.find((f) => f.date === addDays(day, 1))!.gbp!);
+    const deposits = [
+      'UID,Account Type,Time(UTC+08:00),Coin,Amount,Fee,Hash,Deposit Address,Transfer Network,Status,Remarks',
+      '12345678,mainAccount,2026-01-04 18:00:00,USDT,701,0,0xd1,TXs1,TRC20,SUCCESS,',
+    ].join('\n');
+    const orders = [
+      'UID,Account Type,Order ID,Order Time(UTC+08:00),Symbol,Side,Order Type,Order Price,Order Amount,Avg. Filled Price,Filled Amount,Filled Volume,Filled Volume (USDT),Filled Time(UTC+08:00),Fee,Fee Currency,Tax,Status',
+      '12345678,mainAccount,o1,2026-01-05 18:00:00,TAO-USDT,BUY,market,,,350,2,700,700,2026-01-05 18:00:00,0.7,USDT,0,deal',
+    ].join('\n');
+    const customer = readCustomerFiles([
+      { name: 'kucoin-deposits.csv', bytes: new TextEncoder().encode(deposits), role: 'records' },
+      { name: 'kucoin-spot-orders.csv', bytes: new TextEncoder().encode(orders), role: 'records' },
+    ]);
+    const ledger = await computeTaxYearLedger(
+      inputs,
+      order().coldkeys,
+      await chain.reader(),
+      undefined,
+      customer,
+    );
+    const rows = ledger.combined.transactions;
+    const value = usdtRate('2026-01-05').times(700);
+    const fee = usdtRate('2026-01-05').times('0.7');
+    // The TAO costs the USDT's value and half the fee; the USDT paid is a disposal at that value, its fee
+    // half on it; the 701 USDT deposited came from nowhere the files show: at its market value that day.
+    const tao = rows.find((tx) => tx.asset === 'TAO' && tx.ref === 'kucoin-spot-orders.csv line 2');
+    expect(tao?.gbp.toFixed(8)).toBe(value.plus(fee.div(2)).toFixed(8));
+    const spent = rows.find((tx) => tx.asset === 'USDT' && tx.action === 'dispose' && tx.quantity.eq(700));
+    expect(spent?.gbp.toFixed(8)).toBe(value.toFixed(8));
+    expect(spent?.fee?.toFixed(8)).toBe(fee.div(2).toFixed(8));
+    const paidIn = rows.find((tx) => tx.asset === 'USDT' && tx.action === 'acquire');
+    expect(paidIn?.gbp.toFixed(8)).toBe(usdtRate('2026-01-04').times(701).toFixed(8));
+    expect(ledger.mapping.flags.map((f) => f.text)).toContainEqual(
+      expect.stringMatching(
+        /kucoin-deposits\.csv line 2: a deposit of 701 USDT .* its cost is taken as its market value/,
       ),
     );
   });
