@@ -219,15 +219,16 @@ function pointsToCheckSection(w: PdfWriter, points: readonly PackPoint[]): void 
     { size: 8.5 },
   );
   const { listed, unlisted } = pointsToList(points);
-  for (const [index, point] of listed.entries()) {
+  for (const point of listed) {
     w.need(40);
-    w.paragraph(`${index + 1}. ${pointTitle(point)}`, { font: w.bold, size: 9 });
+    // Numbered by its rank in points.csv: a gap is a point left to the file.
+    w.paragraph(`${points.indexOf(point) + 1}. ${pointTitle(point)}`, { font: w.bold, size: 9 });
     w.paragraph(point.text, { size: 8.5, indent: 12 });
     w.paragraph(`What settles it: ${point.action}`, { size: 8.5, indent: 12 });
   }
   if (unlisted > 0) {
     w.paragraph(
-      `... and ${unlisted} more with less at stake: points.csv lists every point, in this order, with its action.`,
+      `... and ${unlisted} more with less at stake (the numbers left out): points.csv lists every point by its number, with its action.`,
       { size: 8.5 },
     );
   }
@@ -242,7 +243,7 @@ export function pointTitle(point: PackPoint): string {
     case 'missing-records':
       return `No records of ${point.label ? `${point.label} (${point.counterparty})` : point.counterparty}`;
     case 'reconciliation':
-      return `Not reconciled with the chain: ${point.sent[0]?.asset ?? point.received[0]?.asset ?? ''}${stake}`;
+      return `${point.sent[0]?.asset ?? point.received[0]?.asset ?? 'A token'} not reconciled with the chain${stake}`;
     default:
       return `${POINT_TITLES[point.kind] ?? point.kind}${stake}`;
   }

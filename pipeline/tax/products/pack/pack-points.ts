@@ -5,9 +5,10 @@
  * - One point per address outside the order that the coldkeys sent to or received from: how many
  *   transfers, on which UK days, the tokens each way and their pounds. Marking the address as the buyer's
  *   own on the order page settles all of them at once (they become moves within the buyer's holdings).
- * - One point per address the buyer named as theirs whose transfers no record of theirs shows the other
- *   side of: the tokens went to (or came from) a wallet or exchange whose history the pack does not have;
- *   adding that exchange's export settles it.
+ * - One point per address the buyer named as theirs with a label naming an exchange (`Binance deposit`)
+ *   whose transfers no record of theirs shows the other side of: the tokens went to (or came from) an
+ *   exchange whose history the pack does not have; adding that exchange's export settles it. An address
+ *   of another wallet raises none: the tokens stay in the pools, as the buyer said they stayed theirs.
  * - One point per token whose holdings on the chain differ, on some days, from what the pack booked (the
  *   daily reconciliation's unexplained rows).
  * - Every other point as the pack raised it (grouped when only its date differs), with its kind's action.
@@ -142,8 +143,8 @@ function addressPoints(flags: readonly PackFlag[], transactions: readonly CgtTra
 }
 
 /**
- * The buyer's own addresses that tokens went to or came from with no record of theirs showing the other
- * side: the pack keeps those tokens in the pools, not knowing what was done with them there.
+ * The buyer's own exchange addresses that tokens went to or came from with no record of theirs showing the
+ * other side: the pack keeps those tokens in the pools, not knowing what was done with them there.
  */
 function missingRecordPoints(ledger: TaxYearLedger): PackPoint[] {
   const first = ledger.opening.date;
@@ -154,12 +155,15 @@ function missingRecordPoints(ledger: TaxYearLedger): PackPoint[] {
     if (move.record !== null || move.counterparty === null || date <= first || date > last) continue;
     groups.set(move.counterparty, [...(groups.get(move.counterparty) ?? []), move]);
   }
-  return [...groups].map(([address, moves]) => {
+  return [...groups].flatMap(([address, moves]) => {
     const label = moves.find((move) => move.label)?.label ?? '';
+    // Another wallet of the buyer's holds what it got (the pools keep it); an exchange is where tokens are
+    // sold: its records are the ones missing.
+    const exchange = EXCHANGES.find((name) => new RegExp(`\\b${name}\\b`, 'i').test(label));
+    if (!exchange) return [];
     const sent = quantities(moves.filter((move) => move.direction === 'out'));
     const received = quantities(moves.filter((move) => move.direction === 'in'));
     const dates = uniqueDates(moves.map((move) => ukDay(move.at.getTime())));
-    const exchange = EXCHANGES.find((name) => new RegExp(`\\b${name}\\b`, 'i').test(label));
     const named = label ? `${label} (${address})` : address;
     const ways = [
       sent.length > 0 ? `sent ${quantitiesText(sent)} to it` : '',
@@ -175,9 +179,7 @@ function missingRecordPoints(ledger: TaxYearLedger): PackPoint[] {
       received,
       gbp: null,
       text: `${moves.length} transfer${moves.length === 1 ? '' : 's'} with ${named}, which you named as yours, on ${daysText(dates)} (${ways.join('; ')}): no record you added shows them there, so the pack cannot see what was bought, sold or paid from it.`,
-      action: exchange
-        ? `Add your ${exchange} export (its transaction history, as downloaded) on the order page.`
-        : `Add the records of ${label || 'that wallet'} on the order page (an exchange's export, or the plain format); if you only held the tokens there, nothing to do.`,
+      action: `Add your ${exchange} export (its transaction history, as downloaded) on the order page.`,
     };
   });
 }

@@ -267,8 +267,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   [
     'points.csv',
     'the points to check, one row a point, in the order summary.pdf lists them (most pounds at stake first): ' +
-      'rank, kind (address: transfers with one address outside the order; missing-records: an address you ' +
-      'named as yours with transfers no record of yours shows; reconciliation: a token the chain holds ' +
+      'rank, kind (address: transfers with one address outside the order; missing-records: an exchange address ' +
+      'you named as yours with transfers no record of yours shows; reconciliation: a token the chain holds ' +
       'differently from what the pack booked; or the kind of another point), counterparty (the address), ' +
       'label (your name for it), count (transfers or rows it stands for), days, first_date and last_date ' +
       '(UK), sent and received (quantity and asset, joined by ;), gbp (pounds at stake; empty for a point ' +
