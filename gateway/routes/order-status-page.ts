@@ -249,7 +249,7 @@ function pointsSection(points: readonly PagePoint[], version: number, recordsUrl
   });
   const more =
     points.length > listed.length
-      ? `<p class="hint">And ${points.length - listed.length} more with less at stake (the numbers left out): points.csv in the pack lists them all.</p>`
+      ? `<p class="hint">And ${points.length - listed.length} more (the numbers left out): points.csv in the pack lists them all.</p>`
       : '';
   const lead =
     points.length === 0

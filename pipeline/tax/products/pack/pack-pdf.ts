@@ -228,7 +228,7 @@ function pointsToCheckSection(w: PdfWriter, points: readonly PackPoint[]): void 
   }
   if (unlisted > 0) {
     w.paragraph(
-      `... and ${unlisted} more with less at stake (the numbers left out): points.csv lists every point by its number, with its action.`,
+      `... and ${unlisted} more (the numbers left out): points.csv lists every point by its number, with its action.`,
       { size: 8.5 },
     );
   }
