@@ -40,6 +40,11 @@ export const MAX_RECORDS_BODY = MAX_UPLOAD_TOTAL_BYTES + 256 * 1024;
 /** The names a typed-in field's file takes (the form's text boxes): shown on the page and in the PDF. */
 export const TYPED_ADDRESSES = 'addresses (typed in)';
 export const TYPED_OPENING = 'opening pools (typed in)';
+/** The file an address marked as the buyer's from its point to check becomes, and the label it gets. */
+export const MARKED_ADDRESS = 'address marked as yours';
+export const MARKED_LABEL = 'marked as yours from its point to check';
+/** An SS58 address's characters and length (base58): anything else is refused before it is read. */
+const SS58_TEXT = /^[1-9A-HJ-NP-Za-km-z]{40,60}$/;
 
 const ROLES = new Set<string>(['records', 'addresses', 'opening']);
 
@@ -149,8 +154,8 @@ export function notOpenDetail(order: OrderRecord): string {
 }
 
 /**
- * The form's files: `records` (files), `addresses` (typed text or a file), `opening` (a file, or typed).
- * Empty fields (a file input left empty, a blank text box) are skipped.
+ * The form's files: `records` (files), `addresses` (typed text or a file), `opening` (a file, or typed),
+ * `own_address` (one address, from its point to check: an addresses file of one row). Empty fields (a file input left empty, a blank text box) are skipped.
  */
 async function readUploadForm(request: GatewayRequest): Promise<UploadedFile[]> {
   const headers = request.ctx.requestHeaders;
@@ -172,8 +177,25 @@ async function readUploadForm(request: GatewayRequest): Promise<UploadedFile[]> 
   }
   const files: UploadedFile[] = [];
   for (const [field, value] of form.entries()) {
+    if (field === 'own_address') {
+      // A point's "This address is mine": one address, as an addresses file of one row, read and checked
+      // with the rest of the upload like a typed-in list.
+      const address = typeof value === 'string' ? value.trim() : '';
+      if (!SS58_TEXT.test(address)) {
+        throw new HttpError(400, 'own_address must be one Bittensor address (SS58), as the point names it.');
+      }
+      files.push({
+        name: MARKED_ADDRESS,
+        bytes: new TextEncoder().encode(`address,label\r\n${address},${MARKED_LABEL}\r\n`),
+        role: 'addresses',
+      });
+      continue;
+    }
     if (!ROLES.has(field)) {
-      throw new HttpError(400, 'Unknown form field: the fields are records, addresses and opening.');
+      throw new HttpError(
+        400,
+        'Unknown form field: the fields are records, addresses, opening and own_address.',
+      );
     }
     const role = field as UploadedFile['role'];
     if (typeof value === 'string') {

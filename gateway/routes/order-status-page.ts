@@ -1,6 +1,9 @@
 import type { Order } from '../../pipeline/contract/order.js';
 import type { InputProblem } from '../../pipeline/tax/products/own-records/customer-inputs.js';
+import { MAX_LISTED_POINTS, pointsToList } from '../../pipeline/tax/products/pack/grouped-flags.js';
+import { CgtDecimal, pounds } from '../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { estimatedBuildSeconds, isBigPack, roughly } from '../orders/build-progress.js';
+import type { PagePoint } from '../orders/served-pack-points.js';
 import type { BuildProgress } from '../state/order-state.js';
 import type { AssetManifest } from '../web/build-explorer.js';
 import { escapeHtml } from '../web/html-text.js';
@@ -74,6 +77,8 @@ export function orderStatusPage(
   sandbox = false,
   /** The build under way, as its worker last recorded it (null: not started, or not known). */
   build: BuildProgress | null = null,
+  /** The points to check of the pack the link serves (its points.csv); null: none to show. */
+  points: PagePoint[] | null = null,
 ): Response {
   const day = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
   const what = `${escapeHtml(view.pack.name)} for ${view.coldkeys.length} coldkey${view.coldkeys.length === 1 ? '' : 's'}`;
@@ -120,6 +125,7 @@ export function orderStatusPage(
     }
     extra = [
       revisions.length > 0 ? versionsSection(revisions, day, version) : '',
+      points ? pointsSection(points, version, view.records_url && !building ? view.records_url : null) : '',
       view.records_url && !building ? recordsForm(view.records_url) : '',
     ].join('\n');
   }
@@ -206,6 +212,52 @@ function versionsSection(revisions: Revision[], day: (iso: string) => string, se
 <li class="revision built"><strong>Version 1</strong>: from the chain record of your coldkeys.${served === 1 ? ' The link gives this version.' : ''}</li>
 ${items.join('\n')}
 </ol>
+</section>`;
+}
+
+/** How many points the page lists: a screenful, as many as the PDF lists; points.csv has them all. */
+const PAGE_POINTS = MAX_LISTED_POINTS;
+
+/**
+ * The pack's points to check, as its points.csv orders them (most pounds at stake first), each with what
+ * settles it. A point about an address outside the order carries a one-button form that posts that address
+ * as the buyer's own to `records_url`, the same upload (and checks) as the form below: the next version is
+ * built with it and the point is gone from it. No button while a version is being built.
+ */
+function pointsSection(points: readonly PagePoint[], version: number, recordsUrl: string | null): string {
+  const action = recordsUrl ? escapeHtml(new URL(recordsUrl).pathname + new URL(recordsUrl).search) : null;
+  const title = (point: PagePoint): string => {
+    const stake = point.gbp === '' ? '' : `: £${pounds(new CgtDecimal(point.gbp))} at stake`;
+    switch (point.kind) {
+      case 'address':
+        return `Transfers with <code class="address">${escapeHtml(point.counterparty)}</code>${stake}`;
+      case 'missing-records':
+        return `No records of ${escapeHtml(point.label || point.counterparty)}`;
+      case 'reconciliation':
+        return `A token not reconciled with the chain${stake}`;
+      default:
+        return `To check${stake}`;
+    }
+  };
+  const { listed } = pointsToList(points, PAGE_POINTS);
+  const items = listed.map((point) => {
+    const mark =
+      action && point.kind === 'address' && point.counterparty
+        ? `<form class="mark-own" method="post" action="${action}" enctype="multipart/form-data"><input type="hidden" name="own_address" value="${escapeHtml(point.counterparty)}"><button type="submit">This address is mine</button></form>`
+        : '';
+    return `<li class="point ${escapeHtml(point.kind)}" value="${point.rank}"><strong>${title(point)}</strong><br>${escapeHtml(point.point)}<br><span class="point-action">What settles it: ${escapeHtml(point.action)}</span>${mark}</li>`;
+  });
+  const more =
+    points.length > listed.length
+      ? `<p class="hint">And ${points.length - listed.length} more (the numbers left out): points.csv in the pack lists them all.</p>`
+      : '';
+  const lead =
+    points.length === 0
+      ? `<p>Version ${version} of your pack has none.</p>`
+      : `<p>In version ${version} of your pack, most pounds at stake first, each with what settles it. Marking an address as yours builds a new version at no charge, without that point.</p>\n<ol class="points">\n${items.join('\n')}\n</ol>\n${more}`;
+  return `<section class="order-points" aria-labelledby="points-title">
+<h2 id="points-title">Points to check (${points.length})</h2>
+${lead}
 </section>`;
 }
 

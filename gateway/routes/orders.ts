@@ -10,6 +10,7 @@ import type { OrderServices } from '../orders/order-services.js';
 import type { OrderTokens } from '../orders/order-token.js';
 import { newestBuilt, orderView } from '../orders/order-view.js';
 import { packFileName } from '../orders/pack-key.js';
+import { type PagePoint, servedPackPoints } from '../orders/served-pack-points.js';
 import { PaymentRefusedError, PaymentUnavailableError } from '../orders/stripe-checkout.js';
 import type { TaxYearCoverage } from '../orders/tax-year-coverage.js';
 import type { GatewayRequest } from '../request-context.js';
@@ -144,11 +145,35 @@ export function orderRoutes(router: RouterType<GatewayRequest>, deps: OrderRoute
           headers,
           deps.sandbox ?? false,
           build,
+          await pointsOfServedPack(order, revisions),
         );
       }
       return jsonResponse(view, 200, { ...headers, 'cache-control': 'private, no-store', vary: 'Accept' });
     });
   });
+
+  /**
+   * The points to check of the pack the link serves (the newest version built), for a ready pack's page;
+   * null when there is no pack to read, or it cannot be read (the page shows no list, and we are told).
+   */
+  const pointsOfServedPack = async (
+    order: OrderRecord,
+    revisions: Awaited<ReturnType<GatewayState['orders']['listRevisions']>>,
+  ): Promise<PagePoint[] | null> => {
+    if (!deps.store || order.status !== 'fulfilled' || !order.packKey || !order.packExpiresAt) return null;
+    if (deps.now() >= order.packExpiresAt) return null;
+    const key = newestBuilt(revisions)?.packKey ?? order.packKey;
+    try {
+      return await servedPackPoints(deps.store, key);
+    } catch (error) {
+      deps.onError(
+        new Error(
+          `order ${order.id}: the points of its pack cannot be read (${error instanceof Error ? error.name : typeof error})`,
+        ),
+      );
+      return null;
+    }
+  };
 
   /** As `openOrder`; a browser gets the one 404 as a page. */
   const openOrderForPage = async (

@@ -19,6 +19,8 @@ import { type OrderJobs, startOrderJobs } from '../../../pipeline/demo/order-job
 import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { ukTaxYear, ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
 import { type PackWorld, publishPackWorld } from '../../tax/products/pack/pack-world.js';
+import { pdfToText } from '../../tax/products/pack/pdf-text.js';
+import { readCsv } from '../../tax/products/pack/read-pack-csv.js';
 import { STATE_ENGINES, type TestStateStore } from '../state/state-engines.js';
 
 const HOUR_MS = 3_600_000;
@@ -59,6 +61,8 @@ let base: string;
 let env: NodeJS.ProcessEnv;
 let jobs: OrderJobs;
 const jobLines: string[] = [];
+/** The orders the checkout test bought, the previous tax year's first. */
+const bought: { sku: string; orderId: string; successUrl: string }[] = [];
 
 beforeAll(async () => {
   const genesis = new Date(`${HISTORY.firstDay}T00:00:00Z`);
@@ -143,7 +147,6 @@ it('sells the tax years the demo collects: the previous one and the one under wa
 });
 
 it('checkout → paid on the stand-in’s page or by simulate-payment → the pack arrives by itself → download', async () => {
-  const bought: { sku: string; orderId: string; successUrl: string }[] = [];
   for (const [i, { sku }] of YEARS.entries()) {
     const response = await fetch(`${base}/tax/checkout`, {
       method: 'POST',
@@ -225,6 +228,7 @@ it('checkout → paid on the stand-in’s page or by simulate-payment → the pa
       'koinly.csv',
       'liquidity.csv',
       'matches.csv',
+      'points.csv',
       'pools.csv',
       'positions.csv',
       'reconciliation.csv',
@@ -237,6 +241,106 @@ it('checkout → paid on the stand-in’s page or by simulate-payment → the pa
   expect(listed).not.toContain('demo@example.com');
   expect(listed).not.toContain(coldkey);
   expect(jobs.runs()['orders reconcile']).toBeGreaterThan(0);
+}, 900_000);
+
+/** A pack's file as text, from the order's link (the newest version built). */
+async function packFiles(packUrl: string): Promise<{
+  version: string;
+  text: (name: string) => Promise<string>;
+  bytes: (name: string) => Promise<Uint8Array>;
+}> {
+  const response = await fetch(packUrl);
+  expect(response.status).toBe(200);
+  const zip = await JSZip.loadAsync(await response.arrayBuffer());
+  return {
+    version: response.headers.get('x-pack-version') ?? '',
+    text: (name) => zip.file(name)!.async('string'),
+    bytes: (name) => zip.file(name)!.async('uint8array'),
+  };
+}
+
+/** The address points an order page lists: each point's address, words and its one-button form. */
+function pageAddressPoints(html: string): { address: string; action: string; item: string }[] {
+  const items = html.match(/<li class="point address"[^>]*>[\s\S]*?<\/li>/g) ?? [];
+  return items.map((item) => ({
+    item,
+    address: /name="own_address" value="([^"]+)"/.exec(item)?.[1] ?? '',
+    action: (/<form class="mark-own" method="post" action="([^"]+)"/.exec(item)?.[1] ?? '').replace(
+      /&amp;/g,
+      '&',
+    ),
+  }));
+}
+
+it("the previous year's pack groups its transfers by address, each with its action; marking one as own from its point rebuilds the pack without it", async () => {
+  const first = bought[0]!;
+  const page = () => fetch(first.successUrl, { headers: { accept: 'text/html' } }).then((r) => r.text());
+  const order = (await (await fetch(first.successUrl)).json()) as { pack_url: string };
+  const pack = await packFiles(order.pack_url);
+  const points = readCsv(await pack.text('points.csv'));
+  const events = readCsv(await pack.text('events.csv'));
+  // Every transfer across the order's edge is in one point, its address's: as many points as addresses.
+  const transfers = events.filter((row) => row['treatment']!.includes('outside the order'));
+  expect(transfers.length).toBeGreaterThan(1);
+  const addresses = points.filter((row) => row['kind'] === 'address');
+  expect(new Set(addresses.map((row) => row['counterparty']))).toEqual(
+    new Set(transfers.map((row) => row['counterpart_coldkey'])),
+  );
+  expect(addresses.length).toBeLessThan(transfers.length);
+  expect(addresses.reduce((sum, row) => sum + Number(row['count']), 0)).toBe(transfers.length);
+  for (const row of addresses) expect(row['action']).toMatch(/Mark it as yours on the order page/);
+  // Most pounds at stake first.
+  const stakes = points.filter((row) => row['gbp'] !== '').map((row) => Number(row['gbp']));
+  expect(stakes).toEqual([...stakes].sort((a, b) => b - a));
+  // The PDF lists the same points, the first with its address and its action.
+  const pdf = pdfToText(await pack.bytes('summary.pdf'), world.dir).replace(/\s+/g, ' ');
+  expect(pdf).toContain(`${addresses[0]!['rank']}. Transfers with ${addresses[0]!['counterparty']}`);
+  expect(pdf).toContain(addresses[0]!['action']!.replace(/\s+/g, ' '));
+
+  // The order page: each address point with its one-button form.
+  const listed = pageAddressPoints(await page());
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed.map((p) => p.address)).toEqual(
+    addresses.slice(0, listed.length).map((row) => row['counterparty']),
+  );
+  for (const p of listed) expect(p.item).toContain('This address is mine');
+  const mine = listed[0]!;
+  const form = new FormData();
+  form.set('own_address', mine.address);
+  const marked = await fetch(new URL(mine.action, base), {
+    method: 'POST',
+    body: form,
+    headers: { accept: 'text/html', origin: base },
+    redirect: 'manual',
+  });
+  expect(marked.status, await marked.clone().text()).toBe(303);
+
+  // The demo's cron builds version 2 with that address as the buyer's own.
+  const state = await openGatewayState(stateStore.url);
+  const deadline = Date.now() + 600_000;
+  try {
+    for (;;) {
+      const revisions = await state.orders.listRevisions(first.orderId);
+      const status = revisions.find((r) => r.version === 2)?.status;
+      if (status === 'built') break;
+      expect(status, 'version 2 is built').not.toBe('rejected');
+      if (Date.now() > deadline) throw new Error('version 2 was not built in time');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  } finally {
+    await state.close();
+  }
+  const revised = await packFiles(order.pack_url);
+  expect(revised.version).toBe('2');
+  const after = readCsv(await revised.text('points.csv'));
+  expect(after.map((row) => row['counterparty'])).not.toContain(mine.address);
+  expect(after.filter((row) => row['kind'] === 'address').map((row) => row['counterparty'])).toEqual(
+    addresses.map((row) => row['counterparty']).filter((address) => address !== mine.address),
+  );
+  // Its transfers are moves within the buyer's holdings now, and the page lists the point no more.
+  const revisedPdf = pdfToText(await revised.bytes('summary.pdf'), world.dir);
+  expect(revisedPdf).not.toContain(`Transfers with ${mine.address}`);
+  expect(pageAddressPoints(await page()).map((p) => p.address)).not.toContain(mine.address);
 }, 900_000);
 
 it('stops the order jobs with the demo: the run under way ends, and no other starts', async () => {

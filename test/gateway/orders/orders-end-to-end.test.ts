@@ -374,6 +374,7 @@ describe('tax orders end to end', () => {
       'koinly.csv',
       'liquidity.csv',
       'matches.csv',
+      'points.csv',
       'pools.csv',
       'positions.csv',
       'reconciliation.csv',

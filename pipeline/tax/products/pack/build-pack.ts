@@ -24,7 +24,9 @@ import {
 } from './pack-csv.js';
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
 import { packPdf, reconciliationFigures } from './pack-pdf.js';
+import { packPoints } from './pack-points.js';
 import { packReadme } from './pack-text.js';
+import { pointsCsv } from './points-csv.js';
 
 export type { PackOrder } from './pack-inputs.js';
 
@@ -49,6 +51,7 @@ export const PACK_FILE_NAMES = [
   'pools.csv',
   'positions.csv',
   'reconciliation.csv',
+  'points.csv',
   'cgt-input.csv',
   'bittytax.csv',
   'koinly.csv',
@@ -110,8 +113,10 @@ export async function buildPackFiles(
   const text = (value: string) => new TextEncoder().encode(value);
   const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
+  // One list for the PDF and points.csv, so that the two say the same.
+  const points = packPoints(ledger);
   const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
-    ['summary.pdf', await packPdf(order, inputs, ledger, asOf)],
+    ['summary.pdf', await packPdf(order, inputs, ledger, asOf, points)],
     ['income.csv', text(incomeCsv(ledger, inputs.subnetNames))],
     ['events.csv', text(eventsCsv(ledger))],
     ['disposals.csv', text(disposalsCsv(ledger))],
@@ -119,6 +124,7 @@ export async function buildPackFiles(
     ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
     ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
     ['reconciliation.csv', text(reconciliationCsv(ledger))],
+    ['points.csv', text(pointsCsv(points))],
     ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
     ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
     ['koinly.csv', text(koinlyCsv(records))],

@@ -4,8 +4,9 @@ import { fixedToText } from '../../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
 import { customerSection } from './customer-section.js';
-import { groupedFlagLine, groupFlags, pointsToList } from './grouped-flags.js';
+import { pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
+import { type PackPoint, packPoints } from './pack-points.js';
 import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
 import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES, reconciliationResult } from './pack-text.js';
 import { PdfWriter } from './pdf-layout.js';
@@ -31,6 +32,8 @@ export async function packPdf(
   inputs: PackInputs,
   ledger: TaxYearLedger,
   asOf: Date,
+  /** The points to check (points.csv's rows): the list shows the same. */
+  points: readonly PackPoint[] = packPoints(ledger),
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.setTitle(`${order.packName} - ${order.id}`);
@@ -52,7 +55,7 @@ export async function packPdf(
   closingPoolsSection(w, ledger);
   reconciliationSection(w, ledger);
   customerSection(w, ledger);
-  pointsToCheckSection(w, ledger);
+  pointsToCheckSection(w, points);
   // Every coldkey of the record, the ones followed after a coldkey swap too: each its own income pages.
   if (inputs.coldkeys.length > 1) {
     for (const coldkey of inputs.coldkeys) coldkeyPages(w, coldkey, order, inputs, ledger, record);
@@ -201,21 +204,65 @@ function closingPoolsSection(w: PdfWriter, ledger: TaxYearLedger): void {
   );
 }
 
-/** The points to check, grouped; past the list's length, where the rest are. */
-function pointsToCheckSection(w: PdfWriter, ledger: TaxYearLedger): void {
-  const points = groupFlags(ledger.mapping.flags);
+/**
+ * The points to check as points.csv has them (`pack-points.ts`): grouped by what settles them, the most
+ * pounds at stake first, each with its action; past a screenful, where the rest are.
+ */
+function pointsToCheckSection(w: PdfWriter, points: readonly PackPoint[]): void {
   w.heading(`Points to check (${points.length})`);
-  if (points.length === 0) w.line('None: no transfers out of the order, no negative or unpriced days.');
+  if (points.length === 0) {
+    w.line('None: no transfers out of the order, no negative or unpriced days, nothing unreconciled.');
+    return;
+  }
+  w.paragraph(
+    'Most pounds at stake first, each with what settles it. points.csv lists the same points, one a row.',
+    { size: 8.5 },
+  );
   const { listed, unlisted } = pointsToList(points);
-  for (const point of listed) w.paragraph(`- ${groupedFlagLine(point)}`, { size: 8.5 });
+  for (const point of listed) {
+    w.need(40);
+    // Numbered by its rank in points.csv: a gap is a point left to the file.
+    w.paragraph(`${points.indexOf(point) + 1}. ${pointTitle(point)}`, { font: w.bold, size: 9 });
+    w.paragraph(point.text, { size: 8.5, indent: 12 });
+    w.paragraph(`What settles it: ${point.action}`, { size: 8.5, indent: 12 });
+  }
   if (unlisted > 0) {
     w.paragraph(
-      `- ... and ${unlisted} more transfers outside this order or negative, unexplained or unpriced days: ` +
-        'events.csv (treatment) and income.csv (note) list them all.',
+      `... and ${unlisted} more (the numbers left out): points.csv lists every point by its number, with its action.`,
       { size: 8.5 },
     );
   }
 }
+
+/** A point's first line: what it is about and the pounds at stake. */
+export function pointTitle(point: PackPoint): string {
+  const stake = point.gbp === null ? '' : `: ${money(point.gbp)} at stake`;
+  switch (point.kind) {
+    case 'address':
+      return `Transfers with ${point.counterparty}${stake}`;
+    case 'missing-records':
+      return `No records of ${point.label ? `${point.label} (${point.counterparty})` : point.counterparty}`;
+    case 'reconciliation':
+      return `${point.sent[0]?.asset ?? point.received[0]?.asset ?? 'A token'} not reconciled with the chain${stake}`;
+    default:
+      return `${POINT_TITLES[point.kind] ?? point.kind}${stake}`;
+  }
+}
+
+const POINT_TITLES: Partial<Record<PackPoint['kind'], string>> = {
+  'transfer-out': 'Transfer out of the order',
+  'transfer-in': 'Transfer into the order',
+  'negative-income': 'A fall in stake',
+  unexplained: 'Holdings the record does not explain',
+  unpriced: 'Income without a price',
+  ended: 'A subnet ended',
+  moved: 'Stake moved between keys',
+  opening: 'The opening holdings',
+  calendar: 'Days placed from the chain',
+  'stale-rate': 'An older TAO/GBP rate',
+  provisional: 'Provisional figures',
+  'own-records': 'Your records',
+};
 
 /** One coldkey's pages: how the record came to follow it, its income and its positions (gains are pooled). */
 function coldkeyPages(

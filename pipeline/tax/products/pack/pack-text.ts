@@ -269,6 +269,17 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       "day's prices), explanation (reconciled, a known mechanism, or unexplained: a point to check), " +
       'booked_movements (the booked rows: income, or the event of each action, with their quantities).',
   ],
+  [
+    'points.csv',
+    'the points to check, one row a point, in the order summary.pdf lists them (most pounds at stake first): ' +
+      'rank, kind (address: transfers with one address outside the order; missing-records: an exchange address ' +
+      'you named as yours with transfers no record of yours shows; reconciliation: a token the chain holds ' +
+      'differently from what the pack booked; or the kind of another point), counterparty (the address), ' +
+      'label (your name for it), count (transfers or rows it stands for), days, first_date and last_date ' +
+      '(UK), sent and received (quantity and asset, joined by ;), gbp (pounds at stake; empty for a point ' +
+      'with no single figure), point (what was found) and action (what settles it: an address marked as ' +
+      'yours on the order page, an export added, what to check).',
+  ],
   ['README.txt', 'what each file and column means.'],
 ];
 

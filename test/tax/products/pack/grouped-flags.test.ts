@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   groupedFlagLine,
   groupFlags,
+  MAX_LISTED_POINTS,
   pointsToList,
 } from '../../../../pipeline/tax/products/pack/grouped-flags.js';
 
@@ -41,7 +42,8 @@ describe('a point to check', () => {
 });
 
 describe('a long list of points', () => {
-  // 45 transfers out over the year, then the coldkey swap the record followed and the provisional disposals.
+  // 45 transfers out over the year to 45 addresses, then the coldkey swap the record followed and the
+  // provisional disposals.
   const transfers = Array.from({ length: 45 }, (_, i) => ({
     date: `2026-${String(5 + Math.floor(i / 28)).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
     kind: 'transfer-out' as const,
@@ -57,10 +59,10 @@ describe('a long list of points', () => {
     },
   ]);
 
-  it('lists the first 30 transfers and every point about the whole record, the rest counted', () => {
+  it('lists a screenful of the transfers and every point about the whole record, the rest counted', () => {
     const { listed, unlisted } = pointsToList(points);
-    expect(listed.filter((p) => p.kind === 'transfer-out')).toHaveLength(30);
+    expect(listed.filter((p) => p.kind === 'transfer-out')).toHaveLength(MAX_LISTED_POINTS);
     expect(listed.slice(-2).map((p) => p.kind)).toEqual(['moved', 'provisional']);
-    expect(unlisted).toBe(15);
+    expect(unlisted).toBe(45 - MAX_LISTED_POINTS);
   });
 });
