@@ -6,6 +6,7 @@ import type { AssetManifest } from '../web/build-explorer.js';
 import { escapeHtml } from '../web/html-text.js';
 import { htmlHeaders } from '../web/page-headers.js';
 import { messagePage, renderShell } from '../web/page-shell.js';
+import { packPointsSection } from './order-pack-points.js';
 
 /** How often a waiting status page reloads itself, in seconds. */
 export const STATUS_REFRESH_SECONDS = 10;
@@ -95,6 +96,7 @@ export function orderStatusPage(
       `Payment received ${view.paid_at ? day(view.paid_at) : ''}. Your pack is being built from the chain record; ${buildTime(build, day)}`,
       'You will also get an email with the download link when it is ready.',
     ];
+    extra = packPointsSection();
   } else if (now >= new Date(view.pack_expires_at)) {
     refresh = false;
     title = 'Your tax pack was deleted';
@@ -121,6 +123,7 @@ export function orderStatusPage(
     extra = [
       revisions.length > 0 ? versionsSection(revisions, day, version) : '',
       view.records_url && !building ? recordsForm(view.records_url) : '',
+      packPointsSection(),
     ].join('\n');
   }
   const every =

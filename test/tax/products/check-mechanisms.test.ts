@@ -135,7 +135,7 @@ describe("the free check on the dated world's demo coldkey", () => {
     expect(years).toEqual(['2026/27', '2025/26']);
   });
 
-  it("names every mechanism of its 2025/26 life, as many times as it ran, on its UK days", () => {
+  it('names every mechanism of its 2025/26 life, as many times as it ran, on its UK days', () => {
     const expected = expected2025();
     // The life has all of them: the issue's list and the ones worth naming beside it.
     expect([...expected.keys()].sort()).toEqual(
@@ -183,9 +183,7 @@ describe("the free check on the dated world's demo coldkey", () => {
           .filter((e) => e.kind === 'Transfer' || e.kind === 'StakeTransferred')
           .filter((e) => {
             const to = details.get(`${e.block}/${e.event_index}`)?.destination_coldkey ?? null;
-            return side === 'out'
-              ? e.coldkey === demo && to !== demo
-              : to === demo && e.coldkey !== demo;
+            return side === 'out' ? e.coldkey === demo && to !== demo : to === demo && e.coldkey !== demo;
           })
           .map((e) => `${e.block}/${e.extrinsic_index}`),
       ).size;
@@ -199,7 +197,9 @@ describe("the free check on the dated world's demo coldkey", () => {
 
   it('says which the pack lists as points to check and which it books by its method', () => {
     const points = check.mechanisms.filter((m) => m.in_pack === 'point_to_check').map((m) => m.mechanism);
-    expect(new Set(points)).toEqual(new Set(['transfer_out', 'transfer_in', 'coldkey_swap', 'liquidity_refund']));
+    expect(new Set(points)).toEqual(
+      new Set(['transfer_out', 'transfer_in', 'coldkey_swap', 'liquidity_refund']),
+    );
     for (const m of check.mechanisms) {
       expect(m.name.length).toBeGreaterThan(0);
       expect(m.pack.length).toBeGreaterThan(0);
