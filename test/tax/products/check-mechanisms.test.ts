@@ -17,6 +17,8 @@ import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
 import { TAO_MECHANISM_SCHEDULE } from '../../../pipeline/devnet/world/tao-mechanisms.js';
 import { publishSnapshots } from '../../../pipeline/snapshots/publish-snapshots.js';
 import { type ColdkeyChain, createColdkeyChain } from '../../../pipeline/tax/chain-record/coldkey-chain.js';
+import { buildPackFiles } from '../../../pipeline/tax/products/pack/build-pack.js';
+import { openPackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
 import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
 import { addDays } from '../../../pipeline/time/utc-day.js';
@@ -210,6 +212,40 @@ describe("the free check on the dated world's demo coldkey", () => {
     const year = check.mechanisms.filter((m) => m.tax_year === '2025/26').map((m) => m.in_pack);
     expect(year).toEqual([...year].sort((a, b) => (a === b ? 0 : a === 'point_to_check' ? -1 : 1)));
   });
+
+  it("matches the 2025/26 pack's points to check: one per call it counts across the edge, the liquidity refund's on its day", async () => {
+    const packChain = openPackChain(world.devnet.url);
+    try {
+      const pack = await buildPackFiles(
+        {
+          id: 'ord_check_mechanisms',
+          sku: 'tax-pack',
+          packName: 'UK staking tax pack',
+          taxYear: '2025/26',
+          coldkeys: [demo],
+          paidAt: new Date(world.nowMs),
+        },
+        { store: world.store, chain: packChain.reader },
+      );
+      const flags = pack.ledger.mapping.flags;
+      const calls = (kind: 'transfer-out' | 'transfer-in') =>
+        new Set(flags.filter((f) => f.kind === kind).map((f) => f.ref)).size;
+      expect(calls('transfer-out')).toBe(of('2025/26', 'transfer_out')!.count);
+      expect(calls('transfer-in')).toBe(of('2025/26', 'transfer_in')?.count ?? 0);
+      const refund = of('2025/26', 'liquidity_refund')!;
+      expect(flags.filter((f) => f.kind === 'unexplained').map((f) => f.date)).toEqual([refund.first_day]);
+      // What the check calls booked raises no point of its own: the year's points are the crossings, the
+      // refund and the record's opening (the daily reconciliation's points are its own tests').
+      expect([...new Set(flags.map((f) => f.kind))].filter((k) => k !== 'reconciliation').sort()).toEqual([
+        'opening',
+        'transfer-in',
+        'transfer-out',
+        'unexplained',
+      ]);
+    } finally {
+      await packChain.close();
+    }
+  }, 900_000);
 
   it('logs nothing about the coldkey', () => {
     expect(JSON.stringify(gw.logs)).not.toContain(demo);
