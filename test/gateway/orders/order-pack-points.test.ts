@@ -21,7 +21,7 @@ const base: Order = {
 };
 const ready: Order = {
   ...base,
-  status: 'ready',
+  status: 'fulfilled',
   pack_url: 'https://sbm.example/tax/orders/ord_points/pack?t=abc',
   pack_expires_at: '2026-12-21T10:05:00.000Z',
   records_url: 'https://sbm.example/tax/orders/ord_points/records?t=abc',
