@@ -9,6 +9,7 @@ import type { AssetManifest } from '../web/build-explorer.js';
 import { escapeHtml } from '../web/html-text.js';
 import { htmlHeaders } from '../web/page-headers.js';
 import { messagePage, renderShell } from '../web/page-shell.js';
+import { packPointsSection } from './order-pack-points.js';
 
 /** How often a waiting status page reloads itself, in seconds. */
 export const STATUS_REFRESH_SECONDS = 10;
@@ -100,6 +101,7 @@ export function orderStatusPage(
       `Payment received ${view.paid_at ? day(view.paid_at) : ''}. Your pack is being built from the chain record; ${buildTime(build, day)}`,
       'You will also get an email with the download link when it is ready.',
     ];
+    extra = packPointsSection();
   } else if (now >= new Date(view.pack_expires_at)) {
     refresh = false;
     title = 'Your tax pack was deleted';
@@ -127,6 +129,7 @@ export function orderStatusPage(
       revisions.length > 0 ? versionsSection(revisions, day, version) : '',
       points ? pointsSection(points, version, view.records_url && !building ? view.records_url : null) : '',
       view.records_url && !building ? recordsForm(view.records_url) : '',
+      packPointsSection(),
     ].join('\n');
   }
   const every =

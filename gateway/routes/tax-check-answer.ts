@@ -49,7 +49,8 @@ interface PublishedTaxInputs {
 
 /**
  * The body of `/tax/check.json` for a canonical address: the cached answer while it lasts, else one
- * chain read (beside one object fetch for the coldkey's event shard) and the estimate over the live
+ * chain read (beside one object fetch for the coldkey's event shard, which gives the year's event count
+ * and the mechanisms of this tax year and the last) and the estimate over the live
  * run's yields and prices, cached for 24 hours but never past the end of the UK tax year it was made
  * in, so no answer shows last year's `tax_year`. Failures are 503s and are not cached. Nothing here
  * logs the address: error messages passed to `onError` name the failure, never the coldkey.
@@ -131,6 +132,7 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
           yields,
           prices,
           events: countTaxYearEvents(shard, address, year),
+          coldkeyEvents: shard?.coldkeys[address] ?? [],
           nowMs: now.getTime(),
           recordFirstDay,
         }),

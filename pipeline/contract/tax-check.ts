@@ -10,6 +10,65 @@ export const Coldkey = z.string().regex(COLDKEY_PATTERN).meta({
 const num = (description: string) => z.number().meta({ description });
 
 /**
+ * The mechanisms the check names, in the order it lists them: those the pack lists as points to check first,
+ * then those it books by its method. What each is and what the pack does with it:
+ * `pipeline/tax/products/check-mechanisms.ts`.
+ */
+export const CHECK_MECHANISM_IDS = [
+  'transfer_out',
+  'transfer_in',
+  'coldkey_swap',
+  'liquidity_refund',
+  'user_liquidity',
+  'crowdloan',
+  'lease_dividends',
+  'registration',
+  'transaction_fees',
+  'reserved_deposit',
+  'own_evm_transfer',
+  'dissolution',
+  'limit_order',
+  'recycle_or_burn',
+  'hotkey_swap',
+  'auto_stake',
+  'root_claim',
+] as const;
+export type CheckMechanismId = (typeof CHECK_MECHANISM_IDS)[number];
+
+/** One mechanism found in one tax year's events of the coldkey. */
+export const CheckMechanism = z
+  .object({
+    mechanism: z.enum(CHECK_MECHANISM_IDS).meta({
+      description:
+        'What it is: `transfer_out`, `transfer_in` (TAO or stake sent to or received from another address), ' +
+        '`coldkey_swap`, `liquidity_refund` (a user liquidity position closed by the chain), `user_liquidity`, ' +
+        '`crowdloan` (contributions, withdrawals, refunds), `lease_dividends` (announced by an event), ' +
+        '`registration`, `transaction_fees` (paid in TAO or alpha), `reserved_deposit` (a proxy’s, an ' +
+        'identity’s), `own_evm_transfer` (TAO to or from the coldkey’s own EVM address), `dissolution` (a ' +
+        'dissolved subnet’s payout), `limit_order`, `recycle_or_burn`, `hotkey_swap`, `auto_stake`, `root_claim`.',
+    }),
+    name: z.string().meta({ description: 'Its name in words, as the explorer shows it.' }),
+    tax_year: z
+      .string()
+      .regex(/^\d{4}\/\d{2}$/)
+      .meta({ description: 'The UK tax year (Europe/London) of these occurrences, `<YYYY>/<YY>`.' }),
+    count: z.number().int().min(1).meta({
+      description:
+        'How many times: the calls (one extrinsic’s events are one) or, outside a call, the chain’s own events.',
+    }),
+    first_day: z.iso.date().meta({ description: 'The UK day (Europe/London) of the first, `YYYY-MM-DD`.' }),
+    last_day: z.iso.date().meta({ description: 'The UK day of the last.' }),
+    in_pack: z.enum(['point_to_check', 'booked']).meta({
+      description:
+        '`point_to_check`: the pack books it and lists it in Points to check for you to confirm (or to correct, ' +
+        'e.g. by naming an address as yours); `booked`: the pack books it by its method without a point.',
+    }),
+    pack: z.string().meta({ description: 'What the pack does with it, in one sentence.' }),
+  })
+  .meta({ id: 'TaxCheckMechanism' });
+export type CheckMechanism = z.infer<typeof CheckMechanism>;
+
+/**
  * The body of GET /tax/check.json. An estimate from one chain read at the finalized head and the network
  * yields the pipeline published; a computation tool, not tax advice. The method and the rounding are in
  * `pipeline/tax/products/estimate-check.ts`; these descriptions are what the OpenAPI document says.
@@ -115,6 +174,24 @@ export const TaxCheck = z
       'Estimated income tax at the 48% Scottish top rate: `income_gbp` × 0.48. An addition to the interface.',
     ),
     staked_gbp: num('`staked_tao` × `tao_gbp`.'),
+    mechanisms: z.array(CheckMechanism).meta({
+      description:
+        'The mechanisms beside plain staking found in the coldkey’s collected events of the current and the previous ' +
+        'UK tax year (`mechanism_window`), one entry per mechanism and tax year, the current year first, then in ' +
+        'the order of `mechanism`’s list (points to check first); empty when none. Read from the event shard the ' +
+        'last daily collection published, the events a pack reads: what moved with no event the pack reads (a ' +
+        'lease dividend before spec 361, paid as TAO with no event naming it) is not here, and the pack’s daily ' +
+        'reconciliation lists it as an unexplained difference. An addition to the interface.',
+    }),
+    mechanism_window: z
+      .object({
+        from: z.iso.date().meta({
+          description:
+            'The first UK day read: 6 April of the previous tax year, or the published record’s first day when later.',
+        }),
+        to: z.iso.date().meta({ description: 'Today (UK).' }),
+      })
+      .meta({ description: 'The UK days `mechanisms` covers. An addition to the interface.' }),
   })
   .meta({
     id: 'TaxCheck',

@@ -88,6 +88,19 @@ export const samples: Record<string, Record<string, unknown>> = {
     tax45: 67.5,
     tax48: 72,
     staked_gbp: 3000,
+    mechanisms: [
+      {
+        mechanism: 'transaction_fees',
+        name: 'Transaction fees',
+        tax_year: '2026/27',
+        count: 12,
+        first_day: '2026-04-08',
+        last_day: '2026-11-20',
+        in_pack: 'booked',
+        pack: 'The TAO paid is a disposal at its value and an allowable cost of its call.',
+      },
+    ],
+    mechanism_window: { from: '2025-04-06', to: '2026-11-21' },
   },
   Order: {
     id: 'ord_123',

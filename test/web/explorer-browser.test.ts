@@ -521,6 +521,20 @@ describe.skipIf(!chromium)(`the explorer in a real browser${chromium ? '' : NO_B
       `the year is extrapolated from that start: income is counted from ${expected.income_window.from}`,
     );
     expect(note).toContain(`measured over ${expected.yield_window.from} to ${expected.yield_window.to}`);
+    // The mechanisms the check found, each with what the pack does with it; the year's points above the button.
+    const mechanisms = await page.$$eval('.mechanism-list li', (items) =>
+      items.map((li) => [li.getAttribute('data-mechanism'), li.getAttribute('data-in-pack'), li.textContent]),
+    );
+    expect(mechanisms.map(([id, inPack]) => [id, inPack])).toEqual(
+      expected.mechanisms.map((m) => [m.mechanism, m.in_pack]),
+    );
+    for (const [i, m] of expected.mechanisms.entries()) {
+      expect(mechanisms[i]![2]).toContain(m.name);
+      expect(mechanisms[i]![2]).toContain(m.pack);
+    }
+    expect(await page.$eval('.buy-box .pack-points', (p) => p.textContent)).toContain(
+      `For ${expected.tax_year} the pack will list as points to check:`,
+    );
     await shot(page, 'tax-desktop');
 
     // "Buy the pack" posts to /tax/checkout; this gateway sells nothing (no Stripe key): the 503 in words.

@@ -95,7 +95,71 @@ function figures(answer: TaxCheck): HTMLElement[] {
   for (const [label, value] of rows) list.append(h('dt', {}, label), h('dd', {}, value));
   const heading = h('h2', {}, answer.state === 'empty' ? 'This address holds nothing' : 'The estimate');
   const sources = h('p', { class: 'note' }, method(answer));
-  return [heading, h('p', { class: 'coldkey' }, answer.coldkey), list, sources, buyBox(answer)];
+  return [
+    heading,
+    h('p', { class: 'coldkey' }, answer.coldkey),
+    list,
+    sources,
+    mechanismsSection(answer),
+    buyBox(answer),
+  ];
+}
+
+type Mechanism = TaxCheck['mechanisms'][number];
+
+/**
+ * What the coldkey's history ran beside plain staking (this tax year and the last, from the events the pack
+ * reads), each with what the pack does with it: a point to check, or booked by the method.
+ */
+function mechanismsSection(answer: TaxCheck): HTMLElement {
+  const window = `${answer.mechanism_window.from} to ${answer.mechanism_window.to}`;
+  const section = h(
+    'section',
+    { class: 'mechanisms', 'aria-labelledby': 'mechanisms-title' },
+    h('h2', { id: 'mechanisms-title' }, 'What this history ran, and what the pack does with it'),
+  );
+  if (answer.mechanisms.length === 0) {
+    section.append(
+      h(
+        'p',
+        {},
+        `Nothing beside plain staking (stakes, unstakes, moves and their income) in this coldkey's collected events from ${window}.`,
+      ),
+    );
+  }
+  const years = [...new Set(answer.mechanisms.map((m) => m.tax_year))];
+  for (const year of years) {
+    const list = h('ul', { class: 'mechanism-list' });
+    for (const m of answer.mechanisms.filter((x) => x.tax_year === year)) list.append(mechanismItem(m));
+    section.append(h('h3', {}, `Tax year ${year}`), list);
+  }
+  section.append(
+    h(
+      'p',
+      { class: 'note' },
+      `Read from the events this service collected for the coldkey from ${window}: the events the pack reads. ` +
+        'What moved with no event (a lease dividend before December 2025 was paid as TAO with none) is not listed here: ' +
+        "the pack's daily reconciliation with the chain shows it as an unexplained difference, with its day and amount, in Points to check.",
+    ),
+  );
+  return section;
+}
+
+function mechanismItem(m: Mechanism): HTMLElement {
+  const times =
+    m.count === 1 ? `once, ${m.first_day}` : `${count(m.count)} times, ${m.first_day} to ${m.last_day}`;
+  return h(
+    'li',
+    { 'data-mechanism': m.mechanism, 'data-in-pack': m.in_pack },
+    h('strong', {}, m.name),
+    ` (${times}). `,
+    h(
+      'span',
+      { class: `in-pack ${m.in_pack}` },
+      m.in_pack === 'point_to_check' ? 'Point to check' : 'Booked by the method',
+    ),
+    `: ${m.pack}`,
+  );
 }
 
 /** What the estimate measured and how, in words: the same facts as the answer's fields. */
@@ -138,9 +202,27 @@ function buyBox(answer: TaxCheck): HTMLElement {
       {},
       'The pack: a PDF and CSV ledgers of every staking event, day by day, for this tax year. Not tax advice either.',
     ),
+    h('p', { class: 'pack-points' }, packPoints(answer)),
     button,
     message,
   );
+}
+
+/** For the year on sale: what the pack will list as points to check, and what it books without one. */
+function packPoints(answer: TaxCheck): string {
+  const year = answer.mechanisms.filter((m) => m.tax_year === answer.tax_year);
+  const names = (side: Mechanism['in_pack']) =>
+    year
+      .filter((m) => m.in_pack === side)
+      .map((m) => m.name.charAt(0).toLowerCase() + m.name.slice(1))
+      .join('; ');
+  const points = names('point_to_check');
+  const booked = names('booked');
+  return (
+    `For ${answer.tax_year} the pack will list as points to check: ${points || 'none of the mechanisms found so far'}` +
+    ", and any day on which the chain's holdings differ from what it booked (its daily reconciliation). " +
+    (booked ? `It books by its method, without a point: ${booked}.` : '')
+  ).trim();
 }
 
 function errorLine(error: unknown, what: 'check' | 'checkout'): HTMLElement {

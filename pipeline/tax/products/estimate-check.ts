@@ -26,18 +26,22 @@
  * published yields and prices are repeated as published; every computed figure (yield_alpha, yield,
  * income_tao, income_gbp, tax40, tax45, staked_gbp) is rounded half-to-even to 15 significant digits,
  * which a JSON number (an IEEE double) carries without loss. Display rounding (pence) is the reader's.
+ *
+ * `mechanisms`: what the coldkey's events of this tax year and the last ran beside plain staking, and what the
+ * pack does with each (`check-mechanisms.ts`), from the same published shard as `events`.
  */
 import { Decimal } from 'decimal.js';
 import { ExactDecimal, encodeValidJson } from '../../amounts/exact-json.js';
 import { poolReserves, valueInTaoRao } from '../../amounts/pool-price.js';
 import { RAO_PER_UNIT, raoToDecimal } from '../../amounts/rao.js';
 import { TaxCheck } from '../../contract/tax-check.js';
-import type { TaxYields } from '../../contract/tax-published.js';
+import type { ColdkeyEvent, TaxYields } from '../../contract/tax-published.js';
 import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
 import { type UkTaxYear, ukTaxYearOf } from '../../time/uk-tax-year.js';
 import { addDays } from '../../time/utc-day.js';
 import type { HeldSubnetPool, StakePosition } from '../chain-record/read-coldkey-holdings.js';
 import type { LatestTaoPrices } from '../uk-rules/latest-tao-price.js';
+import { checkMechanisms } from './check-mechanisms.js';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
 export const CHECK_SIGNIFICANT_DIGITS = 15;
@@ -67,6 +71,8 @@ export interface CheckInputs {
   prices: LatestTaoPrices;
   /** The coldkey's staking events in the tax year of `nowMs`. */
   events: number;
+  /** The coldkey's collected events of every year (its list in its published shard), for `mechanisms`. */
+  coldkeyEvents: readonly ColdkeyEvent[];
   nowMs: number;
   /** The published record's first UK day (tax/calendar.json); null when none is published. */
   recordFirstDay: string | null;
@@ -140,6 +146,7 @@ export function estimateCheck(inputs: CheckInputs): CheckFigures {
   const incomeTao = tao(stakedRao).times(blended).times(elapsed);
   const incomeGbp = incomeTao.times(taoGbp);
   const empty = holdings.positions.length === 0 && holdings.freeRao === 0n;
+  const found = checkMechanisms(inputs.coldkey, inputs.coldkeyEvents, inputs.nowMs, inputs.recordFirstDay);
 
   return {
     state: empty ? 'empty' : 'ok',
@@ -168,6 +175,8 @@ export function estimateCheck(inputs: CheckInputs): CheckFigures {
     tax45: rendered(incomeGbp.times(TAX_RATES.tax45)),
     tax48: rendered(incomeGbp.times(TAX_RATES.tax48)),
     staked_gbp: rendered(tao(stakedRao).times(taoGbp)),
+    mechanisms: found.mechanisms,
+    mechanism_window: found.window,
   };
 }
 

@@ -67,6 +67,7 @@ function inputs(overrides: Partial<CheckInputs> = {}): CheckInputs {
     yields: yields(),
     prices,
     events: 4,
+    coldkeyEvents: [],
     nowMs: FIFTH_OF_2025_26,
     recordFirstDay: '2025-03-01',
     ...overrides,
@@ -106,6 +107,8 @@ describe('estimateCheck', () => {
       tax45: 960.0975,
       tax48: 1024.104,
       staked_gbp: 60851.25,
+      mechanisms: [],
+      mechanism_window: { from: '2025-03-01', to: '2025-06-18' },
     });
   });
 

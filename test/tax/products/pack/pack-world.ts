@@ -50,6 +50,8 @@ export interface PackWorldOptions {
   runtimes?: DevnetOptions['runtimes'];
   /** Read every collected day's share pools too, as `sbm daily` does: the tax check's yields need them. */
   sharePools?: boolean;
+  /** The sandbox's purpose-made lease dividend credited with no event (devnet `--untold-lease-dividend`). */
+  untoldLeaseDividend?: boolean;
 }
 
 export async function publishPackWorld(options: PackWorldOptions): Promise<PackWorld> {
@@ -68,6 +70,7 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     ...(options.spec425Block === undefined ? {} : { spec425Block: options.spec425Block }),
     ...(options.spec473Block === undefined ? {} : { spec473Block: options.spec473Block }),
     ...(options.runtimes === undefined ? {} : { runtimes: options.runtimes }),
+    ...(options.untoldLeaseDividend ? { untoldLeaseDividend: true } : {}),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };
   const dir = await mkdtemp(join(tmpdir(), 'sbm-pack-world-'));
