@@ -180,7 +180,8 @@ describe('readCustomerFiles: the plain format', () => {
         file: 'bad.csv',
         line: 5,
         column: 'asset',
-        reason: 'unknown asset "BTC": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
+        reason:
+          'unknown asset "BTC": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'bad.csv',

@@ -149,7 +149,8 @@ describe('Koinly universal records', () => {
         file: 'koinly.csv',
         line: 2,
         column: 'Sent Currency',
-        reason: 'unknown asset "BTC.B": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
+        reason:
+          'unknown asset "BTC.B": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'koinly.csv',
@@ -161,7 +162,8 @@ describe('Koinly universal records', () => {
         file: 'koinly.csv',
         line: 5,
         column: 'Fee Currency',
-        reason: 'unknown asset "BNB.X": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
+        reason:
+          'unknown asset "BNB.X": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'koinly.csv',
@@ -286,7 +288,8 @@ describe('BittyTax records', () => {
         file: 'bt.csv',
         line: 3,
         column: 'Buy Asset',
-        reason: 'unknown asset "ETH.2": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
+        reason:
+          'unknown asset "ETH.2": neither a token (TAO, SN12-ALPHA, or another token by its code: USDT, BTC) nor a currency; keep only the rows of tokens and money',
       },
       {
         file: 'bt.csv',
