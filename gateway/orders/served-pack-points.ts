@@ -5,24 +5,11 @@
  * or one that cannot be read shows no list, never an error page.
  */
 import JSZip from 'jszip';
-import { readCsv } from '../../pipeline/csv/read-csv.js';
 import type { ObjectStore } from '../../pipeline/store/object-store.js';
+import { type PointRow, readPointsCsv } from '../../pipeline/tax/products/pack/points-csv.js';
 
-export interface PagePoint {
-  rank: number;
-  kind: string;
-  counterparty: string;
-  label: string;
-  count: number;
-  firstDate: string;
-  lastDate: string;
-  /** Pounds at stake as points.csv gives them (8 places); '' when the point has no single figure. */
-  gbp: string;
-  point: string;
-  action: string;
-}
-
-const COLUMNS = ['rank', 'kind', 'counterparty', 'count', 'gbp', 'point', 'action'] as const;
+/** A point as the order page lists it. */
+export type PagePoint = PointRow;
 
 /** The points of the pack stored at `key`, in its order; null when it has none to show. */
 export async function servedPackPoints(store: ObjectStore, key: string): Promise<PagePoint[] | null> {
@@ -31,18 +18,5 @@ export async function servedPackPoints(store: ObjectStore, key: string): Promise
   const zip = await JSZip.loadAsync(bytes);
   const file = zip.file('points.csv');
   if (!file) return null;
-  const table = readCsv(await file.async('string'), COLUMNS);
-  if (table.problems.length > 0) return null;
-  return table.records.map(({ values }) => ({
-    rank: Number(values['rank']),
-    kind: values['kind'] ?? '',
-    counterparty: values['counterparty'] ?? '',
-    label: values['label'] ?? '',
-    count: Number(values['count']),
-    firstDate: values['first_date'] ?? '',
-    lastDate: values['last_date'] ?? '',
-    gbp: values['gbp'] ?? '',
-    point: values['point'] ?? '',
-    action: values['action'] ?? '',
-  }));
+  return readPointsCsv(await file.async('string'));
 }

@@ -4,6 +4,7 @@
  * (`pack-points.ts`), so the two say the same.
  */
 import { Decimal } from 'decimal.js';
+import { readCsv } from '../../../csv/read-csv.js';
 import { GBP_PLACES } from '../../uk-rules/income-ledger.js';
 import { csv } from './pack-csv.js';
 import { amountsCell, type PackPoint } from './pack-points.js';
@@ -49,4 +50,37 @@ export function pointsCsv(points: readonly PackPoint[]): string {
       point.action,
     ]),
   );
+}
+
+/** A point as points.csv gives it: the order page lists these (its text and pounds as the file writes them). */
+export interface PointRow {
+  rank: number;
+  kind: string;
+  counterparty: string;
+  label: string;
+  count: number;
+  firstDate: string;
+  lastDate: string;
+  /** Pounds at stake as points.csv gives them (8 places); '' when the point has no single figure. */
+  gbp: string;
+  point: string;
+  action: string;
+}
+
+/** The rows of a points.csv, in its order; null for a file that does not read as one. */
+export function readPointsCsv(text: string): PointRow[] | null {
+  const table = readCsv(text, ['rank', 'kind', 'counterparty', 'count', 'gbp', 'point', 'action']);
+  if (table.problems.length > 0) return null;
+  return table.records.map(({ values }) => ({
+    rank: Number(values['rank']),
+    kind: values['kind'] ?? '',
+    counterparty: values['counterparty'] ?? '',
+    label: values['label'] ?? '',
+    count: Number(values['count']),
+    firstDate: values['first_date'] ?? '',
+    lastDate: values['last_date'] ?? '',
+    gbp: values['gbp'] ?? '',
+    point: values['point'] ?? '',
+    action: values['action'] ?? '',
+  }));
 }
