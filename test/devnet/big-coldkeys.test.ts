@@ -119,7 +119,7 @@ describe('big coldkeys', () => {
 
   it('a miner pays for a registration every ten days', async () => {
     const miner = coldkeyOf('miner');
-    const registrations = [];
+    const registrations: ReturnType<RunningDevnet['world']['stakers']['actionsOfDay']> = [];
     for (let day = 0; day < HISTORY_DAYS; day++) {
       registrations.push(
         ...devnet.world.stakers

@@ -50,6 +50,12 @@ export interface PackWorldOptions {
   runtimes?: DevnetOptions['runtimes'];
   /** Read every collected day's share pools too, as `sbm daily` does: the tax check's yields need them. */
   sharePools?: boolean;
+  /** The sandbox's big coldkeys (docs/sandbox.md "Big coldkeys"); none by default. */
+  bigColdkeys?: boolean;
+  /** The world's magnitudes (default: the sandbox's default for code, adversarial). */
+  magnitudes?: DevnetOptions['magnitudes'];
+  /** Mainnet's traffic filler (null: none; default: the world's). */
+  eventsPerBlock?: number | null;
 }
 
 export async function publishPackWorld(options: PackWorldOptions): Promise<PackWorld> {
@@ -68,6 +74,9 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     ...(options.spec425Block === undefined ? {} : { spec425Block: options.spec425Block }),
     ...(options.spec473Block === undefined ? {} : { spec473Block: options.spec473Block }),
     ...(options.runtimes === undefined ? {} : { runtimes: options.runtimes }),
+    ...(options.bigColdkeys ? { bigColdkeys: true } : {}),
+    ...(options.magnitudes === undefined ? {} : { magnitudes: options.magnitudes }),
+    ...(options.eventsPerBlock === undefined ? {} : { eventsPerBlock: options.eventsPerBlock }),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };
   const dir = await mkdtemp(join(tmpdir(), 'sbm-pack-world-'));
