@@ -20,7 +20,7 @@ import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { ORDER_SECRET, payThroughWebhook } from '../gateway/orders/order-world.js';
 import { runOrderCommand } from '../gateway/orders/run-order-command.js';
 import { STATE_ENGINES } from '../gateway/state/state-engines.js';
-import { bigColdkey, bigPackWorld } from './big-pack-world.js';
+import { bigPackWorld, startBigSandbox } from './big-pack-world.js';
 
 const BASE = 'https://sbm.example';
 const SKU = 'uk-2025-26';
@@ -31,7 +31,8 @@ const verdict = (passed: boolean) => (passed ? 'PASS' : 'FAIL');
 
 export async function run(): Promise<void> {
   const world = await bigPackWorld();
-  const coldkey = bigColdkey(world, 'wide-staker');
+  const coldkey = world.coldkeys['wide-staker'];
+  const sandbox = await startBigSandbox(world, LATENCY_MS);
   const engine = STATE_ENGINES[0]!;
   const stateStore = await engine.start();
   const state = await openGatewayState(stateStore.url);
@@ -42,9 +43,8 @@ export async function run(): Promise<void> {
     SBM_ORDER_SECRET: ORDER_SECRET,
     SBM_OUTBOX_DIR: join(world.dir, 'outbox'),
   });
-  const packChain = openPackChain(world.devnet.url);
+  const packChain = openPackChain(sandbox.url);
   const now = () => new Date();
-  world.devnet.setFaults({ latencyMs: LATENCY_MS });
   try {
     const request = checkOrderRequest(catalogueWithPrices(), SKU, [coldkey]);
     const { id } = await createOrder({ state, now }, request, 'checkout');
@@ -118,8 +118,8 @@ export async function run(): Promise<void> {
     if (!once || status !== 'fulfilled' || !moved || positions < 200)
       throw new Error('the big order was not fulfilled once with progress shown');
   } finally {
-    world.devnet.setFaults({ latencyMs: 0 });
     await packChain.close();
+    await sandbox.stop();
     await state.close();
     await stateStore.stop();
   }
