@@ -37,7 +37,9 @@ export function bigPackWorld(): Promise<BigPackWorld> {
       eventsPerBlock: null,
       bigColdkeys: true,
     });
-    process.once('exit', () => rmSync(world.dir, { recursive: true, force: true }));
+    // Only the folder's name is kept for the exit: the published world's sandbox and its caches are let go.
+    const dir = world.dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const coldkeys = Object.fromEntries(
       world.devnet.world.stakers.big!.coldkeys.map((c) => [c.role, c.staker.coldkey.address]),
     ) as Record<BigColdkeyRole, string>;
