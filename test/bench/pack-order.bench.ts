@@ -110,14 +110,18 @@ export async function run(): Promise<void> {
       report.fulfilled.length === 1 &&
       report.lostLeases.length === 0 &&
       others.every((o) => o.fulfilled.length + o.lostLeases.length + o.reusedPacks.length === 0);
-    const moved = reads.length > 1 && Math.max(...reads) > Math.min(...reads);
+    // The heartbeat records progress every third of the lease (20 s here): support sees the build's phase
+    // change, and its blocks read of the total with its size.
+    const phases = new Set(progress.map((line) => /build: ([a-z ]+)/.exec(line)?.[1]?.trim()));
+    const sized = progress.some((line) => /\d+ \/ \d+ blocks read, 200 positions × \d+ days/.test(line));
+    const moved = phases.size >= 2 && sized;
     const status = (await state.orders.getOrder(id))?.status;
     process.stdout.write(
       `big order: ${SKU} for the staker in 100 subnets, paid (${paid}), fulfilled in ${seconds.toFixed(0)} s at ` +
         `--latency-ms ${LATENCY_MS} with a ${LEASE_MS / 1000} s lease; status ${status}; pack stored: ${zip !== null}, ` +
         `${positions} positions, ${rows.length} position-days in positions.csv\n` +
         `  built exactly once (${builds.length} build, ${others.length} polls of a second worker took nothing): ${verdict(once && status === 'fulfilled')}\n` +
-        `  progress shown by \`orders show\` (${progress.length} distinct lines, blocks read ${reads[0] ?? '-'} → ${reads.at(-1) ?? '-'}): ${verdict(moved)}\n`,
+        `  progress shown by \`orders show\` (${progress.length} looks, phases: ${[...phases].join(' → ')}; blocks read ${reads[0] ?? '-'} → ${reads.at(-1) ?? '-'}): ${verdict(moved)}\n`,
     );
     for (const line of [progress[0], progress.at(-1)]) if (line) process.stdout.write(`    ${line}\n`);
     for (const failure of [...report.failed, ...others.flatMap((o) => o.failed)])
