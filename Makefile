@@ -59,7 +59,9 @@ golden: $(STAMP)
 	UPDATE_GOLDEN=1 npx vitest run test/contract/openapi-golden.test.ts
 
 # wrk and nginx (Debian's packages) are installed when absent and possible; without wrk the gateway bench
-# uses autocannon, without nginx it compares with the bare node:http server only.
+# uses autocannon, without nginx it compares with the bare node:http server only. The pack benches
+# (pack-growth, pack-order) share one published year of the sandbox with its big coldkeys (about 4 minutes
+# to collect); `npx tsx test/bench/run.ts pack-` runs those two alone.
 bench: $(STAMP)
 	bash test/bench/install-wrk.sh
 	bash test/bench/install-nginx.sh

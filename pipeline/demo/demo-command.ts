@@ -144,6 +144,9 @@ async function runDemo(
       // less. `sbm devnet` keeps mainnet's density by default.
       '--events-per-block',
       '0',
+      // The big coldkeys (a validator, an owner, a miner, a staker in 100 subnets) add tens of thousands of
+      // calls a year the demo's pages never show: the demo's world leaves them out, `sbm devnet` keeps them.
+      '--no-big-coldkeys',
       '--port',
       String(chainPort),
       '--price-port',

@@ -51,6 +51,8 @@ interface WorldFlags {
   world: WorldMagnitudes;
   eventsPerBlock?: number;
   untoldLeaseDividend?: boolean;
+  /** `--no-big-coldkeys` sets false; `devnet truth` takes it from `devnet`. */
+  bigColdkeys?: boolean;
 }
 
 /**
@@ -186,6 +188,10 @@ export function devnetCommand(
     .option('--host <host>', 'interface to listen on', defaultDevnetOptions.host)
     .option('--port <n>', 'JSON-RPC WebSocket port (0: any free port)', integer('--port', 0, 65535), 9944)
     .option('--price-port <n>', 'price API port (default: --port + 1)', integer('--price-port', 0, 65535))
+    .option(
+      '--no-big-coldkeys',
+      "leave out the coldkeys like mainnet's biggest (a validator, a subnet owner, a miner, a staker in over 100 subnets)",
+    )
     .option('--latency-ms <n>', 'delay added to every answer', integer('--latency-ms', 0, 60_000), 0)
     .option('--fail-rate <x>', 'fraction of data requests answered with an error', fraction, 0)
     .option(
@@ -207,6 +213,10 @@ export function devnetCommand(
       output(`prices: ${running.priceUrl}\n`);
       // The coldkey that holds the demo's stake now: after the demo's coldkey swap, its successor.
       output(`coldkey: ${running.holderColdkey}\n`);
+      // The big coldkeys beside it (world/big-coldkeys.ts), each with the positions it holds at genesis.
+      for (const big of running.world.stakers.big?.coldkeys ?? []) {
+        output(`${big.role}: ${big.staker.coldkey.address} (${big.staker.positions.length} positions)\n`);
+      }
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

@@ -79,6 +79,12 @@ export interface DevnetOptions {
    * free balance with no event naming it a dividend (`UNTOLD_LEASE_DIVIDEND`). Absent or false: not.
    */
   untoldLeaseDividend?: boolean;
+  /**
+   * Coldkeys like mainnet's biggest (world/big-coldkeys.ts, docs/sandbox.md "Big coldkeys"): a validator, a
+   * subnet owner, a miner and a staker in over a hundred subnets. Every other coldkey is as without them.
+   * Absent or false: none (what the tests' worlds have); `sbm devnet` has them unless told not to.
+   */
+  bigColdkeys?: boolean;
 }
 
 export type WorldMagnitudes = 'mainnet' | 'adversarial';
@@ -118,6 +124,8 @@ export interface WorldParams {
   eventsPerBlock: number | null;
   /** The 2025/26 life's lease dividend credited with no event (option `untoldLeaseDividend`). */
   untoldLeaseDividend?: boolean;
+  /** The big coldkeys (option `bigColdkeys`). */
+  bigColdkeys?: boolean;
 }
 
 export interface RuntimeStep {
@@ -141,7 +149,8 @@ export type WorldOptionKeys =
   | 'runtimes'
   | 'magnitudes'
   | 'eventsPerBlock'
-  | 'untoldLeaseDividend';
+  | 'untoldLeaseDividend'
+  | 'bigColdkeys';
 
 export function resolveWorldParams(
   options: Pick<DevnetOptions, WorldOptionKeys>,
@@ -187,6 +196,7 @@ export function resolveWorldParams(
     runtimePlacement: 'compressed',
     eventsPerBlock: eventsPerBlockOf(options),
     ...(options.untoldLeaseDividend ? { untoldLeaseDividend: true } : {}),
+    ...(options.bigColdkeys ? { bigColdkeys: true } : {}),
   };
 }
 
@@ -264,6 +274,7 @@ function datedWorldParams(
     runtimePlacement: 'dates',
     eventsPerBlock: eventsPerBlockOf(options),
     ...(options.untoldLeaseDividend ? { untoldLeaseDividend: true } : {}),
+    ...(options.bigColdkeys ? { bigColdkeys: true } : {}),
   };
 }
 

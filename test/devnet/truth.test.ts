@@ -189,8 +189,16 @@ describe('sbm devnet truth', () => {
       '2025-02-02',
     ]);
     const expected = buildTruth(
-      // The command line serves the mainnet world unless told `--world adversarial`.
-      { ...defaultDevnetOptions, seed: 'cli-seed', historyDays: 3, genesis: GENESIS, magnitudes: 'mainnet' },
+      // The command line serves the mainnet world unless told `--world adversarial`, with its big coldkeys
+      // unless told `--no-big-coldkeys`.
+      {
+        ...defaultDevnetOptions,
+        seed: 'cli-seed',
+        historyDays: 3,
+        genesis: GENESIS,
+        magnitudes: 'mainnet',
+        bigColdkeys: true,
+      },
       '2025-02-02',
       '2025-02-02',
     );

@@ -5,6 +5,14 @@ import type { RuntimeEraSpec } from '../runtime/runtime-eras.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { type MigrationContext, migrateBlock } from './alpha-v2-migration.js';
 import {
+  type BigColdkeyCall,
+  type BigColdkeyPlan,
+  bigColdkeyCalls,
+  creditBigColdkeys,
+  planBigColdkeys,
+  seedBigColdkeys,
+} from './big-coldkeys.js';
+import {
   DATED_CROWDLOANS,
   DATED_LIQUIDITY_POSITIONS,
   DATED_SCHEDULE,
@@ -148,8 +156,24 @@ export class Stakers {
     this.#spec473From = params.spec473Block;
     if (this.#spec473From !== null) this.#planSweepPositions(this.#spec473From);
     if (this.#spec425From !== null) this.#planLife(this.#spec425From, subnets);
+    // Big coldkeys (option `bigColdkeys`) come after every other coldkey and hotkey, on subnets nobody's life
+    // dissolves: the other coldkeys' plans, indices and draws are as without them.
+    if (params.bigColdkeys) {
+      this.big = planBigColdkeys({
+        seed: params.seed,
+        firstIndex: this.stakers.length,
+        validators: this.validators,
+        netuids: [...this.#subnetsByNetuid.values()]
+          .filter((s) => s.netuid !== 0 && s.deregisteredAt === null)
+          .map((s) => s.netuid),
+      });
+      this.stakers.push(...this.big.coldkeys.map((c) => c.staker));
+    }
     this.#dayStarts.push(this.#genesisState(random));
   }
+
+  /** The big coldkeys (world/big-coldkeys.ts), or null without option `bigColdkeys`. */
+  readonly big: BigColdkeyPlan | null = null;
 
   /** First block of spec 473 (the AlphaV2 migration and sweep start there), or null. */
   readonly #spec473From: number | null;
@@ -205,7 +229,8 @@ export class Stakers {
 
   /** The demo coldkey's successor after its coldkey swap (from spec 425 on). */
   get successor(): Staker | undefined {
-    return this.stakers[TRACKED_COLDKEYS];
+    const successor = this.stakers[TRACKED_COLDKEYS];
+    return successor && this.big?.coldkeys.some((c) => c.staker === successor) ? undefined : successor;
   }
 
   #planLife(upgrade: number, subnets: readonly SubnetRegistration[]): void {
@@ -529,7 +554,9 @@ export class Stakers {
       pool.shares += added;
       shares[staker.index]!.set(position.pool, added);
     }
-    return { pools, shares, sharesV2: shares.map(() => NO_V2_SHARES), free };
+    const genesis: StakeState = { pools, shares, sharesV2: shares.map(() => NO_V2_SHARES), free };
+    if (this.big) seedBigColdkeys(this.big, genesis, this.#params.seed);
+    return genesis;
   }
 
   /**
@@ -565,6 +592,10 @@ export class Stakers {
         const ppm = this.#growthPpm(key, nextDay);
         pool.alpha += (pool.alpha * BigInt(ppm)) / PPM;
       }
+      if (this.big) {
+        const v2 = this.runsSpec425(this.#timeline.firstBlockOfDay(nextDay));
+        creditBigColdkeys(this.big, next, this.#params.seed, nextDay, v2);
+      }
       this.#dayStarts.push(next);
     }
     return this.#dayStarts[day]!;
@@ -585,14 +616,13 @@ export class Stakers {
   #replay(day: number, actions: StakingAction[]): DaySnapshots {
     const state = cloneState(this.#dayStart(day));
     const snapshots: DaySnapshots = { blocks: [], states: [], actions };
-    for (const action of actions) {
+    // One copy per block, after its last action (a block of a hundred calls is copied once, not a hundred times).
+    for (let i = 0; i < actions.length; i++) {
+      const action = actions[i]!;
       this.#apply(state, action);
-      if (snapshots.blocks[snapshots.blocks.length - 1] === action.block) {
-        snapshots.states[snapshots.states.length - 1] = cloneState(state);
-      } else {
-        snapshots.blocks.push(action.block);
-        snapshots.states.push(cloneState(state));
-      }
+      if (actions[i + 1]?.block === action.block) continue;
+      snapshots.blocks.push(action.block);
+      snapshots.states.push(cloneState(state));
     }
     return snapshots;
   }
@@ -616,6 +646,8 @@ export class Stakers {
       /** Spec 473's migration work of this block (`on_idle`, after every extrinsic). */
       migration?: true;
       mechanism?: TaoMechanismStep;
+      /** A big coldkey's call (world/big-coldkeys.ts). */
+      big?: BigColdkeyCall;
     }> = [];
     // Stake grows at the day's first block (emissions, below): no staking action lands on that block.
     const firstAction = Math.max(first, this.#timeline.firstBlockOfDay(day) + 1);
@@ -660,6 +692,10 @@ export class Stakers {
       if (step.block < first || step.block > last) continue;
       drafts.push({ block: step.block, staker: this.demo, roll: 0, size: 0, pick: 0, mechanism: step });
     }
+    if (this.big) {
+      for (const call of bigColdkeyCalls(this.big, this.#params.seed, day, firstAction, last))
+        drafts.push({ block: call.block, staker: call.staker, roll: 0, size: 0, pick: 0, big: call });
+    }
     // The migration runs in every block from the upgrade until it completes, never in a day's first block
     // (where the day's growth lands, so that the truth can set its blocks aside without losing income).
     const spec473From = this.#spec473From;
@@ -678,22 +714,24 @@ export class Stakers {
     const actions: StakingAction[] = [];
     const limited = new Set<string>();
     for (const draft of drafts) {
-      const action = draft.mechanism
-        ? taoMechanismAction(this.#params.seed, state, this.demo, draft.mechanism)
-        : draft.migration
-          ? this.#migrationAction(state, draft.block)
-          : draft.life
-            ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
-            : draft.force
-              ? this.#scriptedMove(
-                  state,
-                  draft.block,
-                  draft.staker,
-                  BigInt(draft.size),
-                  draft.pick,
-                  draft.force,
-                )
-              : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
+      const action = draft.big
+        ? this.#bigAction(state, draft.big)
+        : draft.mechanism
+          ? taoMechanismAction(this.#params.seed, state, this.demo, draft.mechanism)
+          : draft.migration
+            ? this.#migrationAction(state, draft.block)
+            : draft.life
+              ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
+              : draft.force
+                ? this.#scriptedMove(
+                    state,
+                    draft.block,
+                    draft.staker,
+                    BigInt(draft.size),
+                    draft.pick,
+                    draft.force,
+                  )
+                : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
       if (
         action &&
         (draft.life ||
@@ -708,6 +746,31 @@ export class Stakers {
       }
     }
     return actions;
+  }
+
+  /** A big coldkey's add_stake or registration, when its free TAO covers it. */
+  #bigAction(state: StakeState, call: BigColdkeyCall): StakingAction | null {
+    if (state.free[call.staker.index]! < call.tao + RAO_PER_UNIT / 10n) return null;
+    const base = {
+      block: call.block,
+      coldkey: call.staker.coldkey,
+      hotkey: call.position.hotkey,
+      netuid: call.position.netuid,
+      alpha: null,
+      fee: 0n,
+      destColdkey: null,
+      destHotkey: null,
+      destNetuid: null,
+    };
+    if (call.kind === 'NeuronRegistered') return { ...base, kind: 'NeuronRegistered', tao: call.tao };
+    const fee = this.#stakingFee(call.block, call.tao);
+    return {
+      ...base,
+      kind: 'StakeAdded',
+      tao: call.tao,
+      fee,
+      alpha: this.#toAlpha(call.position.netuid, call.block, call.tao - fee),
+    };
   }
 
   /**

@@ -129,6 +129,23 @@ export async function readStakesAtBlocks(
   return new Map(read.map((stakes) => [stakes.block, stakes]));
 }
 
+/**
+ * A hotkey's SS58 text, by its public key. Encoding one (a blake2 checksum, some 40 µs) for every position
+ * of every block read cost a coldkey of 200 positions seconds a year; the same few hotkeys recur in every
+ * block, so each is encoded once.
+ */
+const hotkeyAddresses = new Map<string, string>();
+function hotkeyAddress(field: Codec): string {
+  const key = field.toHex();
+  let address = hotkeyAddresses.get(key);
+  if (address === undefined) {
+    address = account(field);
+    if (hotkeyAddresses.size >= 100_000) hotkeyAddresses.clear();
+    hotkeyAddresses.set(key, address);
+  }
+  return address;
+}
+
 /** `get_stake_info_for_coldkey` of each coldkey at `hash`: its positions with stake above 0. */
 async function stakeInfos(
   reader: ChainReader,
@@ -150,7 +167,7 @@ async function stakeInfos(
       const amount = rao(info.stake);
       if (amount <= 0n) continue;
       found.push({
-        position: { coldkey, hotkey: account(info.hotkey), netuid: smallInt(info.netuid) },
+        position: { coldkey, hotkey: hotkeyAddress(info.hotkey), netuid: smallInt(info.netuid) },
         rao: amount,
       });
     }

@@ -52,6 +52,12 @@ export interface PackWorldOptions {
   sharePools?: boolean;
   /** The sandbox's purpose-made lease dividend credited with no event (devnet `--untold-lease-dividend`). */
   untoldLeaseDividend?: boolean;
+  /** The sandbox's big coldkeys (docs/sandbox.md "Big coldkeys"); none by default. */
+  bigColdkeys?: boolean;
+  /** The world's magnitudes (default: the sandbox's default for code, adversarial). */
+  magnitudes?: DevnetOptions['magnitudes'];
+  /** Mainnet's traffic filler (null: none; default: the world's). */
+  eventsPerBlock?: number | null;
 }
 
 export async function publishPackWorld(options: PackWorldOptions): Promise<PackWorld> {
@@ -71,6 +77,9 @@ export async function publishPackWorld(options: PackWorldOptions): Promise<PackW
     ...(options.spec473Block === undefined ? {} : { spec473Block: options.spec473Block }),
     ...(options.runtimes === undefined ? {} : { runtimes: options.runtimes }),
     ...(options.untoldLeaseDividend ? { untoldLeaseDividend: true } : {}),
+    ...(options.bigColdkeys ? { bigColdkeys: true } : {}),
+    ...(options.magnitudes === undefined ? {} : { magnitudes: options.magnitudes }),
+    ...(options.eventsPerBlock === undefined ? {} : { eventsPerBlock: options.eventsPerBlock }),
     ...(options.realClock ? {} : { now: () => nowMs }),
   };
   const dir = await mkdtemp(join(tmpdir(), 'sbm-pack-world-'));

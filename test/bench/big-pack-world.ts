@@ -1,0 +1,106 @@
+/**
+ * The pack benches' world: the sandbox's mainnet world with its big coldkeys (docs/sandbox.md "Big
+ * coldkeys"), from 1 April 2025 to 10 April 2026 (all of 2025/26 and its eve), collected and published by the
+ * real pipeline once per `make bench` run and shared by the benches that need it. Half-hour blocks (the
+ * pack's reads do not depend on the block time), mainnet's 125 subnets (room for the staker in 100), no
+ * traffic filler. Its chain is then served by a sandbox in a process of its own (`startBigSandbox`), so
+ * the bench process's CPU and memory are the client's alone. Its folder is removed when the process exits.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import type { BigColdkeyRole } from '../../pipeline/devnet/world/big-coldkeys.js';
+import type { FolderObjectStore } from '../../pipeline/store/index.js';
+import { publishPackWorld } from '../tax/products/pack/pack-world.js';
+
+export interface BigPackWorld {
+  dir: string;
+  store: FolderObjectStore;
+  demoColdkey: string;
+  coldkeys: Record<BigColdkeyRole, string>;
+  /** What a sandbox process needs to serve the same chain. */
+  spec: string;
+  head: number;
+  headHash: string;
+}
+
+let published: Promise<BigPackWorld> | null = null;
+
+export function bigPackWorld(): Promise<BigPackWorld> {
+  published ??= (async () => {
+    const started = performance.now();
+    const world = await publishPackWorld({
+      genesis: new Date('2025-04-01T00:00:00Z'),
+      historyDays: 374,
+      blockTimeMs: 1_800_000,
+      hoursIntoToday: 12,
+      magnitudes: 'mainnet',
+      eventsPerBlock: null,
+      bigColdkeys: true,
+    });
+    // Only the folder's name is kept for the exit: the published world's sandbox and its caches are let go.
+    const dir = world.dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const coldkeys = Object.fromEntries(
+      world.devnet.world.stakers.big!.coldkeys.map((c) => [c.role, c.staker.coldkey.address]),
+    ) as Record<BigColdkeyRole, string>;
+    const { now: _now, genesis, ...options } = world.options;
+    const head = world.devnet.head();
+    const headHash = world.devnet.blockHash(head);
+    // The chain is served from its own process from here on.
+    await world.devnet.stop();
+    process.stdout.write(
+      `the big coldkeys' world: 374 days collected and published in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    );
+    return {
+      dir: world.dir,
+      store: world.store,
+      demoColdkey: world.devnet.demoColdkey,
+      coldkeys,
+      spec: JSON.stringify({ options: { ...options, genesis: genesis!.toISOString() }, nowMs: world.nowMs }),
+      head,
+      headHash,
+    };
+  })();
+  return published;
+}
+
+export interface BigSandbox {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The world's chain served by a sandbox in its own process with `latencyMs` added to every answer. */
+export async function startBigSandbox(world: BigPackWorld, latencyMs: number): Promise<BigSandbox> {
+  const spec = JSON.parse(world.spec) as { options: Record<string, unknown> };
+  spec.options.latencyMs = latencyMs;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/bench/sandbox-child.ts', JSON.stringify(spec)],
+    {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const [url, head, hash] = await new Promise<[string, number, string]>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^(ws:\/\/\S+)\nhead (\d+) (\S+)$/m.exec(out);
+      if (match) resolve([match[1]!, Number(match[2]), match[3]!]);
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before listening`)));
+  });
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  if (head !== world.head || hash !== world.headHash) {
+    await stop();
+    throw new Error(
+      `the sandbox process serves another chain: head ${head} ${hash}, published at ${world.head}`,
+    );
+  }
+  return { url, child, stop };
+}
