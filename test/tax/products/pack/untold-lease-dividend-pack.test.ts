@@ -12,6 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../../pipeline/devnet/index.js';
 import { type BuiltPack, buildPackFiles } from '../../../../pipeline/tax/products/pack/build-pack.js';
@@ -107,17 +108,24 @@ describe('a lease dividend credited with no event the pack reads (spec 320)', ()
     const stated = `${day} TAO +${amount.fixed}`;
     expect(text('README.txt')).toContain(stated);
     expect(text('README.txt')).not.toContain('Every day reconciled');
+    // points.csv: one reconciliation point, the exact amount received on that day, with its action.
+    const csvPoints = readCsv(text('points.csv')).filter((row) => row['kind'] === 'reconciliation');
+    expect(csvPoints.map((row) => [row['first_date'], row['received']])).toEqual([
+      [day, `${amount.trimmed} TAO`],
+    ]);
+    expect(csvPoints[0]!['action']).toMatch(/block explorer/);
     const dir = await mkdtemp(join(tmpdir(), 'sbm-untold-dividend-pdf-'));
     try {
       const pdf = pdfToText(pack.files.get('summary.pdf')!, dir).replace(/\s+/g, ' ');
       expect(pdf).toContain('Reconciliation with the chain');
       expect(pdf).toContain(stated);
-      // The list's point (a page break may fall inside it): the asset, the day, the total of the one day.
+      // The list's point (a page break may fall inside it): the asset, the day, the amount to 4 places.
       const pointsAt = pdf.indexOf('Points to check (');
       expect(pointsAt).toBeGreaterThan(-1);
-      const point = pdf.slice(pdf.indexOf('TAO: on 1 UK day(s)', pointsAt));
-      expect(point.slice(0, 400)).toContain(day);
-      expect(point.slice(0, 400)).toContain(`+${amount.trimmed} TAO in all`);
+      const point = pdf.slice(pdf.indexOf(`TAO: on 1 UK day (${day})`, pointsAt));
+      const fourPlaces = new Decimal(amount.fixed).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toString();
+      expect(point.slice(0, 400)).toContain(`the chain holds ${fourPlaces} TAO more`);
+      expect(point.slice(0, 600)).toContain('What settles it:');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
