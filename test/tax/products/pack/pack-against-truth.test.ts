@@ -136,10 +136,11 @@ describe('the demo coldkey pack', () => {
       if (event.kind === 'StakeTransferred' && detail.destination_coldkey !== demo)
         add(event.time, alpha(event.netuid), tao, 0n);
       if (event.kind === 'Transfer' && detail.destination_coldkey !== demo) add(event.time, 'TAO', tao, tao);
-      // A stake on or unstake from root: its fee is a disposal of that TAO for nothing.
+      // A stake on or unstake from root: its fee is a disposal of that TAO at its value (tokens given for
+      // a service).
       const fee = BigInt(detail.fee_rao ?? '0');
       if ((event.kind === 'StakeAdded' || event.kind === 'StakeRemoved') && event.netuid === 0 && fee > 0n)
-        add(event.time, 'TAO', 0n, fee);
+        add(event.time, 'TAO', fee, fee);
       if (
         (event.kind === 'StakeMoved' || event.kind === 'StakeSwapped') &&
         event.netuid === detail.destination_netuid
