@@ -3,13 +3,16 @@ import type { BuildProgress } from '../state/order-state.js';
 export type { BuildProgress };
 
 /**
- * The time a build takes: a fixed part (the published objects read, the PDF written) and a part for each
- * position-day (a position's stake read at one day's end block, and decoded). Measured on the sandbox:
- * the demo coldkey's 2025/26 pack, 14 positions over 368 days (5,152 position-days), built in 38 s on a
- * shared two-core machine at the sandbox's default latency: 15 s + 5,152 × 4.5 ms ≈ 38 s.
+ * The time a build takes: a fixed part (the published objects read, the opening positions found, the PDF
+ * written) and a part for each position-day (a position's stake read at one day's end block, decoded, and its
+ * income, gains and reconciliation worked out). Fitted to the pack bench's full-year packs at 20 ms a read on
+ * a shared two-core machine (docs/benchmarks.md, "Packs of 10, 50 and 200 positions"): the demo coldkey's
+ * 5,115 position-days in 12.5 s and the staker in 100 subnets' 73,000 in 42-44 s give 8 s + 0.48 ms a
+ * position-day: 10.5 s and 43 s. The validator's 17,885 (8.5 s, fewer reads a day) is estimated at 17 s:
+ * every measured build is within 2x of its estimate.
  */
-export const BUILD_FIXED_SECONDS = 15;
-export const BUILD_SECONDS_PER_POSITION_DAY = 0.0045;
+export const BUILD_FIXED_SECONDS = 8;
+export const BUILD_SECONDS_PER_POSITION_DAY = 0.00048;
 /** A pack expected to take longer than this is "big": its buyer is told, with the estimate. */
 export const BIG_PACK_SECONDS = 120;
 

@@ -1,6 +1,12 @@
 import type { Order } from '../../pipeline/contract/order.js';
 import type { InputProblem } from '../../pipeline/tax/products/own-records/customer-inputs.js';
-import { MAX_LISTED_POINTS, pointsToList } from '../../pipeline/tax/products/pack/grouped-flags.js';
+import {
+  groupLine,
+  kindTitle,
+  pointsLead,
+  pointsView,
+  restLine,
+} from '../../pipeline/tax/products/pack/points-view.js';
 import { CgtDecimal, pounds } from '../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { estimatedBuildSeconds, isBigPack, roughly } from '../orders/build-progress.js';
 import type { PagePoint } from '../orders/served-pack-points.js';
@@ -218,46 +224,66 @@ ${items.join('\n')}
 </section>`;
 }
 
-/** How many points the page lists: a screenful, as many as the PDF lists; points.csv has them all. */
-const PAGE_POINTS = MAX_LISTED_POINTS;
-
 /**
- * The pack's points to check, as its points.csv orders them (most pounds at stake first), each with what
- * settles it. A point about an address outside the order carries a one-button form that posts that address
- * as the buyer's own to `records_url`, the same upload (and checks) as the form below: the next version is
- * built with it and the point is gone from it. No button while a version is being built.
+ * The pack's points to check, as its points.csv orders them and the PDF shows them (`points-view.ts`): a
+ * screenful of groups by what settles them, each naming its action once, then its largest points, the
+ * smallest of a big group on one line, counted and totalled. A point about an address outside the order
+ * carries a one-button form that posts that address as the buyer's own to `records_url`, the same upload (and
+ * checks) as the form below: the next version is built with it and the point is gone from it. An address on
+ * a merged line is marked in the form below. No button while a version is being built.
  */
 function pointsSection(points: readonly PagePoint[], version: number, recordsUrl: string | null): string {
   const action = recordsUrl ? escapeHtml(new URL(recordsUrl).pathname + new URL(recordsUrl).search) : null;
+  const stake = (point: PagePoint) => (point.gbp === '' ? null : new CgtDecimal(point.gbp));
   const title = (point: PagePoint): string => {
-    const stake = point.gbp === '' ? '' : `: £${pounds(new CgtDecimal(point.gbp))} at stake`;
+    const gbp = stake(point);
+    const amount = gbp === null ? '' : `: £${pounds(gbp)} at stake`;
     switch (point.kind) {
       case 'address':
-        return `Transfers with <code class="address">${escapeHtml(point.counterparty)}</code>${stake}`;
+        return `Transfers with <code class="address">${escapeHtml(point.counterparty)}</code>${amount}`;
       case 'missing-records':
         return `No records of ${escapeHtml(point.label || point.counterparty)}`;
-      case 'reconciliation':
-        return `A token not reconciled with the chain${stake}`;
       default:
-        return `To check${stake}`;
+        return `${escapeHtml(kindTitle(point.kind))}${amount}`;
     }
   };
-  const { listed } = pointsToList(points, PAGE_POINTS);
-  const items = listed.map((point) => {
+  const view = pointsView(points, stake);
+  const item = (rank: number, point: PagePoint, ownAction: boolean): string => {
     const mark =
       action && point.kind === 'address' && point.counterparty
         ? `<form class="mark-own" method="post" action="${action}" enctype="multipart/form-data"><input type="hidden" name="own_address" value="${escapeHtml(point.counterparty)}"><button type="submit">This address is mine</button></form>`
         : '';
-    return `<li class="point ${escapeHtml(point.kind)}" value="${point.rank}"><strong>${title(point)}</strong><br>${escapeHtml(point.point)}<br><span class="point-action">What settles it: ${escapeHtml(point.action)}</span>${mark}</li>`;
-  });
-  const more =
-    points.length > listed.length
-      ? `<p class="hint">And ${points.length - listed.length} more (the numbers left out): points.csv in the pack lists them all.</p>`
+    const own = ownAction
+      ? `<br><span class="point-action">What settles it: ${escapeHtml(point.action)}</span>`
       : '';
+    return `<li class="point ${escapeHtml(point.kind)}" value="${rank}"><strong>${title(point)}</strong><br>${escapeHtml(point.point)}${own}${mark}</li>`;
+  };
+  const groups = view.groups.map((group) => {
+    // One point of its kind: the point with its action, no group line.
+    if (group.count === 1) {
+      const { rank, point } = group.shown[0]!;
+      return `<ol class="points">\n${item(rank, point, true)}\n</ol>`;
+    }
+    const items = group.shown.map(({ rank, point }) => item(rank, point, point.action !== group.action));
+    if (group.rest) {
+      const mark =
+        action && group.kind === 'address'
+          ? ' To mark one of them as yours, paste it in "Your own addresses" below.'
+          : '';
+      items.push(
+        `<li class="point-rest ${escapeHtml(group.kind)}" value="${group.rest.points[0]!.rank}">${escapeHtml(restLine(group.kind, group.rest))}${mark}</li>`,
+      );
+    }
+    return `<h3 class="point-group ${escapeHtml(group.kind)}">${escapeHtml(groupLine(group))}</h3>
+<p class="point-action">What settles each: ${escapeHtml(group.action)}</p>
+<ol class="points">
+${items.join('\n')}
+</ol>`;
+  });
   const lead =
     points.length === 0
       ? `<p>Version ${version} of your pack has none.</p>`
-      : `<p>In version ${version} of your pack, most pounds at stake first, each with what settles it. Marking an address as yours builds a new version at no charge, without that point.</p>\n<ol class="points">\n${items.join('\n')}\n</ol>\n${more}`;
+      : `<p>In version ${version} of your pack: ${escapeHtml(pointsLead(points.length, view.groups))} Marking an address as yours builds a new version at no charge, without that point.</p>\n${groups.join('\n')}`;
   return `<section class="order-points" aria-labelledby="points-title">
 <h2 id="points-title">Points to check (${points.length})</h2>
 ${lead}

@@ -16,6 +16,7 @@ import { freePort, type RunningChild, runToEnd, startChild } from '../../../pipe
 import { demoHistory } from '../../../pipeline/demo/demo-command.js';
 import { type DemoOrders, startDemoOrders } from '../../../pipeline/demo/demo-orders.js';
 import { type OrderJobs, startOrderJobs } from '../../../pipeline/demo/order-jobs.js';
+import { SCREENFUL_LINES } from '../../../pipeline/tax/products/pack/points-view.js';
 import { ukDay } from '../../../pipeline/time/uk-day.js';
 import { ukTaxYear, ukTaxYearOf } from '../../../pipeline/time/uk-tax-year.js';
 import { type PackWorld, publishPackWorld } from '../../tax/products/pack/pack-world.js';
@@ -297,8 +298,18 @@ it("the previous year's pack groups its transfers by address, each with its acti
   expect(pdf).toContain(`${addresses[0]!['rank']}. Transfers with ${addresses[0]!['counterparty']}`);
   expect(pdf).toContain(addresses[0]!['action']!.replace(/\s+/g, ' '));
 
-  // The order page: each address point with its one-button form.
-  const listed = pageAddressPoints(await page());
+  // The order page: a screenful of groups by what settles them (the PDF's), each naming its action, every
+  // point of points.csv in one of its lines; each address on a line of its own with its one-button form.
+  const html = await page();
+  const section = html.split('<section class="order-points"')[1]!.split('</section>')[0]!;
+  const groupLines = section.match(/<h3 class="point-group /g) ?? [];
+  const pointLines = section.match(/<li class="point[ -]/g) ?? [];
+  expect(groupLines.length + pointLines.length).toBeLessThanOrEqual(SCREENFUL_LINES);
+  expect(section.match(/<p class="point-action">What settles each: /g) ?? []).toHaveLength(groupLines.length);
+  const merged = [...section.matchAll(/<li class="point-rest [^"]+" value="\d+">[\d ,to-]+\. (\d+) other/g)];
+  const onLines = (section.match(/<li class="point /g) ?? []).length;
+  expect(onLines + merged.reduce((sum, m) => sum + Number(m[1]), 0)).toBe(points.length);
+  const listed = pageAddressPoints(html);
   expect(listed.length).toBeGreaterThan(0);
   expect(listed.map((p) => p.address)).toEqual(
     addresses.slice(0, listed.length).map((row) => row['counterparty']),

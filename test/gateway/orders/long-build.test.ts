@@ -185,11 +185,11 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
       maxAttempts: 5,
     });
     expect(claimed?.id).toBe(id);
-    // What a worker records while it reads a validator's 212 positions over 396 days: 14 minutes in all.
-    const startedAt = new Date(Date.now() - 5 * 60_000).toISOString();
+    // What a worker records while it reads a fund's coldkeys, 700 positions over 396 days: a minute in.
+    const startedAt = new Date(Date.now() - 60_000).toISOString();
     const progress = {
       phase: 'reading-chain' as const,
-      positions: 212,
+      positions: 700,
       days: 396,
       blocksRead: 180,
       blocks: 420,
@@ -224,25 +224,26 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
       // It reloads itself once a minute: a buyer who leaves it open through the build stays within the tax limit.
       expect(page.headers.get('refresh')).toBe('60');
       const text = (await page.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-      expect(estimatedBuildSeconds(212, 396)).toBe(393);
+      // 8 s + 277,200 position-days at 0.48 ms each.
+      expect(estimatedBuildSeconds(700, 396)).toBe(141);
       expect(text).toContain(
-        `this is a big pack, 212 positions over 396 days, so it takes longer than most: about 7 minutes from ${startedAt.slice(0, 10)} ${startedAt.slice(11, 16)} UTC.`,
+        `this is a big pack, 700 positions over 396 days, so it takes longer than most: about 3 minutes from ${startedAt.slice(0, 10)} ${startedAt.slice(11, 16)} UTC.`,
       );
       expect(text).toContain('So far 42% of the chain record is read.');
       expect(text).not.toContain('this usually takes a minute or two');
       expect(text).toContain('This page refreshes itself every minute');
       const show = await runOrderCommand(config, now, 'orders', 'show', id);
       expect(show.out).toContain(
-        'build: reading the chain, 180 / 420 blocks read, 212 positions × 396 days (estimated 393 s)',
+        'build: reading the chain, 180 / 420 blocks read, 700 positions × 396 days (estimated 141 s)',
       );
       const json = JSON.parse((await runOrderCommand(config, now, 'orders', 'show', id, '--json')).out);
       expect(json.build).toMatchObject({
         phase: 'reading-chain',
-        positions: 212,
+        positions: 700,
         days: 396,
         blocks_read: 180,
         blocks: 420,
-        estimated_seconds: 393,
+        estimated_seconds: 141,
       });
     } finally {
       await gw.close();

@@ -54,35 +54,3 @@ export function groupedFlagLine(group: GroupedFlag): string {
       : `${group.dates.slice(0, 3).join(', ')} ... ${group.dates[group.dates.length - 1]}`;
   return `${group.text} (${group.count} times, on ${group.dates.length} day(s): ${dates})`;
 }
-
-/**
- * Kinds of points there can be hundreds of (one per counterparty address, per day, per record): the PDF lists
- * the first of them by pounds at stake, and points.csv holds them all.
- */
-const MANY_KINDS = new Set<string>([
-  'address',
-  'missing-records',
-  'transfer-out',
-  'transfer-in',
-  'negative-income',
-  'unexplained',
-  'unpriced',
-  'own-records',
-]);
-
-/** How many of those the PDF lists: with the points about the whole record, about a screenful. */
-export const MAX_LISTED_POINTS = 10;
-
-/**
- * The points the PDF lists, in their order: the first `max` of the kinds there can be many of, and every
- * point about the whole record (its opening, a coldkey swap followed, provisional disposals, a reconciliation
- * difference), which a long list must never push out. `unlisted` counts the points left to points.csv.
- */
-export function pointsToList<T extends { kind: string }>(
-  points: readonly T[],
-  max = MAX_LISTED_POINTS,
-): { listed: T[]; unlisted: number } {
-  let many = 0;
-  const listed = points.filter((point) => !MANY_KINDS.has(point.kind) || ++many <= max);
-  return { listed, unlisted: points.length - listed.length };
-}

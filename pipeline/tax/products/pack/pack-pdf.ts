@@ -4,12 +4,12 @@ import { fixedToText } from '../../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
 import { customerSection } from './customer-section.js';
-import { pointsToList } from './grouped-flags.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import { type PackPoint, packPoints } from './pack-points.js';
 import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
 import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES, reconciliationResult } from './pack-text.js';
 import { PdfWriter } from './pdf-layout.js';
+import { groupLine, kindTitle, pointsLead, pointsView, restLine } from './points-view.js';
 
 export { NOT_TAX_ADVICE } from './pack-text.js';
 
@@ -205,8 +205,9 @@ function closingPoolsSection(w: PdfWriter, ledger: TaxYearLedger): void {
 }
 
 /**
- * The points to check as points.csv has them (`pack-points.ts`): grouped by what settles them, the most
- * pounds at stake first, each with its action; past a screenful, where the rest are.
+ * The points to check as points.csv has them (`pack-points.ts`), as a screenful (`points-view.ts`): a group
+ * per kind of point, each naming what settles its points once, then its points, most pounds at stake first,
+ * numbered by their rank in points.csv; the smallest of a big group are one line, counted and totalled.
  */
 function pointsToCheckSection(w: PdfWriter, points: readonly PackPoint[]): void {
   w.heading(`Points to check (${points.length})`);
@@ -214,23 +215,28 @@ function pointsToCheckSection(w: PdfWriter, points: readonly PackPoint[]): void 
     w.line('None: no transfers out of the order, no negative or unpriced days, nothing unreconciled.');
     return;
   }
-  w.paragraph(
-    'Most pounds at stake first, each with what settles it. points.csv lists the same points, one a row.',
-    { size: 8.5 },
-  );
-  const { listed, unlisted } = pointsToList(points);
-  for (const point of listed) {
+  const view = pointsView(points, (point) => point.gbp);
+  w.paragraph(pointsLead(points.length, view.groups), { size: 8.5 });
+  for (const group of view.groups) {
     w.need(40);
-    // Numbered by its rank in points.csv: a gap is a point left to the file.
-    w.paragraph(`${points.indexOf(point) + 1}. ${pointTitle(point)}`, { font: w.bold, size: 9 });
-    w.paragraph(point.text, { size: 8.5, indent: 12 });
-    w.paragraph(`What settles it: ${point.action}`, { size: 8.5, indent: 12 });
-  }
-  if (unlisted > 0) {
-    w.paragraph(
-      `... and ${unlisted} more (the numbers left out): points.csv lists every point by its number, with its action.`,
-      { size: 8.5 },
-    );
+    if (group.count === 1) {
+      // One point of its kind: the point, then its action, as points.csv's row has them.
+      const { rank, point } = group.shown[0]!;
+      w.paragraph(`${rank}. ${pointTitle(point)}`, { font: w.bold, size: 9 });
+      w.paragraph(point.text, { size: 8.5, indent: 12 });
+      w.paragraph(`What settles it: ${point.action}`, { size: 8.5, indent: 12 });
+      continue;
+    }
+    w.paragraph(groupLine(group), { font: w.bold, size: 9 });
+    w.paragraph(`What settles each: ${group.action}`, {
+      size: 8.5,
+      indent: 12,
+    });
+    for (const { rank, point } of group.shown) {
+      const own = point.action === group.action ? '' : ` What settles it: ${point.action}`;
+      w.paragraph(`${rank}. ${pointTitle(point)}. ${point.text}${own}`, { size: 8.5, indent: 12 });
+    }
+    if (group.rest) w.paragraph(restLine(group.kind, group.rest), { size: 8.5, indent: 12 });
   }
 }
 
@@ -245,24 +251,9 @@ export function pointTitle(point: PackPoint): string {
     case 'reconciliation':
       return `${point.sent[0]?.asset ?? point.received[0]?.asset ?? 'A token'} not reconciled with the chain${stake}`;
     default:
-      return `${POINT_TITLES[point.kind] ?? point.kind}${stake}`;
+      return `${kindTitle(point.kind)}${stake}`;
   }
 }
-
-const POINT_TITLES: Partial<Record<PackPoint['kind'], string>> = {
-  'transfer-out': 'Transfer out of the order',
-  'transfer-in': 'Transfer into the order',
-  'negative-income': 'A fall in stake',
-  unexplained: 'Holdings the record does not explain',
-  unpriced: 'Income without a price',
-  ended: 'A subnet ended',
-  moved: 'Stake moved between keys',
-  opening: 'The opening holdings',
-  calendar: 'Days placed from the chain',
-  'stale-rate': 'An older TAO/GBP rate',
-  provisional: 'Provisional figures',
-  'own-records': 'Your records',
-};
 
 /** One coldkey's pages: how the record came to follow it, its income and its positions (gains are pooled). */
 function coldkeyPages(

@@ -134,6 +134,9 @@ function addTransaction(
   list.push({ ...rest, quantity: units(rao) });
 }
 
+/** How many opening holdings the opening's flag names (TAO and the largest alpha) before counting the rest. */
+const OPENING_HOLDINGS_NAMED = 5;
+
 /**
  * Opening holdings: every position, and the free TAO, at the opening block's market value, one acquisition
  * per asset; and the flag that tells the reader so (their real cost is not in the chain record).
@@ -154,12 +157,22 @@ function openingTransactions(input: CgtMappingInput, gbpOf: GbpOf, flags: PackFl
     });
   }
   if (byAsset.length > 0) {
-    const openingList = byAsset
-      .map(
-        ([asset, { rao, taoRao }]) =>
-          `${asset} ${units(rao).toFixed()} at £${gbpOf(input.opening.date, taoRao).toFixed(2)}`,
-      )
-      .join('; ');
+    // A wide staker opens with a hundred holdings or more: the flag names TAO and the largest few, and
+    // counts and totals the rest (cgt-input.csv's opening rows give each), so that it reads in a few lines.
+    const valued = byAsset
+      .map(([asset, { rao, taoRao }]) => ({ asset, rao, gbp: gbpOf(input.opening.date, taoRao) }))
+      .sort((a, b) => (a.asset === 'TAO' ? -1 : b.asset === 'TAO' ? 1 : b.gbp.cmp(a.gbp)));
+    const named = valued.slice(0, OPENING_HOLDINGS_NAMED);
+    const others = valued.slice(OPENING_HOLDINGS_NAMED);
+    const othersGbp = others.reduce((sum, h) => sum.plus(h.gbp), units(0n));
+    const openingList = [
+      ...named.map((h) => `${h.asset} ${units(h.rao).toFixed()} at £${h.gbp.toFixed(2)}`),
+      ...(others.length > 0
+        ? [
+            `${others.length} other holdings at £${othersGbp.toFixed(2)} in total, each given in cgt-input.csv's opening rows`,
+          ]
+        : []),
+    ].join('; ');
     flags.push({
       date: input.opening.date,
       kind: 'opening',
