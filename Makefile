@@ -60,8 +60,8 @@ golden: $(STAMP)
 
 # wrk and nginx (Debian's packages) are installed when absent and possible; without wrk the gateway bench
 # uses autocannon, without nginx it compares with the bare node:http server only. The pack benches
-# (pack-growth, pack-order) share one published year of the sandbox with its big coldkeys (about 4 minutes
-# to collect); `npx tsx test/bench/run.ts pack-` runs those two alone.
+# (pack-growth, pack-order, pack-points) share one published year of the sandbox with its big coldkeys (about
+# 4 minutes to collect); `npx tsx test/bench/run.ts pack-` runs those three alone.
 bench: $(STAMP)
 	bash test/bench/install-wrk.sh
 	bash test/bench/install-nginx.sh

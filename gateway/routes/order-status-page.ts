@@ -256,7 +256,7 @@ function pointsSection(points: readonly PagePoint[], version: number, recordsUrl
     const own = ownAction
       ? `<br><span class="point-action">What settles it: ${escapeHtml(point.action)}</span>`
       : '';
-    return `<li class="point ${escapeHtml(point.kind)}" value="${rank}"><strong>${title(point)}</strong><br>${escapeHtml(point.point)}${own}${mark}</li>`;
+    return `<li class="point ${escapeHtml(point.kind)}" value="${rank}"><strong>${title(point)}</strong>${mark}<br>${escapeHtml(point.point)}${own}</li>`;
   };
   const groups = view.groups.map((group) => {
     // One point of its kind: the point with its action, no group line.
@@ -265,20 +265,19 @@ function pointsSection(points: readonly PagePoint[], version: number, recordsUrl
       return `<ol class="points">\n${item(rank, point, true)}\n</ol>`;
     }
     const items = group.shown.map(({ rank, point }) => item(rank, point, point.action !== group.action));
-    if (group.rest) {
-      const mark =
-        action && group.kind === 'address'
-          ? ' To mark one of them as yours, paste it in "Your own addresses" below.'
-          : '';
-      items.push(
-        `<li class="point-rest ${escapeHtml(group.kind)}" value="${group.rest.points[0]!.rank}">${escapeHtml(restLine(group.kind, group.rest))}${mark}</li>`,
-      );
-    }
+    // The merged line under the list: its points' numbers are in its words, not the list's.
+    const rest = group.rest
+      ? `\n<p class="point-rest ${escapeHtml(group.kind)}">${escapeHtml(restLine(group.kind, group.rest))}${
+          action && group.kind === 'address'
+            ? ' To mark one of them as yours, paste it in "Your own addresses" below.'
+            : ''
+        }</p>`
+      : '';
     return `<h3 class="point-group ${escapeHtml(group.kind)}">${escapeHtml(groupLine(group))}</h3>
 <p class="point-action">What settles each: ${escapeHtml(group.action)}</p>
 <ol class="points">
 ${items.join('\n')}
-</ol>`;
+</ol>${rest}`;
   });
   const lead =
     points.length === 0

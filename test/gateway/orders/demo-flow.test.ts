@@ -303,10 +303,10 @@ it("the previous year's pack groups its transfers by address, each with its acti
   const html = await page();
   const section = html.split('<section class="order-points"')[1]!.split('</section>')[0]!;
   const groupLines = section.match(/<h3 class="point-group /g) ?? [];
-  const pointLines = section.match(/<li class="point[ -]/g) ?? [];
+  const pointLines = section.match(/<li class="point |<p class="point-rest /g) ?? [];
   expect(groupLines.length + pointLines.length).toBeLessThanOrEqual(SCREENFUL_LINES);
   expect(section.match(/<p class="point-action">What settles each: /g) ?? []).toHaveLength(groupLines.length);
-  const merged = [...section.matchAll(/<li class="point-rest [^"]+" value="\d+">[\d ,to-]+\. (\d+) other/g)];
+  const merged = [...section.matchAll(/<p class="point-rest [^"]+">[\d ,to-]+\. (\d+) other/g)];
   const onLines = (section.match(/<li class="point /g) ?? []).length;
   expect(onLines + merged.reduce((sum, m) => sum + Number(m[1]), 0)).toBe(points.length);
   const listed = pageAddressPoints(html);

@@ -218,7 +218,8 @@ function pointsToCheckSection(w: PdfWriter, points: readonly PackPoint[]): void 
   const view = pointsView(points, (point) => point.gbp);
   w.paragraph(pointsLead(points.length, view.groups), { size: 8.5 });
   for (const group of view.groups) {
-    w.need(40);
+    // A point's title, words and action kept on one page where they fit (a long opening point is 6 lines).
+    w.need(group.count === 1 ? 90 : 40);
     if (group.count === 1) {
       // One point of its kind: the point, then its action, as points.csv's row has them.
       const { rank, point } = group.shown[0]!;

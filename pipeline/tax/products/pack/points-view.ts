@@ -72,8 +72,9 @@ export interface PointsView<T> {
 }
 
 /**
- * The view of `points` (in points.csv's order), within `maxLines` when it can be: a group and one line under
- * it need two lines each, so a pack with more kinds than `maxLines / 2` shows each group merged whole.
+ * The view of `points` (in points.csv's order), within `maxLines` when it can be: a group of many points needs
+ * two lines at least (its own and one merged line under it), a group of one point one; past that, its `lines`
+ * say by how much the view is over.
  */
 export function pointsView<T extends ViewablePoint>(
   points: readonly T[],
@@ -186,10 +187,12 @@ export function pointsLead(count: number, groups: readonly PointGroup<unknown>[]
     null,
   );
   const stake = total === null ? '' : `, ${gbpText(total)} at stake`;
-  return (
-    `${count} point${count === 1 ? '' : 's'}${stake}, in ${groups.length} group${groups.length === 1 ? '' : 's'} by what settles them; ` +
-    'the points numbered as points.csv numbers them (one a row, with its action), most pounds at stake first.'
-  );
+  const numbered =
+    'numbered as points.csv numbers them (one a row, with its action), most pounds at stake first.';
+  // Each point of a kind of its own: no group to speak of.
+  if (groups.length === count)
+    return `${count} point${count === 1 ? '' : 's'}${stake}, each with what settles it, ${numbered}`;
+  return `${count} points${stake}, in ${groups.length} group${groups.length === 1 ? '' : 's'} by what settles them; the points ${numbered}`;
 }
 
 /** A group's line: how many points of its kind and their pounds at stake. */

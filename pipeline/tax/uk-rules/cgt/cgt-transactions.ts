@@ -162,8 +162,10 @@ function openingTransactions(input: CgtMappingInput, gbpOf: GbpOf, flags: PackFl
     const valued = byAsset
       .map(([asset, { rao, taoRao }]) => ({ asset, rao, gbp: gbpOf(input.opening.date, taoRao) }))
       .sort((a, b) => (a.asset === 'TAO' ? -1 : b.asset === 'TAO' ? 1 : b.gbp.cmp(a.gbp)));
-    const named = valued.slice(0, OPENING_HOLDINGS_NAMED);
-    const others = valued.slice(OPENING_HOLDINGS_NAMED);
+    // One holding more than those named is named too: "1 other holding" would say no less.
+    const shown = valued.length <= OPENING_HOLDINGS_NAMED + 1 ? valued.length : OPENING_HOLDINGS_NAMED;
+    const named = valued.slice(0, shown);
+    const others = valued.slice(shown);
     const othersGbp = others.reduce((sum, h) => sum.plus(h.gbp), units(0n));
     const openingList = [
       ...named.map((h) => `${h.asset} ${units(h.rao).toFixed()} at £${h.gbp.toFixed(2)}`),
