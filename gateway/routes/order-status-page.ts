@@ -282,7 +282,7 @@ ${items.join('\n')}
   const lead =
     points.length === 0
       ? `<p>Version ${version} of your pack has none.</p>`
-      : `<p>In version ${version} of your pack: ${escapeHtml(pointsLead(points.length, view.groups))} Marking an address as yours builds a new version at no charge, without that point.</p>\n${groups.join('\n')}`;
+      : `<p>In version ${version} of your pack: ${escapeHtml(pointsLead(points.length, view.groups))}${points.some((p) => p.kind === 'address') ? ' Marking an address as yours builds a new version at no charge, without that point.' : ''}</p>\n${groups.join('\n')}`;
   return `<section class="order-points" aria-labelledby="points-title">
 <h2 id="points-title">Points to check (${points.length})</h2>
 ${lead}
