@@ -792,6 +792,7 @@ export class Stakers {
       const tao = (state.evm?.[this.demo.index] ?? 0n) / 2n;
       if (tao < RAO_PER_UNIT / 10n) return null;
       const fee = this.#stakingFee(step.block, tao);
+      this.#evmStakingMoves.set(step.block, -tao);
       return { ...base, tao, fee, alpha: this.#toAlpha(position.netuid, step.block, tao - fee) };
     }
     const alpha = alphaOf(
@@ -801,8 +802,24 @@ export class Stakers {
     if (alpha === 0n) return null;
     const tao = this.#toTao(position.netuid, step.block, alpha);
     const fee = this.#stakingFee(step.block, tao);
+    this.#evmStakingMoves.set(step.block, tao - fee);
     return { ...base, alpha, tao: tao - fee, fee };
   }
+
+  /**
+   * What the EVM staking gained (or lost, negative) the demo's free TAO by `block`: the unstake's TAO less the
+   * stake's, which reach the demo's free TAO with the EVM withdrawal after them (tao-mechanisms.ts).
+   */
+  #evmStakingNet(block: number): bigint {
+    const withdrawn = this.#taoMechanisms.find((step) => step.kind === 'EvmWithdraw')?.block ?? null;
+    if (withdrawn === null || block <= withdrawn) return 0n;
+    let net = 0n;
+    for (const [at, tao] of this.#evmStakingMoves) if (at < withdrawn) net += tao;
+    return net;
+  }
+
+  /** The TAO of each EVM staking call, by block: − staked, + unstaked. */
+  readonly #evmStakingMoves = new Map<number, bigint>();
 
   /** A big coldkey's add_stake or registration, when its free TAO covers it. */
   #bigAction(state: StakeState, call: BigColdkeyCall): StakingAction | null {
@@ -925,7 +942,9 @@ export class Stakers {
       destHotkey: null,
       destNetuid: null,
     };
-    const free = state.free[staker.index]!;
+    // The demo's draws are sized as without its EVM staking's result, so that what it sends other coldkeys
+    // (and so their truth) is as before (evm-staking.ts).
+    const free = state.free[staker.index]! - (staker.demo ? this.#evmStakingNet(block) : 0n);
     const held = alphaOf(
       state.pools.get(position.pool),
       state.shares[staker.index]!.get(position.pool) ?? 0n,
