@@ -734,32 +734,38 @@ export class Stakers {
     const actions: StakingAction[] = [];
     const limited = new Set<string>();
     for (const draft of drafts) {
+      if (draft.evmStaking) {
+        // A call of the demo's own EVM address to the staking precompile: unsigned, no TAO fee (evm-staking.ts).
+        const call = this.#evmStakingAction(state, draft.evmStaking);
+        if (call) {
+          this.#apply(state, call);
+          actions.push(call);
+        }
+        continue;
+      }
       const action = draft.big
         ? this.#bigAction(state, draft.big)
-        : draft.evmStaking
-          ? this.#evmStakingAction(state, draft.evmStaking)
-          : draft.mechanism
-            ? taoMechanismAction(this.#params.seed, state, this.demo, draft.mechanism)
-            : draft.migration
-              ? this.#migrationAction(state, draft.block)
-              : draft.life
-                ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
-                : draft.force
-                  ? this.#scriptedMove(
-                      state,
-                      draft.block,
-                      draft.staker,
-                      BigInt(draft.size),
-                      draft.pick,
-                      draft.force,
-                    )
-                  : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
+        : draft.mechanism
+          ? taoMechanismAction(this.#params.seed, state, this.demo, draft.mechanism)
+          : draft.migration
+            ? this.#migrationAction(state, draft.block)
+            : draft.life
+              ? this.#lifeAction(state, draft.block, draft.life, draft.dated ?? false)
+              : draft.force
+                ? this.#scriptedMove(
+                    state,
+                    draft.block,
+                    draft.staker,
+                    BigInt(draft.size),
+                    draft.pick,
+                    draft.force,
+                  )
+                : this.#draft(state, draft.block, draft.staker, draft.roll, BigInt(draft.size), draft.pick);
       if (
         action &&
         (draft.life ||
           draft.migration ||
           draft.mechanism ||
-          draft.evmStaking ||
           (this.#allowed(action) && this.#withinRateLimit(action, limited)))
       ) {
         if (this.runsSpec425(action.block)) this.#fillSpec425(action);
