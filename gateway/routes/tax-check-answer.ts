@@ -8,6 +8,7 @@ import {
   taxPaths,
 } from '../../pipeline/contract/tax-published.js';
 import type { ColdkeyChain } from '../../pipeline/tax/chain-record/coldkey-chain.js';
+import { ownEvmAccountOf } from '../../pipeline/tax/chain-record/follow-own-evm-stake.js';
 import { countTaxYearEvents } from '../../pipeline/tax/chain-record/tax-year-events.js';
 import {
   EstimateUnavailableError,
@@ -108,7 +109,9 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
 
     const { yields, prices, recordFirstDay } = taxInputs();
     const year = ukTaxYearOf(now.getTime());
-    const [shard, holdings] = await Promise.all([
+    // The account of the coldkey's own EVM address: its stake through the EVM is the coldkey's own.
+    const evmAccount = ownEvmAccountOf(address);
+    const [shard, holdings, evmShard] = await Promise.all([
       readShard(address).catch((error: unknown) => {
         deps.onError(new Error(`tax check: the event shard could not be read (${nameOf(error)})`));
         throw unavailable('The tax data could not be read just now; try again in a minute.', 60);
@@ -121,6 +124,7 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
           CHAIN_RETRY_SECONDS,
         );
       }),
+      evmAccount === null ? null : readShard(evmAccount).catch(() => null),
     ]);
 
     let body: string;
@@ -133,6 +137,7 @@ export function createCheckAnswer(deps: CheckAnswerDeps): (address: string) => P
           prices,
           events: countTaxYearEvents(shard, address, year),
           coldkeyEvents: shard?.coldkeys[address] ?? [],
+          ownEvmEvents: evmAccount === null ? [] : (evmShard?.coldkeys[evmAccount] ?? []),
           nowMs: now.getTime(),
           recordFirstDay,
         }),

@@ -26,6 +26,7 @@ export const CHECK_MECHANISM_IDS = [
   'transaction_fees',
   'reserved_deposit',
   'own_evm_transfer',
+  'evm_staking',
   'dissolution',
   'limit_order',
   'recycle_or_burn',
@@ -44,7 +45,8 @@ export const CheckMechanism = z
         '`coldkey_swap`, `liquidity_refund` (a user liquidity position closed by the chain), `user_liquidity`, ' +
         '`crowdloan` (contributions, withdrawals, refunds), `lease_dividends` (announced by an event), ' +
         '`registration`, `transaction_fees` (paid in TAO or alpha), `reserved_deposit` (a proxy’s, an ' +
-        'identity’s), `own_evm_transfer` (TAO to or from the coldkey’s own EVM address), `dissolution` (a ' +
+        'identity’s), `own_evm_transfer` (TAO to or from the coldkey’s own EVM address), `evm_staking` (stake through the ' +
+        'EVM staking precompile from the coldkey’s own EVM address), `dissolution` (a ' +
         'dissolved subnet’s payout), `limit_order`, `recycle_or_burn`, `hotkey_swap`, `auto_stake`, `root_claim`.',
     }),
     name: z.string().meta({ description: 'Its name in words, as the explorer shows it.' }),

@@ -118,7 +118,10 @@ export type TruthActionKind =
   | 'proxy-removed'
   | 'registration'
   | 'evm-deposit'
-  | 'evm-withdraw';
+  | 'evm-withdraw'
+  /** The demo's EVM address staking through the staking precompile (world/evm-staking.ts). */
+  | 'evm-stake'
+  | 'evm-unstake';
 
 export interface TruthAction {
   block: number;
@@ -258,6 +261,8 @@ export interface TruthColdkey {
   demo: boolean;
   /** The coldkey this one took over by a coldkey swap (the demo coldkey's successor), else null. */
   successor_of?: string | null;
+  /** The account of this coldkey's own EVM address (`blake2_256("evm:" ++ address)`), staking through the EVM. */
+  evm_of?: string;
   days: Array<{
     date: string;
     free_rao: string;

@@ -59,6 +59,8 @@ export function truthOf(world: World, nowMs: number, from: string, to: string): 
       coldkey: s.coldkey.address,
       demo: s.demo,
       ...(s === world.stakers.successor ? { successor_of: world.stakers.demo.coldkey.address } : {}),
+      // The account of the demo's own EVM address, which staked through the precompile (world/evm-staking.ts).
+      ...(s.coldkey.label.startsWith('evm/') ? { evm_of: world.stakers.demo.coldkey.address } : {}),
       days: [],
     })),
     runtime_placement: params.runtimePlacement,
@@ -352,7 +354,9 @@ function collectBlock(world: World, block: number, truth: Truth): void {
     }
     if (world.runsSpec425(block) || placed.action.dated)
       truth.actions.push(truthAction(block, time, placed, content.events));
-    const { action, eventIndex, extrinsic } = placed;
+    // A call to the EVM staking precompile is a StakeAdded or StakeRemoved of the mapped account.
+    const action = evmStakingAsStake(placed.action);
+    const { eventIndex, extrinsic } = placed;
     if (!isStakingKind(action.kind)) continue;
     const tracksAlpha = action.kind === 'StakeAdded' || action.kind === 'StakeRemoved';
     details.push({
@@ -382,6 +386,12 @@ function collectBlock(world: World, block: number, truth: Truth): void {
   }
   truth.staking_events.push(...entries.sort((a, b) => a.event_index - b.event_index));
   truth.staking_details.push(...details.sort((a, b) => a.event_index - b.event_index));
+}
+
+function evmStakingAsStake(action: StakingAction): StakingAction {
+  if (action.kind === 'EvmStakeAdded') return { ...action, kind: 'StakeAdded' };
+  if (action.kind === 'EvmStakeRemoved') return { ...action, kind: 'StakeRemoved' };
+  return action;
 }
 
 const STAKING_KINDS = new Set([
@@ -452,6 +462,10 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'evm-deposit';
     case 'EvmWithdraw':
       return 'evm-withdraw';
+    case 'EvmStakeAdded':
+      return 'evm-stake';
+    case 'EvmStakeRemoved':
+      return 'evm-unstake';
   }
 }
 

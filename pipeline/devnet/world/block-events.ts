@@ -1,5 +1,6 @@
 import type { RuntimeFeatures } from '../runtime/runtime-eras.js';
 import type { BurnAction } from './burns.js';
+import { evmStakingEvents, isEvmStaking } from './evm-staking.js';
 import {
   type BodyCall,
   blockAuthor,
@@ -200,7 +201,14 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
     // A tracked coldkey's TAO fee for its call (world/tao-fees.ts): not among the action's own events.
     const fee = taoFeeEvents(action, blockAuthor(inputs.seed), inputs.feesToAuthor ?? false);
     for (const event of fee.before) emit(event);
-    if (isTaoMechanism(action)) {
+    if (isEvmStaking(action)) {
+      // A call to the EVM staking precompile (world/evm-staking.ts): the stake event under the mapped account.
+      const stake = stakingEvent(
+        { ...action, kind: action.kind === 'EvmStakeAdded' ? 'StakeAdded' : 'StakeRemoved' },
+        inputs.features,
+      );
+      placeAll(action, evmStakingEvents(action, stake), stake.name);
+    } else if (isTaoMechanism(action)) {
       const uid = rng(inputs.seed, `registration-uid/${inputs.block}`).int(0, 255);
       const main = action.kind === 'EvmDeposit' || action.kind === 'EvmWithdraw' ? 'Transfer' : action.kind;
       placeAll(action, taoMechanismEvents(action, uid), main);

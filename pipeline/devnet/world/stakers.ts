@@ -20,6 +20,13 @@ import {
   datedLifeBlock,
   UNTOLD_LEASE_DIVIDEND,
 } from './dated-life.js';
+import {
+  applyEvmStaking,
+  type EvmStakingStep,
+  evmStaker,
+  isEvmStaking,
+  planEvmStaking,
+} from './evm-staking.js';
 import { executeBatch } from './limit-orders.js';
 import type { Pools } from './pools.js';
 import type { Position } from './position.js';
@@ -168,6 +175,12 @@ export class Stakers {
           .map((s) => s.netuid),
       });
       this.stakers.push(...this.big.coldkeys.map((c) => c.staker));
+    }
+    // The demo's own EVM address stakes through the precompile (evm-staking.ts): its account comes after
+    // every other staker, so their indices and draws are as without it.
+    if (params.runtimePlacement === 'dates' && this.#spec425From !== null) {
+      this.#evmStaking.push(...planEvmStaking(this.#timeline));
+      if (this.#evmStaking.length > 0) this.stakers.push(evmStaker(this.demo, this.stakers.length));
     }
     this.#dayStarts.push(this.#genesisState(random));
   }
@@ -370,6 +383,8 @@ export class Stakers {
   readonly #contributions = new Map<number, bigint>();
   /** The demo coldkey's proxy deposit, registration and EVM round trip (tao-mechanisms.ts), by block. */
   readonly #taoMechanisms: TaoMechanismStep[] = [];
+  /** The demo's staking through the EVM staking precompile (evm-staking.ts), by block. */
+  readonly #evmStaking: EvmStakingStep[] = [];
 
   /** Positions of the 2025/26 life the demo coldkey holds from genesis (its own stream: other draws unchanged). */
   readonly #datedPositions: Position[] = [];
@@ -646,6 +661,7 @@ export class Stakers {
       /** Spec 473's migration work of this block (`on_idle`, after every extrinsic). */
       migration?: true;
       mechanism?: TaoMechanismStep;
+      evmStaking?: EvmStakingStep;
       /** A big coldkey's call (world/big-coldkeys.ts). */
       big?: BigColdkeyCall;
     }> = [];
@@ -692,6 +708,10 @@ export class Stakers {
       if (step.block < first || step.block > last) continue;
       drafts.push({ block: step.block, staker: this.demo, roll: 0, size: 0, pick: 0, mechanism: step });
     }
+    for (const step of this.#evmStaking) {
+      if (step.block < first || step.block > last) continue;
+      drafts.push({ block: step.block, staker: this.demo, roll: 0, size: 0, pick: 0, evmStaking: step });
+    }
     if (this.big) {
       for (const call of bigColdkeyCalls(this.big, this.#params.seed, day, firstAction, last))
         drafts.push({ block: call.block, staker: call.staker, roll: 0, size: 0, pick: 0, big: call });
@@ -714,6 +734,15 @@ export class Stakers {
     const actions: StakingAction[] = [];
     const limited = new Set<string>();
     for (const draft of drafts) {
+      if (draft.evmStaking) {
+        // A call of the demo's own EVM address to the staking precompile: unsigned, no TAO fee (evm-staking.ts).
+        const call = this.#evmStakingAction(state, draft.evmStaking);
+        if (call) {
+          this.#apply(state, call);
+          actions.push(call);
+        }
+        continue;
+      }
       const action = draft.big
         ? this.#bigAction(state, draft.big)
         : draft.mechanism
@@ -747,6 +776,56 @@ export class Stakers {
     }
     return actions;
   }
+
+  /**
+   * The demo's EVM address's call to the staking precompile (evm-staking.ts): half the TAO on the address
+   * staked on its position, later all that position's alpha unstaked; none when there is nothing to move.
+   */
+  #evmStakingAction(state: StakeState, step: EvmStakingStep): StakingAction | null {
+    const mapped = this.stakers[this.stakers.length - 1]!;
+    const position = mapped.positions[0]!;
+    const base = {
+      block: step.block,
+      kind: step.kind,
+      coldkey: mapped.coldkey,
+      hotkey: position.hotkey,
+      netuid: position.netuid,
+      destColdkey: null,
+      destHotkey: null,
+      destNetuid: null,
+    };
+    if (step.kind === 'EvmStakeAdded') {
+      const tao = (state.evm?.[this.demo.index] ?? 0n) / 2n;
+      if (tao < RAO_PER_UNIT / 10n) return null;
+      const fee = this.#stakingFee(step.block, tao);
+      this.#evmStakingMoves.set(step.block, -tao);
+      return { ...base, tao, fee, alpha: this.#toAlpha(position.netuid, step.block, tao - fee) };
+    }
+    const alpha = alphaOf(
+      state.pools.get(position.pool),
+      state.shares[mapped.index]!.get(position.pool) ?? 0n,
+    );
+    if (alpha === 0n) return null;
+    const tao = this.#toTao(position.netuid, step.block, alpha);
+    const fee = this.#stakingFee(step.block, tao);
+    this.#evmStakingMoves.set(step.block, tao - fee);
+    return { ...base, alpha, tao: tao - fee, fee };
+  }
+
+  /**
+   * What the EVM staking gained (or lost, negative) the demo's free TAO by `block`: the unstake's TAO less the
+   * stake's, which reach the demo's free TAO with the EVM withdrawal after them (tao-mechanisms.ts).
+   */
+  #evmStakingNet(block: number): bigint {
+    const withdrawn = this.#taoMechanisms.find((step) => step.kind === 'EvmWithdraw')?.block ?? null;
+    if (withdrawn === null || block <= withdrawn) return 0n;
+    let net = 0n;
+    for (const [at, tao] of this.#evmStakingMoves) if (at < withdrawn) net += tao;
+    return net;
+  }
+
+  /** The TAO of each EVM staking call, by block: − staked, + unstaked. */
+  readonly #evmStakingMoves = new Map<number, bigint>();
 
   /** A big coldkey's add_stake or registration, when its free TAO covers it. */
   #bigAction(state: StakeState, call: BigColdkeyCall): StakingAction | null {
@@ -869,7 +948,9 @@ export class Stakers {
       destHotkey: null,
       destNetuid: null,
     };
-    const free = state.free[staker.index]!;
+    // The demo's draws are sized as without its EVM staking's result, so that what it sends other coldkeys
+    // (and so their truth) is as before (evm-staking.ts).
+    const free = state.free[staker.index]! - (staker.demo ? this.#evmStakingNet(block) : 0n);
     const held = alphaOf(
       state.pools.get(position.pool),
       state.shares[staker.index]!.get(position.pool) ?? 0n,
@@ -1394,6 +1475,10 @@ export class Stakers {
     if (action.taoFee) state.free[this.#staker(action.coldkey).index]! -= action.taoFee;
     if (isTaoMechanism(action)) {
       applyTaoMechanism(state, action, this.#staker(action.coldkey).index);
+      return;
+    }
+    if (isEvmStaking(action)) {
+      applyEvmStaking(state, action, this.demo.index, this.#staker(action.coldkey));
       return;
     }
     if (this.runsSpec425(action.block)) {

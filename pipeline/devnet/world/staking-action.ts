@@ -16,7 +16,7 @@ export interface DissolutionPayout {
 /** One staking extrinsic of a tracked coldkey (buyback stakes live in the burn schedule). */
 export interface StakingAction {
   block: number;
-  kind: StakingKind | LifeKind | TaoMechanismKind;
+  kind: StakingKind | LifeKind | TaoMechanismKind | EvmStakingKind;
   coldkey: Account;
   hotkey: Account | null;
   netuid: number | null;
@@ -106,6 +106,9 @@ export type TaoMechanismKind =
   | 'NeuronRegistered'
   | 'EvmDeposit'
   | 'EvmWithdraw';
+
+/** The demo's staking through the EVM staking precompile (`evm-staking.ts`). */
+export type EvmStakingKind = 'EvmStakeAdded' | 'EvmStakeRemoved';
 
 /**
  * One user liquidity position's movement (opentensor/subtensor `pallets/swap/src/pallet/mod.rs` at 835a2c902,

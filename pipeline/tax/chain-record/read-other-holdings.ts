@@ -19,6 +19,7 @@ import type { ChainReader } from '../../chain/chain-reader.js';
 import { rao } from '../../chain/codec-values.js';
 import { mapConcurrent } from '../../chain/limiter.js';
 import { ownEvmOf } from './actions/own-evm-address.js';
+import { ownEvmAccountOf } from './follow-own-evm-stake.js';
 
 /** One holding of one coldkey outside its balance and stake. */
 export interface OtherHoldingRef {
@@ -47,8 +48,12 @@ export function otherHoldingRefs(
 ): OtherHoldingRef[] {
   const refs: OtherHoldingRef[] = [];
   const claims = [...new Set(assets)].filter((a) => a.startsWith('crowdloan:') || a.startsWith('liquidity:'));
+  // An own EVM address's account that staked is a coldkey of the record (follow-own-evm-stake.ts): its TAO is
+  // read as that coldkey's free TAO, not twice; and it has no EVM address of its own to read.
+  const accounts = new Set(coldkeys.map(ownEvmAccountOf));
   for (const coldkey of coldkeys) {
-    if (evm && ownEvmOf(coldkey)) refs.push({ coldkey, asset: 'TAO', holding: 'evm' });
+    const read = !accounts.has(coldkey) && !coldkeys.includes(ownEvmAccountOf(coldkey) ?? '');
+    if (evm && read && ownEvmOf(coldkey)) refs.push({ coldkey, asset: 'TAO', holding: 'evm' });
     for (const asset of claims.sort()) {
       const [kind, a, b] = asset.split(':');
       const holding = kind === 'crowdloan' ? `crowdloan ${a}` : `liquidity ${a}/${b}`;

@@ -3,7 +3,7 @@
  * `mechanisms` of `GET /tax/check.json`), and what the pack does with each: lists it in Points to check, or
  * books it by its method without a point. Read from the coldkey's published event shard (every collected
  * staking event of the coldkey, the events the pack reads), which the check fetches already for its event
- * count: no other read. So it names what the pack will see; what moved with no event the pack reads (a lease
+ * count, and the shard of the account of the coldkey's own EVM address (its staking through the EVM). So it names what the pack will see; what moved with no event the pack reads (a lease
  * dividend before spec 361) is the pack's daily reconciliation's to find, never the check's.
  *
  * The rules follow the chain record's (`chain-record/actions/economic-action.ts`, `liquidity-actions.ts`): one
@@ -81,6 +81,11 @@ export const CHECK_MECHANISMS: Readonly<Record<CheckMechanismId, MechanismText>>
     inPack: 'booked',
     pack: 'A move within your holdings: no disposal, the TAO stays in its pool.',
   },
+  evm_staking: {
+    name: "Staking through the EVM staking precompile from the coldkey's own EVM address",
+    inPack: 'booked',
+    pack: "The stake is held by the account of the coldkey's own EVM address, which only the coldkey controls: the pack reads it as the coldkey's own, its stake and unstake exchanges of TAO and alpha as any, its emissions income.",
+  },
   dissolution: {
     name: 'Dissolved subnet payouts',
     inPack: 'booked',
@@ -137,6 +142,9 @@ const BY_KIND: Partial<Record<ColdkeyEvent['kind'], CheckMechanismId>> = {
   RootClaimed: 'root_claim',
 };
 
+/** Marks an event of the own EVM address's account (a kind no collected event has). */
+const EVM_STAKING = 'EvmStaking' as ColdkeyEvent['kind'];
+
 export interface CheckMechanisms {
   mechanisms: CheckMechanism[];
   window: { from: string; to: string };
@@ -152,6 +160,7 @@ export function checkMechanisms(
   events: readonly ColdkeyEvent[],
   nowMs: number,
   recordFirstDay: string | null,
+  ownEvmEvents: readonly ColdkeyEvent[] = [],
 ): CheckMechanisms {
   const current = ukTaxYearOf(nowMs);
   const previous = ukTaxYearOf(current.startMs - 1);
@@ -165,7 +174,10 @@ export function checkMechanisms(
 
   // One call is one extrinsic's events; an event outside any call (an epoch's) is its own.
   const calls = new Map<string, ColdkeyEvent[]>();
-  for (const event of events) {
+  // The account of the coldkey's own EVM address (evm-staking.ts of the chain record): its own staking calls
+  // are the coldkey's, through the EVM staking precompile. Its TAO transfers are in the coldkey's list already.
+  const evmStaking = ownEvmEvents.filter((event) => event.kind !== 'Transfer' && event.role === 'origin');
+  for (const event of [...events, ...evmStaking.map((event) => ({ ...event, kind: EVM_STAKING }))]) {
     const at = Date.parse(event.time);
     if (at < previous.startMs || at > nowMs) continue;
     const key =
@@ -217,6 +229,10 @@ function mechanismsOfCall(coldkey: string, call: readonly ColdkeyEvent[]): Set<C
   const ids = new Set<CheckMechanismId>();
   const kinds = new Set(call.map((event) => event.kind));
   for (const event of call) {
+    if (event.kind === EVM_STAKING) {
+      ids.add('evm_staking');
+      continue;
+    }
     const id = BY_KIND[event.kind];
     if (id) ids.add(id);
     if (event.kind === 'StakeTransferred' && event.counterpart_coldkey !== coldkey) {

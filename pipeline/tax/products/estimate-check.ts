@@ -73,6 +73,8 @@ export interface CheckInputs {
   events: number;
   /** The coldkey's collected events of every year (its list in its published shard), for `mechanisms`. */
   coldkeyEvents: readonly ColdkeyEvent[];
+  /** The collected events of the account of the coldkey's own EVM address (staking through the EVM), if any. */
+  ownEvmEvents?: readonly ColdkeyEvent[];
   nowMs: number;
   /** The published record's first UK day (tax/calendar.json); null when none is published. */
   recordFirstDay: string | null;
@@ -146,7 +148,13 @@ export function estimateCheck(inputs: CheckInputs): CheckFigures {
   const incomeTao = tao(stakedRao).times(blended).times(elapsed);
   const incomeGbp = incomeTao.times(taoGbp);
   const empty = holdings.positions.length === 0 && holdings.freeRao === 0n;
-  const found = checkMechanisms(inputs.coldkey, inputs.coldkeyEvents, inputs.nowMs, inputs.recordFirstDay);
+  const found = checkMechanisms(
+    inputs.coldkey,
+    inputs.coldkeyEvents,
+    inputs.nowMs,
+    inputs.recordFirstDay,
+    inputs.ownEvmEvents,
+  );
 
   return {
     state: empty ? 'empty' : 'ok',

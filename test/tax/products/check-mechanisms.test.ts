@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckMechanismId, TaxCheck } from '../../../pipeline/contract/tax-check.js';
 import { buildTruth, type Truth } from '../../../pipeline/devnet/index.js';
+import { EVM_STAKING_SCHEDULE } from '../../../pipeline/devnet/world/evm-staking.js';
 import { TAO_MECHANISM_SCHEDULE } from '../../../pipeline/devnet/world/tao-mechanisms.js';
 import { publishSnapshots } from '../../../pipeline/snapshots/publish-snapshots.js';
 import { type ColdkeyChain, createColdkeyChain } from '../../../pipeline/tax/chain-record/coldkey-chain.js';
@@ -123,6 +124,10 @@ function expected2025(): Map<CheckMechanismId, string[]> {
   for (const [kind, date, hour] of TAO_MECHANISM_SCHEDULE) {
     add(OF_TAO_MECHANISM[kind], ukDay(Date.parse(`${date}T${String(hour).padStart(2, '0')}:00:00Z`)));
   }
+  // The stake and unstake of its own EVM address's account, through the EVM staking precompile.
+  for (const [, date, hour] of EVM_STAKING_SCHEDULE) {
+    add('evm_staking', ukDay(Date.parse(`${date}T${String(hour).padStart(2, '0')}:00:00Z`)));
+  }
   return days;
 }
 
@@ -145,6 +150,7 @@ describe("the free check on the dated world's demo coldkey", () => {
         'auto_stake',
         'crowdloan',
         'dissolution',
+        'evm_staking',
         'lease_dividends',
         'liquidity_refund',
         'own_evm_transfer',

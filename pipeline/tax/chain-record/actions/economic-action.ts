@@ -522,8 +522,8 @@ function bookTaoTransfers(g: ActionGroup): void {
       continue;
     }
     if (fromSubnet(e) || toSubnet(e)) continue;
-    if (isOrderColdkey(g, sender) && isOrderColdkey(g, receiver)) continue;
-    // To or from the coldkey's own EVM address: the same owner's TAO.
+    // To or from the coldkey's own EVM address: the same owner's TAO (also when that address's account is a
+    // coldkey of the record, having staked through the EVM).
     const evm =
       (isOrderColdkey(g, sender) && ownEvmAddressAt(sender!, receiver)) ||
       (isOrderColdkey(g, receiver) && ownEvmAddressAt(receiver!, sender));
@@ -531,6 +531,7 @@ function bookTaoTransfers(g: ActionGroup): void {
       g.ownEvm.add(evm);
       continue;
     }
+    if (isOrderColdkey(g, sender) && isOrderColdkey(g, receiver)) continue;
     if (g.summary?.kind === 'StakeTransferred') continue; // the TAO leg of a transfer decided above
     bookTaoAcrossEdge(g, e, sender, receiver, amount);
   }

@@ -15,6 +15,7 @@ import {
   followColdkeySwaps,
   type RecordEvent,
 } from '../../chain-record/follow-coldkey-swaps.js';
+import { followOwnEvmStake, type OwnEvmAccount } from '../../chain-record/follow-own-evm-stake.js';
 
 /** What a pack is built for: the parts of an order the pack needs (the gateway's record fits). */
 export interface PackOrder {
@@ -43,6 +44,8 @@ export interface PackInputs {
   coldkeys: string[];
   /** Each coldkey swap the record followed. */
   followed: FollowedSwap[];
+  /** The accounts of the coldkeys' own EVM addresses that staked, taken in as coldkeys (follow-own-evm-stake.ts). */
+  ownEvm?: OwnEvmAccount[];
 }
 
 export class PackInputsMissingError extends Error {
@@ -83,6 +86,7 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
     return shards.get(shard)?.coldkeys[coldkey] ?? [];
   };
   const record = await followColdkeySwaps(order.coldkeys, eventsOf);
+  const ownEvm = await followOwnEvmStake(record, eventsOf);
   const subnetNames = new Map<number, string>();
   const list = (await read(snapshotPaths.subnetList())) as {
     rows?: Array<{ netuid: number; name: string }>;
@@ -96,6 +100,7 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
     events: record.events,
     coldkeys: record.coldkeys,
     followed: record.followed,
+    ...(ownEvm.length > 0 ? { ownEvm } : {}),
     subnetNames,
   };
 }

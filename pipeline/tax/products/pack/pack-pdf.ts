@@ -116,6 +116,12 @@ function orderSection(
       w.line(`${added} (${how}; ColdkeySwapped, block ${swap.block})`, { indent: 12 });
     }
   }
+  if (inputs.ownEvm && inputs.ownEvm.length > 0) {
+    // Stake made from a coldkey's own EVM address is held by that address's account (follow-own-evm-stake.ts).
+    w.line(`Staked through its own EVM address (${inputs.ownEvm.length}), its holdings and events included:`);
+    for (const own of inputs.ownEvm)
+      w.line(`${own.account} (the account of ${own.evm}, ${own.coldkey}'s own EVM address)`, { indent: 12 });
+  }
   w.gap(4);
   w.paragraph(NOT_TAX_ADVICE, { font: w.bold, size: 9 });
 }
@@ -276,6 +282,12 @@ function coldkeyPages(
       ? `Followed back from ${from.to}: this key was swapped to it (ColdkeySwapped, block ${from.block})`
       : null;
   if (line) w.paragraph(line, { size: 9 });
+  const evmOf = inputs.ownEvm?.find((own) => own.account === coldkey);
+  if (evmOf)
+    w.paragraph(
+      `The account of ${evmOf.coldkey}'s own EVM address ${evmOf.evm}: its stake through the EVM staking precompile`,
+      { size: 9 },
+    );
   const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
   incomeSection(
     w,

@@ -119,6 +119,13 @@ export const HMRC_METHOD: readonly string[] = [
     "(the coldkey's key cut to its first 20 bytes, whose TAO only that coldkey can draw by EVM.withdraw) is a " +
     'move within your holdings: no disposal, the TAO stays in the pool. Any other EVM address is an address ' +
     'like any other: TAO sent there is a transfer outside the order unless you name the address as yours.',
+  "Staking through the EVM. Stake made through the EVM staking precompile from a coldkey's own EVM address " +
+    "(its addStake and removeStake run the chain's add_stake and remove_stake for the account that holds that " +
+    "address's TAO, which StakeAdded and StakeRemoved name as the coldkey) is the coldkey's own, as only the " +
+    "coldkey controls that address: the pack takes that account in as one of the record's coldkeys. Its stake " +
+    'and unstake are exchanges of TAO for alpha and back like any other, the emissions on its stake are income ' +
+    'of their days (income.csv names the account as the coldkey), and the reconciliation reads its TAO and ' +
+    'positions.',
   'Reconciliation with the chain. For every UK day of the tax year and every token, the pack reads from the ' +
     "chain what the coldkeys hold at the day's last block: each coldkey's free and reserved TAO (System." +
     'Account; a reserved deposit is still held), the TAO on its own EVM address, its stake on root (TAO), ' +
@@ -165,9 +172,11 @@ export const LIMITS: readonly string[] = [
     'found at its block (events.csv, AlphaV2Migration). A subnet that ended without ' +
     'paying you anything: no disposal is booked, the pool stays, and a negligible value claim (CRYPTO22500, ' +
     'for the whole pool) is the route to the loss.',
-  'What happens to TAO inside the EVM (a contract, staking through the EVM staking precompile) is not read: ' +
+  'What happens to TAO inside the EVM beyond staking is not read: ' +
     "TAO on a coldkey's own EVM address stays in the TAO pool until it comes back; TAO that leaves that " +
-    'address for anywhere else is not seen as leaving your holdings.',
+    'address for anywhere else (a contract, another EVM address) and the gas the EVM charges it (no ' +
+    'TransactionFeePaid) are not booked: the daily reconciliation shows them as unexplained differences. ' +
+    'Staking through the EVM staking precompile from that address is read (above).',
   'A reward paid in the very block of one of your staking events (a subnet pays its stakers once per tempo, ' +
     'about every 72 minutes) is measured together with that event and counted as part of it, not as income: ' +
     'rare, and small when it happens (one payout of that one position).',
