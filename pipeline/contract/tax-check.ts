@@ -23,6 +23,7 @@ export const CHECK_MECHANISM_IDS = [
   'crowdloan',
   'lease_dividends',
   'registration',
+  'network_registration',
   'transaction_fees',
   'reserved_deposit',
   'own_evm_transfer',
@@ -43,7 +44,7 @@ export const CheckMechanism = z
         'What it is: `transfer_out`, `transfer_in` (TAO or stake sent to or received from another address), ' +
         '`coldkey_swap`, `liquidity_refund` (a user liquidity position closed by the chain), `user_liquidity`, ' +
         '`crowdloan` (contributions, withdrawals, refunds), `lease_dividends` (announced by an event), ' +
-        '`registration`, `transaction_fees` (paid in TAO or alpha), `reserved_deposit` (a proxy’s, an ' +
+        '`registration`, `network_registration` (a network’s lock and its refund), `transaction_fees` (paid in TAO or alpha), `reserved_deposit` (a proxy’s, an ' +
         'identity’s), `own_evm_transfer` (TAO to or from the coldkey’s own EVM address), `dissolution` (a ' +
         'dissolved subnet’s payout), `limit_order`, `recycle_or_burn`, `hotkey_swap`, `auto_stake`, `root_claim`.',
     }),

@@ -452,6 +452,18 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'evm-deposit';
     case 'EvmWithdraw':
       return 'evm-withdraw';
+    case 'NetworkRegistered':
+      return 'network-registration';
+    case 'NetworkLockRefunded':
+      return 'network-lock-refund';
+    case 'IdentitySet':
+      return 'identity-set';
+    case 'IdentityDissolved':
+      return 'identity-cleared';
+    case 'NewMultisig':
+      return 'multisig-deposit';
+    case 'MultisigExecuted':
+      return 'multisig-executed';
   }
 }
 
