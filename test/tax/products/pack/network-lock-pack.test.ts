@@ -19,6 +19,10 @@ import { ChainReader } from '../../../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../../../pipeline/chain/rpc-client.js';
 import type { DecodedEvent } from '../../../../pipeline/chain/runtime-codec.js';
 import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../../../pipeline/chain/subtensor-extensions.js';
+import { ColdkeyShard, coldkeyShardOf, taxPaths } from '../../../../pipeline/contract/tax-published.js';
+import { readManifest } from '../../../../pipeline/store/manifest.js';
+import { readPublishedObject } from '../../../../pipeline/store/publication.js';
+import { checkMechanisms } from '../../../../pipeline/tax/products/check-mechanisms.js';
 import { buildPack } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
 import { ukDay } from '../../../../pipeline/time/uk-day.js';
@@ -262,5 +266,32 @@ describe("the demo coldkey's network lock and its refund (autumn 2025)", () => {
     // The identity's hold shows as the demo's reserved TAO on the days it stood.
     const reserved = rows.filter((r) => r['level'] === 'holding' && r['holding'] === 'reserved');
     expect(reserved.find((r) => r['date'] === '2025-09-20')?.['closing']).toBe('0.1');
+  });
+
+  it("the free check names the network registration, the refund (as a dissolved subnet's payout) and the multisig deposit", async () => {
+    const manifest = (await readManifest(world.store, ''))!;
+    const shard = await readPublishedObject(
+      world.store,
+      manifest,
+      taxPaths.coldkeyShard(coldkeyShardOf(demo)),
+    );
+    const events = ColdkeyShard.parse(JSON.parse(new TextDecoder().decode(shard!.body))).coldkeys[demo] ?? [];
+    const found = checkMechanisms(demo, events, world.nowMs, null).mechanisms.filter(
+      (m) => m.tax_year === '2025/26',
+    );
+    const of = (id: string) => found.find((m) => m.mechanism === id);
+    expect(of('network_registration')).toMatchObject({
+      count: 1,
+      first_day: '2025-09-03',
+      last_day: '2025-09-03',
+      in_pack: 'booked',
+    });
+    expect(of('network_registration')!.name).toMatch(/Network registration/);
+    expect(of('dissolution')).toMatchObject({ count: 1, first_day: '2025-11-12' });
+    expect(of('reserved_deposit')).toMatchObject({
+      count: 2,
+      first_day: '2025-10-14',
+      last_day: '2025-10-16',
+    });
   });
 });
