@@ -218,6 +218,25 @@ export function classifyBlock(block: BlockEvents): { burns: BurnEvent[]; staking
           });
           break;
         }
+        case 'NetworkAdded': {
+          // (netuid, mechanism): names no coldkey. `register_network` is signed by the coldkey that becomes the
+          // subnet's owner, whose fee names it; the lock is its `Balances.Withdraw` after the fee's own
+          // (`subnets/subnet.rs`, `do_register_network`). A registration no signed call paid for (the chain's
+          // own, or a test's) is not kept.
+          const locked = registrationBurnOf(block.events, event);
+          if (locked === null) break;
+          staking.push({
+            ...base(event),
+            kind: 'NetworkRegistered',
+            coldkey: locked.signer,
+            hotkey: null,
+            netuid: fieldInt(event, 0),
+            taoRao: locked.burn,
+            alphaRao: null,
+            detail: null,
+          });
+          break;
+        }
         case 'AlphaBurned':
         case 'AlphaRecycled':
           // Kept in `burns` (the tax side reads a holder's recycles and burns from there).

@@ -35,7 +35,9 @@ export type StakingKind =
   | 'Reserved'
   | 'Unreserved'
   /** `SubtensorModule.NeuronRegistered` of `burned_register`: the signer and the TAO its registration burned. */
-  | 'NeuronRegistered';
+  | 'NeuronRegistered'
+  /** `SubtensorModule.NetworkAdded` of `register_network`: the signer (the subnet's owner) and the TAO it locked. */
+  | 'NetworkRegistered';
 
 /** Every kind, in the order the contract lists them. */
 export const STAKING_KINDS = [
@@ -65,6 +67,7 @@ export const STAKING_KINDS = [
   'Reserved',
   'Unreserved',
   'NeuronRegistered',
+  'NetworkRegistered',
 ] as const satisfies readonly StakingKind[];
 
 export interface StakingEvent {

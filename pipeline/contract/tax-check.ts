@@ -23,6 +23,7 @@ export const CHECK_MECHANISM_IDS = [
   'crowdloan',
   'lease_dividends',
   'registration',
+  'network_registration',
   'transaction_fees',
   'reserved_deposit',
   'own_evm_transfer',
@@ -47,6 +48,8 @@ export const CheckMechanism = z
         '`registration`, `transaction_fees` (paid in TAO or alpha), `reserved_deposit` (a proxy’s, an ' +
         'identity’s), `own_evm_transfer` (TAO to or from the coldkey’s own EVM address), `evm_staking` (stake through the ' +
         'EVM staking precompile from the coldkey’s own EVM address), `dissolution` (a ' +
+        '`registration`, `network_registration` (a network’s lock and its refund), `transaction_fees` (paid in TAO or alpha), `reserved_deposit` (a proxy’s, an ' +
+        'identity’s), `own_evm_transfer` (TAO to or from the coldkey’s own EVM address), `dissolution` (a ' +
         'dissolved subnet’s payout), `limit_order`, `recycle_or_burn`, `hotkey_swap`, `auto_stake`, `root_claim`.',
     }),
     name: z.string().meta({ description: 'Its name in words, as the explorer shows it.' }),

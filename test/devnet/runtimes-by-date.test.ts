@@ -227,9 +227,15 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
     ['hotkey-swap', '2025-08-12', 297, ['SubtensorModule.HotkeySwapped'], false],
     ['crowdloan-contribution', '2025-08-20', 297, ['Balances.Transfer', 'Crowdloan.Contributed'], false],
     ['crowdloan-contribution', '2025-09-02', 297, ['Balances.Transfer', 'Crowdloan.Contributed'], false],
+    ['network-registration', '2025-09-03', 297, ['Balances.Withdraw', 'SubtensorModule.NetworkAdded'], false],
+    ['identity-set', '2025-09-10', 315, ['Registry.IdentitySet'], false],
     ['crowdloan-refund', '2025-09-16', 315, ['Balances.Transfer', 'Crowdloan.AllRefunded'], false],
     ['auto-stake', '2025-10-01', 320, ['SubtensorModule.AutoStakeAdded'], true],
+    ['multisig-deposit', '2025-10-14', 320, ['Balances.Reserved', 'Multisig.NewMultisig'], false],
     ['liquidity-add', '2025-10-15', 320, ['Balances.Withdraw', 'Swap.LiquidityAdded'], false],
+    ['multisig-executed', '2025-10-16', 320, ['Balances.Unreserved', 'Multisig.MultisigExecuted'], false],
+    ['identity-cleared', '2025-11-05', 334, ['Registry.IdentityDissolved'], false],
+    ['network-lock-refund', '2025-11-12', 343, ['Balances.Deposit', 'SubtensorModule.NetworkRemoved'], false],
     ['liquidity-remove', '2025-11-20', 343, ['Balances.Deposit', 'Swap.LiquidityRemoved'], false],
     ['liquidity-add', '2025-11-27', 343, ['Balances.Withdraw', 'Swap.LiquidityAdded'], false],
     ['liquidity-refund', '2025-12-05', 343, ['Swap.UserLiquidityToggled', 'Balances.Deposit'], false],
@@ -262,6 +268,14 @@ describe('the demo coldkey in 2025/26, on the runtimes of its dates', () => {
         expect(last.fields[0]!.toString()).toBe(String(row.netuid));
         expect(last.fields[3]!.toString()).toBe(devnet.demoColdkey);
         expect(last.fields[4]!.toString()).toBe(row.alpha_rao);
+      }
+      if (action === 'network-registration' || action === 'network-lock-refund') {
+        // The lock withdrawn from, or the refund credited to, the demo (world/network-lock.ts); its netuid.
+        expect([own[0]!.fields[0]!.toString(), own[0]!.fields[1]!.toString()]).toEqual([
+          devnet.demoColdkey,
+          row.tao_rao,
+        ]);
+        expect(last.fields[0]!.toString()).toBe(String(row.netuid));
       }
       if (action === 'dissolution') {
         // Each holder credited by `Balances.Deposit { who, amount }` (no transfer from the subnet's account).

@@ -166,6 +166,8 @@ function stakingCall(action: StakingAction): BodyCall {
       });
     case 'RootClaimed':
       return sub('claim_root', {});
+    case 'NetworkRegistered':
+      return sub('register_network', { hotkey });
     case 'LimitOrdersExecuted':
       return { pallet: 'LimitOrders', call: 'execute_batched_orders', args: { netuid } };
     case 'LiquidityAdded':
@@ -243,7 +245,7 @@ export function blockBodies(block: BlockEvents, timestampMs: number): ExtrinsicB
         continue;
       }
       bodies.push(
-        staking.action.kind === 'NetworkRemoved'
+        staking.action.kind === 'NetworkRemoved' || staking.action.kind === 'NetworkLockRefunded'
           ? {
               signer: SUDO,
               call: {
@@ -258,7 +260,10 @@ export function blockBodies(block: BlockEvents, timestampMs: number): ExtrinsicB
                 },
               },
             }
-          : { signer: staking.action.coldkey.publicKey, call },
+          : staking.action.kind === 'MultisigExecuted'
+            ? // The co-signer's approval executes the call (world/held-deposits.ts).
+              { signer: staking.action.destColdkey!.publicKey, call }
+            : { signer: staking.action.coldkey.publicKey, call },
       );
       continue;
     }

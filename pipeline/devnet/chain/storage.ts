@@ -138,6 +138,8 @@ export class ChainStorage {
       for (const staker of world.stakers.stakers) accounts.set(staker.coldkey.hex, state.free[staker.index]!);
       for (const [hex, free] of evmAccountsAt(world.stakers.stakers, state)) accounts.set(hex, free);
       for (const subnet of world.aliveAt(block)) {
+        // A tracked coldkey's own subnet (network-lock.ts): its balance is the staking world's.
+        if (subnet.registeredByTracked) continue;
         const free = rng(world.params.seed, `owner-free/${subnet.netuid}/${subnet.registeredAt}`).bigint(
           1n,
           900n,

@@ -121,7 +121,18 @@ export type TruthActionKind =
   | 'evm-withdraw'
   /** The demo's EVM address staking through the staking precompile (world/evm-staking.ts). */
   | 'evm-stake'
-  | 'evm-unstake';
+  | 'evm-unstake'
+  /**
+   * The demo's network (world/network-lock.ts): its registration (`tao_rao` the lock withdrawn, `netuid`) and
+   * the lock's refund when root dissolves it (`tao_rao` credited).
+   */
+  | 'network-registration'
+  | 'network-lock-refund'
+  /** Its identity (a 0.1 TAO hold, no amount in any event) and multisig deposits (world/held-deposits.ts). */
+  | 'identity-set'
+  | 'identity-cleared'
+  | 'multisig-deposit'
+  | 'multisig-executed';
 
 export interface TruthAction {
   block: number;

@@ -466,6 +466,18 @@ function actionKind(action: StakingAction): TruthActionKind {
       return 'evm-stake';
     case 'EvmStakeRemoved':
       return 'evm-unstake';
+    case 'NetworkRegistered':
+      return 'network-registration';
+    case 'NetworkLockRefunded':
+      return 'network-lock-refund';
+    case 'IdentitySet':
+      return 'identity-set';
+    case 'IdentityDissolved':
+      return 'identity-cleared';
+    case 'NewMultisig':
+      return 'multisig-deposit';
+    case 'MultisigExecuted':
+      return 'multisig-executed';
   }
 }
 

@@ -142,7 +142,10 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
   }
   for (const subnet of inputs.deregistered) {
     const dissolution = inputs.staking.find((a) => a.kind === 'NetworkRemoved' && a.netuid === subnet.netuid);
-    if (dissolution) {
+    // The demo's own network dissolved by root, its lock refunded (network-lock.ts).
+    const refund = inputs.staking.find((a) => a.kind === 'NetworkLockRefunded' && a.netuid === subnet.netuid);
+    if (refund) placeAll(refund, taoMechanismEvents(refund, 0), 'NetworkRemoved');
+    else if (dissolution) {
       const list = onSpec425 ? spec425Events(dissolution) : creditedDissolutionEvents(dissolution);
       placeAll(dissolution, list, 'NetworkRemoved');
     } else emit({ pallet: 'SubtensorModule', name: 'NetworkRemoved', args: [subnet.netuid] });
@@ -197,7 +200,7 @@ export function assembleBlock(inputs: BlockInputs): BlockEvents {
         FINALIZATION_KINDS.has(action.kind) ||
         action.kind === 'NetworkRemoved'
       : EPOCH_KINDS.has(action.kind) || action.kind === 'NetworkRemoved';
-    if (outside) continue;
+    if (outside || action.kind === 'NetworkLockRefunded') continue;
     // A tracked coldkey's TAO fee for its call (world/tao-fees.ts): not among the action's own events.
     const fee = taoFeeEvents(action, blockAuthor(inputs.seed), inputs.feesToAuthor ?? false);
     for (const event of fee.before) emit(event);

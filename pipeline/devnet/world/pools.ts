@@ -32,6 +32,7 @@ export class Pools {
   /** Reserves at `block`, or null when the subnet has no pool then (unknown price). */
   at(subnet: SubnetRegistration, block: number): PoolReserves | null {
     if (!isAlive(subnet, block) || block < subnet.poolFrom) return null;
+    if (subnet.fixedPool) return { ...subnet.fixedPool };
     const day = this.#timeline.dayOf(block);
     const startDay = this.#timeline.dayOf(subnet.poolFrom);
     const end = this.#dayEnd(subnet, day - startDay);

@@ -34,6 +34,8 @@ export interface StakeState {
    * its own EVM address. */
   reserved?: bigint[];
   evm?: bigint[];
+  /** Per staker: TAO locked by a network registration it may get back (network-lock.ts). */
+  locked?: bigint[];
   /**
    * Spec 473's AlphaV2 migration (`migrations/migrate_alpha_v2.rs`, storage alias `AlphaV2Migration`): absent
    * before it is scheduled; `phase` 0 legacy rows, 1 leftover denominators, 2 the V2 sweep, 3 done; `after`
@@ -53,6 +55,7 @@ export function cloneState(state: StakeState): StakeState {
     free: [...state.free],
     ...(state.reserved ? { reserved: [...state.reserved] } : {}),
     ...(state.evm ? { evm: [...state.evm] } : {}),
+    ...(state.locked ? { locked: [...state.locked] } : {}),
     ...(state.migration ? { migration: { ...state.migration } } : {}),
   };
 }

@@ -27,7 +27,9 @@ import {
   isEvmStaking,
   planEvmStaking,
 } from './evm-staking.js';
+import { planHeldDeposits } from './held-deposits.js';
 import { executeBatch } from './limit-orders.js';
+import { planNetworkLock } from './network-lock.js';
 import type { Pools } from './pools.js';
 import type { Position } from './position.js';
 import { burnAccount } from './protocol-accounts.js';
@@ -86,7 +88,16 @@ const BITTENSOR_EVM_CHAIN_ID = 964n;
 const MIGRATION_WINDOW_BLOCKS = 600;
 const VALIDATORS = 8;
 /** Actions whose `tao` leaves the free balance (a fee is never more than what they leave). */
-const SPENDS_FREE_TAO = new Set(['StakeAdded', 'Transfer', 'ProxyAdded', 'NeuronRegistered', 'EvmDeposit']);
+const SPENDS_FREE_TAO = new Set([
+  'StakeAdded',
+  'Transfer',
+  'ProxyAdded',
+  'NeuronRegistered',
+  'EvmDeposit',
+  'NetworkRegistered',
+  'IdentitySet',
+  'NewMultisig',
+]);
 const PPM = 1_000_000n;
 
 interface DaySnapshots {
@@ -307,7 +318,13 @@ export class Stakers {
         liquidity: p3,
         leased,
       });
-      this.#taoMechanisms.push(...planTaoMechanisms(this.#timeline));
+      // The network lock (network-lock.ts) and the held deposits (held-deposits.ts) ride with the TAO mechanisms.
+      const network = planNetworkLock(this.#params, this.#timeline);
+      this.#taoMechanisms.push(
+        ...planTaoMechanisms(this.#timeline),
+        ...network,
+        ...planHeldDeposits(this.#timeline, network.length > 0),
+      );
     }
     const successorIndex = TRACKED_COLDKEYS;
     const successor: Staker = {

@@ -53,6 +53,8 @@ export interface StakingAction {
   liquidity?: LiquidityFill;
   /** CrowdloanContributed, CrowdloanRefunded: the crowdloan (`tao` is the amount). */
   crowdloan?: CrowdloanMove;
+  /** NewMultisig, MultisigExecuted (world/held-deposits.ts): the multisig account, its call, its timepoint. */
+  multisig?: { account: Uint8Array; callHash: Uint8Array; timepoint: { height: number; index: number } };
 }
 
 export interface Staker {
@@ -105,7 +107,15 @@ export type TaoMechanismKind =
   | 'ProxyRemoved'
   | 'NeuronRegistered'
   | 'EvmDeposit'
-  | 'EvmWithdraw';
+  | 'EvmWithdraw'
+  /** The demo's network lock and its refund (`network-lock.ts`). */
+  | 'NetworkRegistered'
+  | 'NetworkLockRefunded'
+  /** Its identity and multisig deposits (`held-deposits.ts`). */
+  | 'IdentitySet'
+  | 'IdentityDissolved'
+  | 'NewMultisig'
+  | 'MultisigExecuted';
 
 /** The demo's staking through the EVM staking precompile (`evm-staking.ts`). */
 export type EvmStakingKind = 'EvmStakeAdded' | 'EvmStakeRemoved';

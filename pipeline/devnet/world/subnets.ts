@@ -33,6 +33,10 @@ export interface SubnetRegistration {
   emissionFrom: number;
   /** Emission suspended (0, SubnetEmissionEnabled false) within these windows, then restored. */
   suspensions: BlockWindow[];
+  /** Registered by a tracked coldkey's own `register_network` (network-lock.ts): its events are that call's. */
+  registeredByTracked?: true;
+  /** A subnet never started and never traded: its pool stays as registration set it. */
+  fixedPool?: { tao: bigint; alphaIn: bigint; alphaOut: bigint };
 }
 
 /** Initial subnets 1..INITIAL_SUBNETS plus root exist from block 0 (the adversarial world; see initialSubnets). */

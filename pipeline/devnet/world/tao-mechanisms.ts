@@ -28,6 +28,20 @@ import { blake2AsU8a, encodeAddress } from '@polkadot/util-crypto';
 import { RAO_PER_UNIT } from '../../amounts/rao.js';
 import { type Account, deriveAccount } from './accounts.js';
 import { datedLifeBlock } from './dated-life.js';
+import {
+  applyHeldDeposit,
+  type HeldDepositStep,
+  heldDepositAction,
+  heldDepositEvents,
+  isHeldDepositKind,
+} from './held-deposits.js';
+import {
+  applyNetworkLock,
+  isNetworkLockKind,
+  type NetworkLockStep,
+  networkLockAction,
+  networkLockEvents,
+} from './network-lock.js';
 import { rng } from './random.js';
 import type { StakeState } from './stake-state.js';
 import type { Staker, StakingAction, TaoMechanismKind } from './staking-action.js';
@@ -88,7 +102,11 @@ export function planTaoMechanisms(timeline: Timeline): TaoMechanismStep[] {
 }
 
 export function isTaoMechanism(action: StakingAction): boolean {
-  return (TAO_MECHANISM_KINDS as readonly string[]).includes(action.kind);
+  return (
+    (TAO_MECHANISM_KINDS as readonly string[]).includes(action.kind) ||
+    isNetworkLockKind(action.kind) ||
+    isHeldDepositKind(action.kind)
+  );
 }
 
 /**
@@ -102,6 +120,9 @@ export function taoMechanismAction(
   demo: Staker,
   step: TaoMechanismStep,
 ): StakingAction {
+  // The network lock and the held deposits are their own modules' steps (their steps carry what they need).
+  if (isNetworkLockKind(step.kind)) return networkLockAction(seed, state, demo, step as NetworkLockStep);
+  if (isHeldDepositKind(step.kind)) return heldDepositAction(seed, demo, step as HeldDepositStep);
   const base: StakingAction = {
     block: step.block,
     kind: step.kind,
@@ -140,6 +161,14 @@ export function taoMechanismAction(
 
 /** What the step does to the free, reserved and EVM-held TAO. */
 export function applyTaoMechanism(state: StakeState, action: StakingAction, index: number): void {
+  if (isNetworkLockKind(action.kind)) {
+    applyNetworkLock(state, action, index);
+    return;
+  }
+  if (isHeldDepositKind(action.kind)) {
+    applyHeldDeposit(state, action, index);
+    return;
+  }
   if (!state.reserved) state.reserved = state.free.map(() => 0n);
   if (!state.evm) state.evm = state.free.map(() => 0n);
   const { reserved, evm } = state;
@@ -168,6 +197,8 @@ export function applyTaoMechanism(state: StakeState, action: StakingAction, inde
 
 /** The step's own events (its fee's are added around them, `tao-fees.ts`). */
 export function taoMechanismEvents(action: StakingAction, uid: number): WorldEvent[] {
+  if (isNetworkLockKind(action.kind)) return networkLockEvents(action);
+  if (isHeldDepositKind(action.kind)) return heldDepositEvents(action);
   const who = action.coldkey.publicKey;
   const other = action.destColdkey?.publicKey;
   switch (action.kind) {

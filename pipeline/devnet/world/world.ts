@@ -3,6 +3,7 @@ import { type RuntimeEraSpec, runtimeEra } from '../runtime/runtime-eras.js';
 import { assembleBlock, type BlockEvents } from './block-events.js';
 import { BurnSchedule } from './burns.js';
 import { Emissions } from './emissions.js';
+import { demoNetworkRegistration } from './network-lock.js';
 import { Pools } from './pools.js';
 import { Stakers } from './stakers.js';
 import { buildSubnets, isAlive, type SubnetRegistration } from './subnets.js';
@@ -27,6 +28,12 @@ export class World {
     this.params = params;
     this.timeline = new Timeline(params.genesisMs, params.blockTimeMs);
     this.subnets = buildSubnets(params);
+    // The demo coldkey's own subnet of 2025/26 (network-lock.ts), on a netuid free until the last day.
+    const own = demoNetworkRegistration(params);
+    if (own) {
+      this.subnets.push(own);
+      this.subnets.sort((a, b) => a.netuid - b.netuid || a.registeredAt - b.registeredAt);
+    }
     for (const subnet of this.subnets) {
       const list = this.#byNetuid.get(subnet.netuid) ?? [];
       list.push(subnet);
@@ -107,9 +114,13 @@ export class World {
         spec473Block: this.params.spec473Block,
         burns: this.burns.atBlock(block),
         staking: this.stakers.actionsAt(block),
-        registered: block === 0 ? [] : this.subnets.filter((s) => s.registeredAt === block),
+        // A registration a tracked coldkey made is its own call's (network-lock.ts), not a registrant's of its own.
+        registered:
+          block === 0 ? [] : this.subnets.filter((s) => s.registeredAt === block && !s.registeredByTracked),
         deregistered: this.subnets.filter((s) => s.deregisteredAt === block),
+        // A subnet never started has no validators setting weights (mainnet's traffic skips it).
         liveNetuids: this.aliveAt(block)
+          .filter((s) => !s.fixedPool)
           .map((s) => s.netuid)
           .filter((n) => n !== 0),
         eventsPerBlock: this.params.eventsPerBlock,

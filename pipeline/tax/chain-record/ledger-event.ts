@@ -16,6 +16,11 @@ export interface LedgerEvent extends Omit<ColdkeyEvent, 'kind'> {
    * them (their `LiquidityAdded` less any `LiquidityRemoved`/`LiquidityModified`), found by `groupEvents`.
    */
   refunded_positions?: Array<{ position_id: string; liquidity: string }>;
+  /**
+   * A dissolved subnet's credit that is its owner's lock refund: the registration it refunds
+   * (`subnet-lock:<netuid>:<block>`), found by `groupEvents` (`actions/network-lock-actions.ts`).
+   */
+  lock_refund?: string;
 }
 
 /** How a row names an event: `kind block/index`, or `kind block` for the pack's own rows (no chain event). */

@@ -8,6 +8,10 @@
  *     contributor) → amount` in TAO RAO (opentensor/subtensor `pallets/crowdloan/src/lib.rs`);
  *   - a user liquidity position, the asset `liquidity:<netuid>:<position id>`: `Swap.Positions (netuid,
  *     coldkey, position id) → Position`, its `liquidity` (`pallets/swap/src/pallet/mod.rs`).
+ *   - a network registration, the asset `subnet-lock:<netuid>:<registered block>` (quantity one,
+ *     `network-lock-actions.ts`): held while `SubtensorModule.SubnetOwner(netuid)` is the coldkey and
+ *     `NetworkRegisteredAt(netuid)` is that block. The lock's amount is not read: runtimes before spec 320
+ *     stored none for a dTAO registration (`SubnetLocked` 0 until `migrate_restore_subnet_locked`).
  * A runtime whose metadata lacks the item holds none of it: the crowdloan pallet arrived in May 2025, and
  * `migrate_swapv3_to_balancer` (spec 393) removed `Positions` once no user position was open. One
  * `state_queryStorageAt` per block, and only for the record that has any of these (most have none).
@@ -15,9 +19,11 @@
 
 import type { Codec } from '@polkadot/types/types';
 import { u8aToHex } from '@polkadot/util';
+import { decodeAddress } from '@polkadot/util-crypto';
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { rao } from '../../chain/codec-values.js';
 import { mapConcurrent } from '../../chain/limiter.js';
+import { NETWORK_LOCK_QUANTITY } from './actions/network-lock-actions.js';
 import { ownEvmOf } from './actions/own-evm-address.js';
 import { ownEvmAccountOf } from './follow-own-evm-stake.js';
 
@@ -47,16 +53,23 @@ export function otherHoldingRefs(
   evm: boolean,
 ): OtherHoldingRef[] {
   const refs: OtherHoldingRef[] = [];
-  const claims = [...new Set(assets)].filter((a) => a.startsWith('crowdloan:') || a.startsWith('liquidity:'));
   // An own EVM address's account that staked is a coldkey of the record (follow-own-evm-stake.ts): its TAO is
   // read as that coldkey's free TAO, not twice; and it has no EVM address of its own to read.
   const accounts = new Set(coldkeys.map(ownEvmAccountOf));
+  const claims = [...new Set(assets)].filter(
+    (a) => a.startsWith('crowdloan:') || a.startsWith('liquidity:') || a.startsWith('subnet-lock:'),
+  );
   for (const coldkey of coldkeys) {
     const read = !accounts.has(coldkey) && !coldkeys.includes(ownEvmAccountOf(coldkey) ?? '');
     if (evm && read && ownEvmOf(coldkey)) refs.push({ coldkey, asset: 'TAO', holding: 'evm' });
     for (const asset of claims.sort()) {
       const [kind, a, b] = asset.split(':');
-      const holding = kind === 'crowdloan' ? `crowdloan ${a}` : `liquidity ${a}/${b}`;
+      const holding =
+        kind === 'crowdloan'
+          ? `crowdloan ${a}`
+          : kind === 'subnet-lock'
+            ? `subnet-lock ${a}/${b}`
+            : `liquidity ${a}/${b}`;
       refs.push({ coldkey, asset, holding });
     }
   }
@@ -67,6 +80,8 @@ interface KeyOf {
   ref: OtherHoldingRef;
   key: string | null;
   decode: (raw: string | null) => bigint;
+  /** A second item the holding needs (a registration's `NetworkRegisteredAt`), and the test it must pass. */
+  also?: { key: string; holds: (raw: string | null) => boolean };
 }
 
 /** Reads `refs` at each of `blocks`; an empty list reads nothing. */
@@ -109,6 +124,26 @@ export async function readOtherHoldings(
           },
         };
       }
+      if (kind === 'subnet-lock') {
+        const netuid = Number(a);
+        return {
+          ref,
+          key: codec.storageKey('SubtensorModule', 'SubnetOwner', netuid).toLowerCase(),
+          decode: (raw) => {
+            const owner = raw === null ? null : codec.decodeStorage('SubtensorModule', 'SubnetOwner', raw);
+            const own = owner !== null && u8aToHex(owner.toU8a()) === u8aToHex(decodeAddress(ref.coldkey));
+            return own ? NETWORK_LOCK_QUANTITY : 0n;
+          },
+          also: {
+            key: codec.storageKey('SubtensorModule', 'NetworkRegisteredAt', netuid).toLowerCase(),
+            holds: (raw) => {
+              const at =
+                raw === null ? null : codec.decodeStorage('SubtensorModule', 'NetworkRegisteredAt', raw);
+              return at !== null && at.toString() === b;
+            },
+          },
+        };
+      }
       if (!codec.hasStorage('Swap', 'Positions')) return { ref, key: null, decode: () => 0n };
       return {
         ref,
@@ -121,7 +156,7 @@ export async function readOtherHoldings(
         },
       };
     });
-    const asked = keys.flatMap((k) => (k.key === null ? [] : [k.key]));
+    const asked = keys.flatMap((k) => [...(k.key === null ? [] : [k.key]), ...(k.also ? [k.also.key] : [])]);
     const values = new Map<string, string | null>();
     if (asked.length > 0) {
       const sets = await reader.rpc.send<Array<{ changes: Array<[string, string | null]> }>>(
@@ -132,7 +167,10 @@ export async function readOtherHoldings(
     }
     const held: OtherHoldingsAtBlock = new Map();
     for (const k of keys) {
-      const amount = k.key === null ? 0n : k.decode(values.get(k.key) ?? null);
+      const amount =
+        k.key === null || (k.also && !k.also.holds(values.get(k.also.key) ?? null))
+          ? 0n
+          : k.decode(values.get(k.key) ?? null);
       held.set(otherHoldingKey(k.ref), { ref: k.ref, rao: amount });
     }
     return [block, held] as const;

@@ -66,6 +66,11 @@ export const CHECK_MECHANISMS: Readonly<Record<CheckMechanismId, MechanismText>>
     inPack: 'booked',
     pack: 'The TAO burned is a disposal at its market value, given for a service; nothing is acquired.',
   },
+  network_registration: {
+    name: 'Network registrations (a subnet registered, its lock and any refund)',
+    inPack: 'booked',
+    pack: "The TAO locked is exchanged for the registration, a right: a disposal of that TAO at its market value and the registration acquired for it. A refund of the lock when the subnet is dissolved (subnets registered before October 2025) disposes of the registration for the TAO returned; a registration gone with no refund shows in the daily reconciliation's Points to check.",
+  },
   transaction_fees: {
     name: 'Transaction fees',
     inPack: 'booked',
@@ -129,6 +134,7 @@ const BY_KIND: Partial<Record<ColdkeyEvent['kind'], CheckMechanismId>> = {
   CrowdloanWithdrew: 'crowdloan',
   SubnetLeaseDividendsDistributed: 'lease_dividends',
   NeuronRegistered: 'registration',
+  NetworkRegistered: 'network_registration',
   TransactionFeePaid: 'transaction_fees',
   TransactionFeePaidWithAlpha: 'transaction_fees',
   Reserved: 'reserved_deposit',

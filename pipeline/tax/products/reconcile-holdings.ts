@@ -147,11 +147,11 @@ function holdingsAt(
 
 /**
  * The netuid an asset name stands for (TAO and a crowdloan contribution, counted in TAO: root's 0); a
- * liquidity position has no price of its own to value a difference at (-1).
+ * liquidity position and a network registration have no price of their own to value a difference at (-1).
  */
 function netuidOf(asset: string): number {
   if (asset === TAO_ASSET || asset.startsWith('crowdloan:')) return 0;
-  if (asset.startsWith('liquidity:')) return -1;
+  if (asset.startsWith('liquidity:') || asset.startsWith('subnet-lock:')) return -1;
   return Number(asset.split(':')[1]);
 }
 

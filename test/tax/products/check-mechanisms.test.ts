@@ -98,8 +98,13 @@ const OF_ACTION: Partial<Record<Truth['actions'][number]['action'], CheckMechani
   'root-claim': 'root_claim',
   dissolution: 'dissolution',
   'lease-dividends': 'lease_dividends',
+  'network-registration': 'network_registration',
+  // The lock's refund is credited as a dissolved subnet's payout: the check names it so.
+  'network-lock-refund': 'dissolution',
+  'multisig-deposit': 'reserved_deposit',
+  'multisig-executed': 'reserved_deposit',
 };
-const OF_TAO_MECHANISM: Record<(typeof TAO_MECHANISM_SCHEDULE)[number][0], CheckMechanismId> = {
+const OF_TAO_MECHANISM: Partial<Record<(typeof TAO_MECHANISM_SCHEDULE)[number][0], CheckMechanismId>> = {
   ProxyAdded: 'reserved_deposit',
   ProxyRemoved: 'reserved_deposit',
   NeuronRegistered: 'registration',
@@ -122,7 +127,7 @@ function expected2025(): Map<CheckMechanismId, string[]> {
     if (mine) add(id, ukDay(Date.parse(action.time)));
   }
   for (const [kind, date, hour] of TAO_MECHANISM_SCHEDULE) {
-    add(OF_TAO_MECHANISM[kind], ukDay(Date.parse(`${date}T${String(hour).padStart(2, '0')}:00:00Z`)));
+    add(OF_TAO_MECHANISM[kind]!, ukDay(Date.parse(`${date}T${String(hour).padStart(2, '0')}:00:00Z`)));
   }
   // The stake and unstake of its own EVM address's account, through the EVM staking precompile.
   for (const [, date, hour] of EVM_STAKING_SCHEDULE) {
@@ -153,6 +158,7 @@ describe("the free check on the dated world's demo coldkey", () => {
         'evm_staking',
         'lease_dividends',
         'liquidity_refund',
+        'network_registration',
         'own_evm_transfer',
         'recycle_or_burn',
         'registration',

@@ -37,6 +37,9 @@
  *     nothing else the pack books is a `fee` action;
  *   - `NeuronRegistered` of the order's coldkey (`burned_register`): the TAO burned, a disposal at its market
  *     value (given for the registration);
+ *   - `NetworkRegistered` of the order's coldkey (`register_network`): the TAO locked exchanged for the
+ *     registration, a right; the lock's refund at the subnet's dissolution disposes of it
+ *     (`network-lock-actions.ts`);
  *   - `Reserved`, `Unreserved`: TAO set aside as a deposit (a proxy's) and returned: still held, nothing;
  *   - a TAO transfer between a coldkey and its own EVM address (`own-evm-address.ts`): the same owner's TAO,
  *     nothing;
@@ -58,6 +61,12 @@ import {
   liquidityFlag,
   liquidityTreatment,
 } from './liquidity-actions.js';
+import {
+  annotateLockRefunds,
+  isNetworkLockGroup,
+  networkLockLegs,
+  networkLockTreatment,
+} from './network-lock-actions.js';
 import { ownEvmAddressAt } from './own-evm-address.js';
 
 export { type ActionFlag, type ActionLeg, ALL_SUBNETS, type AlphaHolding, TAO_SIDE } from './action-legs.js';
@@ -85,6 +94,7 @@ export type ActionKind =
   | 'crowdloan'
   | 'fee'
   | 'registration'
+  | 'network-lock'
   | 'deposit'
   | 'own-evm';
 
@@ -131,9 +141,11 @@ export function groupKey(event: LedgerEvent): string {
  */
 export function groupEvents(events: readonly LedgerEvent[]): LedgerEvent[][] {
   const groups = new Map<string, LedgerEvent[]>();
-  const ordered = annotateLiquidityRefunds(
-    [...events].sort(
-      (a, b) => a.block - b.block || a.event_index - b.event_index || (a.role < b.role ? 1 : -1),
+  const ordered = annotateLockRefunds(
+    annotateLiquidityRefunds(
+      [...events].sort(
+        (a, b) => a.block - b.block || a.event_index - b.event_index || (a.role < b.role ? 1 : -1),
+      ),
     ),
   );
   for (const event of ordered) {
@@ -391,6 +403,7 @@ const LEG_BOOKERS: readonly ((g: ActionGroup) => void)[] = [
   bookLiquidity,
   bookCrowdloans,
   bookRegistrations,
+  (g) => g.legs.push(...networkLockLegs(g.events, g.coldkeys)),
 ];
 
 /** A neuron registration of the order's coldkey: the TAO it burned, given for the registration. */
@@ -506,7 +519,8 @@ function bookTaoTransfers(g: ActionGroup): void {
     if ((e.to_crowdloan ?? null) !== null || (e.from_crowdloan ?? null) !== null) continue;
     if (!fromSubnet(e) && !toSubnet(e) && limitLeg(sender, receiver, amount)) continue;
     if (e.dissolved_netuid != null) {
-      if (!isOrderColdkey(g, receiver)) continue;
+      // The owner's lock refund is the registration's (network-lock-actions.ts), not a payout for alpha.
+      if (!isOrderColdkey(g, receiver) || e.lock_refund) continue;
       bookTao(g, 'acquire', amount, amount);
       bookAlpha(g, 'dispose', { coldkey: receiver!, hotkey: null, netuid: e.dissolved_netuid }, null, amount);
       continue;
@@ -708,6 +722,11 @@ const ACTION_RULES: readonly ActionRule[] = [
     kind: 'burn',
     applies: (g) => has(g, 'AlphaBurned') && noStakeEvents(g),
     treatment: () => 'alpha burned by the holder: a disposal for nothing',
+  },
+  {
+    kind: 'network-lock',
+    applies: (g) => isNetworkLockGroup(g.events, g.coldkeys),
+    treatment: (g) => networkLockTreatment(g.events),
   },
   {
     kind: 'dissolution',

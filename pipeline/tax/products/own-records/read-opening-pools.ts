@@ -140,7 +140,7 @@ export function readOpeningPools(table: UploadTable, report: ReportProblem): Ope
 
 /** One name per pool, whichever way it is written: `alpha:12:0`, `SN12-ALPHA` and `sn12-alpha` are one. */
 /** A right that is no token, as a pack names it (a liquidity position, a crowdloan contribution). */
-const CLAIM = /^(liquidity:\d{1,5}:\d{1,39}|crowdloan:\d{1,10})$/i;
+const CLAIM = /^(liquidity:\d{1,5}:\d{1,39}|crowdloan:\d{1,10}|subnet-lock:\d{1,5}:\d{1,12})$/i;
 
 function poolKey(text: string): string | null {
   if (CLAIM.test(text.trim())) return text.trim().toLowerCase();

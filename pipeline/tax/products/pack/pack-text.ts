@@ -111,9 +111,9 @@ export const HMRC_METHOD: readonly string[] = [
     'ownership: its TAO is still disposed of at its value. The staking fee of a stake or unstake on root (the ' +
     'fee its StakeAdded or StakeRemoved states: the root stake is the TAO less it) is a disposal of that TAO ' +
     'at its value too.',
-  'Deposits, registrations and EVM. TAO reserved as a deposit (Balances.Reserved: a proxy, an identity, a ' +
-    'multisig) is still yours: no disposal, it stays in the TAO pool, and its return (Balances.Unreserved) ' +
-    'is no acquisition. A neuron registration (burned_register: NeuronRegistered, the burn withdrawn from ' +
+  'Deposits, registrations and EVM. TAO reserved as a deposit (Balances.Reserved: a proxy, a multisig; an ' +
+    'identity in the Registry pallet is held with no event, seen as reserved TAO) is still yours: no disposal, ' +
+    'it stays in the TAO pool, and its return (Balances.Unreserved) is no acquisition. A neuron registration (burned_register: NeuronRegistered, the burn withdrawn from ' +
     'the free TAO) gives TAO for a place on a subnet: a disposal of that TAO at its market value (tokens ' +
     'spent on a service, CRYPTO22100), nothing acquired. TAO moved between a coldkey and its own EVM address ' +
     "(the coldkey's key cut to its first 20 bytes, whose TAO only that coldkey can draw by EVM.withdraw) is a " +
@@ -126,11 +126,21 @@ export const HMRC_METHOD: readonly string[] = [
     'and unstake are exchanges of TAO for alpha and back like any other, the emissions on its stake are income ' +
     'of their days (income.csv names the account as the coldkey), and the reconciliation reads its TAO and ' +
     'positions.',
+  "A network's lock. Registering a subnet (register_network: NetworkAdded, the lock withdrawn from the free " +
+    "TAO) gives TAO for the registration: the subnet's ownership, its owner's cut of emissions and, for a " +
+    "subnet registered before October 2025, the lock back less the owner's emission when the subnet is " +
+    'dissolved. No token comes back: giving tokens for a right is a disposal (CRYPTO22100), so the TAO is ' +
+    'disposed of at its market value and the registration (subnet-lock:<netuid>:<block>, quantity 1) acquired ' +
+    "for that value. The refund (credited to the owner in the dissolving call after the holders' payouts, no " +
+    'event naming it) is a capital sum derived from the registration (TCGA 1992 s22): the registration is ' +
+    'disposed of for the TAO refunded, that TAO acquired at its value. A lock paid from October 2025 on is ' +
+    'never refunded: no event names the owner when that subnet is dissolved, and the daily reconciliation ' +
+    'lists the registration gone as a point to check (its end is a disposal for nothing, TCGA 1992 s24(1)).',
   'Reconciliation with the chain. For every UK day of the tax year and every token, the pack reads from the ' +
     "chain what the coldkeys hold at the day's last block: each coldkey's free and reserved TAO (System." +
     'Account; a reserved deposit is still held), the TAO on its own EVM address, its stake on root (TAO), ' +
     'each stake position (hotkey and subnet), and each crowdloan contribution and liquidity position the pack ' +
-    "booked (from their pallets' own storage). It holds that against the day before's holdings plus every movement the pack booked that day " +
+    "booked (from their pallets' own storage; a network registration while SubnetOwner names the coldkey). It holds that against the day before's holdings plus every movement the pack booked that day " +
     '(income, the acquisitions and disposals of the actions, transfers in and out): closing - opening - ' +
     'booked is the difference (reconciliation.csv). A difference a known mechanism explains is booked as the ' +
     'method says; any other is listed in Points to check with its day, token, amount and value, never ' +
@@ -270,8 +280,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
       'TAO is free + reserved + root stake of all the coldkeys, an alpha the stake of all their positions on ' +
       "that subnet's registration), and below it one row per holding that held anything that day (level " +
       'holding: free or reserved TAO of a coldkey, TAO on its own EVM address, a crowdloan contribution, a ' +
-      'liquidity position, or a stake position). Columns: date (UK), block (the ' +
-      "day's last block), level, asset, coldkey, holding (free, reserved, evm, crowdloan <id>, liquidity <netuid>/<id>, or the hotkey), netuid, opening (the " +
+      'liquidity position, a network registration, or a stake position). Columns: date (UK), block (the ' +
+      "day's last block), level, asset, coldkey, holding (free, reserved, evm, crowdloan <id>, liquidity <netuid>/<id>, subnet-lock <netuid>/<block>, or the hotkey), netuid, opening (the " +
       "chain's holding at the previous day's last block), booked (what the pack booked that day for the " +
       "token: + acquired, - disposed; asset rows only), closing (the chain's holding at the day's last " +
       'block), difference (closing - opening - booked; asset rows only), difference_gbp (its value at the ' +
@@ -345,7 +355,8 @@ export function packReadme(
     'date columns, UTC for times), plain decimals (no thousands separators, no exponents). Alpha and TAO are',
     'exact to the RAO (9 decimal places at most); pounds have 8 decimal places (the PDF rounds to pence).',
     'Assets are TAO and alpha:<netuid>:<registration block>; rights that are no token are',
-    'liquidity:<netuid>:<position id> (a liquidity position) and crowdloan:<id> (a crowdloan contribution).',
+    'liquidity:<netuid>:<position id> (a liquidity position), crowdloan:<id> (a crowdloan contribution) and',
+    'subnet-lock:<netuid>:<registration block> (a network registration, quantity 1).',
     '',
     'WHICH FILE TO USE',
     '',

@@ -2,7 +2,8 @@
  * The daily reconciliation held to an independent read of the chain, on the dated world of both tax years
  * (the world `dated-years-pack.test.ts` uses, shared with it): each coldkey's holdings read at every UK day's
  * last block with @polkadot/api (System.Account free and reserved, the runtime's
- * `getStakeInfoForColdkey`, `NetworkRegisteredAt` for the asset of each subnet), not the pack's reader and
+ * `getStakeInfoForColdkey`, `NetworkRegisteredAt` for the asset of each subnet, `SubnetOwner` for a network the
+ * coldkey registered), not the pack's reader and
  * not the sandbox's truth. Every day of 2025/26 and 2026/27 must reconcile to the RAO, the reconciliation's
  * holdings must be these, and the year-end holdings must equal pools.csv less its matched-ahead rows. A
  * booked movement taken away must show as a difference of its amount on its day.
@@ -105,6 +106,13 @@ async function holdingsAt(block: number, coldkeys: readonly string[]): Promise<M
       const [netuid, owner, id] = key.args.map((arg) => arg.toString());
       const liquidity = (value.toJSON() as { liquidity?: number | string } | null)?.liquidity;
       if (owner === coldkey && liquidity !== undefined) add(`liquidity:${netuid}:${id}`, BigInt(liquidity));
+    }
+    // A network the coldkey registered: the registration, quantity one, while it owns the subnet.
+    for (const [key, owner] of (await query['subtensorModule']?.['subnetOwner']?.entries()) ?? []) {
+      if (owner.toString() !== coldkey) continue;
+      const netuid = Number(key.args[0]!.toString());
+      const at = await read(state, 'subtensorModule.networkRegisteredAt', netuid);
+      add(`subnet-lock:${netuid}:${at.toString()}`, 1_000_000_000n);
     }
     const positions = (await runtimeCall(
       state,
