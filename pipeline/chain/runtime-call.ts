@@ -16,6 +16,8 @@ import { SUBTENSOR_SIGNED_EXTENSIONS } from './subtensor-extensions.js';
 interface ApiMethod {
   inputTypes: string[];
   outputType: string;
+  /** The output's lookup id in the registry, for readers that walk its bytes themselves. */
+  outputTypeId: number;
 }
 
 /** The metadata versions that carry runtime APIs and that @polkadot/types 16 decodes, best first. */
@@ -36,6 +38,7 @@ export class RuntimeApis {
         this.#methods.set(`${api.name.toString()}_${method.name.toString()}`, {
           inputTypes: method.inputs.map((input) => registry.createLookupType(input.type)),
           outputType: registry.createLookupType(method.output),
+          outputTypeId: method.output.toNumber(),
         });
       }
     }
@@ -55,6 +58,11 @@ export class RuntimeApis {
       this.#registry.createTypeUnsafe(type, [args[i]]).toU8a(),
     );
     return u8aToHex(u8aConcat(...parts));
+  }
+
+  /** The registry and lookup id of a method's result type (for a byte-level reader of its answer). */
+  resultType(name: string): { registry: TypeRegistry; typeId: number } {
+    return { registry: this.#registry, typeId: this.#method(name).outputTypeId };
   }
 
   decodeResult(name: string, hex: string): Codec {

@@ -3,13 +3,18 @@
  * finds what the world holds: every burn, every stake and unstake with the fields its runtime reports, and
  * the subnets' names. Each block is decoded by name through its own runtime's metadata.
  */
+import type { Codec } from '@polkadot/types/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../pipeline/chain/chain-reader.js';
 import { connectRpc, type RpcClient } from '../../pipeline/chain/rpc-client.js';
+import { runtimeApisOf } from '../../pipeline/chain/runtime-call.js';
 import { collectDay } from '../../pipeline/collect/collect-day.js';
 import { buildTruth, type RunningDevnet, startDevnet } from '../../pipeline/devnet/index.js';
 import { positionsAtBlock } from '../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { stakeInfoReader } from '../../pipeline/tax/chain-record/stake-info-bytes.js';
 import { DATED_OPTIONS } from '../devnet/dated-world.js';
+
+const STAKE_INFO = 'StakeInfoRuntimeApi_get_stake_info_for_coldkey';
 
 let devnet: RunningDevnet;
 let rpc: RpcClient;
@@ -110,6 +115,26 @@ describe('the readers decode every runtime by name', () => {
       const positions = await positionsAtBlock(reader, demo.coldkey, day.last_block);
       const key = (p: { hotkey: string; netuid: number }) => `${p.hotkey}/${p.netuid}`;
       expect(positions.map(key).sort()).toEqual(demo.days[0]!.positions.map(key).sort());
+      // The stake reads take each entry's hotkey, netuid and stake from the answer's bytes, laid out by the
+      // block's own metadata: the same as the codecs decode, field by field (for a coldkey holding stake that
+      // day: the demo coldkey has swapped its key away by spec 425).
+      const holder = truth.coldkeys.find((c) => (c.days[0]?.positions.length ?? 0) > 0)!;
+      const hash = await reader.blockHash(day.last_block);
+      const apis = await runtimeApisOf(rpc, await reader.codecOfBlock(day.last_block), hash);
+      const answer = await rpc.send<string>('state_call', [
+        STAKE_INFO,
+        apis.encodeArgs(STAKE_INFO, [holder.coldkey]),
+        hash,
+      ]);
+      const decoded = apis.decodeResult(STAKE_INFO, answer) as unknown as Array<Record<string, Codec>>;
+      expect(decoded.length).toBeGreaterThan(0);
+      expect(stakeInfoReader(apis, STAKE_INFO)?.(answer)).toEqual(
+        decoded.map((info) => ({
+          hotkey: info['hotkey']!.toString(),
+          netuid: Number(info['netuid']!.toString()),
+          stake: BigInt(info['stake']!.toString()),
+        })),
+      );
 
       // Subnet names: from SubnetIdentitiesV2 before spec 283, SubnetIdentitiesV3 from it on.
       const names = new Map(truth.subnets.map((s) => [`${s.netuid}/${s.registered_at}`, s.name]));

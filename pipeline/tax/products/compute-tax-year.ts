@@ -149,6 +149,7 @@ export async function computeTaxYearLedger(
   );
   const { actions, stakes, positions, yearPositions, prices } = chain;
   const income = chain.netted.rows;
+  await breathe();
   const mapping = cgtTransactions({
     coldkeys: recordColdkeys,
     opening: recordOpening,
@@ -162,25 +163,32 @@ export async function computeTaxYearLedger(
   });
   // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
   refusePoolsInsideYear(customer, opening, inputs.taxYear.label);
-  // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
-  const valued = valueAtDayRates(customer, withAssetRates(prices, inputs.fiatAssets ?? {}));
-  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
-  const gains = computeGains(combined.transactions);
-  const label = inputs.taxYear.label;
-  const disposals = gains.disposals.filter((d) => d.taxYear === label);
-  const yearIncome = income.filter((row) => row.date > opening.date && row.date <= yearEnd.date);
-  // TAO on an own EVM address, crowdloan contributions and liquidity positions: read only when booked.
+  // TAO on an own EVM address, crowdloan contributions and liquidity positions: read only when booked, and
+  // read while the buyer's records are combined in and the gains computed.
   const otherRefs = otherHoldingRefs(
     coldkeys,
     mapping.transactions.map((tx) => tx.asset),
     actions.some((action) => action.kind === 'own-evm'),
   );
-  const others = await readOtherHoldings(
+  const othersRead = readOtherHoldings(
     reader,
     otherRefs,
     [opening.block, ...days.map((day) => day.block)],
     concurrency,
   );
+  othersRead.catch(() => undefined);
+  // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
+  const valued = valueAtDayRates(customer, withAssetRates(prices, inputs.fiatAssets ?? {}));
+  await breathe();
+  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
+  await breathe();
+  const gains = computeGains(combined.transactions);
+  await breathe();
+  const label = inputs.taxYear.label;
+  const disposals = gains.disposals.filter((d) => d.taxYear === label);
+  const yearIncome = income.filter((row) => row.date > opening.date && row.date <= yearEnd.date);
+  const others = await othersRead;
+  await breathe();
   const reconciliation = reconcileHoldings({
     coldkeys,
     opening,
@@ -191,6 +199,7 @@ export async function computeTaxYearLedger(
     income: yearIncome,
     prices,
   });
+  await breathe();
   const flags = [
     ...pointsToCheck(combined.flags, inputs, actions, record, bounds, prices, disposals),
     ...reconciliationFlags(reconciliation),
@@ -220,6 +229,14 @@ export async function computeTaxYearLedger(
     reconciliation,
     otherHoldings: others,
   };
+}
+
+/**
+ * Lets timers and I/O run between the long steps of a big record (each up to a second of CPU for a coldkey
+ * of 200 positions): a fulfilment worker renews its build's lease from the event loop.
+ */
+function breathe(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Where the record and its tax year open and end, and every day read after the record's opening. */
@@ -284,13 +301,18 @@ async function readActionsAndIncome(
     positions.set(positionId(position), position);
     if (inYear) yearPositions.add(positionId(position));
   };
-  for (const coldkey of coldkeys) {
-    for (const position of await positionsAtBlock(reader, coldkey, recordOpening.block)) {
-      note(position, recordOpening === opening);
-    }
-    if (recordOpening !== opening) {
-      for (const position of await positionsAtBlock(reader, coldkey, opening.block)) note(position, true);
-    }
+  // The positions held at the record's opening and the year's, read at once, noted in the same order.
+  const opened = await Promise.all(
+    coldkeys.map((coldkey) =>
+      Promise.all([
+        positionsAtBlock(reader, coldkey, recordOpening.block),
+        recordOpening !== opening ? positionsAtBlock(reader, coldkey, opening.block) : [],
+      ]),
+    ),
+  );
+  for (const [atRecordOpening, atYearOpening] of opened) {
+    for (const position of atRecordOpening) note(position, recordOpening === opening);
+    for (const position of atYearOpening) note(position, true);
   }
   // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events).
   const actions = groupEvents(events).map((group) => economicAction(group, recordColdkeys));
@@ -310,6 +332,10 @@ async function readActionsAndIncome(
     ...events.flatMap((event) => [event.block - 1, event.block]),
   ];
   const progress = readProgress(onProgress, positions.size, readDays.length);
+  // The AlphaV2 upgrade's block (wanted only if the ledger shows falls, below) is searched beside the stake
+  // reads: its few version reads then take no time of their own.
+  const upgradeSearch = alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
+  upgradeSearch.catch(() => undefined);
   const stakes = await readStakesAtBlocks(
     reader,
     [...positions.values()],
@@ -344,7 +370,10 @@ async function readActionsAndIncome(
           note(position, inYear(action.block));
           ordered.push(position);
         }
-        eventBlocks.set(id, [...new Set([...(eventBlocks.get(id) ?? []), action.block])]);
+        // Each block once, in the order first named (a daily auto-stake names hundreds per position).
+        const listed = eventBlocks.get(id);
+        if (!listed) eventBlocks.set(id, [action.block]);
+        else if (!listed.includes(action.block)) listed.push(action.block);
       }
     }
     ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
@@ -377,9 +406,17 @@ async function readActionsAndIncome(
   pairSwaps(actions);
   explain(actions);
   const prices = new GbpPrices(inputs.fiat);
-  const ledgerRows = () =>
-    mergeSwapDays(incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices), pairs);
+  // The ledger of what is known so far, computed again only once a located action has changed it.
+  let rowsSoFar: IncomeRow[] | null = null;
+  const ledgerRows = () => {
+    if (rowsSoFar === null) {
+      const rows = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices);
+      rowsSoFar = mergeSwapDays(rows, pairs);
+    }
+    return rowsSoFar;
+  };
   let netted = netAcrossHotkeys(ledgerRows());
+  await breathe();
   // What no event of the record names, found on the chain and named: moves (a hotkey swap of the validator),
   // then holdings the AlphaV2 migration deleted (falls in the blocks after the spec-473 upgrade).
   const addLocated = async (located: EconomicAction[]) => {
@@ -396,15 +433,18 @@ async function readActionsAndIncome(
     actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
     pairSwaps(located);
     explain(located);
+    rowsSoFar = null;
     netted = netAcrossHotkeys(ledgerRows());
+    await breathe();
   };
   const dayEnds = [recordOpening, ...readDays];
   await addLocated(await locateMoves(reader, netted.moves, dayEnds, stakes, actions));
   // Each position's own falls, before netting: the migration deleting an old coldkey's leftover rao the day a
   // successor's position on the same hotkey rose would otherwise be netted away as a move between them.
   const falls = ledgerRows().filter((row) => row.alphaRao < 0n);
+  await breathe();
   if (falls.length > 0) {
-    const upgrade = await alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
+    const upgrade = await upgradeSearch;
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
   return { actions, stakes, positions: ordered, yearPositions, netted, prices };

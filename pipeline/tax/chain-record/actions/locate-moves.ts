@@ -12,6 +12,7 @@
  */
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import { account, smallInt } from '../../../chain/codec-values.js';
+import { mapConcurrent } from '../../../chain/limiter.js';
 import { ukDay } from '../../../time/uk-day.js';
 import type { HoldingMove, LedgerDay } from '../ledger-days.js';
 import type { LedgerEvent } from '../ledger-event.js';
@@ -19,6 +20,46 @@ import { positionId, readStakesAtBlocks, type StakesAtBlock } from '../stake-at-
 import type { EconomicAction } from './economic-action.js';
 
 const SWAPS = new Set(['HotkeySwapped', 'HotkeySwappedOnSubnet', 'ColdkeySwapped']);
+
+/** Moves searched at once: each search is a chain of round trips, so several hide each other's latency. */
+const SEARCHES_AT_ONCE = 8;
+/**
+ * Levels of a search read at once: the midpoints the next two steps can ask for (three blocks) are read
+ * together, so a day of 48 blocks takes three round trips of reads instead of six. The search takes the same
+ * steps, and finds the same block, as one read a step.
+ */
+const LEVELS_AT_ONCE = 2;
+
+/**
+ * The first block in (lo, hi] where `fell` holds, by binary search (`hi` when none before it does), each
+ * round reading the midpoints of the next `LEVELS_AT_ONCE` steps at once.
+ */
+export async function searchFirstFallen(
+  lo: number,
+  hi: number,
+  fell: (block: number) => Promise<boolean>,
+): Promise<number> {
+  while (hi - lo > 1) {
+    const probes = new Map<number, Promise<boolean>>();
+    const plan = (low: number, high: number, levels: number) => {
+      if (levels === 0 || high - low <= 1) return;
+      const mid = low + Math.floor((high - low) / 2);
+      const probe = fell(mid);
+      // A probe the search does not take is not awaited: its failure is not the search's.
+      probe.catch(() => undefined);
+      probes.set(mid, probe);
+      plan(low, mid, levels - 1);
+      plan(mid, high, levels - 1);
+    };
+    plan(lo, hi, LEVELS_AT_ONCE);
+    for (let level = 0; level < LEVELS_AT_ONCE && hi - lo > 1; level++) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      if (await probes.get(mid)!) hi = mid;
+      else lo = mid;
+    }
+  }
+  return hi;
+}
 
 export async function locateMoves(
   reader: ChainReader,
@@ -30,10 +71,11 @@ export async function locateMoves(
 ): Promise<EconomicAction[]> {
   const found = new Map<number, EconomicAction>();
   const namedDays = new Set(named.filter((a) => a.kind === 'key-swap').map((a) => ukDay(Date.parse(a.time))));
-  for (const move of moves) {
-    if (namedDays.has(move.date)) continue;
+  // Each move's search on the chain, several at once; what they find is taken in the moves' order.
+  const searched = await mapConcurrent(moves, SEARCHES_AT_ONCE, async (move) => {
+    if (namedDays.has(move.date)) return null;
     const index = dayEnds.findIndex((day) => day.date === move.date);
-    if (index <= 0) continue;
+    if (index <= 0) return null;
     const [start, end] = [dayEnds[index - 1]!, dayEnds[index]!];
     const [coldkey, hotkey] = move.from[0]!.split('/') as [string, string];
     const from = { coldkey, hotkey, netuid: move.netuid };
@@ -44,19 +86,17 @@ export async function locateMoves(
       const read = await readStakesAtBlocks(reader, [from], [coldkey], [block], 1);
       return (read.get(block)?.stake.get(id) ?? 0n) < threshold;
     };
-    let [lo, hi] = [start.block, end.block];
-    while (hi - lo > 1) {
-      const mid = lo + Math.floor((hi - lo) / 2);
-      if (await fell(mid)) hi = mid;
-      else lo = mid;
-    }
-    const block = hi;
+    const block = await searchFirstFallen(start.block, end.block, fell);
     const hash = await reader.blockHash(block);
     const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
     const codec = await reader.codec(version.specVersion, hash);
     const { events, timeMs } = await reader.eventsAndTime(hash);
     const swap = codec.decodeEvents(events).find((e) => e.pallet === 'SubtensorModule' && SWAPS.has(e.name));
-    if (!swap) continue;
+    return swap ? { coldkey, block, swap, timeMs } : null;
+  });
+  for (const search of searched) {
+    if (!search) continue;
+    const { coldkey, block, swap, timeMs } = search;
     const time = new Date(timeMs).toISOString();
     if (found.has(block)) continue;
     const f = swap.fields;

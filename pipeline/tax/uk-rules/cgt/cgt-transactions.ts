@@ -636,7 +636,9 @@ export function coverShortfalls(
   const byDay = new Map<string, CgtTransaction[]>();
   for (const tx of transactions) {
     const key = ukDay(tx.at.getTime());
-    byDay.set(key, [...(byDay.get(key) ?? []), tx]);
+    const list = byDay.get(key);
+    if (list) list.push(tx);
+    else byDay.set(key, [tx]);
   }
   for (const [date, list] of [...byDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const tx of list) {
