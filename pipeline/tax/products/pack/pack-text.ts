@@ -245,7 +245,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     "the same transactions as cgt-input.csv, as BittyTax transaction records (its README's columns: Type, " +
       'Buy Quantity, Buy Asset, Buy Value in GBP, Sell Quantity, Sell Asset, Sell Value in GBP, Fee Quantity, ' +
       'Fee Asset, Fee Value in GBP, Wallet, Timestamp, Note). A stake, unstake or move across subnets is one ' +
-      'Trade, a fee paid in alpha in the Fee columns; staking income is Staking-Reward; TAO or stake from or to ' +
+      'Trade, a fee paid in alpha in the Fee columns; staking income is Staking-Reward, the fees paid out with ' +
+      'a liquidity position Income (Koinly: income); TAO or stake from or to ' +
       'a coldkey outside this order is a Deposit or Withdrawal; a move between your own wallets is a Withdrawal ' +
       'and a Deposit; your records are Trades against GBP (their fees in the Fee columns) and Income; holdings ' +
       'taken at market value (the opening) are Gift-Received; stake gone for nothing and other disposals are ' +
