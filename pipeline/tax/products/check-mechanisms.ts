@@ -49,7 +49,7 @@ export const CHECK_MECHANISMS: Readonly<Record<CheckMechanismId, MechanismText>>
   user_liquidity: {
     name: 'User liquidity positions (add, remove, modify)',
     inPack: 'booked',
-    pack: 'Adding is a disposal of the TAO and alpha at market value and the position acquired (CRYPTO61620); taking out disposes of the position; the fees are income when received, in liquidity.csv.',
+    pack: 'Adding is a disposal of the TAO and alpha at market value and the position acquired (CRYPTO61620); taking out disposes of the position; the fees paid out with it are income when received, in income.csv and the income total.',
   },
   crowdloan: {
     name: 'Crowdloan contributions, withdrawals and refunds',

@@ -11,7 +11,8 @@
  *   - `LiquidityRemoved` (and a `LiquidityModified` that takes out): the position (or that part of its liquidity)
  *     disposed of for the TAO and alpha principal paid back at market value; the TAO and alpha received acquired
  *     at their value, the fees among them income when received (CRYPTO61213: the return, not the principal, is
- *     income; its money's worth at receipt), listed in liquidity.csv;
+ *     income; its money's worth at receipt): split off as acquisitions of kind income (cgt/liquidity-fee-income.ts),
+ *     in income.csv and liquidity.csv;
  *   - `LiquidityRefunded` (a `disable_lp` or a dissolution closing the position with no swap event naming it, its
  *     TAO principal credited by `Balances.Deposit`): the positions the record shows open on that subnet disposed
  *     of for the TAO credited and the alpha the chain shows added at that block (principal and alpha fees
@@ -215,7 +216,7 @@ export function liquidityTreatment(events: readonly LedgerEvent[], legs: readonl
   }
   return putsIn(e)
     ? `liquidity added to ${where} (position ${e.position_id}): the pool deals with the tokens, so beneficial ownership passes (CRYPTO61620): a disposal of the TAO and alpha at market value, the position acquired for it`
-    : `liquidity taken out of ${where} (position ${e.position_id}): the position disposed of for the principal paid back at market value; the TAO and alpha received acquired at their value, the fees among them income when received (CRYPTO61213), in liquidity.csv`;
+    : `liquidity taken out of ${where} (position ${e.position_id}): the position disposed of for the principal paid back at market value; the TAO and alpha received acquired at their value, the fees among them income when received (CRYPTO61213): their own acquisitions, in income.csv and liquidity.csv`;
 }
 
 export function liquidityFlag(

@@ -11,6 +11,7 @@ import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/custo
 import { bittytaxCsv } from './exports/bittytax-csv.js';
 import { exportRecords } from './exports/export-records.js';
 import { koinlyCsv } from './exports/koinly-csv.js';
+import { incomeItems } from './income-sources.js';
 import { liquidityCsv } from './liquidity-csv.js';
 import {
   cgtInputCsv,
@@ -25,6 +26,7 @@ import {
 import { type PackInputs, type PackOrder, readPackInputs } from './pack-inputs.js';
 import { packPdf, reconciliationFigures } from './pack-pdf.js';
 import { packPoints } from './pack-points.js';
+import { incomeSummary, incomeTotalLines } from './pack-summary.js';
 import { packReadme } from './pack-text.js';
 import { pointsCsv } from './points-csv.js';
 
@@ -131,7 +133,15 @@ export async function buildPackFiles(
     ['liquidity.csv', text(liquidityCsv(ledger))],
     [
       'README.txt',
-      text(packReadme(order.packName, order.id, inputs.taxYear.label, reconciliationFigures(ledger))),
+      text(
+        packReadme(
+          order.packName,
+          order.id,
+          inputs.taxYear.label,
+          reconciliationFigures(ledger),
+          incomeTotalLines(incomeSummary(incomeItems(ledger), inputs.taxYear.startYear, inputs.subnetNames)),
+        ),
+      ),
     ],
   ]);
   const zip = new JSZip();

@@ -3,7 +3,7 @@
  * with what went in or came out and its value in pounds. The pack books entering as a disposal (beneficial
  * ownership passes, CRYPTO61620); the no-gain-no-loss approach of HMRC's consultation outcome of 26 November 2025
  * is not law for 2025/26, and these columns are what either reading needs: the principal in and out of each
- * position (quantities and values) and the fees, income when received (CRYPTO61213).
+ * position (quantities and values) and the fees, income when received (CRYPTO61213), in income.csv too.
  */
 import { Decimal } from 'decimal.js';
 import { fixedToText } from '../../../amounts/rao.js';
@@ -42,25 +42,12 @@ const gbp = (value: Decimal) => value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVE
 export function liquidityCsv(ledger: TaxYearLedger): string {
   const rows = ledger.mapping.events
     .filter(({ action }) => action.kind === 'liquidity' && action.liquidity)
-    .map(({ event, action, date, transactions, treatment }) => {
+    .map(({ event, action, date, transactions, treatment, feeIncome }) => {
       const figures = action.liquidity!;
       const claims = transactions.filter((tx) => tx.asset.startsWith('liquidity:'));
       const principal = claims.reduce((sum, tx) => sum.add(tx.gbp), new Decimal(0));
-      // The fees' share of what was received, at the value it was acquired at.
-      const share = (asset: (name: string) => boolean, fee: bigint, all: bigint) => {
-        const tx = transactions.find((t) => t.action === 'acquire' && asset(t.asset));
-        return tx && all > 0n ? tx.gbp.mul(fee.toString()).div(all.toString()) : new Decimal(0);
-      };
-      const fees =
-        figures.direction === 'out' && !figures.refund
-          ? share((a) => a === 'TAO', figures.feeTaoRao, figures.taoRao + figures.feeTaoRao).add(
-              share(
-                (a) => a.startsWith('alpha:'),
-                figures.feeAlphaRao,
-                (figures.alphaRao ?? 0n) + figures.feeAlphaRao,
-              ),
-            )
-          : null;
+      // The fees' value at receipt: income, the same figure as income.csv's row of kind liquidity fees.
+      const fees = figures.direction === 'out' && !figures.refund ? (feeIncome?.gbp ?? new Decimal(0)) : null;
       return [
         event.coldkey,
         event.time,

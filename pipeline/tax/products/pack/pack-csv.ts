@@ -12,6 +12,7 @@ import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
 import { GBP_PLACES, type IncomeRow } from '../../uk-rules/income-ledger.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
+import { dividendsByRow, feeValueTaoRao, liquidityFeeIncome } from './income-sources.js';
 
 type Field = string | number | null;
 
@@ -52,27 +53,81 @@ export const INCOME_COLUMNS = [
   'tao_gbp_at',
   'price_sources',
   'note',
+  'kind',
+  'tao_received',
+  'liquidity_position',
 ] as const;
 
+/**
+ * One row per position and UK day of staking income (its lease dividends inside it, said in `kind` and
+ * `note`), and one per payout of liquidity fees (`kind` liquidity fees: `alpha` and `tao_received` the fees,
+ * `tao` and `gbp` the value of both at receipt), in date order: every amount of the PDF's income total.
+ */
 export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
+  const dividends = dividendsByRow(ledger);
+  const staking = ledger.income.map((row) => {
+    const part = dividends.get(row);
+    const note = [
+      incomeNote(row),
+      part
+        ? `includes ${units(part.alphaRao)} alpha of lease dividends (SubnetLeaseDividendsDistributed), ${gbp(part.gbp) ?? 'not valued'} GBP`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    return {
+      date: row.date,
+      fields: [
+        row.date,
+        row.position.coldkey,
+        row.position.hotkey,
+        row.position.netuid,
+        subnetName(names, row.position.netuid),
+        row.registeredAt,
+        units(row.alphaRao),
+        units(row.taoRao),
+        gbp(row.gbp),
+        row.priceBlock,
+        plainDecimal(row.gbpPrice.gbp),
+        row.gbpPrice.at,
+        `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
+        note,
+        part ? 'staking and lease dividends' : 'staking',
+        null,
+        null,
+      ] as Field[],
+    };
+  });
+  const fees = liquidityFeeIncome(ledger).map((fee) => {
+    const price = ledger.prices.on(fee.date);
+    return {
+      date: fee.date,
+      fields: [
+        fee.date,
+        fee.coldkey,
+        fee.hotkey,
+        fee.netuid,
+        subnetName(names, fee.netuid),
+        fee.registeredAt,
+        units(fee.alphaRao),
+        units(feeValueTaoRao(fee)),
+        gbp(fee.gbp),
+        fee.block,
+        plainDecimal(price.gbp),
+        price.at,
+        `pool: SubnetTAO/SubnetAlphaIn at block ${fee.block} (the payout's block); TAO/GBP: ${price.source || 'published fiat prices'}, first quote at or after ${price.at}`,
+        `liquidity fees paid out at block ${fee.block} (event ${fee.block}/${fee.eventIndex}): ${units(fee.taoRao)} TAO (${gbp(fee.taoGbp)} GBP) and ${units(fee.alphaRao)} alpha (${gbp(fee.alphaGbp)} GBP)`,
+        'liquidity fees',
+        units(fee.taoRao),
+        fee.positionIds.map((id) => `liquidity:${fee.netuid}:${id}`).join(' '),
+      ] as Field[],
+    };
+  });
+  // Date order, a day's staking rows before its fees (a stable sort keeps each list's own order).
+  const rows = [...staking, ...fees].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return csv(
     INCOME_COLUMNS,
-    ledger.income.map((row) => [
-      row.date,
-      row.position.coldkey,
-      row.position.hotkey,
-      row.position.netuid,
-      subnetName(names, row.position.netuid),
-      row.registeredAt,
-      units(row.alphaRao),
-      units(row.taoRao),
-      gbp(row.gbp),
-      row.priceBlock,
-      plainDecimal(row.gbpPrice.gbp),
-      row.gbpPrice.at,
-      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
-      incomeNote(row),
-    ]),
+    rows.map((row) => row.fields),
   );
 }
 

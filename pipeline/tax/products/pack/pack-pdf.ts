@@ -4,9 +4,10 @@ import { fixedToText } from '../../../amounts/rao.js';
 import { CgtDecimal, plainDecimal, pounds } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
 import { customerSection } from './customer-section.js';
+import { incomeItems } from './income-sources.js';
 import type { PackInputs, PackOrder } from './pack-inputs.js';
 import { type PackPoint, packPoints } from './pack-points.js';
-import { type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
+import { INCOME_SOURCE_LABELS, type IncomeSummary, incomeSummary, sa108Of } from './pack-summary.js';
 import { HMRC_METHOD, LIMITS, NOT_TAX_ADVICE, PACK_FILES, reconciliationResult } from './pack-text.js';
 import { PdfWriter } from './pdf-layout.js';
 import { groupLine, kindTitle, pointsLead, pointsView, restLine } from './points-view.js';
@@ -49,8 +50,8 @@ export async function packPdf(
 
   orderSection(w, order, inputs, ledger, asOf);
   const record = recordDays(ledger);
-  const summary = incomeSummary(ledger.income, year.startYear, inputs.subnetNames, record);
-  incomeSection(w, summary, 'Staking income (miscellaneous income, valued when received)');
+  const summary = incomeSummary(incomeItems(ledger), year.startYear, inputs.subnetNames, record);
+  incomeSection(w, summary, 'Income (miscellaneous income, valued when received)');
   gainsSection(w, ledger, year.label);
   closingPoolsSection(w, ledger);
   reconciliationSection(w, ledger);
@@ -288,11 +289,10 @@ function coldkeyPages(
       `The account of ${evmOf.coldkey}'s own EVM address ${evmOf.evm}: its stake through the EVM staking precompile`,
       { size: 9 },
     );
-  const own = ledger.income.filter((row) => row.position.coldkey === coldkey);
   incomeSection(
     w,
-    incomeSummary(own, year.startYear, inputs.subnetNames, record),
-    `Staking income of this coldkey, ${year.label}`,
+    incomeSummary(incomeItems(ledger, coldkey), year.startYear, inputs.subnetNames, record),
+    `Income of this coldkey, ${year.label}`,
   );
   const positions = ledger.positions.filter((p) => p.coldkey === coldkey);
   w.heading('Positions');
@@ -340,6 +340,17 @@ function incomeSection(w: PdfWriter, summary: IncomeSummary, title: string): voi
     font: w.bold,
     size: 10.5,
   });
+  // Each source with its own total: they add up to the total above.
+  for (const { source, taoRao, gbp } of summary.bySource) {
+    w.line(`${INCOME_SOURCE_LABELS[source]}: ${fixedToText(taoRao, 9)} TAO, ${money(gbp)}`, {
+      indent: 12,
+      size: 9.5,
+    });
+  }
+  w.paragraph(
+    'All of it is miscellaneous income, each amount valued in pounds when received: income.csv has one row per position and UK day of staking (kind staking, or staking and lease dividends when a lease paid onto that position that day) and one row per payout of liquidity fees (kind liquidity fees). The tokens received are acquired at that value: it is their cost in the pools.',
+    { size: 8.5 },
+  );
   if (summary.total.negativeDays > 0) {
     w.paragraph(
       `Not deducted: ${summary.total.negativeDays} negative position-day(s) lost ${tao4(summary.total.lostTaoRao)} TAO (${money(summary.total.lostGbp)} at those days' prices): listed in income.csv and in Points to check; not booked as disposals.`,

@@ -4,10 +4,12 @@
  * (bigint RAO, decimals); rounding to pence happens when the PDF writes them.
  */
 import type { Decimal } from 'decimal.js';
-import { CgtDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import { fixedToText } from '../../../amounts/rao.js';
+import { CgtDecimal, pounds } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { CgtTaxYear } from '../../uk-rules/cgt/cgt-types.js';
 import type { IncomeRow } from '../../uk-rules/income-ledger.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
+import { INCOME_SOURCES, type IncomeItem, type IncomeSource } from './income-sources.js';
 
 export interface IncomeTotal {
   /** Received: TAO RAO of the days with income above zero (valued rows only). */
@@ -32,6 +34,8 @@ export interface IncomeGroup extends IncomeTotal {
 
 export interface IncomeSummary {
   total: IncomeTotal;
+  /** Staking, lease dividends and liquidity fees: what each gave of the total (received only). */
+  bySource: Array<{ source: IncomeSource; taoRao: bigint; gbp: Decimal }>;
   byMonth: IncomeGroup[];
   bySubnet: IncomeGroup[];
 }
@@ -46,8 +50,8 @@ function emptyTotal(): IncomeTotal {
  * Income is what was received (HMRC CRYPTO21200); stake lost on a negative day (a fall nothing explains, a subnet ended)
  * is no negative income but a disposal for nothing in the capital gains, so it is counted apart.
  */
-function addRow(total: IncomeTotal, row: IncomeRow): void {
-  if (row.alphaRao < 0n) {
+function addRow(total: IncomeTotal, row: IncomeItem): void {
+  if (row.negative) {
     total.negativeDays += 1;
     total.lostTaoRao -= row.taoRao ?? 0n;
     total.lostGbp = total.lostGbp.sub(row.gbp ?? 0);
@@ -62,12 +66,28 @@ function addRow(total: IncomeTotal, row: IncomeRow): void {
  * A month wholly before `record.firstDay` or after `record.lastDay` (UK days, YYYY-MM-DD) is marked `outsideRecord`.
  */
 export function incomeSummary(
-  rows: readonly IncomeRow[],
+  given: readonly (IncomeRow | IncomeItem)[],
   startYear: number,
   names: ReadonlyMap<number, string>,
   record?: { firstDay: string; lastDay: string },
 ): IncomeSummary {
+  // An income row alone is staking income (income-sources.ts splits out lease dividends and adds fees).
+  const rows: IncomeItem[] = given.map((row) =>
+    'source' in row
+      ? row
+      : {
+          date: row.date,
+          coldkey: row.position.coldkey,
+          netuid: row.position.netuid,
+          registeredAt: row.registeredAt,
+          negative: row.alphaRao < 0n,
+          taoRao: row.taoRao,
+          gbp: row.gbp,
+          source: 'staking' as const,
+        },
+  );
   const total = emptyTotal();
+  const sources = new Map(INCOME_SOURCES.map((source) => [source, emptyTotal()]));
   const months = new Map<string, IncomeGroup>();
   for (let i = 0; i < 12; i++) {
     const month = ((3 + i) % 12) + 1;
@@ -88,6 +108,7 @@ export function incomeSummary(
   const subnets = new Map<string, IncomeGroup>();
   for (const row of rows) {
     addRow(total, row);
+    addRow(sources.get(row.source)!, row);
     const monthKey = row.date.slice(0, 7);
     let month = months.get(monthKey);
     if (!month && monthKey === lastApril) {
@@ -100,7 +121,7 @@ export function incomeSummary(
       months.set(monthKey, month);
     }
     if (month) addRow(month, row);
-    const netuid = row.position.netuid;
+    const netuid = row.netuid;
     const key = `${String(netuid).padStart(5, '0')}:${row.registeredAt}`;
     let subnet = subnets.get(key);
     if (!subnet) {
@@ -114,9 +135,32 @@ export function incomeSummary(
   }
   return {
     total,
+    bySource: INCOME_SOURCES.map((source) => ({
+      source,
+      taoRao: sources.get(source)!.taoRao,
+      gbp: sources.get(source)!.gbp,
+    })),
     byMonth: [...months.values()],
     bySubnet: [...subnets.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
   };
+}
+
+/** How README.txt and the PDF name each source of income. */
+export const INCOME_SOURCE_LABELS: Record<IncomeSource, string> = {
+  staking: 'Staking rewards (stake growth)',
+  'lease dividends': 'Lease dividends (SubnetLeaseDividendsDistributed)',
+  'liquidity fees': 'Liquidity fees (paid out with user liquidity positions)',
+};
+
+/** README.txt's income: the total and each source's, exact TAO and pounds to the penny (as the PDF). */
+export function incomeTotalLines(summary: IncomeSummary): string[] {
+  const figure = (taoRao: bigint, gbp: Decimal) => `${fixedToText(taoRao, 9)} TAO, £${pounds(gbp)}`;
+  return [
+    `Total: ${figure(summary.total.taoRao, summary.total.gbp)} (income.csv, its rows received)`,
+    ...summary.bySource.map(
+      ({ source, taoRao, gbp }) => `  ${INCOME_SOURCE_LABELS[source]}: ${figure(taoRao, gbp)}`,
+    ),
+  ];
 }
 
 /** The SA108 figures of the pack's tax year: zeros when it has no disposal. */

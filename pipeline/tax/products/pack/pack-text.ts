@@ -81,9 +81,12 @@ export const HMRC_METHOD: readonly string[] = [
     "disposal of the TAO and the alpha at market value (the alpha at the pool's price of the block) and " +
     'the position acquired for that value; taking it out (LiquidityRemoved) disposes of the position for the ' +
     'principal paid back at market value, and the TAO and alpha received are acquired at their value. The ' +
-    'fees paid out with it are the return, income when received at their value (CRYPTO61213, CRYPTO61214), ' +
-    'listed in liquidity.csv with their value in pounds (fees_gbp: add them to your other income; they are ' +
-    'not in income.csv, which is staking income). A position the chain closed itself when user liquidity was ' +
+    'fees paid out with it (LiquidityRemoved, or a LiquidityModified taking liquidity out, states them) are ' +
+    'the return, income when received at their value (CRYPTO61213, CRYPTO61214): the TAO at the rate of the ' +
+    "UK day's end and the alpha at the pool's price of the block. They are in the income total, in income.csv " +
+    '(one row per payout, kind liquidity fees) and in liquidity.csv (fees_gbp, the same figure); that value ' +
+    "is the fees' cost in the pools, their acquisitions of kind income in cgt-input.csv, apart from the " +
+    'principal, so nothing is counted twice. A position the chain closed itself when user liquidity was ' +
     'disabled (disable_lp) or its subnet dissolved names no position in any event: its TAO principal arrives ' +
     'by Balances.Deposit and its alpha, fees included, is staked with no event; the pack disposes of the ' +
     'positions it saw opened on that subnet for that TAO and the alpha the chain shows added, and lists it in ' +
@@ -97,7 +100,9 @@ export const HMRC_METHOD: readonly string[] = [
     'the contribution (crowdloan:<id>) acquired for it. A withdrawal or a refund (the TAO paid back from the ' +
     "crowdloan's account) disposes of the contribution for the TAO returned. The lease's dividends " +
     'are income when received: from spec 361 (December 2025) each is announced by ' +
-    "SubnetLeaseDividendsDistributed, alpha onto the contributor's stake, in income.csv; before it they " +
+    "SubnetLeaseDividendsDistributed, alpha onto the contributor's stake: part of that position's income " +
+    'of its day in income.csv (kind staking and lease dividends, their alpha and value in the note), and ' +
+    "the income total's own line; before it they " +
     'were paid as TAO to the free balance with no event naming them, which the pack cannot tell from any ' +
     'other credit.',
   'Fees paid in TAO. Every call a coldkey signs pays a transaction fee from its free TAO ' +
@@ -197,10 +202,14 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   ['summary.pdf', 'this summary.'],
   [
     'income.csv',
-    'one row per position and UK day with income: date, coldkey, hotkey, netuid, subnet, registered_at, alpha ' +
-      '(received, exact; TAO on root), tao (its value at the pool price), gbp, price_block (the block of the ' +
-      'pool price), tao_gbp (pounds per TAO used), tao_gbp_at (the time of that quote, UTC), price_sources, ' +
-      'note (negative or unpriced days, an older rate).',
+    'one row per position and UK day with income, and one per payout of liquidity fees: date, coldkey, ' +
+      'hotkey, netuid, subnet, registered_at, alpha (received, exact; TAO on root), tao (its value at the ' +
+      'pool price; for liquidity fees the TAO received and the alpha at the pool price), gbp, price_block ' +
+      '(the block of the pool price), tao_gbp (pounds per TAO used), tao_gbp_at (the time of that quote, ' +
+      'UTC), price_sources, note (negative or unpriced days, an older rate, lease dividends inside the row, ' +
+      'the fees paid), kind (staking, staking and lease dividends, or liquidity fees), tao_received (the TAO ' +
+      'fees paid out) and liquidity_position (the position that paid them). Its received rows sum to the ' +
+      "summary's income total.",
   ],
   [
     'events.csv',
@@ -255,7 +264,8 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     "the same transactions as cgt-input.csv, as BittyTax transaction records (its README's columns: Type, " +
       'Buy Quantity, Buy Asset, Buy Value in GBP, Sell Quantity, Sell Asset, Sell Value in GBP, Fee Quantity, ' +
       'Fee Asset, Fee Value in GBP, Wallet, Timestamp, Note). A stake, unstake or move across subnets is one ' +
-      'Trade, a fee paid in alpha in the Fee columns; staking income is Staking-Reward; TAO or stake from or to ' +
+      'Trade, a fee paid in alpha in the Fee columns; staking income is Staking-Reward, the fees paid out with ' +
+      'a liquidity position Income (Koinly: income); TAO or stake from or to ' +
       'a coldkey outside this order is a Deposit or Withdrawal; a move between your own wallets is a Withdrawal ' +
       'and a Deposit; your records are Trades against GBP (their fees in the Fee columns) and Income; holdings ' +
       'taken at market value (the opening) are Gift-Received; stake gone for nothing and other disposals are ' +
@@ -272,7 +282,7 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
     'every movement of a user liquidity position: coldkey, time_utc, date_uk, block, event_index, kind, ' +
       'netuid, position_ids, liquidity, direction (in, out, refund), tao_principal, alpha_principal (blank for ' +
       "a refund: measured on the chain), fee_tao, fee_alpha, principal_gbp (the position's value booked), " +
-      "fees_gbp (the fees' value when received: income) and the treatment.",
+      "fees_gbp (the fees' value when received: income, as in income.csv) and the treatment.",
   ],
   [
     'reconciliation.csv',
@@ -338,6 +348,8 @@ export function packReadme(
   orderId: string,
   taxYear: string,
   reconciliation?: Parameters<typeof reconciliationResult>[0],
+  /** The income total and each source's, one line each (`incomeTotalLines`). */
+  income?: readonly string[],
 ): string {
   const lines = [
     `${title}`,
@@ -345,6 +357,7 @@ export function packReadme(
     '',
     NOT_TAX_ADVICE,
     '',
+    ...(income ? ['INCOME (miscellaneous income, valued when received)', '', ...income, ''] : []),
     ...(reconciliation
       ? ['RECONCILIATION WITH THE CHAIN', '', reconciliationResult(reconciliation), '']
       : []),

@@ -35,6 +35,7 @@ import type { GbpPrices } from '../gbp-prices.js';
 import { GBP_PLACES, gbpOfTaoRao, type IncomeRow, taoRaoAt } from '../income-ledger.js';
 import { CgtDecimal } from './cgt-decimal.js';
 import type { CgtTransaction } from './cgt-types.js';
+import { type LiquidityFeeIncome, splitLiquidityFees } from './liquidity-fee-income.js';
 
 export const TAO_ASSET = 'TAO';
 
@@ -72,6 +73,8 @@ export interface EventTreatment {
   date: string;
   treatment: string;
   transactions: CgtTransaction[];
+  /** Liquidity fees paid out with a position: income of the day, their acquisitions among `transactions`. */
+  feeIncome?: LiquidityFeeIncome;
 }
 
 export interface CgtMapping {
@@ -290,8 +293,17 @@ function actionTreatment(
     }
   }
   own.push(...taoFeeTransactions(action, own, { at, date }, gbpOf));
+  const fees = splitLiquidityFees(action, own, { date, ref, after: reads.after }, gbpOf);
+  own.push(...fees.transactions);
   for (const flag of action.flags) flags.push({ date, kind: flag.kind, text: flag.text, ref });
-  return { event: representative(action), action, date, treatment: action.treatment, transactions: own };
+  return {
+    event: representative(action),
+    action,
+    date,
+    treatment: action.treatment,
+    transactions: own,
+    ...(fees.income ? { feeIncome: fees.income } : {}),
+  };
 }
 
 /**

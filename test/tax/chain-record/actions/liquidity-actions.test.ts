@@ -13,9 +13,14 @@ import {
 } from '../../../../pipeline/tax/chain-record/actions/economic-action.js';
 import type { LedgerEvent } from '../../../../pipeline/tax/chain-record/ledger-event.js';
 import { positionId } from '../../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { bittytaxCsv } from '../../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import { exportRecords } from '../../../../pipeline/tax/products/pack/exports/export-records.js';
+import { koinlyCsv } from '../../../../pipeline/tax/products/pack/exports/koinly-csv.js';
+import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { cgtTransactions } from '../../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
 import { JANUARY_PRICES } from '../../products/pack/january-prices.js';
 import { type BlockState, dayOf, stakesOf, TAO, timeOfBlock } from '../../products/pack/ledger-cases.js';
+import { readCsv } from '../../products/pack/read-pack-csv.js';
 
 const ALICE = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const opening = dayOf(0);
@@ -83,7 +88,10 @@ function booked(events: LedgerEvent[], states: Array<[number, BlockState]>) {
     actions,
     mapping,
     lines: mapping.events.map((e) =>
-      e.transactions.map((tx) => `${tx.action} ${tx.quantity.toFixed()} ${tx.asset} £${tx.gbp.toFixed()}`),
+      e.transactions.map(
+        (tx) =>
+          `${tx.action} ${tx.quantity.toFixed()} ${tx.asset} £${tx.gbp.toFixed()}${tx.kind === 'income' ? ` income (${tx.ref})` : ''}`,
+      ),
     ),
   };
 }
@@ -116,8 +124,46 @@ describe('user liquidity on the swap pallet', () => {
     expect(lines).toEqual([
       ['dispose 10 TAO £20', 'dispose 10 alpha:5:1 £20', 'acquire 10 liquidity:5:7 £40'],
       // Proceeds: the principal, 14 TAO and 7 alpha at 2 TAO each (£56); the fees (1 TAO, 0.5 alpha) are
-      // income at receipt, acquired at their value with the principal.
-      ['dispose 10 liquidity:5:7 £56', 'acquire 15 TAO £30', 'acquire 7.5 alpha:5:1 £30'],
+      // income at receipt, acquired at their value (1 TAO £2; 0.5 alpha at 2 TAO, £2) as their own rows.
+      [
+        'dispose 10 liquidity:5:7 £56',
+        'acquire 14 TAO £28',
+        'acquire 7 alpha:5:1 £28',
+        `acquire 1 TAO £2 income (liquidity fees event ${B2}/${actions[1]!.events[0]!.event_index})`,
+        `acquire 0.5 alpha:5:1 £2 income (liquidity fees event ${B2}/${actions[1]!.events[0]!.event_index})`,
+      ],
+    ]);
+    // The receipt the pack's income shows: the fees, their value in TAO and in pounds.
+    const fee = mapping.events[1]!.feeIncome!;
+    expect([fee.date, fee.netuid, fee.positionIds, fee.taoRao, fee.alphaRao, fee.alphaValueTaoRao]).toEqual([
+      dayOf(1).date,
+      5,
+      ['7'],
+      TAO,
+      TAO / 2n,
+      TAO,
+    ]);
+    expect(fee.gbp.toFixed()).toBe('4');
+    expect(mapping.events[0]!.feeIncome).toBeUndefined();
+    // Nothing counted twice: what the removal acquired, principal and fees, is what the chain paid out.
+    const acquired = (asset: string) =>
+      mapping.events[1]!.transactions.filter((tx) => tx.action === 'acquire' && tx.asset === asset).reduce(
+        (sum, tx) => sum.add(tx.quantity),
+        new CgtDecimal(0),
+      );
+    expect(acquired('TAO').toFixed()).toBe('15');
+    expect(acquired('alpha:5:1').toFixed()).toBe('7.5');
+    // The exports list the fees as income (BittyTax Income, Koinly income), the principal as before.
+    const records = exportRecords(mapping.transactions, mapping.events);
+    const bittytax = readCsv(bittytaxCsv(records, 'Bittensor')).filter((r) => r['Type'] === 'Income');
+    expect(bittytax.map((r) => [r['Buy Quantity'], r['Buy Asset'], Number(r['Buy Value in GBP'])])).toEqual([
+      ['0.5', 'SN5-ALPHA-R1', 2],
+      ['1', 'TAO', 2],
+    ]);
+    const koinly = readCsv(koinlyCsv(records)).filter((r) => r['Label'] === 'income');
+    expect(koinly.map((r) => [r['Received Amount'], Number(r['Net Worth Amount'])])).toEqual([
+      ['0.5', 2],
+      ['1', 2],
     ]);
     expect(actions[1]!.liquidity).toMatchObject({
       direction: 'out',
@@ -177,7 +223,12 @@ describe('user liquidity on the swap pallet', () => {
     expect(actions.map((a) => a.liquidity?.direction)).toEqual(['in', 'in', 'out']);
     expect(lines.slice(1)).toEqual([
       ['dispose 5 TAO £10', 'dispose 5 alpha:5:1 £10', 'acquire 5 liquidity:5:4 £20'],
-      ['dispose 6 liquidity:5:4 £24', 'acquire 7 TAO £14', 'acquire 6 alpha:5:1 £12'],
+      [
+        'dispose 6 liquidity:5:4 £24',
+        'acquire 6 TAO £12',
+        'acquire 6 alpha:5:1 £12',
+        `acquire 1 TAO £2 income (liquidity fees event ${B2}/${actions[2]!.events[0]!.event_index})`,
+      ],
     ]);
   });
 

@@ -20,7 +20,7 @@ import type { CustomerInputs } from '../../../../pipeline/tax/products/own-recor
 import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { buildPack, type PackOrder } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
-import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
+import { CgtDecimal, pounds } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { computeGains } from '../../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { readCgtCsv } from '../../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
 import { ukDay, ukDayEndMs } from '../../../../pipeline/time/uk-day.js';
@@ -46,6 +46,7 @@ let ukYearIncome: ReturnType<typeof ukDayIncome>;
 let ukThisYearIncome: ReturnType<typeof ukDayIncome>;
 const packs = new Map<string, Map<string, string>>();
 let carriedPdf: Uint8Array;
+const pdfs = new Map<string, Uint8Array>();
 
 async function packOf(taxYear: string, customer?: CustomerInputs): Promise<Map<string, string>> {
   const order: PackOrder = {
@@ -62,6 +63,7 @@ async function packOf(taxYear: string, customer?: CustomerInputs): Promise<Map<s
   const files = new Map<string, string>();
   for (const name of Object.keys(zip.files)) files.set(name, await zip.file(name)!.async('string'));
   if (customer) carriedPdf = await zip.file('summary.pdf')!.async('uint8array');
+  else pdfs.set(taxYear, await zip.file('summary.pdf')!.async('uint8array'));
   return files;
 }
 
@@ -106,7 +108,10 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
   });
 
   it("2025/26: income per UK day and position equals the truth's to the rao over the whole year, BST days included", () => {
-    const income = readCsv(packs.get('2025/26')!.get('income.csv')!);
+    // The staking rows (liquidity fees are income of their own rows, held to the truth below).
+    const income = readCsv(packs.get('2025/26')!.get('income.csv')!).filter(
+      (row) => row['kind'] !== 'liquidity fees',
+    );
     const packed = new Map(
       income.map((row) => [`${row['date']}|${row['hotkey']}|${row['netuid']}`, raoOf(row['alpha']!)]),
     );
@@ -205,7 +210,9 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
   });
 
   it('2025/26: root income before root claims is the root position growing, after them the claimed alpha', () => {
-    const income = readCsv(packs.get('2025/26')!.get('income.csv')!);
+    const income = readCsv(packs.get('2025/26')!.get('income.csv')!).filter(
+      (row) => row['kind'] !== 'liquidity fees',
+    );
     const coldkey = truth.coldkeys.find((c) => c.coldkey === world.devnet.demoColdkey)!;
     const sum = (
       rows: Array<{ date: string; netuid: number; alpha: bigint }>,
@@ -327,6 +334,121 @@ describe('2025/26 and 2026/27 on the runtimes mainnet ran', () => {
         .reduce((sum, row) => sum + raoOf(row['alpha']!), 0n);
       expect(received, date).toBeGreaterThanOrEqual(BigInt(dividend.alpha_rao!) - 1n);
     }
+  });
+
+  it("2025/26: the fees paid out with a liquidity position are income: income.csv's own row at their value at receipt, in the PDF's total, counted once", async () => {
+    const files = packs.get('2025/26')!;
+    const income = readCsv(files.get('income.csv')!);
+    const removals = yearTruth.actions.filter((a) => a.action === 'liquidity-remove');
+    const feeRows = income.filter((row) => row['kind'] === 'liquidity fees');
+    expect(removals.length).toBeGreaterThan(0);
+    // One row per payout: its day, position and the fees the chain paid, exact.
+    expect(
+      feeRows.map((row) => [
+        row['date'],
+        row['netuid'],
+        row['liquidity_position'],
+        row['alpha'],
+        row['tao_received'],
+      ]),
+    ).toEqual(
+      removals.map((a) => [
+        a.time.slice(0, 10),
+        String(a.netuid),
+        `liquidity:${a.netuid}:${a.liquidity!.position_id}`,
+        fixedToText(BigInt(a.liquidity!.fee_alpha_rao), 9),
+        fixedToText(BigInt(a.liquidity!.fee_tao_rao), 9),
+      ]),
+    );
+    // Valued at receipt, read from the chain here: the alpha at the pool's price of the payout's block
+    // (SubnetTAO / SubnetAlphaIn), TAO and alpha at the day's TAO/GBP rate (the rate of that day's staking rows).
+    const api = await ApiPromise.create({
+      provider: new WsProvider(world.devnet.url),
+      signedExtensions: SUBTENSOR_SIGNED_EXTENSIONS,
+      throwOnConnect: true,
+    });
+    try {
+      for (const [i, removal] of removals.entries()) {
+        const row = feeRows[i]!;
+        const state = await api.at(await api.rpc.chain.getBlockHash(removal.block));
+        const reserve = async (name: string) =>
+          BigInt(((await state.query['subtensorModule']![name]!(removal.netuid)) as Codec).toString());
+        const alphaValue =
+          (BigInt(removal.liquidity!.fee_alpha_rao) * (await reserve('subnetTAO'))) /
+          (await reserve('subnetAlphaIn'));
+        const feeTao = BigInt(removal.liquidity!.fee_tao_rao);
+        expect(raoOf(row['tao']!), 'value in TAO').toBe(feeTao + alphaValue);
+        const rate = income.find((r) => r['date'] === row['date'] && r['kind'] !== 'liquidity fees')![
+          'tao_gbp'
+        ]!;
+        expect(row['tao_gbp']).toBe(rate);
+        const expected = new CgtDecimal((feeTao + alphaValue).toString()).div(1e9).mul(rate);
+        // The TAO's and the alpha's values, each to 8 places.
+        expect(new CgtDecimal(row['gbp']!).sub(expected).abs().lte('0.00000002'), row['gbp']).toBe(true);
+        expect(new CgtDecimal(row['gbp']!).gt(0)).toBe(true);
+        // liquidity.csv's fees_gbp is the same figure.
+        const lp = readCsv(files.get('liquidity.csv')!).find((r) => r['block'] === String(removal.block))!;
+        expect(lp['fees_gbp']).toBe(row['gbp']);
+        // Counted once: the payout's acquisitions are the principal and the fees, the fees (kind income) at
+        // income.csv's value; TAO acquired in all is what the chain paid out.
+        const atBlock = readCsv(files.get('cgt-input.csv')!).filter(
+          (r) => r['action'] === 'acquire' && Date.parse(r['datetime']!) === Date.parse(removal.time),
+        );
+        const tao = (kind: (k: string) => boolean) =>
+          atBlock
+            .filter((r) => r['asset'] === 'TAO' && kind(r['kind'] ?? ''))
+            .reduce((sum, r) => sum + raoOf(r['quantity']!), 0n);
+        expect(tao((k) => k === 'income')).toBe(feeTao);
+        expect(tao(() => true)).toBe(BigInt(removal.liquidity!.tao_rao) + feeTao);
+        const incomeGbp = atBlock
+          .filter((r) => r['kind'] === 'income')
+          .reduce((sum, r) => sum.add(r['gbp']!), new CgtDecimal(0));
+        expect(incomeGbp.eq(row['gbp']!), incomeGbp.toFixed()).toBe(true);
+      }
+    } finally {
+      await api.disconnect();
+    }
+    // The PDF's income total is every row of income.csv received, the fees and lease dividends among them,
+    // each source with its own total.
+    const text = pdfToText(pdfs.get('2025/26')!, world.dir).replace(/\s+/g, ' ');
+    const receivedRows = income.filter((row) => !row['alpha']!.startsWith('-') && row['gbp'] !== '');
+    const received = receivedRows.reduce((sum, row) => sum.add(row['gbp']!), new CgtDecimal(0));
+    const receivedTao = receivedRows.reduce((sum, row) => sum + raoOf(row['tao']!), 0n);
+    const feesGbp = feeRows.reduce((sum, row) => sum.add(row['gbp']!), new CgtDecimal(0));
+    const feesTao = feeRows.reduce((sum, row) => sum + raoOf(row['tao']!), 0n);
+    expect(text).toContain(`Total: ${fixedToText(receivedTao, 9)} TAO, £${pounds(received)}`);
+    expect(text).toContain(
+      `Liquidity fees (paid out with user liquidity positions): ${fixedToText(feesTao, 9)} TAO, £${pounds(feesGbp)}`,
+    );
+    // Lease dividends: inside their position's row of the day (the event's alpha; the row's shares floor by
+    // a rao), and a line of their own.
+    const dividends = yearTruth.actions.filter((a) => a.action === 'lease-dividends');
+    const dividendRows = income.filter((row) => row['kind'] === 'staking and lease dividends');
+    const noted = (row: Record<string, string>) =>
+      /includes ([0-9.]+) alpha of lease dividends \(SubnetLeaseDividendsDistributed\), ([0-9.]+) GBP/.exec(
+        row['note']!,
+      )!;
+    expect(dividendRows.map((row) => [row['date'], row['netuid']])).toEqual(
+      dividends.map((a) => [a.time.slice(0, 10), String(a.netuid)]),
+    );
+    for (const [i, row] of dividendRows.entries()) {
+      const alpha = raoOf(noted(row)[1]!);
+      expect(alpha).toBeLessThanOrEqual(BigInt(dividends[i]!.alpha_rao!));
+      expect(alpha).toBeGreaterThanOrEqual(BigInt(dividends[i]!.alpha_rao!) - 1n);
+    }
+    const dividendsGbp = dividendRows.reduce((sum, row) => sum.add(noted(row)[2]!), new CgtDecimal(0));
+    expect(dividendsGbp.gt(0)).toBe(true);
+    const line = (label: string) =>
+      new RegExp(`${label}: ([0-9.]+) TAO, £([0-9,.]+)`).exec(text)?.[2]?.replace(/,/g, '');
+    expect(line('Lease dividends \\(SubnetLeaseDividendsDistributed\\)')).toBe(
+      pounds(dividendsGbp).replace(/,/g, ''),
+    );
+    // The three lines add up to the total (each rounded to the penny once).
+    const staking = line('Staking rewards \\(stake growth\\)')!;
+    const sum = new CgtDecimal(staking)
+      .add(pounds(dividendsGbp).replace(/,/g, ''))
+      .add(pounds(feesGbp).replace(/,/g, ''));
+    expect(sum.sub(pounds(received).replace(/,/g, '')).abs().lte('0.02'), sum.toFixed()).toBe(true);
   });
 
   it("2025/26: the TAO pool at the year's end, less what it matched ahead, is the chain's free and reserved TAO and root stake", async () => {

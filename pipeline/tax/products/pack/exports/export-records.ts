@@ -7,7 +7,8 @@
  * - a disposal and an acquisition of two assets under one reference (a stake, an unstake, a move across
  *   subnets): a trade; a fee paid in alpha with it goes in the fee columns (its value is in the trade's
  *   figures as the tools book a token fee: a disposal of it, and an allowable cost split between the sides);
- * - a day's staking income: staking income at its value when received;
+ * - a day's staking income: staking income at its value when received; the fees paid out with a liquidity
+ *   position: income at their value when received;
  * - TAO or stake that came from, or went to, an address outside the order: a deposit or a withdrawal (the
  *   pack itself takes them at market value unless the buyer named the address as their own);
  * - a move between the order and an address the buyer owns, or matched with a withdrawal or deposit in the
@@ -23,6 +24,7 @@ import { Decimal } from 'decimal.js';
 import { CROSSING_KINDS } from '../../../chain-record/actions/economic-action.js';
 import type { EventTreatment } from '../../../uk-rules/cgt/cgt-transactions.js';
 import type { CgtTransaction } from '../../../uk-rules/cgt/cgt-types.js';
+import { LIQUIDITY_FEES_REF } from '../../../uk-rules/cgt/liquidity-fee-income.js';
 import type { OwnTransfer } from '../../own-records/combine-own-records.js';
 import type { OwnRecord } from '../../own-records/customer-inputs.js';
 
@@ -283,6 +285,14 @@ function single(tx: CgtTransaction, treated: EventTreatment | undefined): Export
   if (tx.action === 'acquire') {
     if (ref.startsWith('income ')) {
       return { ...base, kind: 'staking-income', buy: leg(tx), note: 'staking income, valued when received' };
+    }
+    if (tx.kind === 'income' && ref.startsWith(LIQUIDITY_FEES_REF)) {
+      return {
+        ...base,
+        kind: 'income',
+        buy: leg(tx),
+        note: 'fees paid out with a liquidity position: income, valued when received',
+      };
     }
     if (crossed) {
       return {
