@@ -8,6 +8,14 @@ import { renderRun } from './render-run.js';
 import { buildTaxCalendar, type CalendarChain, readCollectedUtcDays } from './tax-calendar.js';
 import { encodeTaxObject, type TaxObjectsSummary, writeTaxObjects } from './tax-objects.js';
 
+/**
+ * DuckDB's memory for the publish's read-only session. Its default is 80 % of the machine's RAM, and the
+ * coldkey shards' query sorts every staking event (mainnet: millions of rows) by shard: capped, DuckDB
+ * sorts in pieces spilled to `<warehouse>.tmp` beside the file (removed at close) instead of holding them.
+ * 256 MB was too little for a 2.5-million-row warehouse (an operator that cannot spill ran out).
+ */
+const WAREHOUSE_MEMORY_LIMIT = '1GB';
+
 export interface PublishSnapshotsOptions {
   warehousePath: string;
   store: ObjectStore;
@@ -74,6 +82,7 @@ async function publishInto(
   let tax: TaxObjectsSummary;
   let collectedDays: Awaited<ReturnType<typeof readCollectedUtcDays>>;
   try {
+    await warehouse.connection.run(`SET memory_limit = '${WAREHOUSE_MEMORY_LIMIT}'`);
     facts = await readSnapshotFacts(warehouse, LONGEST_WINDOW_DAYS);
     // The shards are written while their events stream, so this read-only session also lasts the shard
     // writes (the run writer lets the stream run on while fewer than its concurrency are in flight, so
