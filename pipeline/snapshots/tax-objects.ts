@@ -2,7 +2,7 @@
  * The tax objects of a published run (`pipeline/contract/tax-published.ts`): the network's staking yields,
  * the daily fiat prices, and every coldkey's staking events in up to 256 shards. They are built from the same
  * read-only warehouse session as the snapshots and published in the same run, so they switch with the same
- * manifest: all or nothing.
+ * manifest: all or nothing. They are written to the run as they are built (see `writeTaxObjects`).
  */
 import type { z } from 'zod';
 import { encodeValidJson } from '../amounts/exact-json.js';
@@ -29,20 +29,24 @@ import { SnapshotInvalidError } from './render-run.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface TaxObjectsSummary {
-  objects: RunObject[];
   /** Coldkeys with at least one event, and the shards holding them. */
   coldkeys: number;
   shards: number;
 }
 
-export async function buildTaxObjects(warehouse: Warehouse, computedAt: Date): Promise<TaxObjectsSummary> {
-  const objects: RunObject[] = [
-    encodeTaxObject(taxPaths.yields(), TaxYields, await yieldsOfWarehouse(warehouse, computedAt)),
-    encodeTaxObject(taxPaths.fiatPrices(), TaxFiatPrices, await fiatPrices(warehouse)),
-  ];
-  const shards = await buildShards(warehouse);
-  objects.push(...shards.objects);
-  return { objects, coldkeys: shards.coldkeys, shards: shards.objects.length };
+/**
+ * Builds the tax objects and hands each to `add` as soon as it is built and validated (the run writer:
+ * it stores the object and keeps only its manifest entry). The coldkey shards come one at a time while the
+ * events stream from the warehouse, so only the shard being built is held, whatever the history's size.
+ */
+export async function writeTaxObjects(
+  warehouse: Warehouse,
+  computedAt: Date,
+  add: (object: RunObject) => Promise<void>,
+): Promise<TaxObjectsSummary> {
+  await add(encodeTaxObject(taxPaths.yields(), TaxYields, await yieldsOfWarehouse(warehouse, computedAt)));
+  await add(encodeTaxObject(taxPaths.fiatPrices(), TaxFiatPrices, await fiatPrices(warehouse)));
+  return writeShards(warehouse, add);
 }
 
 /** TAO's days, and the other tokens' (`assets`) when the warehouse has any. */
@@ -60,18 +64,24 @@ function fiatDay(day: FiatDay): TaxFiatPrices['days'][number] {
 }
 
 /**
- * One object per shard that has events, built while the events stream in shard order: only the shard
- * being built is held as objects, the finished ones as bytes.
+ * One object per shard that has events, built while the events stream in shard order and handed to `add`
+ * when the stream moves to the next shard: the shard being built is held as objects, none as bytes.
  */
-async function buildShards(warehouse: Warehouse): Promise<{ objects: RunObject[]; coldkeys: number }> {
-  const objects: RunObject[] = [];
+async function writeShards(
+  warehouse: Warehouse,
+  add: (object: RunObject) => Promise<void>,
+): Promise<TaxObjectsSummary> {
   let coldkeys = 0;
+  let shards = 0;
   let shard: string | null = null;
   let current: Record<string, ColdkeyEvent[]> = {};
-  const finish = () => {
+  const finish = async () => {
     if (shard === null) return;
-    objects.push(encodeTaxObject(taxPaths.coldkeyShard(shard), ColdkeyShard, { shard, coldkeys: current }));
+    const object = encodeTaxObject(taxPaths.coldkeyShard(shard), ColdkeyShard, { shard, coldkeys: current });
     coldkeys += Object.keys(current).length;
+    shards += 1;
+    current = {};
+    await add(object);
   };
   for await (const rows of streamColdkeySides(warehouse)) {
     for (const row of rows) {
@@ -83,17 +93,16 @@ async function buildShards(warehouse: Warehouse): Promise<{ objects: RunObject[]
         );
       }
       if (row.shard !== shard) {
-        finish();
+        await finish();
         shard = row.shard;
-        current = {};
       }
       const events = current[row.coldkey] ?? [];
       current[row.coldkey] = events;
       events.push(coldkeyEvent(row.event, row.role));
     }
   }
-  finish();
-  return { objects, coldkeys };
+  await finish();
+  return { coldkeys, shards };
 }
 
 /** A tax object validated against its schema and encoded as the run stores it. */

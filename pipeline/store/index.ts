@@ -26,6 +26,7 @@ export {
   sha256Hex,
 } from './publication.js';
 export { newRunVersion } from './run-version.js';
+export { type RunCommit, type RunWriter, type RunWriterOptions, startRun } from './run-writer.js';
 export { S3ObjectStore, type S3StoreOptions } from './s3-store.js';
 export {
   CorruptRunError,

@@ -1,35 +1,13 @@
-import { createHash } from 'node:crypto';
-import { type Manifest, type ManifestEntry, manifestKey, RESERVED_MANIFEST_FIELDS } from './manifest.js';
-import { assertValidKey } from './object-key.js';
+import type { Manifest } from './manifest.js';
 import type { ObjectStore } from './object-store.js';
-import {
-  type CompressionEffort,
-  compressForm,
-  ENCODING_SUFFIX,
-  MIN_PRECOMPRESS_BYTES,
-  PRECOMPRESSED_ENCODINGS,
-  type PrecompressedEncoding,
-} from './precompress.js';
-import { newRunVersion, RUN_VERSION_PATTERN } from './run-version.js';
-import { CorruptRunError, ObjectStoreError } from './store-errors.js';
+import type { PrecompressedEncoding } from './precompress.js';
+import { assertRunMeta, assertRunPath, type RunCommit, type RunObject, startRun } from './run-writer.js';
+import { sha256Hex } from './sha256.js';
+import { CorruptRunError } from './store-errors.js';
 
-export const DEFAULT_KEEP_RUNS = 7;
-const DEFAULT_CONCURRENCY = 8;
-/** Objects compressed at once: libuv's thread pool has four threads by default. */
-const COMPRESS_CONCURRENCY = 4;
-
-export interface RunObject {
-  /** Path inside the run, e.g. `subnets.json` or `subnets/12/history-90.csv`. */
-  path: string;
-  body: Uint8Array;
-  contentType: string;
-  /**
-   * Store its brotli and gzip forms beside it (when it is at least `MIN_PRECOMPRESS_BYTES` and a form
-   * is smaller), for a server to send as they are. For objects served to clients, not read internally.
-   * `true` is `'max'`; `'fast'` for large objects served rarely (see `CompressionEffort`).
-   */
-  precompress?: boolean | CompressionEffort;
-}
+export { pruneRuns, runsPrefix } from './prune-runs.js';
+export { DEFAULT_KEEP_RUNS, type RunObject } from './run-writer.js';
+export { sha256Hex } from './sha256.js';
 
 export interface PublishRunInput {
   /** Namespace of this publisher: `''` for burns, `'emissions/'` for the emissions watch. */
@@ -46,117 +24,38 @@ export interface PublishRunInput {
   concurrency?: number;
 }
 
-export interface PublishRunResult {
-  manifest: Manifest;
-  /** Versions deleted by pruning. */
-  pruned: string[];
-}
-
-/** `runs/` under the publisher's namespace: `runs/` or `emissions/runs/`. */
-export function runsPrefix(prefix: string): string {
-  return `${prefix}runs/`;
-}
+export type PublishRunResult = RunCommit;
 
 /**
- * All-or-nothing publication. Every object goes under a prefix no reader knows yet
- * (`<prefix>runs/<version>/<path>`); only when all are stored is `<prefix>manifest.json` replaced, in one
- * atomic PUT, with the list of keys and their SHA-256. A crash at any point therefore leaves the previous
- * manifest in place and every object it lists untouched: runs are never rewritten, and pruning only
- * runs after the switch and never touches the live run.
+ * All-or-nothing publication of objects already built. Every object goes under a prefix no reader knows
+ * yet (`<prefix>runs/<version>/<path>`); only when all are stored is `<prefix>manifest.json` replaced, in
+ * one atomic PUT, with the list of keys and their SHA-256. A crash at any point therefore leaves the
+ * previous manifest in place and every object it lists untouched: runs are never rewritten, and pruning
+ * only runs after the switch and never touches the live run. The whole input is checked before anything
+ * is written. A publisher that builds objects as it goes writes them through `startRun` instead.
  */
 export async function publishRun(store: ObjectStore, input: PublishRunInput): Promise<PublishRunResult> {
-  const { prefix, objects } = input;
-  assertNamespace(prefix);
-  const now = input.now ?? new Date();
-  const version = input.version ?? newRunVersion(now);
-  if (!RUN_VERSION_PATTERN.test(version)) throw new ObjectStoreError(`invalid run version "${version}"`);
-  const keepRuns = input.keepRuns ?? DEFAULT_KEEP_RUNS;
-  if (!Number.isInteger(keepRuns) || keepRuns < 1)
-    throw new ObjectStoreError(`keepRuns must be >= 1, got ${keepRuns}`);
   const meta = input.meta ?? {};
-  for (const field of RESERVED_MANIFEST_FIELDS) {
-    if (field in meta) throw new ObjectStoreError(`manifest meta may not set "${field}"`);
+  assertRunMeta(meta);
+  const paths = new Set<string>();
+  for (const object of input.objects) {
+    assertRunPath(object.path, paths);
+    paths.add(object.path);
   }
-
-  const runPrefix = `${runsPrefix(prefix)}${version}/`;
-  const seen = new Set<string>();
-  const entries: ManifestEntry[] = objects.map((object) => {
-    assertValidKey(object.path);
-    if (seen.has(object.path)) throw new ObjectStoreError(`run has two objects at "${object.path}"`);
-    seen.add(object.path);
-    return {
-      path: object.path,
-      key: runPrefix + object.path,
-      sha256: sha256Hex(object.body),
-      bytes: object.body.byteLength,
-      content_type: object.contentType,
-    };
+  const run = startRun(store, {
+    prefix: input.prefix,
+    version: input.version,
+    now: input.now,
+    keepRuns: input.keepRuns,
+    concurrency: input.concurrency,
   });
-
-  // The encoded forms are part of the run like any object: written before the manifest switch.
-  const writes: { key: string; body: Uint8Array; contentType: string }[] = objects.map((object, index) => ({
-    key: entries[index]!.key,
-    body: object.body,
-    contentType: object.contentType,
-  }));
-  const toCompress = objects
-    .map((object, index) => ({ object, index }))
-    .filter(({ object }) => object.precompress && object.body.byteLength >= MIN_PRECOMPRESS_BYTES);
-  await forEachLimited(toCompress, COMPRESS_CONCURRENCY, async ({ object, index }) => {
-    const entry = entries[index]!;
-    const effort = object.precompress === 'fast' ? 'fast' : 'max';
-    const forms = await Promise.all(PRECOMPRESSED_ENCODINGS.map((e) => compressForm(e, object.body, effort)));
-    const encodings: NonNullable<ManifestEntry['encodings']> = {};
-    for (const [i, encoding] of PRECOMPRESSED_ENCODINGS.entries()) {
-      const body = forms[i]!;
-      if (body.byteLength >= object.body.byteLength) continue;
-      const key = entry.key + ENCODING_SUFFIX[encoding];
-      encodings[encoding] = { key, sha256: sha256Hex(body), bytes: body.byteLength };
-      writes.push({ key, body, contentType: object.contentType });
-    }
-    if (Object.keys(encodings).length > 0) entry.encodings = encodings;
-  });
-
-  await forEachLimited(writes, input.concurrency ?? DEFAULT_CONCURRENCY, (write) =>
-    store.put(write.key, write.body, write.contentType),
-  );
-
-  const manifest: Manifest = { version, created_at: now.toISOString(), objects: entries, ...meta };
-  // The switch: before this line readers see the previous run, after it the new one.
-  await store.put(manifestKey(prefix), encodeJson(manifest), 'application/json');
-
-  const pruned = await pruneRuns(store, prefix, keepRuns, version);
-  return { manifest, pruned };
-}
-
-/**
- * Deletes every run but the newest `keepRuns` and the `live` one. Newer runs than the live one are kept
- * as part of the newest: they may be another publisher's run in progress. Runs left by a crashed
- * publisher are older than the next successful one and go once they fall out of the newest.
- */
-export async function pruneRuns(
-  store: ObjectStore,
-  prefix: string,
-  keepRuns: number,
-  live: string,
-): Promise<string[]> {
-  const base = runsPrefix(prefix);
-  const keys = await store.list(base);
-  const byVersion = new Map<string, string[]>();
-  for (const key of keys) {
-    const version = key.slice(base.length).split('/')[0];
-    if (version === undefined || version === '') continue;
-    const list = byVersion.get(version) ?? [];
-    list.push(key);
-    byVersion.set(version, list);
+  try {
+    for (const object of input.objects) await run.add(object);
+  } catch (error) {
+    await run.abandon();
+    throw error;
   }
-  const newestFirst = [...byVersion.keys()].sort().reverse();
-  const doomed = newestFirst.slice(keepRuns).filter((version) => version !== live);
-  // Delete the oldest first, so a crash part-way leaves the newer (more useful) runs.
-  for (const version of doomed.reverse()) {
-    await store.delete(byVersion.get(version) ?? []);
-  }
-  return doomed;
+  return run.commit(meta);
 }
 
 export interface PublishedObject {
@@ -225,41 +124,4 @@ export async function readPublishedForm(
     throw new CorruptRunError(`${store.description}: "${form.key}" does not match the manifest`);
   }
   return body;
-}
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function encodeJson(value: unknown): Uint8Array {
-  return new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-function assertNamespace(prefix: string): void {
-  if (prefix === '') return;
-  if (!prefix.endsWith('/'))
-    throw new ObjectStoreError(`publication prefix must be empty or end in "/": "${prefix}"`);
-  assertValidKey(prefix.slice(0, -1));
-}
-
-/** Runs `task` over `items` with at most `limit` in flight; the first failure rejects. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        await task(items[index]!, index);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
