@@ -12,7 +12,8 @@
  *     hotkey and lands on its destination subnet; a plain transfer has neither); the counterpart is the
  *     origin coldkey, hotkey and subnet.
  * Amounts are the event's own (the TAO value of a move, swap or transfer; alpha on StakeAdded and
- * StakeRemoved only); the fee is on StakeAdded and StakeRemoved, and only on the origin's side.
+ * StakeRemoved only), but for a stake of a runtime before spec 257 (its fee unreported: below); the fee is on
+ * StakeAdded and StakeRemoved, and only on the origin's side.
  */
 import type { StakingEvent } from '../../chain/staking-event.js';
 import type { ColdkeyEvent } from '../../contract/tax-published.js';
@@ -47,7 +48,10 @@ export function coldkeyEvent(event: StakingEvent, role: ColdkeyRole): ColdkeyEve
   const destination = destinationOf(event);
   const origin = { coldkey: event.coldkey, hotkey: event.hotkey, netuid: event.netuid };
   const [mine, other] = role === 'origin' ? [origin, destination] : [destination, origin];
-  const fee = role === 'origin' ? detailText(event, 'fee_rao') : null;
+  const unreported = unreportedStakingFee(event);
+  const fee =
+    role !== 'origin' ? null : unreported !== null ? unreported.toString() : detailText(event, 'fee_rao');
+  const taoRao = event.taoRao === null ? null : event.taoRao + (unreported ?? 0n);
   const subnet = (field: string) => {
     const value = event.detail?.[field];
     return value === undefined || value === null ? null : Number(value);
@@ -61,7 +65,7 @@ export function coldkeyEvent(event: StakingEvent, role: ColdkeyRole): ColdkeyEve
     role,
     hotkey: mine?.hotkey ?? null,
     netuid: mine?.netuid ?? null,
-    tao_rao: event.taoRao === null ? null : event.taoRao.toString(),
+    tao_rao: taoRao === null ? null : taoRao.toString(),
     alpha_rao: event.alphaRao === null ? null : event.alphaRao.toString(),
     fee_rao: fee,
     counterpart_coldkey: other?.coldkey ?? null,
@@ -80,6 +84,23 @@ export function coldkeyEvent(event: StakingEvent, role: ColdkeyRole): ColdkeyEve
     ...(event.kind === 'LimitOrderExecuted' ? { order_type: detailText(event, 'order_type') } : {}),
     ...liquidityFields(event),
   };
+}
+
+/**
+ * `DefaultStakingFee` (`lib.rs` at e2b8367b8, spec 233): the flat fee every stake paid until spec 257.
+ */
+export const SPEC_233_STAKING_FEE_RAO = 50_000n;
+
+/**
+ * The fee a stake paid that its event does not report: before spec 257 `StakeAdded` has five fields and its
+ * tao is what was staked after the flat `DefaultStakingFee` (`staking/stake_utils.rs` `stake_into_subnet` at
+ * e2b8367b8), while the coldkey's free TAO paid the whole amount. Such a stake is published as later runtimes
+ * report one: the TAO staked (the event's tao plus that fee) and the fee, so the pack disposes of every rao that
+ * left the coldkey. An unstake's tao is already what the coldkey received. Null for every other event.
+ */
+function unreportedStakingFee(event: StakingEvent): bigint | null {
+  if (event.kind !== 'StakeAdded' || event.taoRao === null) return null;
+  return event.detail?.['fee_rao'] === undefined ? SPEC_233_STAKING_FEE_RAO : null;
 }
 
 interface Side {
