@@ -151,7 +151,9 @@ export const HMRC_METHOD: readonly string[] = [
     'method says; any other is listed in Points to check with its day, token, amount and value, never ' +
     "absorbed. One movement no event states is booked from the chain's own figures: the RAO that the share " +
     'arithmetic of a move between hotkeys on one subnet or of a key swap loses or adds is a disposal (or an ' +
-    'acquisition) of it for nothing.',
+    'acquisition) of it for nothing. The days of the record before the tax year are held to the chain too: ' +
+    "the record's opening holdings plus every movement booked up to the year's opening must be what the " +
+    'chain holds when the year opens; a difference is listed in Points to check on that day.',
   'Matching (TCGA 1992 s104-106A, CRYPTO22200 onwards). All disposals of one token on one UK day are one ' +
     "disposal. It is matched first with that day's acquisitions, then with acquisitions in the following 30 " +
     'days (earliest first; for a disposal late in the tax year these reach into the next one, and the pack ' +

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBTENSOR_SIGNED_EXTENSIONS } from '../../../../pipeline/chain/subtensor-extensions.js';
 import { type BuiltPack, buildPackFiles } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
+import { reconcileHoldings } from '../../../../pipeline/tax/products/reconcile-holdings.js';
 import { read, runtimeCall } from '../../../devnet/decorated.js';
 import { type PackWorld, publishPackWorld } from './pack-world.js';
 import { raoOf, readCsv } from './read-pack-csv.js';
@@ -101,5 +102,36 @@ describe('stakes before spec 257, their fee unreported', () => {
     }
     const lastDay = pack.ledger.days[pack.ledger.days.length - 1]!;
     expect(pooled).toBe(await taoAt(lastDay.block));
+  });
+
+  it("the days before the year are held to the chain when it opens: nothing unexplained, and one stake's fee left out shows", () => {
+    const { ledger } = pack;
+    expect(ledger.reconciliation.unexplained).toEqual([]);
+    // The days before the year: a stake's fee of 50,000 RAO left out of its TAO disposed of, as before the
+    // fee was added back, shows on the year's opening day with its amount.
+    const stake = ledger.chainTransactions.find(
+      (tx) =>
+        tx.asset === 'TAO' &&
+        tx.action === 'dispose' &&
+        tx.at.getTime() <= ledger.opening.timeMs &&
+        tx.ref?.startsWith('event ') &&
+        tx.paidAsFee === undefined,
+    )!;
+    expect(stake).toBeDefined();
+    const reconciled = reconcileHoldings({
+      coldkeys: ledger.coldkeys,
+      opening: ledger.opening,
+      days: ledger.days,
+      stakes: ledger.stakes,
+      others: ledger.otherHoldings,
+      income: ledger.income,
+      prices: ledger.prices,
+      transactions: ledger.chainTransactions.map((tx) =>
+        tx === stake ? { ...tx, quantity: tx.quantity.sub('0.00005') } : tx,
+      ),
+    });
+    expect(reconciled.unexplained.map((row) => [row.date, row.asset, row.differenceRao])).toEqual([
+      [ledger.opening.date, 'TAO', -50_000n],
+    ]);
   });
 });
