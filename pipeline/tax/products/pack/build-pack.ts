@@ -114,8 +114,8 @@ export async function buildPackFiles(
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
 ): Promise<BuiltPack> {
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
-  const inputs = await readPackInputs(deps.store, order);
-  const reader = await deps.chain();
+  // The published inputs and the chain's reader (a connection to open, its metadata to read) at once.
+  const [inputs, reader] = await Promise.all([readPackInputs(deps.store, order), deps.chain()]);
   const ledger = await computeTaxYearLedger(
     inputs,
     inputs.coldkeys,
