@@ -30,6 +30,10 @@ export function bittytaxTimestamp(at: Date): string {
 }
 
 export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): string {
+  // A day's income records share their instant: each instant's text is made once.
+  const timestamps = new Map<number, string>();
+  const timestamp = (at: Date) =>
+    timestamps.get(at.getTime()) ?? timestamps.set(at.getTime(), bittytaxTimestamp(at)).get(at.getTime())!;
   const quantity = (leg?: ExportLeg) => (leg ? legQuantityText(leg) : null);
   const value = (record: ExportRecord, leg?: ExportLeg) =>
     leg && VALUED(record.kind) ? legPoundsText(leg) : null;
@@ -48,7 +52,7 @@ export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): s
       // A fee always carries its value, so BittyTax never looks a price up (a fee in pounds is its amount).
       record.fee && record.fee.asset !== POUNDS ? legPoundsText(record.fee) : null,
       record.wallet ?? wallet,
-      bittytaxTimestamp(record.at),
+      timestamp(record.at),
       `${record.note} [${record.ref}]`,
     ]),
   );

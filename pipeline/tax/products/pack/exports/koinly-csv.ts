@@ -33,6 +33,10 @@ function label(record: ExportRecord): string | null {
 }
 
 export function koinlyCsv(records: readonly ExportRecord[]): string {
+  // A day's income records share their instant: each instant's text is made once.
+  const dates = new Map<number, string>();
+  const date = (at: Date) =>
+    dates.get(at.getTime()) ?? dates.set(at.getTime(), koinlyDate(at)).get(at.getTime())!;
   return csv(
     KOINLY_COLUMNS,
     rowsOf(records, (record) => {
@@ -40,7 +44,7 @@ export function koinlyCsv(records: readonly ExportRecord[]): string {
       // a trade against pounds the pounds.
       const worth = (record.buy ?? record.sell)!;
       return [
-        koinlyDate(record.at),
+        date(record.at),
         record.sell ? legQuantityText(record.sell) : null,
         record.sell ? exportAsset(record.sell.asset) : null,
         record.buy ? legQuantityText(record.buy) : null,
