@@ -15,7 +15,11 @@ export function raoToDecimal(rao: bigint): ExactDecimal {
 export function fixedToText(value: bigint, places: number): string {
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(places + 1, '0');
-  const whole = digits.slice(0, digits.length - places);
-  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  const point = digits.length - places;
+  // The trailing zeros of the fraction dropped (a loop: this runs for every amount of a pack's CSVs).
+  let end = digits.length;
+  while (end > point && digits.charCodeAt(end - 1) === 48) end--;
+  const whole = digits.slice(0, point);
+  const sign = negative ? '-' : '';
+  return end === point ? `${sign}${whole}` : `${sign}${whole}.${digits.slice(point, end)}`;
 }

@@ -41,6 +41,8 @@ export class GbpPrices {
   readonly #days: Omit<GbpPrice, 'stale'>[];
   /** UK days valued with an older quote than their end's: UK date → the quote used. */
   readonly #stale = new Map<string, GbpPrice>();
+  /** Each UK day's rate once found: a big pack asks for a day's rate for each of its transactions. */
+  readonly #on = new Map<string, GbpPrice>();
 
   constructor(days: TaxFiatPrices['days']) {
     this.#days = days
@@ -56,11 +58,14 @@ export class GbpPrices {
 
   /** The rate at the end of a UK day; throws `MissingFiatRateError` when none is near enough. */
   on(ukDate: string): GbpPrice {
+    const known = this.#on.get(ukDate);
+    if (known) return known;
     const want = addDays(ukDate, 1);
     const found = this.#latestUpTo(want);
     if (!found || found.date < addDays(want, -MAX_RATE_AGE_DAYS)) throw new MissingFiatRateError(ukDate);
     const price = { ...found, stale: found.date !== want };
     if (price.stale) this.#stale.set(ukDate, price);
+    this.#on.set(ukDate, price);
     return price;
   }
 

@@ -1,4 +1,3 @@
-import JSZip from 'jszip';
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
 import {
@@ -28,6 +27,7 @@ import { packPdf, reconciliationFigures } from './pack-pdf.js';
 import { packPoints } from './pack-points.js';
 import { incomeSummary, incomeTotalLines } from './pack-summary.js';
 import { packReadme } from './pack-text.js';
+import { PackZip } from './pack-zip.js';
 import { pointsCsv } from './points-csv.js';
 
 export type { PackOrder } from './pack-inputs.js';
@@ -60,6 +60,28 @@ export const PACK_FILE_NAMES = [
   'liquidity.csv',
   'README.txt',
 ] as const;
+
+/**
+ * The order the files are rendered in: the big CSVs first, so that the last ones' deflating (in threads of
+ * its own) runs while the small files and the PDF are made, not after them. The zip keeps
+ * `PACK_FILE_NAMES`' order.
+ */
+const RENDER_ORDER = [
+  'income.csv',
+  'reconciliation.csv',
+  'bittytax.csv',
+  'koinly.csv',
+  'positions.csv',
+  'events.csv',
+  'cgt-input.csv',
+  'disposals.csv',
+  'summary.pdf',
+  'matches.csv',
+  'pools.csv',
+  'points.csv',
+  'liquidity.csv',
+  'README.txt',
+] as const satisfies readonly (typeof PACK_FILE_NAMES)[number][];
 
 export interface BuiltPack {
   zip: Uint8Array;
@@ -94,8 +116,8 @@ export async function buildPackFiles(
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
 ): Promise<BuiltPack> {
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
-  const inputs = await readPackInputs(deps.store, order);
-  const reader = await deps.chain();
+  // The published inputs and the chain's reader (a connection to open, its metadata to read) at once.
+  const [inputs, reader] = await Promise.all([readPackInputs(deps.store, order), deps.chain()]);
   const ledger = await computeTaxYearLedger(
     inputs,
     inputs.coldkeys,
@@ -117,22 +139,23 @@ export async function buildPackFiles(
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   // One list for the PDF and points.csv, so that the two say the same.
   const points = packPoints(ledger);
-  const files = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>([
-    ['summary.pdf', await packPdf(order, inputs, ledger, asOf, points)],
-    ['income.csv', text(incomeCsv(ledger, inputs.subnetNames))],
-    ['events.csv', text(eventsCsv(ledger))],
-    ['disposals.csv', text(disposalsCsv(ledger))],
-    ['matches.csv', text(matchesCsv(ledger))],
-    ['pools.csv', text(poolsCsv(ledger, lastDay.date))],
-    ['positions.csv', text(positionsCsv(ledger, inputs.subnetNames))],
-    ['reconciliation.csv', text(reconciliationCsv(ledger))],
-    ['points.csv', text(pointsCsv(points))],
-    ['cgt-input.csv', text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs)))],
-    ['bittytax.csv', text(bittytaxCsv(records, 'Bittensor'))],
-    ['koinly.csv', text(koinlyCsv(records))],
-    ['liquidity.csv', text(liquidityCsv(ledger))],
-    [
-      'README.txt',
+  // Each file is rendered in turn and handed to the zip, which deflates it beside the next one's rendering;
+  // between files the event loop has a turn (a fulfilment worker's heartbeat).
+  const render: Record<(typeof PACK_FILE_NAMES)[number], () => Promise<Uint8Array> | Uint8Array> = {
+    'summary.pdf': () => packPdf(order, inputs, ledger, asOf, points),
+    'income.csv': () => text(incomeCsv(ledger, inputs.subnetNames)),
+    'events.csv': () => text(eventsCsv(ledger)),
+    'disposals.csv': () => text(disposalsCsv(ledger)),
+    'matches.csv': () => text(matchesCsv(ledger)),
+    'pools.csv': () => text(poolsCsv(ledger, lastDay.date)),
+    'positions.csv': () => text(positionsCsv(ledger, inputs.subnetNames)),
+    'reconciliation.csv': () => text(reconciliationCsv(ledger)),
+    'points.csv': () => text(pointsCsv(points)),
+    'cgt-input.csv': () => text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs))),
+    'bittytax.csv': () => text(bittytaxCsv(records, 'Bittensor')),
+    'koinly.csv': () => text(koinlyCsv(records)),
+    'liquidity.csv': () => text(liquidityCsv(ledger)),
+    'README.txt': () =>
       text(
         packReadme(
           order.packName,
@@ -142,17 +165,21 @@ export async function buildPackFiles(
           incomeTotalLines(incomeSummary(incomeItems(ledger), inputs.taxYear.startYear, inputs.subnetNames)),
         ),
       ),
-    ],
-  ]);
-  const zip = new JSZip();
-  // JSZip writes the UTC fields of the date into the DOS date and time: the same bytes in any time zone.
-  const options = { date: asOf, createFolders: false } as const;
-  for (const name of PACK_FILE_NAMES) zip.file(name, files.get(name)!, options);
-  const bytes = await zip.generateAsync({
-    type: 'uint8array',
-    compression: 'DEFLATE',
-    compressionOptions: { level: 6 },
-    platform: 'UNIX',
-  });
+  };
+  const rendered = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>();
+  const zip = new PackZip(asOf);
+  try {
+    for (const name of RENDER_ORDER) {
+      const bytes = await render[name]();
+      rendered.set(name, bytes);
+      zip.add(name, bytes);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } catch (error) {
+    await zip.close();
+    throw error;
+  }
+  const bytes = await zip.bytes(PACK_FILE_NAMES);
+  const files = new Map(PACK_FILE_NAMES.map((name) => [name, rendered.get(name)!]));
   return { zip: bytes, files, inputs, ledger };
 }

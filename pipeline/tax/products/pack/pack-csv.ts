@@ -16,10 +16,43 @@ import { dividendsByRow, feeValueTaoRao, liquidityFeeIncome } from './income-sou
 
 type Field = string | number | null;
 
-export function csv(header: readonly string[], rows: readonly (readonly Field[])[]): string {
-  const line = (fields: readonly Field[]) =>
-    fields.map((field) => csvField(field === null ? '' : String(field))).join(',');
-  return [line(header), ...rows.map(line)].map((row) => `${row}\r\n`).join('');
+/**
+ * The CSV text of a header and its rows. Each row becomes its line at once and the lines are joined a
+ * thousand at a time: a big pack's CSVs are tens of megabytes, and rows or lines kept until the end would
+ * outlive the young generation and cost the collector far more than making them (hence `rowsOf`, which
+ * makes each row only as it is written).
+ */
+export function csv(header: readonly string[], rows: Iterable<readonly Field[]>): string {
+  const chunks: string[] = [];
+  let lines: string[] = [csvLine(header)];
+  for (const row of rows) {
+    lines.push(csvLine(row));
+    if (lines.length === 1024) {
+      chunks.push(`${lines.join('\r\n')}\r\n`);
+      lines = [];
+    }
+  }
+  if (lines.length > 0) chunks.push(`${lines.join('\r\n')}\r\n`);
+  return chunks.join('');
+}
+
+/** The rows of `items`, each made as it is read (`items.map(row)` without the array). */
+export function* rowsOf<T>(
+  items: Iterable<T>,
+  row: (item: T) => readonly Field[],
+): Iterable<readonly Field[]> {
+  for (const item of items) yield row(item);
+}
+
+function csvLine(fields: readonly Field[]): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    // A number's text never holds a comma, a quote or a line end: it is never quoted.
+    const text = field === null ? '' : typeof field === 'number' ? String(field) : csvField(field);
+    line = i === 0 ? text : `${line},${text}`;
+  }
+  return line;
 }
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
@@ -65,6 +98,9 @@ export const INCOME_COLUMNS = [
  */
 export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
   const dividends = dividendsByRow(ledger);
+  // A day's TAO/GBP rate is one value for all its rows: its text is made once.
+  const rates = new Map<Decimal, string>();
+  const rate = (gbp: Decimal) => rates.get(gbp) ?? rates.set(gbp, plainDecimal(gbp)).get(gbp)!;
   const staking = ledger.income.map((row) => {
     const part = dividends.get(row);
     const note = [
@@ -88,7 +124,7 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
         units(row.taoRao),
         gbp(row.gbp),
         row.priceBlock,
-        plainDecimal(row.gbpPrice.gbp),
+        rate(row.gbpPrice.gbp),
         row.gbpPrice.at,
         `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
         note,
@@ -155,7 +191,7 @@ export const EVENT_COLUMNS = [
 export function eventsCsv(ledger: TaxYearLedger): string {
   return csv(
     EVENT_COLUMNS,
-    ledger.mapping.events.map(({ event, action, date, treatment, transactions }) => {
+    rowsOf(ledger.mapping.events, ({ event, action, date, treatment, transactions }) => {
       // A dissolution's only event of the holder is the payout transfer, which names no subnet and no alpha:
       // its row names the subnet dissolved and the alpha disposed of, so a person sees what was given up.
       const destroyed =
@@ -296,24 +332,25 @@ export function poolsCsv(ledger: TaxYearLedger, asAt: string): string {
 
 /** Stake per position at the end of the opening day and every UK day after it (positions holding nothing left out). */
 export function positionsCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
-  const rows: Field[][] = [];
-  for (const day of [ledger.opening, ...ledger.days]) {
-    const stakes = ledger.stakes.get(day.block)!;
-    for (const position of ledger.positions) {
-      const stake = stakes.stake.get(positionId(position)) ?? 0n;
-      if (stake === 0n) continue;
-      rows.push([
-        day.date,
-        day.block,
-        position.coldkey,
-        position.hotkey,
-        position.netuid,
-        subnetName(names, position.netuid),
-        units(stake),
-      ]);
+  function* rows(): Iterable<Field[]> {
+    for (const day of [ledger.opening, ...ledger.days]) {
+      const stakes = ledger.stakes.get(day.block)!;
+      for (const position of ledger.positions) {
+        const stake = stakes.stake.get(positionId(position)) ?? 0n;
+        if (stake === 0n) continue;
+        yield [
+          day.date,
+          day.block,
+          position.coldkey,
+          position.hotkey,
+          position.netuid,
+          subnetName(names, position.netuid),
+          units(stake),
+        ];
+      }
     }
   }
-  return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows);
+  return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows());
 }
 
 export const CGT_INPUT_COLUMNS = [
@@ -340,9 +377,9 @@ export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: 
   const marker = transactions.some((tx) => tx.kind === 'opening')
     ? []
     : [[openingAt.toISOString(), 'TAO', 'acquire', '0', '0', null, 'opening', null]];
-  return csv(CGT_INPUT_COLUMNS, [
-    ...marker,
-    ...transactions.map((tx) => [
+  function* rows(): Iterable<readonly Field[]> {
+    yield* marker;
+    yield* rowsOf(transactions, (tx) => [
       tx.at.toISOString(),
       tx.asset,
       tx.action,
@@ -351,8 +388,9 @@ export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: 
       tx.fee ? plainDecimal(tx.fee) : null,
       tx.kind ?? null,
       tx.counterparty ?? null,
-    ]),
-  ]);
+    ]);
+  }
+  return csv(CGT_INPUT_COLUMNS, rows());
 }
 
 export const RECONCILIATION_COLUMNS = [
@@ -379,43 +417,44 @@ export const RECONCILIATION_COLUMNS = [
  * difference to what moved.
  */
 export function reconciliationCsv(ledger: TaxYearLedger): string {
-  const rows: Field[][] = [];
-  for (const row of ledger.reconciliation.rows) {
-    rows.push([
-      row.date,
-      row.block,
-      'asset',
-      row.asset,
-      null,
-      null,
-      row.netuid,
-      units(row.openingRao),
-      units(row.bookedRao),
-      units(row.closingRao),
-      units(row.differenceRao),
-      gbp(row.differenceGbp),
-      row.explanation,
-      row.booked.join('; '),
-    ]);
-    for (const h of row.holdings) {
-      const { coldkey, holding } = h.ref;
-      rows.push([
+  function* rows(): Iterable<Field[]> {
+    for (const row of ledger.reconciliation.rows) {
+      yield [
         row.date,
         row.block,
-        'holding',
+        'asset',
         row.asset,
-        coldkey,
-        typeof holding === 'string' ? holding : holding.hotkey,
-        typeof holding === 'string' ? 0 : holding.netuid,
-        units(h.openingRao),
-        null,
-        units(h.closingRao),
         null,
         null,
-        null,
-        null,
-      ]);
+        row.netuid,
+        units(row.openingRao),
+        units(row.bookedRao),
+        units(row.closingRao),
+        units(row.differenceRao),
+        gbp(row.differenceGbp),
+        row.explanation,
+        row.booked.join('; '),
+      ];
+      for (const h of row.holdings) {
+        const { coldkey, holding } = h.ref;
+        yield [
+          row.date,
+          row.block,
+          'holding',
+          row.asset,
+          coldkey,
+          typeof holding === 'string' ? holding : holding.hotkey,
+          typeof holding === 'string' ? 0 : holding.netuid,
+          units(h.openingRao),
+          null,
+          units(h.closingRao),
+          null,
+          null,
+          null,
+          null,
+        ];
+      }
     }
   }
-  return csv(RECONCILIATION_COLUMNS, rows);
+  return csv(RECONCILIATION_COLUMNS, rows());
 }

@@ -3,13 +3,11 @@
  * UTC text as BittyTax reads them (`YYYY-MM-DDTHH:MM:SS.000 UTC`); values are pounds to 8 decimal places,
  * so BittyTax takes the pack's values rather than looking prices up.
  */
-import { Decimal } from 'decimal.js';
-import { plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
-import { GBP_PLACES } from '../../../uk-rules/income-ledger.js';
 import { BITTYTAX_COLUMNS } from '../../tax-tool-columns.js';
-import { csv } from '../pack-csv.js';
+import { csv, rowsOf } from '../pack-csv.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportKind, ExportLeg, ExportRecord } from './export-records.js';
+import { legPoundsText, legQuantityText } from './leg-text.js';
 
 const TYPES: Record<ExportKind, string> = {
   trade: 'Trade',
@@ -32,13 +30,16 @@ export function bittytaxTimestamp(at: Date): string {
 }
 
 export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): string {
-  const quantity = (leg?: ExportLeg) => (leg ? plainDecimal(leg.quantity) : null);
-  const pounds = (value: ExportLeg['gbp']) => value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+  // A day's income records share their instant: each instant's text is made once.
+  const timestamps = new Map<number, string>();
+  const timestamp = (at: Date) =>
+    timestamps.get(at.getTime()) ?? timestamps.set(at.getTime(), bittytaxTimestamp(at)).get(at.getTime())!;
+  const quantity = (leg?: ExportLeg) => (leg ? legQuantityText(leg) : null);
   const value = (record: ExportRecord, leg?: ExportLeg) =>
-    leg && VALUED(record.kind) ? pounds(leg.gbp) : null;
+    leg && VALUED(record.kind) ? legPoundsText(leg) : null;
   return csv(
     BITTYTAX_COLUMNS,
-    records.map((record) => [
+    rowsOf(records, (record) => [
       TYPES[record.kind],
       quantity(record.buy),
       record.buy ? exportAsset(record.buy.asset) : null,
@@ -49,9 +50,9 @@ export function bittytaxCsv(records: readonly ExportRecord[], wallet: string): s
       quantity(record.fee),
       record.fee ? exportAsset(record.fee.asset) : null,
       // A fee always carries its value, so BittyTax never looks a price up (a fee in pounds is its amount).
-      record.fee && record.fee.asset !== POUNDS ? pounds(record.fee.gbp) : null,
+      record.fee && record.fee.asset !== POUNDS ? legPoundsText(record.fee) : null,
       record.wallet ?? wallet,
-      bittytaxTimestamp(record.at),
+      timestamp(record.at),
       `${record.note} [${record.ref}]`,
     ]),
   );

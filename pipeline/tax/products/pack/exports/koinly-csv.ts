@@ -4,13 +4,11 @@
  * `gift` for holdings taken at market value, `lost` for stake gone for nothing, `cost` for other disposals
  * that are not exchanges; trades and transfers carry none.
  */
-import { Decimal } from 'decimal.js';
-import { plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
-import { GBP_PLACES } from '../../../uk-rules/income-ledger.js';
 import { KOINLY_COLUMNS } from '../../tax-tool-columns.js';
-import { csv } from '../pack-csv.js';
+import { csv, rowsOf } from '../pack-csv.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportRecord } from './export-records.js';
+import { legPoundsText, legQuantityText } from './leg-text.js';
 
 export function koinlyDate(at: Date): string {
   return `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
@@ -35,21 +33,25 @@ function label(record: ExportRecord): string | null {
 }
 
 export function koinlyCsv(records: readonly ExportRecord[]): string {
+  // A day's income records share their instant: each instant's text is made once.
+  const dates = new Map<number, string>();
+  const date = (at: Date) =>
+    dates.get(at.getTime()) ?? dates.set(at.getTime(), koinlyDate(at)).get(at.getTime())!;
   return csv(
     KOINLY_COLUMNS,
-    records.map((record) => {
+    rowsOf(records, (record) => {
       // A trade is worth what was received (the pack's proceeds and cost); a one-sided record its own leg;
       // a trade against pounds the pounds.
-      const worth = (record.buy ?? record.sell)!.gbp;
+      const worth = (record.buy ?? record.sell)!;
       return [
-        koinlyDate(record.at),
-        record.sell ? plainDecimal(record.sell.quantity) : null,
+        date(record.at),
+        record.sell ? legQuantityText(record.sell) : null,
         record.sell ? exportAsset(record.sell.asset) : null,
-        record.buy ? plainDecimal(record.buy.quantity) : null,
+        record.buy ? legQuantityText(record.buy) : null,
         record.buy ? exportAsset(record.buy.asset) : null,
-        record.fee ? plainDecimal(record.fee.quantity) : null,
+        record.fee ? legQuantityText(record.fee) : null,
         record.fee ? exportAsset(record.fee.asset) : null,
-        worth.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN),
+        legPoundsText(worth),
         'GBP',
         label(record),
         `${record.note} [${record.ref}]`,
