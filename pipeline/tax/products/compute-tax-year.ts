@@ -301,16 +301,7 @@ async function readActionsAndIncome(
     positions.set(positionId(position), position);
     if (inYear) yearPositions.add(positionId(position));
   };
-  // The positions held at the record's opening and the year's, read at once, noted in the same order.
-  const opened = await Promise.all(
-    coldkeys.map((coldkey) =>
-      Promise.all([
-        positionsAtBlock(reader, coldkey, recordOpening.block),
-        recordOpening !== opening ? positionsAtBlock(reader, coldkey, opening.block) : [],
-      ]),
-    ),
-  );
-  for (const [atRecordOpening, atYearOpening] of opened) {
+  for (const [atRecordOpening, atYearOpening] of await openingPositions(reader, coldkeys, bounds)) {
     for (const position of atRecordOpening) note(position, recordOpening === opening);
     for (const position of atYearOpening) note(position, true);
   }
@@ -378,30 +369,8 @@ async function readActionsAndIncome(
     }
     ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
   };
-  // Key swaps: the old key's positions paired with the new key's at the swap's block.
   const pairs: SwapPair[] = [];
-  const pairSwaps = (list: readonly EconomicAction[]) => {
-    for (const action of list) {
-      const swap = action.swap;
-      const held = stakes.get(action.block - 1)?.held ?? [];
-      if (!swap) continue;
-      for (const p of held) {
-        const to =
-          swap.kind === 'hotkey'
-            ? p.hotkey === swap.oldHotkey &&
-              (swap.netuid === null || swap.netuid === p.netuid) &&
-              recordColdkeys.has(p.coldkey)
-              ? { ...p, hotkey: swap.newHotkey }
-              : null
-            : p.coldkey === swap.oldColdkey
-              ? { ...p, coldkey: swap.newColdkey }
-              : null;
-        if (!to) continue;
-        pairs.push({ date: ukDay(Date.parse(action.time)), from: p, to });
-        action.touches.push(p, to);
-      }
-    }
-  };
+  const pairSwaps = (list: readonly EconomicAction[]) => pairKeySwaps(list, stakes, recordColdkeys, pairs);
   pinLimitOrderHotkeys(actions, stakes);
   pairSwaps(actions);
   explain(actions);
@@ -448,6 +417,54 @@ async function readActionsAndIncome(
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
   return { actions, stakes, positions: ordered, yearPositions, netted, prices };
+}
+
+/** The positions held at the record's opening and at the year's, per coldkey, read at once. */
+function openingPositions(
+  reader: ChainReader,
+  coldkeys: readonly string[],
+  { recordOpening, opening }: RecordBounds,
+): Promise<Array<[PositionRef[], PositionRef[]]>> {
+  return Promise.all(
+    coldkeys.map((coldkey) =>
+      Promise.all([
+        positionsAtBlock(reader, coldkey, recordOpening.block),
+        recordOpening !== opening ? positionsAtBlock(reader, coldkey, opening.block) : [],
+      ]),
+    ),
+  );
+}
+
+/**
+ * Key swaps: each old key's position held before the swap's block paired with the new key's (added to
+ * `pairs`), and both noted as touched by the swap.
+ */
+function pairKeySwaps(
+  list: readonly EconomicAction[],
+  stakes: ReadonlyMap<number, StakesAtBlock>,
+  recordColdkeys: ReadonlySet<string>,
+  pairs: SwapPair[],
+): void {
+  for (const action of list) {
+    const swap = action.swap;
+    const held = stakes.get(action.block - 1)?.held ?? [];
+    if (!swap) continue;
+    for (const p of held) {
+      const to =
+        swap.kind === 'hotkey'
+          ? p.hotkey === swap.oldHotkey &&
+            (swap.netuid === null || swap.netuid === p.netuid) &&
+            recordColdkeys.has(p.coldkey)
+            ? { ...p, hotkey: swap.newHotkey }
+            : null
+          : p.coldkey === swap.oldColdkey
+            ? { ...p, coldkey: swap.newColdkey }
+            : null;
+      if (!to) continue;
+      pairs.push({ date: ukDay(Date.parse(action.time)), from: p, to });
+      action.touches.push(p, to);
+    }
+  }
 }
 
 /**
