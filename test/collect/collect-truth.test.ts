@@ -154,18 +154,25 @@ describe('collect against the sandbox', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    // Kill it while it reads the second day or after: the first day is committed. The days read while a batch
-    // is written share its open (day-batches.ts), so the second may be committed too by then.
-    await new Promise<void>((resolve, reject) => {
-      let log = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes(`collected ${FULL_DAYS[0]}`)) setTimeout(resolve, 300);
+    // Kill it as soon as the first day is committed: the days of a batch are read before they are written
+    // (day-batches.ts), so the first day's line comes when nearly every block is read, and an idle machine
+    // wrote the rest within a few hundred milliseconds. A little latency on the sandbox's answers keeps the
+    // blocks still to read, and the other days' writes, from finishing before the kill lands.
+    devnet.setFaults({ latencyMs: 2 });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let log = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+          if (log.includes(`collected ${FULL_DAYS[0]}`)) resolve();
+        });
+        child.once('exit', () => reject(new Error(`collector exited before it was killed:\n${log}`)));
       });
-      child.once('exit', () => reject(new Error(`collector exited before it was killed:\n${log}`)));
-    });
-    child.kill('SIGKILL');
-    await exited;
+      child.kill('SIGKILL');
+      await exited;
+    } finally {
+      devnet.setFaults({ latencyMs: 0 });
+    }
     const partial = await warehouseAsTruth(path);
     // Whole days up to some day (a quick run may have committed every full day by then).
     const kept = partial.days.map((d) => String(d.date)).filter((day) => FULL_DAYS.includes(day));
