@@ -301,12 +301,15 @@ async function readActionsAndIncome(
     positions.set(positionId(position), position);
     if (inYear) yearPositions.add(positionId(position));
   };
-  for (const [atRecordOpening, atYearOpening] of await openingPositions(reader, coldkeys, bounds)) {
+  // The opening positions are read while the events are grouped (a big record's grouping takes a while).
+  const openingRead = openingPositions(reader, coldkeys, bounds);
+  openingRead.catch(() => undefined);
+  // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events).
+  const actions = groupEvents(events).map((group) => economicAction(group, recordColdkeys));
+  for (const [atRecordOpening, atYearOpening] of await openingRead) {
     for (const position of atRecordOpening) note(position, recordOpening === opening);
     for (const position of atYearOpening) note(position, true);
   }
-  // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events).
-  const actions = groupEvents(events).map((group) => economicAction(group, recordColdkeys));
   for (const action of actions) {
     for (const holding of action.touches) {
       if (holding.hotkey !== null && holding.netuid >= 0) {

@@ -104,8 +104,33 @@ export function liquidityFeeIncome(ledger: TaxYearLedger): LiquidityFeeIncome[] 
 /** A fee receipt's value in TAO: the TAO received and the alpha's value at the pool price. */
 export const feeValueTaoRao = (fee: LiquidityFeeIncome) => fee.taoRao + fee.alphaValueTaoRao;
 
+// The items of a ledger, made once: the PDF's totals, each coldkey's pages and the README all read them
+// (a big pack's year is tens of thousands of rows).
+const itemsOfLedger = new WeakMap<TaxYearLedger, Map<string, readonly IncomeItem[]>>();
+
 /** Every income amount of the year (of one coldkey when given), by source, for the PDF's totals. */
-export function incomeItems(ledger: TaxYearLedger, coldkey?: string): IncomeItem[] {
+export function incomeItems(ledger: TaxYearLedger, coldkey?: string): readonly IncomeItem[] {
+  const made = itemsOfLedger.get(ledger) ?? new Map<string, readonly IncomeItem[]>();
+  itemsOfLedger.set(ledger, made);
+  // A coldkey's items are the ledger's when every amount is that coldkey's (an order of one coldkey).
+  const key = coldkey === undefined || onlyColdkey(ledger) === coldkey ? '' : coldkey;
+  const known = made.get(key);
+  if (known) return known;
+  const items = makeIncomeItems(ledger, key === '' ? undefined : key);
+  made.set(key, items);
+  return items;
+}
+
+function onlyColdkey(ledger: TaxYearLedger): string | null {
+  const first = ledger.income[0]?.position.coldkey ?? liquidityFeeIncome(ledger)[0]?.coldkey;
+  if (first === undefined) return null;
+  const all =
+    ledger.income.every((row) => row.position.coldkey === first) &&
+    liquidityFeeIncome(ledger).every((fee) => fee.coldkey === first);
+  return all ? first : null;
+}
+
+function makeIncomeItems(ledger: TaxYearLedger, coldkey: string | undefined): IncomeItem[] {
   const dividends = dividendsByRow(ledger);
   const items: IncomeItem[] = [];
   for (const row of ledger.income) {
