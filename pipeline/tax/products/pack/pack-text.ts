@@ -239,7 +239,7 @@ export const PACK_FILES: ReadonlyArray<readonly [string, string]> = [
   [
     'pools.csv',
     'the section 104 pools at the end of the last day of the tax year covered: asset, quantity, cost_gbp, ' +
-      'as_at, kind (pool); and kind matched-ahead: acquisitions after the year (as_at their day) that its ' +
+      'as_at, kind (pool), TAO and the tokens first, then each alpha by its netuid; and kind matched-ahead: acquisitions after the year (as_at their day) that its ' +
       'disposals took under the 30-day rule; and a last row of kind record-end (no asset; as_at the last day ' +
       "the record read). Give this file as next year's opening pools: the two packs then give the figures of " +
       "one computation across both years (next year's pack warns when this one was provisional).",

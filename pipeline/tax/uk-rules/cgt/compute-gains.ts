@@ -22,10 +22,12 @@
  * pool (a disposal of its own) and its reacquisition joins the pool, in time order with what the day's own
  * acquisition and disposal leave to the pool (each at the first time of its kind that day).
  */
+
 import type { Decimal } from 'decimal.js';
 import { ukDay } from '../../../time/uk-day.js';
 import { ukTaxYear } from '../../../time/uk-tax-year.js';
 import { addDays, HOUR_MS } from '../../../time/utc-day.js';
+import { byAssetName } from './asset-order.js';
 import { CgtDecimal, plainDecimal } from './cgt-decimal.js';
 import {
   type CgtDisposal,
@@ -107,7 +109,8 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
   }
   disposals.sort((a, b) => compare(a.date, b.date) || compare(a.asset, b.asset));
 
-  const assets = [...byAsset.keys()].sort(compare);
+  // Pools in the order a reader looks for them: TAO and the tokens, then each subnet's alpha by netuid.
+  const assets = [...byAsset.keys()].sort(byAssetName);
   const pools = assets.map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], null));
   const days = indexed.map((item) => item.day).sort(compare);
   const spanned =
