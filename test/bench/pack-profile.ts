@@ -110,7 +110,7 @@ async function buildOne(role: string, world: BigPackWorld, writeOut: string | un
           lastPhase = p.phase;
           const used = process.cpuUsage(cpu);
           process.stdout.write(
-            `${((performance.now() - started) / 1000).toFixed(2)} s (CPU ${((used.user + used.system) / 1e6).toFixed(2)} s): ${p.phase}\n`,
+            `${((performance.now() - started) / 1000).toFixed(2)} s (CPU ${((used.user + used.system) / 1e6).toFixed(2)} s): ${p.phase}, ${p.positions} positions × ${p.days} days, ${p.blocks} blocks\n`,
           );
         }
       },

@@ -167,7 +167,9 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
     // It moved on between two looks (the first look may come before the reads begin).
     const reads = progress.map((match) => Number(match[1]));
     expect(Math.max(...reads)).toBeGreaterThan(Math.min(...reads));
-    expect(shown.at(-1)).toContain(`estimated ${estimatedBuildSeconds(positions!, days!)} s`);
+    expect(shown.at(-1)).toContain(
+      `estimated ${estimatedBuildSeconds({ positions: positions!, days: days!, blocks: total! })} s`,
+    );
     // The JSON says the same.
     const json =
       shown.length > 0
@@ -185,14 +187,14 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
       maxAttempts: 5,
     });
     expect(claimed?.id).toBe(id);
-    // What a worker records while it reads a fund's coldkeys, 700 positions over 396 days: a minute in.
+    // What a worker records while it reads a fund's coldkeys, 2,000 positions over 396 days: a minute in.
     const startedAt = new Date(Date.now() - 60_000).toISOString();
     const progress = {
       phase: 'reading-chain' as const,
-      positions: 700,
+      positions: 2000,
       days: 396,
-      blocksRead: 180,
-      blocks: 420,
+      blocksRead: 756,
+      blocks: 1800,
       startedAt,
       updatedAt: new Date().toISOString(),
     };
@@ -224,26 +226,26 @@ describe.each(STATE_ENGINES)('a build longer than its lease on $name', (engine) 
       // It reloads itself once a minute: a buyer who leaves it open through the build stays within the tax limit.
       expect(page.headers.get('refresh')).toBe('60');
       const text = (await page.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-      // 8 s + 277,200 position-days at 0.48 ms each.
-      expect(estimatedBuildSeconds(700, 396)).toBe(141);
+      // 3 s + 1,800 blocks at 4.5 ms + 792,000 position-days at 0.17 ms.
+      expect(estimatedBuildSeconds(progress)).toBe(146);
       expect(text).toContain(
-        `this is a big pack, 700 positions over 396 days, so it takes longer than most: about 3 minutes from ${startedAt.slice(0, 10)} ${startedAt.slice(11, 16)} UTC.`,
+        `this is a big pack, 2000 positions over 396 days, so it takes longer than most: about 3 minutes from ${startedAt.slice(0, 10)} ${startedAt.slice(11, 16)} UTC.`,
       );
       expect(text).toContain('So far 42% of the chain record is read.');
       expect(text).not.toContain('this usually takes a minute or two');
       expect(text).toContain('This page refreshes itself every minute');
       const show = await runOrderCommand(config, now, 'orders', 'show', id);
       expect(show.out).toContain(
-        'build: reading the chain, 180 / 420 blocks read, 700 positions × 396 days (estimated 141 s)',
+        'build: reading the chain, 756 / 1800 blocks read, 2000 positions × 396 days (estimated 146 s)',
       );
       const json = JSON.parse((await runOrderCommand(config, now, 'orders', 'show', id, '--json')).out);
       expect(json.build).toMatchObject({
         phase: 'reading-chain',
-        positions: 700,
+        positions: 2000,
         days: 396,
-        blocks_read: 180,
-        blocks: 420,
-        estimated_seconds: 141,
+        blocks_read: 756,
+        blocks: 1800,
+        estimated_seconds: 146,
       });
     } finally {
       await gw.close();
