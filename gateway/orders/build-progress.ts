@@ -64,8 +64,7 @@ export function progressJson(progress: BuildProgress): Record<string, unknown> {
     days: progress.days,
     blocks_read: progress.blocksRead,
     blocks: progress.blocks,
-    estimated_seconds:
-      progress.positions > 0 ? estimatedBuildSeconds(progress) : null,
+    estimated_seconds: progress.positions > 0 ? estimatedBuildSeconds(progress) : null,
     started_at: progress.startedAt,
     updated_at: progress.updatedAt,
   };
