@@ -10,7 +10,11 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Longest first, by their wall time in a full run (`file-durations-reporter.ts` measures them). */
-export const LONG_FILES = ['test/gateway/orders/demo-flow.test.ts', 'test/web/explorer-browser.test.ts'];
+export const LONG_FILES = [
+  'test/gateway/orders/demo-flow.test.ts',
+  'test/web/explorer-browser.test.ts',
+  'test/gateway/orders/big-order.test.ts',
+];
 
 export default class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
