@@ -24,8 +24,9 @@ export interface Heartbeat {
  * longer than a lease that frees the order of a worker that died. Every `heartbeatMs(leaseMs)` it renews
  * the lease to `now + leaseMs` with the build's progress, in one conditional UPDATE for the lease holder
  * (`renew`), so only the worker that holds the order writes either. The first renewal is at once (it
- * records the start), and so is the one after each change of phase (after the renewal in flight, if any). A renewal that finds the lease gone stops the heartbeat and `lost()` says so: the
- * worker then uploads nothing and leaves the order to its new holder. A renewal that fails (the state did
+ * records the start), and so is the one after each change of phase (after the renewal in flight, if any).
+ * A renewal that finds the lease gone stops the heartbeat and `lost()` says so: the worker then uploads
+ * nothing and leaves the order to its new holder. A renewal that fails (the state did
  * not answer) is tried again at the next beat; the lease, three beats long, outlasts two such failures.
  */
 export function startHeartbeat(options: {

@@ -19,8 +19,9 @@ import { storedCustomerInputs } from './revision-inputs.js';
 
 /**
  * How long a worker that dies holding an order keeps it from the others. A build renews its lease every
- * few seconds while it runs, and at least every third of it (build-heartbeat.ts), so a pack that takes longer (hundreds of positions) keeps
- * its order: the lease bounds how long a dead worker's order waits, not how long a build may take.
+ * few seconds while it runs, and at least every third of it (build-heartbeat.ts), so a pack that takes
+ * longer (hundreds of positions) keeps its order: the lease bounds how long a dead worker's order waits,
+ * not how long a build may take.
  */
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 /** Retry delays after a failed build: 1, 2, 4, 8 … minutes, at most an hour. */

@@ -47,8 +47,8 @@ export function wantsHtml(accept: string | null): boolean {
 
 /**
  * What the buyer is told of the build's time: "a minute or two" for a usual pack; for a big one (its
- * estimate from its blocks and positions × days above two minutes, see build-progress.ts) its size, roughly how long it
- * takes and when it began, and how far it is (chain blocks read of the total).
+ * estimate from its blocks and positions × days above two minutes, see build-progress.ts) its size,
+ * roughly how long it takes and when it began, and how far it is (chain blocks read of the total).
  */
 function buildTime(build: BuildProgress | null, day: (iso: string) => string): string {
   if (!build || build.days === 0 || !isBigPack(build)) return 'this usually takes a minute or two.';
