@@ -25,43 +25,50 @@ export interface BigPackWorld {
 
 let published: Promise<BigPackWorld> | null = null;
 
+/** The world, published once per process; its folder is removed when the process exits. */
 export function bigPackWorld(): Promise<BigPackWorld> {
   published ??= (async () => {
     const started = performance.now();
-    const world = await publishPackWorld({
-      genesis: new Date('2025-04-01T00:00:00Z'),
-      historyDays: 374,
-      blockTimeMs: 1_800_000,
-      hoursIntoToday: 12,
-      magnitudes: 'mainnet',
-      eventsPerBlock: null,
-      bigColdkeys: true,
-    });
+    const world = await publishBigPackWorld();
     // Only the folder's name is kept for the exit: the published world's sandbox and its caches are let go.
     const dir = world.dir;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const coldkeys = Object.fromEntries(
-      world.devnet.world.stakers.big!.coldkeys.map((c) => [c.role, c.staker.coldkey.address]),
-    ) as Record<BigColdkeyRole, string>;
-    const { now: _now, genesis, ...options } = world.options;
-    const head = world.devnet.head();
-    const headHash = world.devnet.blockHash(head);
-    // The chain is served from its own process from here on.
-    await world.devnet.stop();
     process.stdout.write(
       `the big coldkeys' world: 374 days collected and published in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
     );
-    return {
-      dir: world.dir,
-      store: world.store,
-      demoColdkey: world.devnet.demoColdkey,
-      coldkeys,
-      spec: JSON.stringify({ options: { ...options, genesis: genesis!.toISOString() }, nowMs: world.nowMs }),
-      head,
-      headHash,
-    };
+    return world;
   })();
   return published;
+}
+
+/** Collects and publishes the world into a folder of its own (kept), and stops its sandbox. */
+export async function publishBigPackWorld(): Promise<BigPackWorld> {
+  const world = await publishPackWorld({
+    genesis: new Date('2025-04-01T00:00:00Z'),
+    historyDays: 374,
+    blockTimeMs: 1_800_000,
+    hoursIntoToday: 12,
+    magnitudes: 'mainnet',
+    eventsPerBlock: null,
+    bigColdkeys: true,
+  });
+  const coldkeys = Object.fromEntries(
+    world.devnet.world.stakers.big!.coldkeys.map((c) => [c.role, c.staker.coldkey.address]),
+  ) as Record<BigColdkeyRole, string>;
+  const { now: _now, genesis, ...options } = world.options;
+  const head = world.devnet.head();
+  const headHash = world.devnet.blockHash(head);
+  // The chain is served from its own process from here on.
+  await world.devnet.stop();
+  return {
+    dir: world.dir,
+    store: world.store,
+    demoColdkey: world.devnet.demoColdkey,
+    coldkeys,
+    spec: JSON.stringify({ options: { ...options, genesis: genesis!.toISOString() }, nowMs: world.nowMs }),
+    head,
+    headHash,
+  };
 }
 
 export interface BigSandbox {

@@ -16,36 +16,20 @@ import { join } from 'node:path';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
 import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
-import { publishPackWorld } from '../tax/products/pack/pack-world.js';
-import { type BigPackWorld, startBigSandbox } from './big-pack-world.js';
+import { type BigPackWorld, publishBigPackWorld, startBigSandbox } from './big-pack-world.js';
 
 const [mode, dir, role, latency, out] = process.argv.slice(2);
 if (!dir) throw new Error('usage: pack-profile.ts publish <dir> | build <dir> <role> <latency-ms> <out>');
 
 if (mode === 'publish') {
-  const world = await publishPackWorld({
-    genesis: new Date('2025-04-01T00:00:00Z'),
-    historyDays: 374,
-    blockTimeMs: 1_800_000,
-    hoursIntoToday: 12,
-    magnitudes: 'mainnet',
-    eventsPerBlock: null,
-    bigColdkeys: true,
-  });
-  const coldkeys: Record<string, string> = Object.fromEntries(
-    world.devnet.world.stakers.big!.coldkeys.map((c) => [c.role, c.staker.coldkey.address]),
-  );
-  coldkeys.demo = world.devnet.demoColdkey;
-  const { now: _now, genesis, ...options } = world.options;
-  const head = world.devnet.head();
+  const world = await publishBigPackWorld();
   const described = {
     storeDir: join(world.dir, 'store'),
-    coldkeys,
-    spec: JSON.stringify({ options: { ...options, genesis: genesis!.toISOString() }, nowMs: world.nowMs }),
-    head,
-    headHash: world.devnet.blockHash(head),
+    coldkeys: { ...world.coldkeys, demo: world.demoColdkey },
+    spec: world.spec,
+    head: world.head,
+    headHash: world.headHash,
   };
-  await world.devnet.stop();
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'world.json'), JSON.stringify(described, null, 2));
   process.stdout.write(`published into ${world.dir}; described in ${join(dir, 'world.json')}\n`);

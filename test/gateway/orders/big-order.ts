@@ -19,6 +19,7 @@ import { type BigPackWorld, startBigSandbox } from '../../bench/big-pack-world.j
 import { STATE_ENGINES } from '../state/state-engines.js';
 import { ORDER_SECRET, payThroughWebhook } from './order-world.js';
 import { runOrderCommand } from './run-order-command.js';
+import { watchedFulfilment } from './watched-fulfilment.js';
 
 const BASE = 'https://sbm.example';
 export const BIG_ORDER_SKU = 'uk-2025-26';
@@ -89,23 +90,13 @@ export async function fulfilBigOrder(
         },
       });
 
-    const started = performance.now();
-    let done = false;
-    const first = worker('worker-a').finally(() => {
-      done = true;
-    });
-    const others: FulfilmentReport[] = [];
     const progress: string[] = [];
-    while (!done) {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      if (done) break;
-      others.push(await worker('worker-b'));
+    const { report, others, ms } = await watchedFulfilment(worker, 2_000, async () => {
       const shown = (await runOrderCommand(config, now, 'orders', 'show', id)).out;
       const line = shown.split('\n').find((l) => l.includes('build: '));
       if (line && progress.at(-1) !== line.trim()) progress.push(line.trim());
-    }
-    const report = await first;
-    const seconds = (performance.now() - started) / 1000;
+    });
+    const seconds = ms / 1000;
     const zip = await world.store.get(`tax-packs/${id}.zip`);
     const files = zip ? await JSZip.loadAsync(zip) : null;
     const positionsCsv = files ? await files.file('positions.csv')?.async('string') : undefined;
