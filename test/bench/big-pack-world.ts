@@ -1,15 +1,16 @@
 /**
  * The pack benches' world: the sandbox's mainnet world with its big coldkeys (docs/sandbox.md "Big
  * coldkeys"), from 1 April 2025 to 10 April 2026 (all of 2025/26 and its eve), collected and published by the
- * real pipeline once per `make bench` run and shared by the benches that need it. Half-hour blocks (the
+ * real pipeline once per `make bench` run (in a process of its own) and shared by the benches that need it. Half-hour blocks (the
  * pack's reads do not depend on the block time), mainnet's 125 subnets (room for the staker in 100), no
  * traffic filler. Its chain is then served by a sandbox in a process of its own (`startBigSandbox`), so
  * the bench process's CPU and memory are the client's alone. Its folder is removed when the process exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BigColdkeyRole } from '../../pipeline/devnet/world/big-coldkeys.js';
-import type { FolderObjectStore } from '../../pipeline/store/index.js';
+import { FolderObjectStore } from '../../pipeline/store/index.js';
 import { publishPackWorld } from '../tax/products/pack/pack-world.js';
 
 export interface BigPackWorld {
@@ -25,18 +26,31 @@ export interface BigPackWorld {
 
 let published: Promise<BigPackWorld> | null = null;
 
-/** The world, published once per process; its folder is removed when the process exits. */
+/**
+ * The world, published once per process by a child process (`big-pack-world-child.ts`), so that the process
+ * that builds the packs holds only what a fulfilment worker would; its folder is removed when this process exits.
+ */
 export function bigPackWorld(): Promise<BigPackWorld> {
   published ??= (async () => {
     const started = performance.now();
-    const world = await publishBigPackWorld();
-    // Only the folder's name is kept for the exit: the published world's sandbox and its caches are let go.
-    const dir = world.dir;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/big-pack-world-child.ts'], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const line = out.trim().split('\n').pop() ?? '';
+    if (code !== 0 || !line.startsWith('{'))
+      throw new Error(`publishing the big coldkeys' world failed (${code})`);
+    const world = JSON.parse(line) as Omit<BigPackWorld, 'store'>;
+    process.once('exit', () => rmSync(world.dir, { recursive: true, force: true }));
     process.stdout.write(
       `the big coldkeys' world: 374 days collected and published in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
     );
-    return world;
+    return { ...world, store: new FolderObjectStore(join(world.dir, 'store')) };
   })();
   return published;
 }
