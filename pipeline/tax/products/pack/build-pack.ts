@@ -27,7 +27,7 @@ import { packPdf, reconciliationFigures } from './pack-pdf.js';
 import { packPoints } from './pack-points.js';
 import { incomeSummary, incomeTotalLines } from './pack-summary.js';
 import { packReadme } from './pack-text.js';
-import { PackZip } from './pack-zip.js';
+import { PackZip, sharedText } from './pack-zip.js';
 import { pointsCsv } from './points-csv.js';
 
 export type { PackOrder } from './pack-inputs.js';
@@ -134,7 +134,7 @@ export async function buildPackFiles(
     blocks: ledger.stakes.size,
   });
   const asOf = order.paidAt;
-  const text = (value: string) => new TextEncoder().encode(value);
+  const text = sharedText;
   const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   // One list for the PDF and points.csv, so that the two say the same.
