@@ -123,9 +123,14 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
   };
 }
 
-/** The caller's amounts as `CgtDecimal`s (a Decimal of another precision is copied digit for digit). */
+/**
+ * The caller's amounts as `CgtDecimal`s (a Decimal of another precision is copied digit for digit; one
+ * already of the engine's is kept, a decimal never changing once made).
+ */
 function inEngineDecimals(tx: CgtTransaction): CgtTransaction {
   const decimal = (value: Decimal, name: string) => {
+    // Its own constructor, not `instanceof`: every decimal.js clone shares one prototype.
+    if (value.constructor === CgtDecimal) return value;
     try {
       return new CgtDecimal(value);
     } catch {
