@@ -78,9 +78,11 @@ export function incomeLedger(
     if (!found) throw new Error(`income ledger: no stake read at block ${block}`);
     return found;
   };
+  const eventsByDay = eventBlocksByDay(opening, days, eventBlocks);
   const rows: IncomeRow[] = [];
   let previous = opening;
-  for (const day of days) {
+  for (let d = 0; d < days.length; d++) {
+    const day = days[d]!;
     const end = at(day.block);
     const start = at(previous.block);
     // Looked up only when the day has something to value: a day with no income needs no rate.
@@ -91,47 +93,110 @@ export function incomeLedger(
     };
     for (const position of positions) {
       const id = positionId(position);
-      // Per registration of the subnet: a netuid deregistered (and perhaps registered again) during the
-      // day holds two assets, and the old one's stake is lost on the old one, never on its successor.
-      const received = new Map<number, { rao: bigint; priceAt: StakesAtBlock }>();
-      const add = (stakes: StakesAtBlock, rao: bigint) => {
-        const registeredAt = registrationAt(stakes, position.netuid);
-        const entry = received.get(registeredAt) ?? { rao: 0n, priceAt: stakes };
-        entry.rao += rao;
-        // Valued at the last block that still shows this registration with a pool (the day's end when it
-        // survives). A subnet gone has no pool and reads as registered at 0, like one registered at genesis:
-        // a block without a price never replaces one with a price.
-        const later = stakes.block >= entry.priceAt.block || !hasPoolPrice(entry.priceAt, position.netuid);
-        if (hasPoolPrice(stakes, position.netuid) && later) entry.priceAt = stakes;
-        received.set(registeredAt, entry);
-      };
-      add(start, -(start.stake.get(id) ?? 0n));
-      for (const block of eventBlocks.get(id) ?? []) {
-        if (block <= previous.block || block > day.block) continue;
-        const after = at(block);
-        const before = at(block - 1);
-        // The block before an action offers its price: the last one a dissolved subnet has.
-        add(before, 0n);
-        add(after, -((after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n)));
-      }
-      add(end, end.stake.get(id) ?? 0n);
-      for (const [registeredAt, { rao, priceAt }] of received) {
-        if (rao === 0n) continue;
-        const taoRao = taoRaoAt(priceAt, position.netuid, rao);
-        const gbpPrice = gbpPriceOfDay();
-        rows.push({
-          date: day.date,
-          position,
-          registeredAt,
-          alphaRao: rao,
-          taoRao,
-          gbp: taoRao === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
-          priceBlock: priceAt.block,
-          gbpPrice,
-        });
-      }
+      const blocks = eventsByDay.get(id)?.get(d) ?? NO_BLOCKS;
+      for (const row of positionDayRows(position, id, day, { start, end, blocks, at, gbpPriceOfDay }))
+        rows.push(row);
     }
     previous = day;
+  }
+  return rows;
+}
+
+const NO_BLOCKS: readonly number[] = [];
+
+/**
+ * Each position's event blocks by the index of the day they fall in (after the day before's last block, up
+ * to the day's own), in the order named: found once, where scanning a position's whole list for each of its
+ * days cost days × events (a daily auto-stake names a block every day).
+ */
+function eventBlocksByDay(
+  opening: LedgerDay,
+  days: readonly LedgerDay[],
+  eventBlocks: ReadonlyMap<string, readonly number[]>,
+): Map<string, Map<number, number[]>> {
+  const byPosition = new Map<string, Map<number, number[]>>();
+  for (const [id, blocks] of eventBlocks) {
+    const byDay = new Map<number, number[]>();
+    for (const block of blocks) {
+      const d = dayOf(block, opening, days);
+      if (d < 0) continue;
+      const list = byDay.get(d);
+      if (list) list.push(block);
+      else byDay.set(d, [block]);
+    }
+    byPosition.set(id, byDay);
+  }
+  return byPosition;
+}
+
+/** The index of the first day whose last block is at or after `block`; -1 outside the days. */
+function dayOf(block: number, opening: LedgerDay, days: readonly LedgerDay[]): number {
+  if (block <= opening.block) return -1;
+  let lo = 0;
+  let hi = days.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid]!.block >= block) {
+      found = mid;
+      hi = mid - 1;
+    } else lo = mid + 1;
+  }
+  return found;
+}
+
+/** One position's rows of one day: what it received per registration of its subnet (none when nothing). */
+function positionDayRows(
+  position: PositionRef,
+  id: string,
+  day: LedgerDay,
+  read: {
+    start: StakesAtBlock;
+    end: StakesAtBlock;
+    blocks: readonly number[];
+    at: (block: number) => StakesAtBlock;
+    gbpPriceOfDay: () => GbpPrice;
+  },
+): IncomeRow[] {
+  // Per registration of the subnet: a netuid deregistered (and perhaps registered again) during the
+  // day holds two assets, and the old one's stake is lost on the old one, never on its successor.
+  const received = new Map<number, { rao: bigint; priceAt: StakesAtBlock }>();
+  const add = (stakes: StakesAtBlock, rao: bigint) => {
+    const registeredAt = registrationAt(stakes, position.netuid);
+    const entry = received.get(registeredAt) ?? { rao: 0n, priceAt: stakes };
+    entry.rao += rao;
+    // Valued at the last block that still shows this registration with a pool (the day's end when it
+    // survives). A subnet gone has no pool and reads as registered at 0, like one registered at genesis:
+    // a block without a price never replaces one with a price.
+    const later = stakes.block >= entry.priceAt.block || !hasPoolPrice(entry.priceAt, position.netuid);
+    if (hasPoolPrice(stakes, position.netuid) && later) entry.priceAt = stakes;
+    received.set(registeredAt, entry);
+  };
+  const { start, end, at } = read;
+  add(start, -(start.stake.get(id) ?? 0n));
+  for (const block of read.blocks) {
+    const after = at(block);
+    const before = at(block - 1);
+    // The block before an action offers its price: the last one a dissolved subnet has.
+    add(before, 0n);
+    add(after, -((after.stake.get(id) ?? 0n) - (before.stake.get(id) ?? 0n)));
+  }
+  add(end, end.stake.get(id) ?? 0n);
+  const rows: IncomeRow[] = [];
+  for (const [registeredAt, { rao, priceAt }] of received) {
+    if (rao === 0n) continue;
+    const taoRao = taoRaoAt(priceAt, position.netuid, rao);
+    const gbpPrice = read.gbpPriceOfDay();
+    rows.push({
+      date: day.date,
+      position,
+      registeredAt,
+      alphaRao: rao,
+      taoRao,
+      gbp: taoRao === null ? null : gbpOfTaoRao(taoRao, gbpPrice),
+      priceBlock: priceAt.block,
+      gbpPrice,
+    });
   }
   return rows;
 }
