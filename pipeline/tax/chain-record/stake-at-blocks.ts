@@ -92,6 +92,8 @@ export async function readStakesAtBlocks(
   concurrency: number,
   /** Called after each block is read, with the blocks read so far and their total (a long build's progress). */
   onRead?: (read: number, total: number) => void,
+  /** Called with each block's read as it arrives (in any order). */
+  onBlock?: (read: StakesAtBlock) => void,
 ): Promise<Map<number, StakesAtBlock>> {
   const unique = [...new Set(blocks)].sort((a, b) => a - b);
   const keysBySpec = new Map<string, BlockKeys>();
@@ -127,6 +129,7 @@ export async function readStakesAtBlocks(
       }
       stakes.held = reported.map((r) => r.position);
     }
+    onBlock?.(stakes);
     onRead?.(++done, unique.length);
     return stakes;
   });

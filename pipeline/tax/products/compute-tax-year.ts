@@ -33,7 +33,12 @@ import {
 } from '../chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../chain-record/touched-positions.js';
 import { CgtDecimal, pounds } from '../uk-rules/cgt/cgt-decimal.js';
-import { type CgtMapping, cgtTransactions, type PackFlag } from '../uk-rules/cgt/cgt-transactions.js';
+import {
+  type CgtMapping,
+  cgtTransactions,
+  type PackFlag,
+  type TreatedBlock,
+} from '../uk-rules/cgt/cgt-transactions.js';
 import type { CgtDisposal, CgtPool, CgtReport, CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
 import { BED_AND_BREAKFAST_DAYS, computeGains } from '../uk-rules/cgt/compute-gains.js';
 import { GbpPrices, MAX_RATE_AGE_DAYS } from '../uk-rules/gbp-prices.js';
@@ -44,7 +49,12 @@ import {
   netAcrossHotkeys,
   type SwapPair,
 } from '../uk-rules/income-ledger.js';
-import { type CombinedTransactions, combineOwnRecords } from './own-records/combine-own-records.js';
+import {
+  type CombinedTransactions,
+  chainRecordAlone,
+  combineOwnRecords,
+  hasOwnInputs,
+} from './own-records/combine-own-records.js';
 import {
   type CustomerInputs,
   CustomerInputsRejected,
@@ -54,6 +64,7 @@ import { valueAtDayRates, withAssetRates } from './own-records/day-rate-values.j
 import type { PackInputs } from './pack/pack-inputs.js';
 import { type RecordDays, recordDays } from './pack/record-days.js';
 import { type Reconciliation, reconcileHoldings } from './reconcile-holdings.js';
+import { treatBlocksAhead } from './treat-blocks-ahead.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
@@ -160,6 +171,7 @@ export async function computeTaxYearLedger(
     positions,
     stakes,
     prices,
+    treated: chain.treated,
   });
   // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
   refusePoolsInsideYear(customer, opening, inputs.taxYear.label);
@@ -180,7 +192,9 @@ export async function computeTaxYearLedger(
   // Rows the buyer's exchange gives no pounds for take the day's rate the chain's income is valued at.
   const valued = valueAtDayRates(customer, withAssetRates(prices, inputs.fiatAssets ?? {}));
   await breathe();
-  const combined = combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs));
+  const combined = hasOwnInputs(valued)
+    ? combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs))
+    : chainRecordAlone(mapping);
   await breathe();
   const gains = computeGains(combined.transactions);
   await breathe();
@@ -264,6 +278,8 @@ interface ActionsAndIncome {
   /** The record's income rows netted across hotkeys, and the moves the netting found. */
   netted: ReturnType<typeof netAcrossHotkeys>;
   prices: GbpPrices;
+  /** The blocks whose actions were treated as their reads arrived. */
+  treated: ReadonlyMap<number, TreatedBlock>;
 }
 
 /** The stake reads' progress (blocks read of the total) as the build's, with its size. */
@@ -330,6 +346,9 @@ async function readActionsAndIncome(
   // reads: its few version reads then take no time of their own.
   const upgradeSearch = alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
   upgradeSearch.catch(() => undefined);
+  // Each block's actions are treated as their reads arrive: the build's thread is idle while it reads.
+  const prices = new GbpPrices(inputs.fiat);
+  const ahead = treatBlocksAhead(actions, prices);
   const stakes = await readStakesAtBlocks(
     reader,
     [...positions.values()],
@@ -337,6 +356,7 @@ async function readActionsAndIncome(
     blocks,
     concurrency,
     progress,
+    ahead.onRead,
   );
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
@@ -377,7 +397,6 @@ async function readActionsAndIncome(
   pinLimitOrderHotkeys(actions, stakes);
   pairSwaps(actions);
   explain(actions);
-  const prices = new GbpPrices(inputs.fiat);
   // The ledger of what is known so far, computed again only once a located action has changed it.
   let rowsSoFar: IncomeRow[] | null = null;
   const ledgerRows = () => {
@@ -419,7 +438,7 @@ async function readActionsAndIncome(
     const upgrade = await upgradeSearch;
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
-  return { actions, stakes, positions: ordered, yearPositions, netted, prices };
+  return { actions, stakes, positions: ordered, yearPositions, netted, prices, treated: ahead.treated };
 }
 
 /** The positions held at the record's opening and at the year's, per coldkey, read at once. */

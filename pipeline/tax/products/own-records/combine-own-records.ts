@@ -83,6 +83,37 @@ export interface CombinedTransactions {
   opening: 'market value' | OpeningPools['source'];
 }
 
+/** Whether the buyer added anything: records, own addresses, opening pools or notes from reading files. */
+export function hasOwnInputs(customer: CustomerInputs): boolean {
+  return (
+    customer.records.length > 0 ||
+    customer.addresses.length > 0 ||
+    customer.opening !== null ||
+    (customer.notes ?? []).length > 0
+  );
+}
+
+/**
+ * The chain record alone, as `combineOwnRecords` makes it when the buyer added nothing (`hasOwnInputs`):
+ * `cgtTransactions` already sorted its transactions and covered their shortfalls, so they stand as they are.
+ * Combining them with nothing sorts them again and walks every holding a second time to cover nothing, a
+ * second or so for a coldkey of hundreds of positions.
+ */
+export function chainRecordAlone(chain: {
+  transactions: readonly CgtTransaction[];
+  flags: readonly PackFlag[];
+}): CombinedTransactions {
+  return {
+    transactions: [...chain.transactions],
+    flags: [...chain.flags],
+    ownTransfers: [],
+    recordOf: new Map(),
+    originalOf: new Map(),
+    unmatchedRecords: [],
+    opening: 'market value',
+  };
+}
+
 /**
  * `openingAt`: the instant the record opens (the pack's first collected day's end); the chain's opening
  * rows stand there. Without one (a `cgt-input.csv` of an older pack), their own time is used.

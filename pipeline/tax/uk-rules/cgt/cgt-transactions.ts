@@ -95,6 +95,18 @@ export interface CgtMappingInput {
   positions: readonly PositionRef[];
   stakes: ReadonlyMap<number, StakesAtBlock>;
   prices: GbpPrices;
+  /**
+   * Blocks whose actions were treated ahead (`treatBlock`, while a pack's reads arrived): used when the block
+   * still has the same actions, else treated again.
+   */
+  treated?: ReadonlyMap<number, TreatedBlock>;
+}
+
+/** One block's actions treated: their transactions and events.csv rows, and the points they raise. */
+export interface TreatedBlock {
+  actions: readonly EconomicAction[];
+  events: EventTreatment[];
+  flags: PackFlag[];
 }
 
 const RAO = new CgtDecimal(1_000_000_000);
@@ -104,10 +116,14 @@ const gbp8 = (value: Decimal) => value.toDecimalPlaces(GBP_PLACES, Decimal.ROUND
 /** The TAO value of an amount in pounds on a UK day. */
 type GbpOf = (date: string, taoRao: bigint) => Decimal;
 
+/** At the rate of the UK day's end; a day with no rate near enough stops the pack (never £0). */
+export function gbpAtDayEnd(prices: GbpPrices): GbpOf {
+  return (date, taoRao) => gbpOfTaoRao(taoRao, prices.on(date));
+}
+
 export function cgtTransactions(input: CgtMappingInput): CgtMapping {
   const flags: PackFlag[] = [];
-  // At the rate of the UK day's end; a day with no rate near enough stops the pack (never £0).
-  const gbpOf: GbpOf = (date, taoRao) => gbpOfTaoRao(taoRao, input.prices.on(date));
+  const gbpOf = gbpAtDayEnd(input.prices);
   const transactions = openingTransactions(input, gbpOf, flags);
   const events = actionTreatments(input, gbpOf, flags);
   for (const treated of events) transactions.push(...treated.transactions);
@@ -221,14 +237,38 @@ function actionTreatments(input: CgtMappingInput, gbpOf: GbpOf, flags: PackFlag[
   for (const action of input.actions)
     byBlock.set(action.block, [...(byBlock.get(action.block) ?? []), action]);
   for (const [block, blockActions] of byBlock) {
-    const after = stakesAt(input.stakes, block);
-    const before = stakesAt(input.stakes, block - 1);
-    const takes = alphaTakes(blockActions, before, after);
-    blockActions.forEach((action, i) => {
-      events.push(actionTreatment(action, takes[i]!, { before, after }, gbpOf, flags));
-    });
+    const ahead = input.treated?.get(block);
+    const treated =
+      ahead && sameActions(ahead.actions, blockActions)
+        ? ahead
+        : treatBlock(blockActions, stakesAt(input.stakes, block), stakesAt(input.stakes, block - 1), gbpOf);
+    events.push(...treated.events);
+    flags.push(...treated.flags);
   }
   return events;
+}
+
+function sameActions(a: readonly EconomicAction[], b: readonly EconomicAction[]): boolean {
+  return a.length === b.length && a.every((action, i) => action === b[i]);
+}
+
+/**
+ * The actions of one block (in their order) treated with the stake read at the block (`after`) and at the
+ * block before: each one's transactions and events.csv row, and the points they raise. It reads nothing but
+ * its arguments, so a pack treats a block as soon as its two reads arrive (`treat-blocks-ahead.ts`).
+ */
+export function treatBlock(
+  blockActions: readonly EconomicAction[],
+  after: StakesAtBlock,
+  before: StakesAtBlock,
+  gbpOf: GbpOf,
+): TreatedBlock {
+  const flags: PackFlag[] = [];
+  const takes = alphaTakes(blockActions, before, after);
+  const events = blockActions.map((action, i) =>
+    actionTreatment(action, takes[i]!, { before, after }, gbpOf, flags),
+  );
+  return { actions: blockActions, events, flags };
 }
 
 /** The alpha an action took from (or added to) one position it touches, in RAO. */
