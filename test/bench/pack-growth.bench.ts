@@ -7,8 +7,9 @@
  * in the same run, which decodes nothing and does no tax work. The sandbox runs in a process of its own
  * (big-pack-world.ts): CPU and memory are the bench process's, the pack's (or the raw client's) alone.
  *
- * Targets: at 20 ms the pack reads at least 0.7× the raw client's rate at every size; time grows no faster
- * than position-days; peak memory within `MEMORY_LIMIT_MIB`.
+ * Targets: at 20 ms the pack reads at least 0.7× the raw client's rate at every size (the median of three
+ * rounds, each a pack and then the raw client); time grows no faster than position-days; peak memory within
+ * `MEMORY_LIMIT_MIB`.
  */
 import { connectRpc } from '../../pipeline/chain/rpc-client.js';
 import { PACK_READ_CONCURRENCY } from '../../pipeline/tax/products/compute-tax-year.js';
@@ -51,8 +52,8 @@ interface Figures {
 }
 
 /**
- * Peak resident memory while `task` runs, and its growth over what the process held before (the world's
- * publishing leaves the process large: the growth is the pack's own), sampled every 50 ms.
+ * Peak resident memory while `task` runs, and its growth over what the process held before (the builds and
+ * raw clients before it leave the process large: the growth is the pack's own), sampled every 50 ms.
  */
 async function withPeakRss<T>(
   task: () => Promise<T>,
@@ -180,6 +181,38 @@ async function timePack(
   }
 }
 
+/** The pack's rate of reads over the raw client's, both in wall time. */
+function rateRatio({ reads, wallS, rawS }: Figures): number {
+  return reads / wallS / (reads / rawS);
+}
+
+/**
+ * Rounds of each size (pack, then raw client): three at 20 ms, where the target is, whose median ratio counts
+ * (a shared machine moves one round's ratio by a tenth either way); one at 0 ms.
+ */
+function roundsAt(latencyMs: number): number {
+  return latencyMs === 20 ? 3 : 1;
+}
+
+/** One round's figures on one line. */
+function roundLine(figures: Figures, round: number, rounds: number): string {
+  const { label, latencyMs, wallS, reads, positionDays, rawS } = figures;
+  return (
+    `latency ${String(latencyMs).padStart(2)} ms, ${label}${rounds > 1 ? ` (round ${round + 1} of ${rounds})` : ''}: ${figures.positions} positions, ` +
+    `${positionDays} position-days: pack ${wallS.toFixed(1)} s wall, ${figures.cpuS.toFixed(1)} s CPU, ` +
+    `peak ${figures.peakRssMiB.toFixed(0)} MiB (+${figures.growthMiB.toFixed(0)} during the build), ${reads} reads (${(reads / wallS).toFixed(0)}/s); ` +
+    `raw client ${rawS.toFixed(1)} s, ${figures.rawCpuS.toFixed(1)} s CPU (${(reads / rawS).toFixed(0)}/s); ` +
+    `pack/raw rate ${rateRatio(figures).toFixed(2)}x; pack time with 0 / 1-3 / 4+ reads in flight: ` +
+    `${figures.inFlight.map((x) => `${Math.round(x * 100)} %`).join(' / ')}` +
+    (latencyMs === 20 && rounds === 1
+      ? ` (target ≥ ${RATE_TARGET}x: ${verdict(rateRatio(figures) >= RATE_TARGET)})`
+      : '') +
+    // What bounds the ratio: the build's work after its last read, which the raw client does not have.
+    `; last read back at ${figures.lastReadS.toFixed(1)} s, then ${(wallS - figures.lastReadS).toFixed(1)} s of tax work and files ` +
+    `(${RATE_TARGET}x allows ${Math.max(0, rawS / RATE_TARGET - figures.lastReadS).toFixed(1)} s)`
+  );
+}
+
 export async function run(): Promise<void> {
   const world = await bigPackWorld();
   const coldkeys = [
@@ -190,35 +223,34 @@ export async function run(): Promise<void> {
   const rows: Figures[] = [];
   for (const latencyMs of LATENCIES_MS) {
     for (const { label, coldkey } of coldkeys) {
-      // Each side meets a sandbox just started: its caches as cold for the pack as for the raw client.
-      const packSide = await timePack(world, latencyMs, label, coldkey);
-      const sandbox = await startBigSandbox(world, latencyMs);
-      const rawCpu = process.cpuUsage();
-      const rawS = await replay(sandbox.url, packSide.requests, PACK_READ_CONCURRENCY).finally(() =>
-        sandbox.stop(),
-      );
-      const rawUsed = process.cpuUsage(rawCpu);
-      const figures: Figures = {
-        ...packSide.figures,
-        rawS,
-        rawCpuS: (rawUsed.user + rawUsed.system) / 1e6,
-      };
-      rows.push(figures);
-      const { wallS, reads, positionDays } = figures;
-      const ratio = reads / wallS / (reads / rawS);
-      process.stdout.write(
-        `latency ${String(latencyMs).padStart(2)} ms, ${label}: ${figures.positions} positions, ` +
-          `${positionDays} position-days: pack ${wallS.toFixed(1)} s wall, ${figures.cpuS.toFixed(1)} s CPU, ` +
-          `peak ${figures.peakRssMiB.toFixed(0)} MiB (+${figures.growthMiB.toFixed(0)} during the build), ${reads} reads (${(reads / wallS).toFixed(0)}/s); ` +
-          `raw client ${rawS.toFixed(1)} s, ${figures.rawCpuS.toFixed(1)} s CPU (${(reads / rawS).toFixed(0)}/s); ` +
-          `pack/raw rate ${ratio.toFixed(2)}x; pack time with 0 / 1-3 / 4+ reads in flight: ` +
-          `${figures.inFlight.map((x) => `${Math.round(x * 100)} %`).join(' / ')}` +
-          (latencyMs === 20 ? ` (target ≥ ${RATE_TARGET}x: ${verdict(ratio >= RATE_TARGET)})` : '') +
-          // What bounds the ratio: the build's work after its last read, which the raw client does not have.
-          `; last read back at ${figures.lastReadS.toFixed(1)} s, then ${(wallS - figures.lastReadS).toFixed(1)} s of tax work and files ` +
-          `(${RATE_TARGET}x allows ${Math.max(0, rawS / RATE_TARGET - figures.lastReadS).toFixed(1)} s)` +
-          '\n',
-      );
+      const rounds: Figures[] = [];
+      for (let round = 0; round < roundsAt(latencyMs); round++) {
+        // Each side meets a sandbox just started: its caches as cold for the pack as for the raw client.
+        const packSide = await timePack(world, latencyMs, label, coldkey);
+        const sandbox = await startBigSandbox(world, latencyMs);
+        const rawCpu = process.cpuUsage();
+        const rawS = await replay(sandbox.url, packSide.requests, PACK_READ_CONCURRENCY).finally(() =>
+          sandbox.stop(),
+        );
+        const rawUsed = process.cpuUsage(rawCpu);
+        const figures: Figures = {
+          ...packSide.figures,
+          rawS,
+          rawCpuS: (rawUsed.user + rawUsed.system) / 1e6,
+        };
+        rounds.push(figures);
+        process.stdout.write(`${roundLine(figures, round, roundsAt(latencyMs))}\n`);
+      }
+      // The round of the median ratio stands for the size (one round at 0 ms, three at 20).
+      const byRatio = [...rounds].sort((a, b) => rateRatio(a) - rateRatio(b));
+      const median = byRatio[Math.floor(byRatio.length / 2)]!;
+      rows.push({ ...median, growthMiB: Math.max(...rounds.map((r) => r.growthMiB)) });
+      if (rounds.length > 1) {
+        process.stdout.write(
+          `latency ${String(latencyMs).padStart(2)} ms, ${label}: pack/raw rate ${rounds.map((r) => rateRatio(r).toFixed(2)).join(', ')}: ` +
+            `median ${rateRatio(median).toFixed(2)}x (target ≥ ${RATE_TARGET}x: ${verdict(rateRatio(median) >= RATE_TARGET)})\n`,
+        );
+      }
     }
   }
   for (const latencyMs of LATENCIES_MS) {
