@@ -131,9 +131,17 @@ export async function startGateway(
   };
 }
 
+/** How long an idle kept-alive connection is kept open (above nginx's 60 s upstream default). */
+export const KEEP_ALIVE_MS = 65_000;
+
 function listen(app: GatewayApp, hostname: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(nodeListener(app));
+    // An idle kept-alive connection stays open longer than a proxy in front keeps it for reuse (nginx's
+    // upstream `keepalive_timeout`, 60 s by default): closed first by Node (5 s by default), a request the
+    // proxy or a client sends on it as it closes is lost ("upstream prematurely closed", a 502).
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     server.on('clientError', answerClientError);
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(

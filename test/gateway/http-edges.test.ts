@@ -5,13 +5,14 @@
  * client would refuse to send the bytes.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../gateway/app.js';
 import { loadGatewayConfig } from '../../gateway/config.js';
-import { type RunningGateway, startGateway } from '../../gateway/server.js';
+import { KEEP_ALIVE_MS, type RunningGateway, startGateway } from '../../gateway/server.js';
 
 let dir: string;
 let gateway: RunningGateway;
@@ -191,5 +192,35 @@ describe('methods', () => {
     expect(logs).toContainEqual(
       expect.objectContaining({ method: 'HEAD', route: '/api/v1/openapi.json', status: 200 }),
     );
+  });
+});
+
+describe('kept-alive connections', () => {
+  it("an idle connection is kept past Node's 5 s default, as long as a proxy keeps it for reuse", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
+        const request = httpGet({ host: '127.0.0.1', port, path: '/api/v1/subnets', agent }, (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              keepAlive: response.headers['keep-alive'],
+              reused: request.reusedSocket,
+            }),
+          );
+        });
+        request.on('error', reject);
+      });
+    try {
+      const first = await get();
+      expect(first.keepAlive).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+      // Idle longer than Node's default keep-alive (5 s), then the next request on the same connection.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await get();
+      expect(second).toEqual({ status: first.status, keepAlive: first.keepAlive, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });
