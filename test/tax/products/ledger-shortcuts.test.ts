@@ -22,7 +22,8 @@ import {
   type CgtMappingInput,
   cgtTransactions,
 } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
-import { type PackWorld, publishPackWorld } from './pack/pack-world.js';
+import { sharedPackWorld } from '../../support/shared-pack-world.js';
+import type { PackWorld } from './pack/pack-world.js';
 
 let world: PackWorld;
 let chain: PackChain;
@@ -30,7 +31,7 @@ let ledger: TaxYearLedger;
 let actions: EconomicAction[];
 
 beforeAll(async () => {
-  world = await publishPackWorld({ genesis: new Date('2026-01-01T00:00:00Z'), historyDays: 16 });
+  world = await sharedPackWorld({ genesis: new Date('2026-01-01T00:00:00Z'), historyDays: 16 });
   chain = openPackChain(world.devnet.url);
   const order = {
     id: 'ord_shortcuts',

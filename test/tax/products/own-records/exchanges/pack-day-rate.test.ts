@@ -12,7 +12,8 @@ import { readCustomerFiles } from '../../../../../pipeline/tax/products/own-reco
 import { openPackChain, type PackChain } from '../../../../../pipeline/tax/products/pack/pack-chain.js';
 import { type PackInputs, readPackInputs } from '../../../../../pipeline/tax/products/pack/pack-inputs.js';
 import { addDays } from '../../../../../pipeline/time/utc-day.js';
-import { type PackWorld, publishPackWorld } from '../../pack/pack-world.js';
+import { sharedPackWorld } from '../../../../support/shared-pack-world.js';
+import type { PackWorld } from '../../pack/pack-world.js';
 
 let world: PackWorld;
 let chain: PackChain;
@@ -86,7 +87,7 @@ const KRAKEN = [
 ].join('\n');
 
 beforeAll(async () => {
-  world = await publishPackWorld({ genesis: new Date('2026-01-01T00:00:00Z'), historyDays: 16 });
+  world = await sharedPackWorld({ genesis: new Date('2026-01-01T00:00:00Z'), historyDays: 16 });
   chain = openPackChain(world.devnet.url);
   inputs = await readPackInputs(world.store, order());
 }, 300_000);
