@@ -19,7 +19,11 @@ export default defineConfig({
     // before the heavy suites load the cores, only for runs whose selected files use it (see the files).
     globalSetup: ['test/support/ram-temp-dir.ts', 'test/services/s3-global-setup.ts'],
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Each fork runs its files one after another in one process (no new process and module graph per
+    // file): a file imported the project's modules afresh in 1.7 s on average, a sixth of the run's time.
+    // Each file still starts its own servers and worlds and stops them; a spy or a changed environment
+    // variable is restored by the file that made it.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     // The files that take minutes start first, so they overlap the rest instead of ending the run alone.
     sequence: { sequencer: LongFilesFirst },
     testTimeout: 60_000,
