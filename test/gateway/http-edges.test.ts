@@ -205,7 +205,7 @@ describe('kept-alive connections', () => {
           response.on('end', () =>
             resolve({
               status: response.statusCode ?? 0,
-              keepAlive: response.headers['keep-alive'],
+              keepAlive: response.headers['keep-alive']?.toString(),
               reused: request.reusedSocket,
             }),
           );
