@@ -42,6 +42,15 @@ export function positionId(position: PositionRef): string {
   return `${position.coldkey}/${position.hotkey}/${position.netuid}`;
 }
 
+/** The record's order of positions: by coldkey, then netuid, then hotkey. */
+export function comparePositions(a: PositionRef, b: PositionRef): number {
+  return (
+    (a.coldkey < b.coldkey ? -1 : a.coldkey > b.coldkey ? 1 : 0) ||
+    a.netuid - b.netuid ||
+    (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0)
+  );
+}
+
 export interface SubnetAtBlock {
   /** `NetworkRegisteredAt`; 0 when absent (as the collected panel records it). */
   registeredAt: number;

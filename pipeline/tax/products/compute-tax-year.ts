@@ -25,6 +25,7 @@ import {
   readOtherHoldings,
 } from '../chain-record/read-other-holdings.js';
 import {
+  comparePositions,
   type PositionRef,
   positionId,
   positionsAtBlock,
@@ -49,6 +50,7 @@ import {
   netAcrossHotkeys,
   type SwapPair,
 } from '../uk-rules/income-ledger.js';
+import { incomeDaysAhead } from './income-days-ahead.js';
 import {
   type CombinedTransactions,
   chainRecordAlone,
@@ -346,18 +348,16 @@ async function readActionsAndIncome(
   // reads: its few version reads then take no time of their own.
   const upgradeSearch = alphaV2UpgradeBlock(reader, recordOpening.block, recordEnd.block);
   upgradeSearch.catch(() => undefined);
-  // Each block's actions are treated as their reads arrive: the build's thread is idle while it reads.
+  // Each block's actions are treated, and each day's income worked out, as their reads arrive: the build's
+  // thread is idle while it reads.
   const prices = new GbpPrices(inputs.fiat);
+  const asked = [...positions.values()];
   const ahead = treatBlocksAhead(actions, prices);
-  const stakes = await readStakesAtBlocks(
-    reader,
-    [...positions.values()],
-    coldkeys,
-    blocks,
-    concurrency,
-    progress,
-    ahead.onRead,
-  );
+  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices);
+  const stakes = await readStakesAtBlocks(reader, asked, coldkeys, blocks, concurrency, progress, (read) => {
+    ahead.onRead(read);
+    incomeAhead.onRead(read);
+  });
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
   for (const read of stakes.values()) {
@@ -367,18 +367,14 @@ async function readActionsAndIncome(
       else if (inYear(read.block)) yearPositions.add(positionId(position));
     }
   }
-  const ordered = [...positions.values()].sort(
-    (a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey),
-  );
+  const ordered = [...positions.values()].sort(comparePositions);
   // The blocks whose change of a position an action explains (not income there).
   const eventBlocks = new Map<string, number[]>();
   const explain = (list: readonly EconomicAction[]) => {
     for (const action of list) {
-      const positionsTouched = touchedPositions(
-        action,
-        stakes.get(action.block - 1)!,
-        stakes.get(action.block)!,
-      );
+      const positionsTouched =
+        incomeAhead.touched.get(action) ??
+        touchedPositions(action, stakes.get(action.block - 1)!, stakes.get(action.block)!);
       for (const [id, position] of positionsTouched) {
         if (!positions.has(id)) {
           note(position, inYear(action.block));
@@ -390,23 +386,35 @@ async function readActionsAndIncome(
         else if (!listed.includes(action.block)) listed.push(action.block);
       }
     }
-    ordered.sort((a, b) => cmp(a.coldkey, b.coldkey) || a.netuid - b.netuid || cmp(a.hotkey, b.hotkey));
+    ordered.sort(comparePositions);
   };
   const pairs: SwapPair[] = [];
   const pairSwaps = (list: readonly EconomicAction[]) => pairKeySwaps(list, stakes, recordColdkeys, pairs);
   pinLimitOrderHotkeys(actions, stakes);
   pairSwaps(actions);
   explain(actions);
-  // The ledger of what is known so far, computed again only once a located action has changed it.
+  // The ledger of what is known so far, computed again only once a located action has changed it. A day
+  // worked out while the reads arrived is taken as it is, unless a key swap's day merges into it.
   let rowsSoFar: IncomeRow[] | null = null;
+  const workedOut = (date: string) =>
+    pairs.some((pair) => pair.date === date) ? undefined : incomeAhead.days.get(date)?.rows;
   const ledgerRows = () => {
     if (rowsSoFar === null) {
-      const rows = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices);
+      const rows = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices, workedOut);
       rowsSoFar = mergeSwapDays(rows, pairs);
     }
     return rowsSoFar;
   };
-  let netted = netAcrossHotkeys(ledgerRows());
+  // Netting groups one day's rows: when every day was worked out ahead (no swap), its netting is kept too.
+  const nettedRows = () => {
+    const ready = readDays.map((day) => incomeAhead.days.get(day.date));
+    if (pairs.length > 0 || ready.some((day) => day === undefined)) return netAcrossHotkeys(ledgerRows());
+    return {
+      rows: ready.flatMap((day) => day!.netted),
+      moves: ready.flatMap((day) => day!.moves),
+    };
+  };
+  let netted = nettedRows();
   await breathe();
   // What no event of the record names, found on the chain and named: moves (a hotkey swap of the validator),
   // then holdings the AlphaV2 migration deleted (falls in the blocks after the spec-473 upgrade).
@@ -420,12 +428,13 @@ async function readActionsAndIncome(
       concurrency,
     );
     for (const [block, read] of extra) if (!stakes.has(block)) stakes.set(block, read);
+    incomeAhead.forget(located.map((action) => action.block));
     actions.push(...located);
     actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
     pairSwaps(located);
     explain(located);
     rowsSoFar = null;
-    netted = netAcrossHotkeys(ledgerRows());
+    netted = nettedRows();
     await breathe();
   };
   const dayEnds = [recordOpening, ...readDays];
@@ -613,8 +622,4 @@ function closingPools(
 /** A list of dates as its first and last and a count, short enough for one line. */
 function summariseDates(dates: readonly string[]): string {
   return dates.length <= 3 ? dates.join(', ') : `${dates[0]} to ${dates[dates.length - 1]}`;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -64,6 +64,7 @@ export function taoRaoAt(stakes: StakesAtBlock, netuid: number, alphaRao: bigint
 /**
  * Income rows for every position and every day after `opening` (each day's start is the day before's end),
  * days with nothing received left out. `eventBlocks` lists, per position id, the blocks whose events touch it.
+ * `workedOut` gives the rows of a day already computed the same way (while a pack's reads arrived), if any.
  */
 export function incomeLedger(
   positions: readonly PositionRef[],
@@ -72,6 +73,7 @@ export function incomeLedger(
   stakes: ReadonlyMap<number, StakesAtBlock>,
   eventBlocks: ReadonlyMap<string, readonly number[]>,
   prices: GbpPrices,
+  workedOut?: (date: string) => readonly IncomeRow[] | undefined,
 ): IncomeRow[] {
   const at = (block: number) => {
     const found = stakes.get(block);
@@ -83,6 +85,12 @@ export function incomeLedger(
   let previous = opening;
   for (let d = 0; d < days.length; d++) {
     const day = days[d]!;
+    const ready = workedOut?.(day.date);
+    if (ready) {
+      for (const row of ready) rows.push(row);
+      previous = day;
+      continue;
+    }
     const end = at(day.block);
     const start = at(previous.block);
     // Looked up only when the day has something to value: a day with no income needs no rate.
@@ -130,7 +138,7 @@ function eventBlocksByDay(
 }
 
 /** The index of the first day whose last block is at or after `block`; -1 outside the days. */
-function dayOf(block: number, opening: LedgerDay, days: readonly LedgerDay[]): number {
+export function dayOf(block: number, opening: LedgerDay, days: readonly LedgerDay[]): number {
   if (block <= opening.block) return -1;
   let lo = 0;
   let hi = days.length - 1;

@@ -1,15 +1,24 @@
 /**
- * The pack's two shortcuts give what the long way gives, on the demo coldkey's record served by the sandbox
+ * The pack's shortcuts give what the long way gives, on the demo coldkey's record served by the sandbox
  * and published by the real pipeline:
  *   - each block's actions treated while the stake reads arrive, in whatever order they arrive, are the
  *     treatments `cgtTransactions` makes after the last read; a block whose actions changed since is treated
  *     again;
+ *   - each UK day's income worked out while the reads arrive is the income ledger's rows of that day, netted
+ *     as the ledger nets them; a day an action is found in later is worked out again;
  *   - a record the buyer added nothing to stands as the chain's transactions, as combining it with nothing
  *     gives (sorted, every shortfall covered once).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EconomicAction } from '../../../pipeline/tax/chain-record/actions/economic-action.js';
+import {
+  comparePositions,
+  type PositionRef,
+  positionId,
+} from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
+import { touchedPositions } from '../../../pipeline/tax/chain-record/touched-positions.js';
 import { computeTaxYearLedger, type TaxYearLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
+import { incomeDaysAhead } from '../../../pipeline/tax/products/income-days-ahead.js';
 import {
   chainRecordAlone,
   combineOwnRecords,
@@ -22,6 +31,7 @@ import {
   type CgtMappingInput,
   cgtTransactions,
 } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
+import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
 import type { PackWorld } from './pack/pack-world.js';
 
@@ -77,11 +87,7 @@ describe('actions treated while the reads arrive', () => {
     const blocks = [...ledger.stakes.keys()].sort((a, b) => a - b);
     const forward = treatedAhead(actions, blocks);
     // Out of order, as 32 reads in flight come back: the last block first, the others interleaved.
-    const shuffled = [
-      ...blocks.filter((_, i) => i % 2 === 1).reverse(),
-      ...blocks.filter((_, i) => i % 2 === 0),
-    ];
-    const backward = treatedAhead(actions, shuffled);
+    const backward = treatedAhead(actions, outOfOrder(blocks));
     // Every block with actions was treated ahead but those of a limit order or a key swap (the demo
     // coldkey's record has limit orders), which are settled from all the reads and treated after them.
     const settledLater = new Set(
@@ -113,6 +119,85 @@ describe('actions treated while the reads arrive', () => {
     expect(again.events).toEqual(fresh.events);
     expect(again.transactions).toEqual(fresh.transactions);
     expect(again.events.length).toBe(changed.length);
+  });
+});
+
+/** The reads in the order 32 in flight can bring them: every other block from the last, then the rest. */
+function outOfOrder(blocks: readonly number[]): number[] {
+  const sorted = [...blocks].sort((a, b) => a - b);
+  return [...sorted.filter((_, i) => i % 2 === 1).reverse(), ...sorted.filter((_, i) => i % 2 === 0)];
+}
+
+describe('each day’s income worked out while the reads arrive', () => {
+  const days = () => [...ledger.days, ...ledger.following];
+  /** The income ledger after the last read: every position any read or action names, every day at once. */
+  const longWay = () => {
+    const positions = new Map<string, PositionRef>();
+    for (const read of ledger.stakes.values())
+      for (const position of read.held) positions.set(positionId(position), position);
+    const eventBlocks = new Map<string, number[]>();
+    for (const action of [...actions].sort((a, b) => a.block - b.block)) {
+      const touched = touchedPositions(
+        action,
+        ledger.stakes.get(action.block - 1)!,
+        ledger.stakes.get(action.block)!,
+      );
+      for (const [id, position] of touched) {
+        positions.set(id, position);
+        const listed = eventBlocks.get(id) ?? [];
+        if (!listed.includes(action.block)) eventBlocks.set(id, [...listed, action.block]);
+      }
+    }
+    const ordered = [...positions.values()].sort(comparePositions);
+    return incomeLedger(ordered, ledger.opening, days(), ledger.stakes, eventBlocks, ledger.prices);
+  };
+  const workedAhead = () => {
+    // No position asked for: those the day's reads report and its actions touch are all it needs.
+    const ahead = incomeDaysAhead(ledger.opening, days(), actions, [], ledger.prices);
+    for (const block of outOfOrder([...ledger.stakes.keys()])) ahead.onRead(ledger.stakes.get(block)!);
+    return ahead;
+  };
+
+  it('is the ledger’s rows of that day and their netting, whatever order the reads came in', () => {
+    // The record opens at the year's opening (no day before the year to leave out of `days`).
+    expect(ledger.opening.block).toBe(ledger.recordOpening.block);
+    const rows = longWay();
+    expect(rows.length).toBeGreaterThan(50);
+    const ahead = workedAhead();
+    // The days with a limit order or a key swap are left to after the reads; the demo coldkey has some.
+    const dayOf = (block: number) =>
+      days().find((day, i) => block <= day.block && block > (days()[i - 1] ?? ledger.opening).block)!.date;
+    const settledLater = new Set(
+      actions.filter((a) => a.kind === 'limit-order' || a.swap !== undefined).map((a) => dayOf(a.block)),
+    );
+    expect(settledLater.size).toBeGreaterThan(0);
+    expect([...ahead.days.keys()].sort()).toEqual(
+      days()
+        .map((day) => day.date)
+        .filter((date) => !settledLater.has(date)),
+    );
+    for (const [date, day] of ahead.days) {
+      const ofDay = rows.filter((row) => row.date === date);
+      expect(day.rows).toEqual(ofDay);
+      const netted = netAcrossHotkeys(ofDay);
+      expect(day.netted).toEqual(netted.rows);
+      expect(day.moves).toEqual(netted.moves);
+    }
+    // The pack's own ledger (worked out ahead where it could) nets to the same year's income.
+    const year = netAcrossHotkeys(rows).rows.filter(
+      (row) => row.date > ledger.opening.date && row.date <= ledger.days[ledger.days.length - 1]!.date,
+    );
+    expect(ledger.income).toEqual(year);
+  });
+
+  it('forgets a day an action is found in later, and only that day', () => {
+    const ahead = workedAhead();
+    const [date] = [...ahead.days.keys()];
+    const day = days().find((d) => d.date === date)!;
+    const worked = ahead.days.size;
+    ahead.forget([day.block]);
+    expect(ahead.days.has(date!)).toBe(false);
+    expect(ahead.days.size).toBe(worked - 1);
   });
 });
 
