@@ -125,11 +125,18 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
 
 /**
  * The caller's amounts as `CgtDecimal`s (a Decimal of another precision is copied digit for digit; one
- * already of the engine's is kept, a decimal never changing once made).
+ * already of the engine's is kept, a decimal never changing once made). A transaction whose amounts all are
+ * is kept as it is (the engine never changes one): a big record has tens of thousands.
  */
 function inEngineDecimals(tx: CgtTransaction): CgtTransaction {
+  // Its own constructor, not `instanceof`: every decimal.js clone shares one prototype.
+  if (
+    tx.quantity?.constructor === CgtDecimal &&
+    tx.gbp?.constructor === CgtDecimal &&
+    (tx.fee === undefined || tx.fee.constructor === CgtDecimal)
+  )
+    return tx;
   const decimal = (value: Decimal, name: string) => {
-    // Its own constructor, not `instanceof`: every decimal.js clone shares one prototype.
     if (value.constructor === CgtDecimal) return value;
     try {
       return new CgtDecimal(value);
