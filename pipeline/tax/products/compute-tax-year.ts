@@ -50,7 +50,7 @@ import {
   netAcrossHotkeys,
   type SwapPair,
 } from '../uk-rules/income-ledger.js';
-import { incomeDaysAhead } from './income-days-ahead.js';
+import { type IncomeDaysAhead, incomeDaysAhead } from './income-days-ahead.js';
 import {
   type CombinedTransactions,
   chainRecordAlone,
@@ -393,28 +393,19 @@ async function readActionsAndIncome(
   pinLimitOrderHotkeys(actions, stakes);
   pairSwaps(actions);
   explain(actions);
-  // The ledger of what is known so far, computed again only once a located action has changed it. A day
-  // worked out while the reads arrived is taken as it is, unless a key swap's day merges into it.
-  let rowsSoFar: IncomeRow[] | null = null;
-  const workedOut = (date: string) =>
-    pairs.some((pair) => pair.date === date) ? undefined : incomeAhead.days.get(date)?.rows;
-  const ledgerRows = () => {
-    if (rowsSoFar === null) {
-      const rows = incomeLedger(ordered, recordOpening, readDays, stakes, eventBlocks, prices, workedOut);
-      rowsSoFar = mergeSwapDays(rows, pairs);
-    }
-    return rowsSoFar;
-  };
-  // Netting groups one day's rows: when every day was worked out ahead (no swap), its netting is kept too.
-  const nettedRows = () => {
-    const ready = readDays.map((day) => incomeAhead.days.get(day.date));
-    if (pairs.length > 0 || ready.some((day) => day === undefined)) return netAcrossHotkeys(ledgerRows());
-    return {
-      rows: ready.flatMap((day) => day!.netted),
-      moves: ready.flatMap((day) => day!.moves),
-    };
-  };
-  let netted = nettedRows();
+  // The ledger of what is known so far, computed again only once a located action has changed it.
+  const ledgerOf = () =>
+    recordIncome({
+      ordered,
+      recordOpening,
+      readDays,
+      stakes,
+      eventBlocks,
+      prices,
+      pairs,
+      ahead: incomeAhead,
+    });
+  let { rows, netted } = ledgerOf();
   await breathe();
   // What no event of the record names, found on the chain and named: moves (a hotkey swap of the validator),
   // then holdings the AlphaV2 migration deleted (falls in the blocks after the spec-473 upgrade).
@@ -433,21 +424,59 @@ async function readActionsAndIncome(
     actions.sort((a, b) => a.block - b.block || a.events[0]!.event_index - b.events[0]!.event_index);
     pairSwaps(located);
     explain(located);
-    rowsSoFar = null;
-    netted = nettedRows();
+    ({ rows, netted } = ledgerOf());
     await breathe();
   };
   const dayEnds = [recordOpening, ...readDays];
   await addLocated(await locateMoves(reader, netted.moves, dayEnds, stakes, actions));
   // Each position's own falls, before netting: the migration deleting an old coldkey's leftover rao the day a
   // successor's position on the same hotkey rose would otherwise be netted away as a move between them.
-  const falls = ledgerRows().filter((row) => row.alphaRao < 0n);
+  const falls = rows.filter((row) => row.alphaRao < 0n);
   await breathe();
   if (falls.length > 0) {
     const upgrade = await upgradeSearch;
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
   return { actions, stakes, positions: ordered, yearPositions, netted, prices, treated: ahead.treated };
+}
+
+/**
+ * The record's income rows (a key swap's day merged into the position it began on) and their netting across
+ * hotkeys. A day worked out while the reads arrived is taken as it is, unless a swap's day merges into it;
+ * when every day was (no swap), its netting is kept too (netting groups one day's rows).
+ */
+function recordIncome(record: {
+  ordered: readonly PositionRef[];
+  recordOpening: LedgerDay;
+  readDays: readonly LedgerDay[];
+  stakes: ReadonlyMap<number, StakesAtBlock>;
+  eventBlocks: ReadonlyMap<string, readonly number[]>;
+  prices: GbpPrices;
+  pairs: readonly SwapPair[];
+  ahead: IncomeDaysAhead;
+}): { rows: IncomeRow[]; netted: ReturnType<typeof netAcrossHotkeys> } {
+  const { readDays, pairs, ahead } = record;
+  const workedOut = (date: string) =>
+    pairs.some((pair) => pair.date === date) ? undefined : ahead.days.get(date)?.rows;
+  const rows = mergeSwapDays(
+    incomeLedger(
+      record.ordered,
+      record.recordOpening,
+      readDays,
+      record.stakes,
+      record.eventBlocks,
+      record.prices,
+      workedOut,
+    ),
+    pairs,
+  );
+  const ready = readDays.map((day) => ahead.days.get(day.date));
+  if (pairs.length > 0 || ready.some((day) => day === undefined))
+    return { rows, netted: netAcrossHotkeys(rows) };
+  return {
+    rows,
+    netted: { rows: ready.flatMap((day) => day!.netted), moves: ready.flatMap((day) => day!.moves) },
+  };
 }
 
 /** The positions held at the record's opening and at the year's, per coldkey, read at once. */
