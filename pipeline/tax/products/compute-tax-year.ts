@@ -11,7 +11,7 @@
  * engine only; the pack shows the year's income, events, disposals and its closing pools (at 5 April).
  */
 import type { ChainReader } from '../../chain/chain-reader.js';
-import { ukDay, ukDayEndMs } from '../../time/uk-day.js';
+import { ukDay } from '../../time/uk-day.js';
 import { addDays } from '../../time/utc-day.js';
 import { type EconomicAction, economicAction, groupEvents } from '../chain-record/actions/economic-action.js';
 import { locateMoves } from '../chain-record/actions/locate-moves.js';
@@ -67,6 +67,7 @@ import type { PackInputs } from './pack/pack-inputs.js';
 import { type RecordDays, recordDays } from './pack/record-days.js';
 import { type Reconciliation, reconcileHoldings } from './reconcile-holdings.js';
 import { treatBlocksAhead } from './treat-blocks-ahead.js';
+import { yearClosingPools } from './year-closing-pools.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
@@ -240,7 +241,7 @@ export async function computeTaxYearLedger(
     recordEvents: mapping.events,
     gains,
     disposals,
-    closingPools: closingPools(gains, label, combined.transactions, yearEnd.date),
+    closingPools: yearClosingPools(gains, label, combined.transactions, yearEnd.date),
     prices,
     reconciliation,
     otherHoldings: others,
@@ -630,26 +631,6 @@ function reconciliationFlags(reconciliation: Reconciliation): PackFlag[] {
 function formatRao(rao: bigint): string {
   const sign = rao < 0n ? '-' : '+';
   return `${sign}${new CgtDecimal((rao < 0n ? -rao : rao).toString()).div(1_000_000_000).toFixed()}`;
-}
-
-/**
- * The pools at the end of the year's last day. The engine gives them with each tax year that has disposals,
- * and with each year its record spans (`yearEnds`: a year without disposals matched nothing, so its pools are
- * every acquisition up to its end, as computing the gains again up to that day gives, and at no cost; a pool
- * emptied in an earlier year is not one of them). A year the record does not reach is computed up to its end.
- */
-function closingPools(
-  gains: CgtReport,
-  label: string,
-  transactions: readonly CgtTransaction[],
-  lastDate: string,
-): CgtPool[] {
-  const year = gains.taxYears.find((y) => y.taxYear === label);
-  if (year) return year.closingPools;
-  const spanned = gains.yearEnds.find((y) => y.taxYear === label);
-  if (spanned) return spanned.pools;
-  const end = ukDayEndMs(lastDate);
-  return computeGains(transactions.filter((tx) => tx.at.getTime() < end)).pools;
 }
 
 /** A list of dates as its first and last and a count, short enough for one line. */
