@@ -22,7 +22,7 @@ import type { Codec } from '@polkadot/types/types';
 import { ChainDataError } from '../../chain/chain-errors.js';
 import type { ChainReader } from '../../chain/chain-reader.js';
 import { account, rao, smallInt } from '../../chain/codec-values.js';
-import { mapConcurrent } from '../../chain/limiter.js';
+import { Limiter, mapConcurrent } from '../../chain/limiter.js';
 import { type RuntimeApis, runtimeApisOf } from '../../chain/runtime-call.js';
 import type { RuntimeCodec } from '../../chain/runtime-codec.js';
 import { ScaleLayouts, type UintRead } from './scale-bytes.js';
@@ -93,7 +93,7 @@ interface BlockKeys {
  * the positions to report even when they hold nothing (0); the chain's own list adds any other the coldkeys
  * hold. The subnets read are those of `positions` and of every position found.
  */
-export async function readStakesAtBlocks(
+export function readStakesAtBlocks(
   reader: ChainReader,
   positions: readonly PositionRef[],
   coldkeys: readonly string[],
@@ -104,45 +104,108 @@ export async function readStakesAtBlocks(
   /** Called with each block's read as it arrives (in any order). */
   onBlock?: (read: StakesAtBlock) => void,
 ): Promise<Map<number, StakesAtBlock>> {
+  return stakeReadsAhead(reader, coldkeys, blocks, concurrency).ask(positions, onRead, onBlock);
+}
+
+/** Stake reads begun before the positions to ask for are known (`stakeReadsAhead`). */
+export interface StakeReadsAhead {
+  /** The reads of `readStakesAtBlocks`, finished for these positions; asked once. */
+  ask(
+    positions: readonly PositionRef[],
+    onRead?: (read: number, total: number) => void,
+    onBlock?: (read: StakesAtBlock) => void,
+  ): Promise<Map<number, StakesAtBlock>>;
+  /** Sends no more of the heads (the build failed before asking); nothing once the reads are asked for. */
+  cancel(): void;
+}
+
+/**
+ * Starts reading `blocks` before the positions are known: a big record's events take seconds to group into
+ * the actions that name them, and each block's head (its hash, its runtime and the chain's report of the
+ * coldkeys' stake) needs none of it. The heads are read from now on, in block order, at most `concurrency`
+ * at once; each block's subnets once `ask` gives the positions.
+ */
+export function stakeReadsAhead(
+  reader: ChainReader,
+  coldkeys: readonly string[],
+  blocks: readonly number[],
+  concurrency: number,
+): StakeReadsAhead {
   const unique = [...new Set(blocks)].sort((a, b) => a - b);
-  const keysBySpec = new Map<string, BlockKeys>();
-  let done = 0;
-  onRead?.(0, unique.length);
-  const read = await mapConcurrent(unique, concurrency, async (block) => {
-    const hash = await reader.blockHash(block);
-    const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
-    const codec = await reader.codec(version.specVersion, hash);
-    const apis = await runtimeApisOf(reader.rpc, codec, hash);
-    // The chain's own report of every position, or the V1 storage where the runtime has no such call.
-    const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash) : null;
-    const netuids = new Set(positions.map((p) => p.netuid));
-    for (const found of reported ?? []) netuids.add(found.position.netuid);
-    const specKey = `${codec.specVersion}|${[...netuids].sort((a, b) => a - b).join(',')}|${reported ? 'api' : 'v1'}`;
-    let keys = keysBySpec.get(specKey);
-    if (!keys) {
-      keys = blockKeys(codec, reported ? [] : positions, [...netuids], coldkeys);
-      keysBySpec.set(specKey, keys);
-    }
-    const sets = await reader.rpc.send<Array<{ changes: Array<[string, string | null]> }>>(
-      'state_queryStorageAt',
-      [keys.all, hash],
-    );
-    const values = new Map<string, string | null>();
-    for (const set of sets) for (const [key, value] of set.changes) values.set(key.toLowerCase(), value);
-    const stakes = decodeBlock(codec, keys, values, block);
-    if (reported) {
-      for (const p of positions) stakes.stake.set(positionId(p), 0n);
-      for (const { position, rao: amount } of reported) {
-        const id = positionId(position);
-        stakes.stake.set(id, (stakes.stake.get(id) ?? 0n) + amount);
+  const heads = new Limiter(concurrency);
+  let stopped = false;
+  const headOf = new Map(
+    unique.map((block) => {
+      const head = heads.run(() =>
+        stopped ? Promise.reject(new Error('stake reads stopped')) : readHead(reader, coldkeys, block),
+      );
+      // Awaited by `ask`; one never asked for (the build failed first) must not be an unhandled rejection.
+      head.catch(() => undefined);
+      return [block, head] as const;
+    }),
+  );
+  return {
+    async ask(positions, onRead, onBlock) {
+      const keysBySpec = new Map<string, BlockKeys>();
+      let done = 0;
+      onRead?.(0, unique.length);
+      try {
+        const read = await mapConcurrent(unique, concurrency, async (block) => {
+          const { hash, codec, reported } = await headOf.get(block)!;
+          const netuids = new Set(positions.map((p) => p.netuid));
+          for (const found of reported ?? []) netuids.add(found.position.netuid);
+          const specKey = `${codec.specVersion}|${[...netuids].sort((a, b) => a - b).join(',')}|${reported ? 'api' : 'v1'}`;
+          let keys = keysBySpec.get(specKey);
+          if (!keys) {
+            keys = blockKeys(codec, reported ? [] : positions, [...netuids], coldkeys);
+            keysBySpec.set(specKey, keys);
+          }
+          const sets = await reader.rpc.send<Array<{ changes: Array<[string, string | null]> }>>(
+            'state_queryStorageAt',
+            [keys.all, hash],
+          );
+          const values = new Map<string, string | null>();
+          for (const set of sets)
+            for (const [key, value] of set.changes) values.set(key.toLowerCase(), value);
+          const stakes = decodeBlock(codec, keys, values, block);
+          if (reported) {
+            for (const p of positions) stakes.stake.set(positionId(p), 0n);
+            for (const { position, rao: amount } of reported) {
+              const id = positionId(position);
+              stakes.stake.set(id, (stakes.stake.get(id) ?? 0n) + amount);
+            }
+            stakes.held = reported.map((r) => r.position);
+          }
+          onBlock?.(stakes);
+          onRead?.(++done, unique.length);
+          return stakes;
+        });
+        return new Map(read.map((stakes) => [stakes.block, stakes]));
+      } finally {
+        // A failed read stops the heads not yet sent.
+        stopped = true;
       }
-      stakes.held = reported.map((r) => r.position);
-    }
-    onBlock?.(stakes);
-    onRead?.(++done, unique.length);
-    return stakes;
-  });
-  return new Map(read.map((stakes) => [stakes.block, stakes]));
+    },
+    cancel() {
+      stopped = true;
+    },
+  };
+}
+
+interface BlockHead {
+  hash: string;
+  codec: RuntimeCodec;
+  /** The chain's own report of every position; null where the runtime has no such call (V1 storage). */
+  reported: Array<{ position: PositionRef; rao: bigint }> | null;
+}
+
+async function readHead(reader: ChainReader, coldkeys: readonly string[], block: number): Promise<BlockHead> {
+  const hash = await reader.blockHash(block);
+  const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
+  const codec = await reader.codec(version.specVersion, hash);
+  const apis = await runtimeApisOf(reader.rpc, codec, hash);
+  const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash) : null;
+  return { hash, codec, reported };
 }
 
 /**

@@ -30,7 +30,9 @@ import {
   positionId,
   positionsAtBlock,
   readStakesAtBlocks,
+  type StakeReadsAhead,
   type StakesAtBlock,
+  stakeReadsAhead,
 } from '../chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../chain-record/touched-positions.js';
 import { CgtDecimal, pounds } from '../uk-rules/cgt/cgt-decimal.js';
@@ -71,6 +73,9 @@ import { yearClosingPools } from './year-closing-pools.js';
 
 /** Blocks read at once: enough to hide a remote node's latency, few enough not to flood it. */
 export const PACK_READ_CONCURRENCY = 32;
+
+/** Extrinsics grouped between two turns of the event loop while the first reads are under way. */
+const GROUPING_SLICE = 2_000;
 
 export interface TaxYearLedger {
   coldkeys: string[];
@@ -308,10 +313,48 @@ async function readActionsAndIncome(
   concurrency: number,
   onProgress?: (progress: LedgerProgress) => void,
 ): Promise<ActionsAndIncome> {
-  const { recordOpening, opening, yearEnd, recordEnd, readDays } = bounds;
+  const { recordOpening, recordEnd, readDays } = bounds;
   const events: LedgerEvent[] = inputs.events.filter(
     (e) => e.block > recordOpening.block && e.block <= recordEnd.block,
   );
+  const blocks = [
+    recordOpening.block,
+    ...readDays.map((day) => day.block),
+    ...events.flatMap((event) => [event.block - 1, event.block]),
+  ];
+  // The stake reads start before the events are grouped (seconds for a big record): the chain's answers
+  // arrive meanwhile, and only each block's subnets wait for the positions the actions name.
+  const reads = stakeReadsAhead(reader, coldkeys, blocks, concurrency);
+  try {
+    return await actionsAndIncome(
+      inputs,
+      bounds,
+      events,
+      coldkeys,
+      recordColdkeys,
+      reader,
+      concurrency,
+      reads,
+      onProgress,
+    );
+  } finally {
+    reads.cancel();
+  }
+}
+
+/** `readActionsAndIncome` with the record's events and its stake reads under way. */
+async function actionsAndIncome(
+  inputs: PackInputs,
+  bounds: RecordBounds,
+  events: readonly LedgerEvent[],
+  coldkeys: readonly string[],
+  recordColdkeys: ReadonlySet<string>,
+  reader: ChainReader,
+  concurrency: number,
+  reads: StakeReadsAhead,
+  onProgress?: (progress: LedgerProgress) => void,
+): Promise<ActionsAndIncome> {
+  const { recordOpening, opening, yearEnd, recordEnd, readDays } = bounds;
   const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
 
   const positions = new Map<string, PositionRef>();
@@ -323,8 +366,15 @@ async function readActionsAndIncome(
   // The opening positions are read while the events are grouped (a big record's grouping takes a while).
   const openingRead = openingPositions(reader, coldkeys, bounds);
   openingRead.catch(() => undefined);
-  // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events).
-  const actions = groupEvents(events).map((group) => economicAction(group, recordColdkeys));
+  // One economic action per extrinsic of the record's events (a stake with its TAO leg, a move's four events),
+  // in slices with a turn of the event loop between them, so that the reads' answers are taken meanwhile.
+  const actions: EconomicAction[] = [];
+  const groups = groupEvents(events);
+  for (let from = 0; from < groups.length; from += GROUPING_SLICE) {
+    for (const group of groups.slice(from, from + GROUPING_SLICE))
+      actions.push(economicAction(group, recordColdkeys));
+    await breathe();
+  }
   for (const [atRecordOpening, atYearOpening] of await openingRead) {
     for (const position of atRecordOpening) note(position, recordOpening === opening);
     for (const position of atYearOpening) note(position, true);
@@ -339,11 +389,6 @@ async function readActionsAndIncome(
       }
     }
   }
-  const blocks = [
-    recordOpening.block,
-    ...readDays.map((day) => day.block),
-    ...events.flatMap((event) => [event.block - 1, event.block]),
-  ];
   const progress = readProgress(onProgress, positions.size, readDays.length);
   // The AlphaV2 upgrade's block (wanted only if the ledger shows falls, below) is searched beside the stake
   // reads: its few version reads then take no time of their own.
@@ -355,7 +400,7 @@ async function readActionsAndIncome(
   const asked = [...positions.values()];
   const ahead = treatBlocksAhead(actions, prices);
   const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices);
-  const stakes = await readStakesAtBlocks(reader, asked, coldkeys, blocks, concurrency, progress, (read) => {
+  const stakes = await reads.ask(asked, progress, (read) => {
     ahead.onRead(read);
     incomeAhead.onRead(read);
   });
