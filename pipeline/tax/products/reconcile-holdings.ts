@@ -184,6 +184,15 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
     entry.labels.push(bookedLabel(tx));
     assets.set(tx.asset, entry);
   }
+  // Each day's falls of subnet stake (negative income rows), looked up per unexplained difference: a record
+  // with many differences would otherwise scan the whole year's income for each.
+  const fallsByDay = new Map<string, IncomeRow[]>();
+  for (const row of input.income) {
+    if (row.alphaRao >= 0n || row.position.netuid === 0) continue;
+    const falls = fallsByDay.get(row.date);
+    if (falls) falls.push(row);
+    else fallsByDay.set(row.date, [row]);
+  }
   let previous = input.opening;
   let before = holdingsAt(read(previous.block), input.coldkeys, input.others?.get(previous.block));
   const rows: AssetReconciliation[] = yearOpeningRows(input, before, read(previous.block));
@@ -209,7 +218,7 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
       if (held.length === 0 && bookedAsset.rao === 0n && bookedAsset.labels.length === 0) continue;
       const differenceRao = closingRao - openingRao - bookedAsset.rao;
       const netuid = netuidOf(asset);
-      const why = explain(asset, day, differenceRao, input.income);
+      const why = explain(asset, differenceRao, fallsByDay.get(day.date) ?? []);
       rows.push({
         date: day.date,
         block: day.block,
@@ -297,19 +306,12 @@ function byAsset(a: string, b: string): number {
  */
 function explain(
   asset: string,
-  day: LedgerDay,
   differenceRao: bigint,
-  income: readonly IncomeRow[],
+  dayFalls: readonly IncomeRow[],
 ): { text: string; unexplained: boolean } {
   if (differenceRao === 0n) return { text: 'reconciled', unexplained: false };
-  const ended = income
-    .filter(
-      (row) =>
-        row.date === day.date &&
-        row.alphaRao < 0n &&
-        row.position.netuid !== 0 &&
-        alphaAsset(row.position.netuid, row.registeredAt) === asset,
-    )
+  const ended = dayFalls
+    .filter((row) => alphaAsset(row.position.netuid, row.registeredAt) === asset)
     .reduce((sum, row) => sum + row.alphaRao, 0n);
   if (ended !== 0n && ended === differenceRao && asset !== TAO_ASSET) {
     return {

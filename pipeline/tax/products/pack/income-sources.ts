@@ -130,33 +130,48 @@ function onlyColdkey(ledger: TaxYearLedger): string | null {
   return all ? first : null;
 }
 
+/** One item of a row (tens of thousands in a big year): made whole, not spread from a base object. */
+function incomeItem(
+  row: IncomeRow,
+  negative: boolean,
+  taoRao: bigint | null,
+  gbp: Decimal | null,
+  source: IncomeSource,
+): IncomeItem {
+  return {
+    date: row.date,
+    coldkey: row.position.coldkey,
+    netuid: row.position.netuid,
+    registeredAt: row.registeredAt,
+    negative,
+    taoRao,
+    gbp,
+    source,
+  };
+}
+
 function makeIncomeItems(ledger: TaxYearLedger, coldkey: string | undefined): IncomeItem[] {
   const dividends = dividendsByRow(ledger);
   const items: IncomeItem[] = [];
   for (const row of ledger.income) {
     if (coldkey !== undefined && row.position.coldkey !== coldkey) continue;
-    const base = {
-      date: row.date,
-      coldkey: row.position.coldkey,
-      netuid: row.position.netuid,
-      registeredAt: row.registeredAt,
-    };
     const part = dividends.get(row);
     if (!part) {
-      const negative = row.alphaRao < 0n;
-      items.push({ ...base, negative, taoRao: row.taoRao, gbp: row.gbp, source: 'staking' });
+      items.push(incomeItem(row, row.alphaRao < 0n, row.taoRao, row.gbp, 'staking'));
       continue;
     }
-    items.push({ ...base, negative: false, taoRao: part.taoRao, gbp: part.gbp, source: 'lease dividends' });
+    items.push(incomeItem(row, false, part.taoRao, part.gbp, 'lease dividends'));
     const rest = row.alphaRao - part.alphaRao;
     if (rest > 0n) {
-      items.push({
-        ...base,
-        negative: false,
-        taoRao: row.taoRao === null || part.taoRao === null ? row.taoRao : row.taoRao - part.taoRao,
-        gbp: row.gbp === null || part.gbp === null ? row.gbp : row.gbp.sub(part.gbp),
-        source: 'staking',
-      });
+      items.push(
+        incomeItem(
+          row,
+          false,
+          row.taoRao === null || part.taoRao === null ? row.taoRao : row.taoRao - part.taoRao,
+          row.gbp === null || part.gbp === null ? row.gbp : row.gbp.sub(part.gbp),
+          'staking',
+        ),
+      );
     }
   }
   for (const fee of liquidityFeeIncome(ledger)) {

@@ -88,20 +88,21 @@ export function exportRecords(
   const groups = new Map<string, CgtTransaction[]>();
   const records: ExportRecord[] = [];
   const byRecord = new Map<OwnRecord, CgtTransaction[]>();
+  // Tens of thousands of transactions for a big coldkey: each group's list grows in place.
+  const add = <K>(lists: Map<K, CgtTransaction[]>, key: K, tx: CgtTransaction) => {
+    const list = lists.get(key);
+    if (list) list.push(tx);
+    else lists.set(key, [tx]);
+  };
   for (const tx of transactions) {
     const record = customer.recordOf.get(tx);
-    if (record) {
-      byRecord.set(record, [...(byRecord.get(record) ?? []), tx]);
-      continue;
-    }
-    const key = `${tx.at.getTime()}|${tx.ref ?? ''}`;
-    groups.set(key, [...(groups.get(key) ?? []), tx]);
+    if (record) add(byRecord, record, tx);
+    else add(groups, `${tx.at.getTime()}|${tx.ref ?? ''}`, tx);
   }
   for (const group of groups.values()) {
-    const acquired = group.filter((tx) => tx.action === 'acquire');
-    const disposed = group.filter((tx) => tx.action === 'dispose');
-    if (acquired.length === 1 && disposed.length === 1 && acquired[0]!.asset !== disposed[0]!.asset) {
-      records.push(trade(acquired[0]!, disposed[0]!, eventOf.get(acquired[0]!)?.treatment));
+    if (group.length === 2 && group[0]!.action !== group[1]!.action && group[0]!.asset !== group[1]!.asset) {
+      const [acquired, disposed] = group[0]!.action === 'acquire' ? group : [group[1]!, group[0]!];
+      records.push(trade(acquired!, disposed!, eventOf.get(acquired!)?.treatment));
       continue;
     }
     for (const tx of group) records.push(single(tx, eventOf.get(tx)));
