@@ -1,6 +1,7 @@
 /**
- * The sandbox's quick encoding of unsigned integers and account ids (every event field of most blocks) gives
- * exactly the bytes the type registry gives, and leaves every other value to the registry.
+ * The sandbox's quick encoding of unsigned integers, compacts, account ids and an extrinsic's dispatch info
+ * (every event field of most blocks) gives exactly the bytes the type registry gives, and leaves every other
+ * value to the registry.
  */
 import { describe, expect, it } from 'vitest';
 import { loadRuntimes } from '../../pipeline/devnet/runtime/runtimes.js';
@@ -37,9 +38,42 @@ describe('the sandbox runtime encodes values as the registry does', () => {
     expect(runtime.encode('AccountId32', bytes)).not.toBe(bytes);
   });
 
-  it('other values go through the registry: a decimal string, a compact, a bool', () => {
+  it('a compact: each of its lengths, up to the largest value of its width', () => {
+    for (const value of [0, 63, 64, 16_383, 16_384, 1_073_741_823, 1_073_741_824n, (1n << 64n) - 1n])
+      expect(runtime.encode('Compact<u64>', value)).toEqual(viaRegistry('Compact<u64>', value));
+    expect(() => runtime.encode('Compact<u64>', 1n << 64n)).toThrow();
+  });
+
+  // Every extrinsic's `System.ExtrinsicSuccess` carries one: a struct of a struct of compacts and two enums.
+  const dispatchInfo = (() => {
+    const shape = runtime.event('System.ExtrinsicSuccess');
+    return shape.fieldTypes[0]!;
+  })();
+
+  it("an extrinsic's dispatch info, as every block's events give it", () => {
+    for (const value of [
+      { weight: { refTime: 0, proofSize: 1_493 }, class: 'Mandatory', paysFee: 'No' },
+      { weight: { refTime: 250_000_000_000n, proofSize: 12_999 }, class: 'Normal', paysFee: 'Yes' },
+      { weight: { refTime: 7, proofSize: 0 }, class: 'Operational', paysFee: 'Yes' },
+    ])
+      expect(runtime.encode(dispatchInfo, value)).toEqual(viaRegistry(dispatchInfo, value));
+  });
+
+  it('a struct missing a field, with one more, or an enum spelt otherwise, is encoded as the registry reads it', () => {
+    for (const value of [
+      { weight: { refTime: 5 }, class: 'Mandatory' },
+      { weight: { refTime: 5, proofSize: 1 }, class: 'Normal', paysFee: 'No', extra: 1 },
+      { weight: { refTime: 5, proofSize: 1 }, class: 'mandatory', paysFee: 1 },
+    ])
+      expect(runtime.encode(dispatchInfo, value)).toEqual(viaRegistry(dispatchInfo, value));
+    expect(() =>
+      runtime.encode(dispatchInfo, { weight: { refTime: -1, proofSize: 1 }, class: 'Normal', paysFee: 'No' }),
+    ).toThrow();
+  });
+
+  it('other values go through the registry: a decimal string, a bool', () => {
     expect(runtime.encode('u64', '1000000000')).toEqual(viaRegistry('u64', '1000000000'));
-    expect(runtime.encode('Compact<u64>', 5n)).toEqual(viaRegistry('Compact<u64>', 5n));
+    expect(runtime.encode('Compact<u64>', '5')).toEqual(viaRegistry('Compact<u64>', '5'));
     expect(runtime.encode('bool', true)).toEqual(viaRegistry('bool', true));
   });
 });

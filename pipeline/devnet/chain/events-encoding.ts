@@ -1,4 +1,4 @@
-import { compactToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { compactToU8a } from '@polkadot/util';
 import type { Runtime } from '../runtime/runtime.js';
 import type { BlockEvents } from '../world/block-events.js';
 
@@ -12,18 +12,21 @@ export function encodeEvents(runtime: Runtime, block: BlockEvents): string {
   for (const placed of block.events) {
     const shape = runtime.event(`${placed.event.pallet}.${placed.event.name}`);
     // Phase: variant 0 ApplyExtrinsic(u32), 1 Finalization, 2 Initialization (no payload for the last two).
-    const phase =
-      placed.extrinsic === -2
-        ? new Uint8Array([1])
-        : placed.extrinsic < 0
-          ? new Uint8Array([2])
-          : new Uint8Array(5);
-    if (placed.extrinsic >= 0) new DataView(phase.buffer).setUint32(1, placed.extrinsic, true);
-    parts.push(phase, new Uint8Array([shape.palletIndex, shape.variantIndex]));
+    if (placed.extrinsic >= 0) {
+      const phase = Buffer.alloc(5);
+      phase.writeUInt32LE(placed.extrinsic, 1);
+      parts.push(phase);
+    } else parts.push(placed.extrinsic === -2 ? FINALIZATION : INITIALIZATION);
+    parts.push(Uint8Array.of(shape.palletIndex, shape.variantIndex));
     shape.fieldTypes.forEach((type, i) => {
       parts.push(runtime.encode(type, placed.event.args[i]));
     });
-    parts.push(new Uint8Array([0])); // topics: empty Vec<H256>
+    parts.push(NO_TOPICS);
   }
-  return u8aToHex(u8aConcat(...parts));
+  return `0x${Buffer.concat(parts).toString('hex')}`;
 }
+
+const FINALIZATION = Uint8Array.of(1);
+const INITIALIZATION = Uint8Array.of(2);
+/** An empty `Vec<H256>`. */
+const NO_TOPICS = Uint8Array.of(0);
