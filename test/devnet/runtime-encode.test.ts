@@ -59,6 +59,18 @@ describe('the sandbox runtime encodes values as the registry does', () => {
       expect(runtime.encode(dispatchInfo, value)).toEqual(viaRegistry(dispatchInfo, value));
   });
 
+  it("an account's balances (System.Account: integers in a struct in a struct)", () => {
+    const type = runtime.storageValueType('System.Account');
+    const value = {
+      nonce: 96,
+      consumers: 0,
+      providers: 1,
+      sufficients: 0,
+      data: { free: 123_456_789_012_345n, reserved: 5n, frozen: 0n, flags: 1n << 127n },
+    };
+    expect(runtime.encode(type, value)).toEqual(viaRegistry(type, value));
+  });
+
   it('a struct missing a field, with one more, or an enum spelt otherwise, is encoded as the registry reads it', () => {
     for (const value of [
       { weight: { refTime: 5 }, class: 'Mandatory' },

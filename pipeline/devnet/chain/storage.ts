@@ -169,9 +169,7 @@ export class ChainStorage {
               flags: ACCOUNT_FLAGS,
             },
           };
-          return runtime.registry
-            .createTypeUnsafe(runtime.storageValueType('System.Account'), [value])
-            .toHex();
+          return u8aToHex(runtime.encode(runtime.storageValueType('System.Account'), value));
         },
         list: (block) => [...stakerAccounts(block).keys()].map((hex) => [hex]),
       },
@@ -228,9 +226,7 @@ export class ChainStorage {
             // Names live in V2 only where the runtime has no V3 (spec 233's era); later ones moved them to V3.
             if (name === 'SubnetIdentitiesV2' && runtime.hasStorage('SubtensorModule.SubnetIdentitiesV3'))
               return null;
-            return runtime.registry
-              .createTypeUnsafe(runtime.storageValueType(`SubtensorModule.${name}`), [identity(s)])
-              .toHex();
+            return u8aToHex(runtime.encode(runtime.storageValueType(`SubtensorModule.${name}`), identity(s)));
           },
           ['blake2-u16'],
         ),
