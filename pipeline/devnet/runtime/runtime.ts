@@ -134,8 +134,12 @@ export class Runtime {
     let fast = this.#fastEncoders.get(type);
     if (fast === undefined) {
       this.#fastEncoders.set(type, null); // a type that holds itself is left to the registry
-      fast =
-        plainEncoder(this.registry.createTypeUnsafe(type, []).toRawType()) ?? this.#composedEncoder(type);
+      try {
+        fast =
+          plainEncoder(this.registry.createTypeUnsafe(type, []).toRawType()) ?? this.#composedEncoder(type);
+      } catch {
+        fast = null; // a type the registry cannot make empty (a field's): its values go to the registry
+      }
       this.#fastEncoders.set(type, fast);
     }
     return fast;
