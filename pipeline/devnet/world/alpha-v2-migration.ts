@@ -145,6 +145,9 @@ export function migrateBlock(state: StakeState, ctx: MigrationContext): Migratio
   };
   let budget = ROWS_PER_BLOCK;
   let finished = false;
+  // The rows of the pass under way, listed (and sorted) once per block: moving a row changes only its own
+  // shares, so the rows after it stay as listed.
+  let listed = null as { legacy: boolean; rows: Row[] } | null;
   while (budget > 0 && !finished) {
     if (progress.phase === 1) {
       const left = [...state.pools].find(([, pool]) => !pool.v2);
@@ -162,7 +165,8 @@ export function migrateBlock(state: StakeState, ctx: MigrationContext): Migratio
     }
     const legacy = progress.phase === 0;
     const after = progress.after;
-    const row = rowsOf(state, ctx, legacy).find((r) => after === null || r.key > after);
+    if (listed?.legacy !== legacy) listed = { legacy, rows: rowsOf(state, ctx, legacy) };
+    const row = listed.rows.find((r) => after === null || r.key > after);
     if (!row) {
       if (legacy) {
         progress.after = null;
