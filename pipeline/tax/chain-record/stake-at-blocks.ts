@@ -133,11 +133,12 @@ export function stakeReadsAhead(
 ): StakeReadsAhead {
   const unique = [...new Set(blocks)].sort((a, b) => a - b);
   const heads = new Limiter(concurrency);
+  const known = new KnownPositions();
   let stopped = false;
   const headOf = new Map(
     unique.map((block) => {
       const head = heads.run(() =>
-        stopped ? Promise.reject(new Error('stake reads stopped')) : readHead(reader, coldkeys, block),
+        stopped ? Promise.reject(new Error('stake reads stopped')) : readHead(reader, coldkeys, block, known),
       );
       // Awaited by `ask`; one never asked for (the build failed first) must not be an unhandled rejection.
       head.catch(() => undefined);
@@ -147,6 +148,7 @@ export function stakeReadsAhead(
   return {
     async ask(positions, onRead, onBlock) {
       const keysBySpec = new Map<string, BlockKeys>();
+      const askedIds = positions.map((p) => known.idOf(p));
       let done = 0;
       onRead?.(0, unique.length);
       try {
@@ -169,9 +171,9 @@ export function stakeReadsAhead(
             for (const [key, value] of set.changes) values.set(key.toLowerCase(), value);
           const stakes = decodeBlock(codec, keys, values, block);
           if (reported) {
-            for (const p of positions) stakes.stake.set(positionId(p), 0n);
+            for (const id of askedIds) stakes.stake.set(id, 0n);
             for (const { position, rao: amount } of reported) {
-              const id = positionId(position);
+              const id = known.idOf(position);
               stakes.stake.set(id, (stakes.stake.get(id) ?? 0n) + amount);
             }
             stakes.held = reported.map((r) => r.position);
@@ -192,6 +194,47 @@ export function stakeReadsAhead(
   };
 }
 
+/**
+ * The positions and ids met by one set of reads, each kept once: a staker in 100 subnets has the same 200
+ * positions at each of thousands of blocks, and a reference and an id made afresh at every block were
+ * hundreds of megabytes the collector had to trace for the rest of the build.
+ */
+class KnownPositions {
+  readonly #refs = new Map<string, Map<string, Map<number, PositionRef>>>();
+  readonly #ids = new WeakMap<PositionRef, string>();
+
+  /** The one reference of this position (a new one the first time it is met). */
+  ref(coldkey: string, hotkey: string, netuid: number): PositionRef {
+    let byHotkey = this.#refs.get(coldkey);
+    if (!byHotkey) {
+      byHotkey = new Map();
+      this.#refs.set(coldkey, byHotkey);
+    }
+    let byNetuid = byHotkey.get(hotkey);
+    if (!byNetuid) {
+      byNetuid = new Map();
+      byHotkey.set(hotkey, byNetuid);
+    }
+    let position = byNetuid.get(netuid);
+    if (!position) {
+      position = { coldkey, hotkey, netuid };
+      byNetuid.set(netuid, position);
+    }
+    return position;
+  }
+
+  /** `positionId` of a position, the same string each time for the same position. */
+  idOf(position: PositionRef): string {
+    const own = this.ref(position.coldkey, position.hotkey, position.netuid);
+    let id = this.#ids.get(own);
+    if (id === undefined) {
+      id = positionId(own);
+      this.#ids.set(own, id);
+    }
+    return id;
+  }
+}
+
 interface BlockHead {
   hash: string;
   codec: RuntimeCodec;
@@ -199,12 +242,17 @@ interface BlockHead {
   reported: Array<{ position: PositionRef; rao: bigint }> | null;
 }
 
-async function readHead(reader: ChainReader, coldkeys: readonly string[], block: number): Promise<BlockHead> {
+async function readHead(
+  reader: ChainReader,
+  coldkeys: readonly string[],
+  block: number,
+  known: KnownPositions,
+): Promise<BlockHead> {
   const hash = await reader.blockHash(block);
   const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
   const codec = await reader.codec(version.specVersion, hash);
   const apis = await runtimeApisOf(reader.rpc, codec, hash);
-  const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash) : null;
+  const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash, known) : null;
   return { hash, codec, reported };
 }
 
@@ -273,12 +321,13 @@ async function stakeInfos(
   apis: RuntimeApis,
   coldkeys: readonly string[],
   hash: string,
+  known: KnownPositions,
 ): Promise<Array<{ position: PositionRef; rao: bigint }>> {
   const found: Array<{ position: PositionRef; rao: bigint }> = [];
   for (const coldkey of coldkeys) {
     for (const info of await stakeInfoOf(reader, apis, coldkey, hash)) {
       if (info.stake <= 0n) continue;
-      found.push({ position: { coldkey, hotkey: info.hotkey, netuid: info.netuid }, rao: info.stake });
+      found.push({ position: known.ref(coldkey, info.hotkey, info.netuid), rao: info.stake });
     }
   }
   return found;
