@@ -27,7 +27,7 @@ import { packPdf, reconciliationFigures } from './pack-pdf.js';
 import { packPoints } from './pack-points.js';
 import { incomeSummary, incomeTotalLines } from './pack-summary.js';
 import { packReadme } from './pack-text.js';
-import { PackZip, sharedText } from './pack-zip.js';
+import { PackZip } from './pack-zip.js';
 import { pointsCsv } from './points-csv.js';
 
 export type { PackOrder } from './pack-inputs.js';
@@ -62,8 +62,8 @@ export const PACK_FILE_NAMES = [
 ] as const;
 
 /**
- * The order the files are rendered in: the big CSVs first, so that the last ones' deflating (in threads of
- * its own) runs while the small files and the PDF are made, not after them. The zip keeps
+ * The order the files are rendered in: the big CSVs first, so that the last ones' deflating (on zlib's
+ * threads) runs while the small files and the PDF are made, not after them. The zip keeps
  * `PACK_FILE_NAMES`' order.
  */
 const RENDER_ORDER = [
@@ -134,7 +134,7 @@ export async function buildPackFiles(
     blocks: ledger.stakes.size,
   });
   const asOf = order.paidAt;
-  const text = sharedText;
+  const text = (value: string): Uint8Array => Buffer.from(value, 'utf8');
   const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   // One list for the PDF and points.csv, so that the two say the same.
@@ -168,16 +168,11 @@ export async function buildPackFiles(
   };
   const rendered = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>();
   const zip = new PackZip(asOf);
-  try {
-    for (const name of RENDER_ORDER) {
-      const bytes = await render[name]();
-      rendered.set(name, bytes);
-      zip.add(name, bytes);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  } catch (error) {
-    await zip.close();
-    throw error;
+  for (const name of RENDER_ORDER) {
+    const bytes = await render[name]();
+    rendered.set(name, bytes);
+    zip.add(name, bytes);
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const bytes = await zip.bytes(PACK_FILE_NAMES);
   const files = new Map(PACK_FILE_NAMES.map((name) => [name, rendered.get(name)!]));

@@ -1,8 +1,8 @@
 /**
- * The pack's zip deflated in worker threads (`pack-zip.ts`) must be JSZip's own bytes: a rebuilt pack is
- * compared with the stored one byte for byte. Files of every shape a pack has: a CSV of many 16 KiB pieces
- * (the size JSZip hands its deflate step), one under a piece, an empty file (stored, not deflated), bytes
- * that do not compress, and text that is not ASCII.
+ * The pack's zip deflated on zlib's threads (`pack-zip.ts`): what a buyer unzips is every file as it went in,
+ * in the pack's order, with the order's date; a rebuild gives the same bytes (the fulfilment job relies on
+ * it). Files of every shape a pack has: a CSV of many megabytes, one of a few bytes, an empty file (stored,
+ * not deflated), bytes that do not compress, and text that is not ASCII.
  */
 import { createHash } from 'node:crypto';
 import JSZip from 'jszip';
@@ -31,40 +31,64 @@ function files(): Array<[string, Uint8Array]> {
   ];
 }
 
-async function jszipBytes(entries: Array<[string, Uint8Array]>): Promise<Uint8Array> {
-  const zip = new JSZip();
-  for (const [name, bytes] of entries) zip.file(name, bytes, { date: at, createFolders: false });
-  return zip.generateAsync({
-    type: 'uint8array',
-    compression: 'DEFLATE',
-    compressionOptions: { level: 6 },
-    platform: 'UNIX',
-  });
+async function packZip(entries: Array<[string, Uint8Array]>, handOver = entries): Promise<Uint8Array> {
+  const zip = new PackZip(at);
+  for (const [name, bytes] of handOver) zip.add(name, bytes);
+  return zip.bytes(entries.map(([name]) => name));
+}
+
+/** Each local entry's name and compression method (0 stored, 8 deflated), in the zip's order. */
+function localEntries(zip: Uint8Array): Array<{ name: string; method: number; compressed: number }> {
+  const view = Buffer.from(zip);
+  const out: Array<{ name: string; method: number; compressed: number }> = [];
+  let at = 0;
+  while (view.readUInt32LE(at) === 0x04034b50) {
+    const method = view.readUInt16LE(at + 8);
+    const compressed = view.readUInt32LE(at + 18);
+    const nameLength = view.readUInt16LE(at + 26);
+    const extraLength = view.readUInt16LE(at + 28);
+    out.push({ name: view.toString('utf8', at + 30, at + 30 + nameLength), method, compressed });
+    at += 30 + nameLength + extraLength + compressed;
+  }
+  return out;
 }
 
 describe('the pack zip deflated beside the rendering', () => {
-  it('gives the bytes JSZip gives for the same files', async () => {
+  it('holds every file as it went in, in the pack order, with the order date, its CRC-32s right', async () => {
     const entries = files();
-    const zip = new PackZip(at);
     // Handed over in another order than the zip's (the pack renders its big files first).
-    for (const [name, bytes] of [...entries].reverse()) zip.add(name, bytes);
-    const ours = await zip.bytes(entries.map(([name]) => name));
-    const theirs = await jszipBytes(entries);
-    expect(ours.length).toBe(theirs.length);
-    expect(Buffer.from(ours).equals(Buffer.from(theirs))).toBe(true);
-    // And the files read back as they went in.
-    const read = await JSZip.loadAsync(ours);
+    const ours = await packZip(entries, [...entries].reverse());
+    const read = await JSZip.loadAsync(ours, { checkCRC32: true });
+    expect(Object.keys(read.files)).toEqual(entries.map(([name]) => name));
     for (const [name, bytes] of entries) {
-      expect(Buffer.from(await read.file(name)!.async('uint8array')).equals(Buffer.from(bytes))).toBe(true);
+      const file = read.file(name)!;
+      expect(Buffer.from(await file.async('uint8array')).equals(Buffer.from(bytes))).toBe(true);
+      expect(file.date.toISOString()).toBe(at.toISOString());
     }
+    // Every file deflated but the empty one; the CSV to a small part of its size.
+    const local = localEntries(ours);
+    expect(local.map((e) => [e.name, e.method])).toEqual(
+      entries.map(([name, bytes]) => [name, bytes.length === 0 ? 0 : 8]),
+    );
+    const csv = local.find((e) => e.name === 'income.csv')!;
+    expect(csv.compressed).toBeLessThan(entries[1]![1].length / 3);
   });
 
-  it('keeps the caller its bytes (the worker deflates a copy)', async () => {
+  it('gives the same bytes for the same files, whatever order they were handed over in', async () => {
+    const entries = files();
+    const first = await packZip(entries);
+    const again = await packZip(files(), [...files()].reverse());
+    expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
+    // And a file changed by one byte changes the zip.
+    const changed = files();
+    changed[3]![1][0] = 'K'.charCodeAt(0);
+    expect(Buffer.from(await packZip(changed)).equals(Buffer.from(first))).toBe(false);
+  });
+
+  it('keeps the caller its bytes', async () => {
     const entries = files();
     const before = entries.map(([, bytes]) => createHash('sha256').update(bytes).digest('hex'));
-    const zip = new PackZip(at);
-    for (const [name, bytes] of entries) zip.add(name, bytes);
-    await zip.bytes(entries.map(([name]) => name));
+    await packZip(entries);
     expect(entries.map(([, bytes]) => createHash('sha256').update(bytes).digest('hex'))).toEqual(before);
   });
 });
