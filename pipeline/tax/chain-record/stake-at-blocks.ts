@@ -196,8 +196,9 @@ export function stakeReadsAhead(
 
 /**
  * The positions and ids met by one set of reads, each kept once: a staker in 100 subnets has the same 200
- * positions at each of thousands of blocks, and a reference and an id made afresh at every block were
- * hundreds of megabytes the collector had to trace for the rest of the build.
+ * positions at each of a thousand blocks, and a reference and an id made afresh at every block kept 36 MiB
+ * more on the heap for the collector to trace through the rest of the build. The references are shared by
+ * every block's `held`: nothing changes a position once made.
  */
 class KnownPositions {
   readonly #refs = new Map<string, Map<string, Map<number, PositionRef>>>();
