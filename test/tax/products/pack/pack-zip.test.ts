@@ -5,6 +5,7 @@
  * not deflated), bytes that do not compress, and text that is not ASCII.
  */
 import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { PackZip } from '../../../../pipeline/tax/products/pack/pack-zip.js';
@@ -15,12 +16,7 @@ function files(): Array<[string, Uint8Array]> {
   const rows: string[] = ['date,coldkey,alpha,gbp'];
   for (let i = 0; i < 40_000; i++)
     rows.push(`2025-0${1 + (i % 9)}-1${i % 10},5F${(i * 7919) % 100_003},${i / 7},${(i * 31) % 977}.25`);
-  const noise = new Uint8Array(70_000);
-  let seed = createHash('sha256').update('noise').digest();
-  for (let i = 0; i < noise.length; i += 32) {
-    seed = createHash('sha256').update(seed).digest();
-    noise.set(seed.subarray(0, Math.min(32, noise.length - i)), i);
-  }
+  const noise = noiseBytes(70_000);
   const text = (value: string) => new TextEncoder().encode(value);
   return [
     ['summary.pdf', noise],
@@ -31,6 +27,17 @@ function files(): Array<[string, Uint8Array]> {
   ];
 }
 
+/** Bytes that do not compress, the same every run. */
+function noiseBytes(length: number): Uint8Array {
+  const noise = new Uint8Array(length);
+  let seed = createHash('sha256').update('noise').digest();
+  for (let i = 0; i < noise.length; i += 32) {
+    seed = createHash('sha256').update(seed).digest();
+    noise.set(seed.subarray(0, Math.min(32, noise.length - i)), i);
+  }
+  return noise;
+}
+
 async function packZip(entries: Array<[string, Uint8Array]>, handOver = entries): Promise<Uint8Array> {
   const zip = new PackZip(at);
   for (const [name, bytes] of handOver) zip.add(name, bytes);
@@ -38,16 +45,24 @@ async function packZip(entries: Array<[string, Uint8Array]>, handOver = entries)
 }
 
 /** Each local entry's name and compression method (0 stored, 8 deflated), in the zip's order. */
-function localEntries(zip: Uint8Array): Array<{ name: string; method: number; compressed: number }> {
+function localEntries(
+  zip: Uint8Array,
+): Array<{ name: string; method: number; compressed: number; data: Buffer }> {
   const view = Buffer.from(zip);
-  const out: Array<{ name: string; method: number; compressed: number }> = [];
+  const out: Array<{ name: string; method: number; compressed: number; data: Buffer }> = [];
   let at = 0;
   while (view.readUInt32LE(at) === 0x04034b50) {
     const method = view.readUInt16LE(at + 8);
     const compressed = view.readUInt32LE(at + 18);
     const nameLength = view.readUInt16LE(at + 26);
     const extraLength = view.readUInt16LE(at + 28);
-    out.push({ name: view.toString('utf8', at + 30, at + 30 + nameLength), method, compressed });
+    const start = at + 30 + nameLength + extraLength;
+    out.push({
+      name: view.toString('utf8', at + 30, at + 30 + nameLength),
+      method,
+      compressed,
+      data: view.subarray(start, start + compressed),
+    });
     at += 30 + nameLength + extraLength + compressed;
   }
   return out;
@@ -83,6 +98,19 @@ describe('the pack zip deflated beside the rendering', () => {
     const changed = files();
     changed[3]![1][0] = 'K'.charCodeAt(0);
     expect(Buffer.from(await packZip(changed)).equals(Buffer.from(first))).toBe(false);
+  });
+
+  it("deflates a file of many output chunks into zlib's own one-shot deflate of it", async () => {
+    // 3 MiB that do not compress: more than 1 MiB out, so the deflate on the thread pool stops and goes on.
+    const big = noiseBytes(3 << 20);
+    const zip = await packZip([['summary.pdf', big]]);
+    const [entry] = localEntries(zip);
+    expect(entry!.compressed).toBeGreaterThan(3 << 20);
+    expect(entry!.data.equals(deflateRawSync(big, { level: 6 }))).toBe(true);
+    const read = await JSZip.loadAsync(zip, { checkCRC32: true });
+    expect(Buffer.from(await read.file('summary.pdf')!.async('uint8array')).equals(Buffer.from(big))).toBe(
+      true,
+    );
   });
 
   it('keeps the caller its bytes', async () => {
