@@ -7,6 +7,19 @@ import { Decimal } from 'decimal.js';
 
 export const CgtDecimal = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN });
 
+/**
+ * Above zero, as `value.gt(0)` says, from the sign alone: `gt(0)` makes a Decimal of its 0 each time, and the
+ * engine asks it of every transaction (tens of thousands for a big coldkey). NaN is neither above nor below.
+ */
+export function aboveZero(value: Decimal): boolean {
+  return value.isPositive() && !value.isZero();
+}
+
+/** Below zero, as `value.lt(0)` says (`-0` is not), from the sign alone. */
+export function belowZero(value: Decimal): boolean {
+  return value.isNegative() && !value.isZero();
+}
+
 /** Plain decimal text, never an exponent, without trailing zeros, and never `-0`. */
 export function plainDecimal(value: Decimal): string {
   const text = value.toFixed();

@@ -28,7 +28,7 @@ import { ukDay } from '../../../time/uk-day.js';
 import { ukTaxYear } from '../../../time/uk-tax-year.js';
 import { addDays, HOUR_MS } from '../../../time/utc-day.js';
 import { byAssetName } from './asset-order.js';
-import { CgtDecimal, plainDecimal } from './cgt-decimal.js';
+import { aboveZero, belowZero, CgtDecimal, plainDecimal } from './cgt-decimal.js';
 import {
   type CgtDisposal,
   CgtInputError,
@@ -104,7 +104,7 @@ export function computeGains(transactions: readonly CgtTransaction[]): CgtReport
     for (const day of days) {
       const taxYear = calendar.taxYear(day.day);
       for (const claim of day.claims) disposals.push(disposalOf(asset, { ...day, ...claim }, taxYear));
-      if (day.disposed.quantity.gt(0)) disposals.push(disposalOf(asset, day, taxYear));
+      if (aboveZero(day.disposed.quantity)) disposals.push(disposalOf(asset, day, taxYear));
     }
   }
   disposals.sort((a, b) => compare(a.date, b.date) || compare(a.asset, b.asset));
@@ -160,14 +160,14 @@ function checkTransaction(tx: CgtTransaction): void {
   if (tx.action !== 'acquire' && tx.action !== 'dispose') {
     throw fail(`unknown action "${String(tx.action)}" (expected acquire or dispose)`);
   }
-  if (!tx.quantity.isFinite() || !tx.quantity.gt(0)) {
+  if (!tx.quantity.isFinite() || !aboveZero(tx.quantity)) {
     throw fail(`quantity ${tx.quantity.toFixed()} must be greater than zero`);
   }
-  if (!tx.gbp.isFinite() || tx.gbp.lt(0)) throw fail(`gbp ${tx.gbp.toFixed()} must not be negative`);
+  if (!tx.gbp.isFinite() || belowZero(tx.gbp)) throw fail(`gbp ${tx.gbp.toFixed()} must not be negative`);
   if (tx.fee !== undefined) {
     if (tx.action !== 'dispose')
       throw fail('a fee is given with a disposal only (an acquisition counts it in gbp)');
-    if (!tx.fee.isFinite() || tx.fee.lt(0)) throw fail(`fee ${tx.fee.toFixed()} must not be negative`);
+    if (!tx.fee.isFinite() || belowZero(tx.fee)) throw fail(`fee ${tx.fee.toFixed()} must not be negative`);
   }
 }
 
@@ -187,7 +187,7 @@ function checkHoldings(indexed: readonly Indexed[]): void {
   for (const { tx, day } of order) {
     const before = held.get(tx.asset) ?? ZERO;
     const after = tx.action === 'acquire' ? before.plus(tx.quantity) : before.minus(tx.quantity);
-    if (after.lt(0)) {
+    if (belowZero(after)) {
       throw new CgtInputError(
         tx.ref,
         `disposal of ${plainDecimal(tx.quantity)} ${tx.asset} on ${day} is more than the ` +
@@ -253,19 +253,19 @@ function assetDays(items: readonly Indexed[]): AssetDay[] {
 /** Rule 2: each day's disposal against the same day's acquisition. */
 function matchSameDay(days: readonly AssetDay[]): void {
   for (const day of days) {
-    if (day.unmatched.gt(0) && day.acquired.quantity.gt(0)) take(day, day, 'same-day');
+    if (aboveZero(day.unmatched) && aboveZero(day.acquired.quantity)) take(day, day, 'same-day');
   }
 }
 
 /** Rule 3: disposals in date order, each against the next 30 UK days' acquisitions, earliest first. */
 function matchFollowingThirtyDays(days: readonly AssetDay[]): void {
   for (const [i, disposal] of days.entries()) {
-    if (!disposal.unmatched.gt(0)) continue;
+    if (!aboveZero(disposal.unmatched)) continue;
     const lastDay = addDays(disposal.day, BED_AND_BREAKFAST_DAYS);
-    for (let j = i + 1; j < days.length && disposal.unmatched.gt(0); j++) {
+    for (let j = i + 1; j < days.length && aboveZero(disposal.unmatched); j++) {
       const later = days[j];
       if (!later || later.day > lastDay) break;
-      if (later.acquired.quantity.gt(0)) take(disposal, later, '30-day');
+      if (aboveZero(later.acquired.quantity)) take(disposal, later, '30-day');
     }
   }
 }
@@ -299,7 +299,7 @@ function walkPool(asset: string, days: readonly AssetDay[]): PoolAfterDay[] {
     // them with each other as far as either went. Claims (outside rules 2 and 3) take their place in time
     // order: the day's acquisition at its first time, its disposal at its first.
     const steps: Array<{ at: number; order: number; run: () => void }> = [];
-    if (day.acquired.quantity.gt(0)) {
+    if (aboveZero(day.acquired.quantity)) {
       const acquired = day.acquired;
       steps.push({
         at: day.acquiredAt,
@@ -335,7 +335,7 @@ function walkPool(asset: string, days: readonly AssetDay[]): PoolAfterDay[] {
         },
       });
     }
-    if (day.unmatched.gt(0)) {
+    if (aboveZero(day.unmatched)) {
       steps.push({
         at: day.disposedAt,
         order: 3,
@@ -419,8 +419,8 @@ function taxYears(
       disposals: list.length,
       proceeds: sum((d) => d.proceeds),
       costs: sum((d) => d.cost),
-      gains: sum((d) => (d.gain.gt(0) ? d.gain : ZERO)),
-      losses: sum((d) => (d.gain.lt(0) ? d.gain.negated() : ZERO)),
+      gains: sum((d) => (aboveZero(d.gain) ? d.gain : ZERO)),
+      losses: sum((d) => (belowZero(d.gain) ? d.gain.negated() : ZERO)),
       closingPools: closingPools(taxYear, assets, poolHistory),
     };
   });
@@ -453,7 +453,9 @@ function closingPools(
   return assets
     .filter((asset) => (poolHistory.get(asset)?.[0]?.day ?? '9999') <= lastDay)
     .map((asset) => poolAt(asset, poolHistory.get(asset) ?? [], lastDay))
-    .filter((pool) => pool.quantity.gt(0) || activeIn(poolHistory.get(pool.asset) ?? [], firstDay, lastDay));
+    .filter(
+      (pool) => aboveZero(pool.quantity) || activeIn(poolHistory.get(pool.asset) ?? [], firstDay, lastDay),
+    );
 }
 
 /**
