@@ -101,7 +101,7 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
   // A day's TAO/GBP rate is one value for all its rows: its text is made once.
   const rates = new Map<Decimal, string>();
   const rate = (gbp: Decimal) => rates.get(gbp) ?? rates.set(gbp, plainDecimal(gbp)).get(gbp)!;
-  const staking = ledger.income.map((row) => {
+  const stakingFields = (row: IncomeRow): Field[] => {
     const part = dividends.get(row);
     const note = [
       incomeNote(row),
@@ -111,59 +111,57 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
     ]
       .filter(Boolean)
       .join('; ');
-    return {
-      date: row.date,
-      fields: [
-        row.date,
-        row.position.coldkey,
-        row.position.hotkey,
-        row.position.netuid,
-        subnetName(names, row.position.netuid),
-        row.registeredAt,
-        units(row.alphaRao),
-        units(row.taoRao),
-        gbp(row.gbp),
-        row.priceBlock,
-        rate(row.gbpPrice.gbp),
-        row.gbpPrice.at,
-        `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
-        note,
-        part ? 'staking and lease dividends' : 'staking',
-        null,
-        null,
-      ] as Field[],
-    };
-  });
-  const fees = liquidityFeeIncome(ledger).map((fee) => {
+    return [
+      row.date,
+      row.position.coldkey,
+      row.position.hotkey,
+      row.position.netuid,
+      subnetName(names, row.position.netuid),
+      row.registeredAt,
+      units(row.alphaRao),
+      units(row.taoRao),
+      gbp(row.gbp),
+      row.priceBlock,
+      rate(row.gbpPrice.gbp),
+      row.gbpPrice.at,
+      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
+      note,
+      part ? 'staking and lease dividends' : 'staking',
+      null,
+      null,
+    ];
+  };
+  const feeFields = (fee: ReturnType<typeof liquidityFeeIncome>[number]): Field[] => {
     const price = ledger.prices.on(fee.date);
-    return {
-      date: fee.date,
-      fields: [
-        fee.date,
-        fee.coldkey,
-        fee.hotkey,
-        fee.netuid,
-        subnetName(names, fee.netuid),
-        fee.registeredAt,
-        units(fee.alphaRao),
-        units(feeValueTaoRao(fee)),
-        gbp(fee.gbp),
-        fee.block,
-        plainDecimal(price.gbp),
-        price.at,
-        `pool: SubnetTAO/SubnetAlphaIn at block ${fee.block} (the payout's block); TAO/GBP: ${price.source || 'published fiat prices'}, first quote at or after ${price.at}`,
-        `liquidity fees paid out at block ${fee.block} (event ${fee.block}/${fee.eventIndex}): ${units(fee.taoRao)} TAO (${gbp(fee.taoGbp)} GBP) and ${units(fee.alphaRao)} alpha (${gbp(fee.alphaGbp)} GBP)`,
-        'liquidity fees',
-        units(fee.taoRao),
-        fee.positionIds.map((id) => `liquidity:${fee.netuid}:${id}`).join(' '),
-      ] as Field[],
-    };
-  });
-  // Date order, a day's staking rows before its fees (a stable sort keeps each list's own order).
-  const rows = [...staking, ...fees].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    return [
+      fee.date,
+      fee.coldkey,
+      fee.hotkey,
+      fee.netuid,
+      subnetName(names, fee.netuid),
+      fee.registeredAt,
+      units(fee.alphaRao),
+      units(feeValueTaoRao(fee)),
+      gbp(fee.gbp),
+      fee.block,
+      plainDecimal(price.gbp),
+      price.at,
+      `pool: SubnetTAO/SubnetAlphaIn at block ${fee.block} (the payout's block); TAO/GBP: ${price.source || 'published fiat prices'}, first quote at or after ${price.at}`,
+      `liquidity fees paid out at block ${fee.block} (event ${fee.block}/${fee.eventIndex}): ${units(fee.taoRao)} TAO (${gbp(fee.taoGbp)} GBP) and ${units(fee.alphaRao)} alpha (${gbp(fee.alphaGbp)} GBP)`,
+      'liquidity fees',
+      units(fee.taoRao),
+      fee.positionIds.map((id) => `liquidity:${fee.netuid}:${id}`).join(' '),
+    ];
+  };
+  // Date order, a day's staking rows before its fees (a stable sort keeps each list's own order). Only the
+  // order is kept: each row's fields are made as it is written (a big pack has tens of thousands).
+  const rows = [
+    ...ledger.income.map((row) => ({ date: row.date, fields: () => stakingFields(row) })),
+    ...liquidityFeeIncome(ledger).map((fee) => ({ date: fee.date, fields: () => feeFields(fee) })),
+  ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return csv(
     INCOME_COLUMNS,
-    rows.map((row) => row.fields),
+    rowsOf(rows, (row) => row.fields()),
   );
 }
 
