@@ -152,22 +152,28 @@ function inEngineDecimals(tx: CgtTransaction): CgtTransaction {
   };
 }
 
+// The refusal is made only when a check fails: no function is made for each of tens of thousands of rows.
 function checkTransaction(tx: CgtTransaction): void {
-  const fail = (problem: string) => new CgtInputError(tx.ref, problem);
   if (!(tx.at instanceof Date) || Number.isNaN(tx.at.getTime()))
-    throw fail('the date is not a valid instant');
-  if (typeof tx.asset !== 'string' || tx.asset.trim() === '') throw fail('the asset is empty');
+    throw new CgtInputError(tx.ref, 'the date is not a valid instant');
+  if (typeof tx.asset !== 'string' || tx.asset.trim() === '')
+    throw new CgtInputError(tx.ref, 'the asset is empty');
   if (tx.action !== 'acquire' && tx.action !== 'dispose') {
-    throw fail(`unknown action "${String(tx.action)}" (expected acquire or dispose)`);
+    throw new CgtInputError(tx.ref, `unknown action "${String(tx.action)}" (expected acquire or dispose)`);
   }
   if (!tx.quantity.isFinite() || !aboveZero(tx.quantity)) {
-    throw fail(`quantity ${tx.quantity.toFixed()} must be greater than zero`);
+    throw new CgtInputError(tx.ref, `quantity ${tx.quantity.toFixed()} must be greater than zero`);
   }
-  if (!tx.gbp.isFinite() || belowZero(tx.gbp)) throw fail(`gbp ${tx.gbp.toFixed()} must not be negative`);
+  if (!tx.gbp.isFinite() || belowZero(tx.gbp))
+    throw new CgtInputError(tx.ref, `gbp ${tx.gbp.toFixed()} must not be negative`);
   if (tx.fee !== undefined) {
     if (tx.action !== 'dispose')
-      throw fail('a fee is given with a disposal only (an acquisition counts it in gbp)');
-    if (!tx.fee.isFinite() || belowZero(tx.fee)) throw fail(`fee ${tx.fee.toFixed()} must not be negative`);
+      throw new CgtInputError(
+        tx.ref,
+        'a fee is given with a disposal only (an acquisition counts it in gbp)',
+      );
+    if (!tx.fee.isFinite() || belowZero(tx.fee))
+      throw new CgtInputError(tx.ref, `fee ${tx.fee.toFixed()} must not be negative`);
   }
 }
 
