@@ -6,8 +6,9 @@
  * traffic filler. Its chain is then served by a sandbox in a process of its own (`startBigSandbox`), so
  * the bench process's CPU and memory are the client's alone. Its folder is removed when the process exits.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { BigColdkeyRole } from '../../pipeline/devnet/world/big-coldkeys.js';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
@@ -91,13 +92,32 @@ export interface BigSandbox {
   stop(): Promise<void>;
 }
 
-/** The world's chain served by a sandbox in its own process with `latencyMs` added to every answer. */
-export async function startBigSandbox(world: BigPackWorld, latencyMs: number): Promise<BigSandbox> {
+/**
+ * Whether a sandbox can be given a CPU of its own: two CPUs or more, and util-linux's `taskset` to pin it.
+ */
+export function sandboxCanHaveOwnCpu(): boolean {
+  return availableParallelism() >= 2 && spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * The world's chain served by a sandbox in its own process with `latencyMs` added to every answer.
+ *
+ * `ownCpu`: the sandbox runs on CPU 0 alone (where `sandboxCanHaveOwnCpu`), as a node on a machine of its own
+ * has the same capacity whoever reads it. Unpinned on two cores, the sandbox's collector threads take the
+ * second core while a client that does no work of its own reads it, and share it with a client that does.
+ */
+export async function startBigSandbox(
+  world: BigPackWorld,
+  latencyMs: number,
+  { ownCpu = false }: { ownCpu?: boolean } = {},
+): Promise<BigSandbox> {
   const spec = JSON.parse(world.spec) as { options: Record<string, unknown> };
   spec.options.latencyMs = latencyMs;
+  const args = ['--import', 'tsx', 'test/bench/sandbox-child.ts', JSON.stringify(spec)];
+  const pinned = ownCpu && sandboxCanHaveOwnCpu();
   const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/bench/sandbox-child.ts', JSON.stringify(spec)],
+    pinned ? 'taskset' : process.execPath,
+    pinned ? ['--cpu-list', '0', process.execPath, ...args] : args,
     {
       cwd: process.cwd(),
       stdio: ['ignore', 'pipe', 'inherit'],

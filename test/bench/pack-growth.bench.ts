@@ -5,7 +5,9 @@
  * `--latency-ms 0` and `20`. For each: wall time, CPU time, peak memory, the chain reads the pack made, and
  * the same reads (the same requests, in the same order, with the same number in flight) made by a raw client
  * in the same run, which decodes nothing and does no tax work. The sandbox runs in a process of its own
- * (big-pack-world.ts): CPU and memory are the bench process's, the pack's (or the raw client's) alone.
+ * (big-pack-world.ts): CPU and memory are the bench process's, the pack's (or the raw client's) alone. It
+ * runs on a CPU of its own where the machine allows, so that the node has the same capacity for both
+ * clients (`startBigSandbox`'s `ownCpu`); the clients use every CPU.
  *
  * Targets: at 20 ms the pack reads at least 0.7× the raw client's rate at every size (the median of three
  * rounds, each a pack and then the raw client); time grows no faster than position-days; peak memory within
@@ -15,7 +17,7 @@ import { connectRpc } from '../../pipeline/chain/rpc-client.js';
 import { PACK_READ_CONCURRENCY } from '../../pipeline/tax/products/compute-tax-year.js';
 import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
-import { type BigPackWorld, bigPackWorld, startBigSandbox } from './big-pack-world.js';
+import { type BigPackWorld, bigPackWorld, sandboxCanHaveOwnCpu, startBigSandbox } from './big-pack-world.js';
 
 const verdict = (passed: boolean) => (passed ? 'PASS' : 'FAIL');
 
@@ -120,7 +122,7 @@ async function timePack(
   label: string,
   coldkey: string,
 ): Promise<{ requests: Request[]; figures: Omit<Figures, 'rawS' | 'rawCpuS'> }> {
-  const sandbox = await startBigSandbox(world, latencyMs);
+  const sandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
   const chain = openPackChain(sandbox.url);
   try {
     const requests: Request[] = [];
@@ -220,6 +222,11 @@ export async function run(): Promise<void> {
     { label: 'validator', coldkey: world.coldkeys.validator },
     { label: 'wide-staker', coldkey: world.coldkeys['wide-staker'] },
   ];
+  process.stdout.write(
+    sandboxCanHaveOwnCpu()
+      ? 'each sandbox on CPU 0 alone (taskset); the pack and the raw client on every CPU\n'
+      : 'each sandbox on every CPU, shared with the pack and the raw client (one CPU, or no taskset)\n',
+  );
   const rows: Figures[] = [];
   for (const latencyMs of LATENCIES_MS) {
     for (const { label, coldkey } of coldkeys) {
@@ -227,7 +234,7 @@ export async function run(): Promise<void> {
       for (let round = 0; round < roundsAt(latencyMs); round++) {
         // Each side meets a sandbox just started: its caches as cold for the pack as for the raw client.
         const packSide = await timePack(world, latencyMs, label, coldkey);
-        const sandbox = await startBigSandbox(world, latencyMs);
+        const sandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
         const rawCpu = process.cpuUsage();
         const rawS = await replay(sandbox.url, packSide.requests, PACK_READ_CONCURRENCY).finally(() =>
           sandbox.stop(),
