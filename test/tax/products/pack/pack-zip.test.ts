@@ -44,7 +44,7 @@ async function packZip(entries: Array<[string, Uint8Array]>, handOver = entries)
   return zip.bytes(entries.map(([name]) => name));
 }
 
-/** Each local entry's name and compression method (0 stored, 8 deflated), in the zip's order. */
+/** Each local entry's name, compression method (0 stored, 8 deflated) and stored bytes, in the zip's order. */
 function localEntries(
   zip: Uint8Array,
 ): Array<{ name: string; method: number; compressed: number; data: Buffer }> {
