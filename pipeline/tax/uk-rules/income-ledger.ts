@@ -18,7 +18,7 @@ import { Decimal } from 'decimal.js';
 import { poolReserves, valueInTaoRao } from '../../amounts/pool-price.js';
 import type { HoldingMove, LedgerDay, UnexplainedChange } from '../chain-record/ledger-days.js';
 import { type PositionRef, positionId, type StakesAtBlock } from '../chain-record/stake-at-blocks.js';
-import { CgtDecimal } from './cgt/cgt-decimal.js';
+import { CgtDecimal, GBP_PLACES } from './cgt/cgt-decimal.js';
 import type { GbpPrice, GbpPrices } from './gbp-prices.js';
 
 /** A day's unexplained change of a position (`chain-record/ledger-days.ts`) valued at receipt. */
@@ -33,7 +33,6 @@ export interface IncomeRow extends UnexplainedChange {
   gbpPrice: GbpPrice;
 }
 
-export const GBP_PLACES = 8;
 const RAO_PER_UNIT = new CgtDecimal(1_000_000_000);
 
 /** TAO RAO × pounds per TAO, to 8 decimal places (half to even). */

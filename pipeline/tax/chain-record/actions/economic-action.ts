@@ -48,6 +48,7 @@
  *     unstake, named as the migration. The positions it deleted have no event: `locate-sweep.ts`.
  */
 import type { LedgerEvent } from '../ledger-event.js';
+import { type ActionKind, CROSSING_KINDS } from './action-kind.js';
 import { type ActionFlag, type ActionLeg, type AlphaHolding, TAO_SIDE } from './action-legs.js';
 import {
   annotateLiquidityRefunds,
@@ -70,33 +71,6 @@ import {
 import { ownEvmAddressAt } from './own-evm-address.js';
 
 export { type ActionFlag, type ActionLeg, ALL_SUBNETS, type AlphaHolding, TAO_SIDE } from './action-legs.js';
-
-export type ActionKind =
-  | 'stake'
-  | 'unstake'
-  | 'exchange'
-  | 'move'
-  | 'stake-out'
-  | 'stake-in'
-  | 'tao-out'
-  | 'tao-in'
-  | 'internal'
-  | 'dissolution'
-  | 'recycle'
-  | 'burn'
-  | 'fee-in-alpha'
-  | 'limit-order'
-  | 'key-swap'
-  | 'income'
-  | 'sweep'
-  | 'subnet-leg'
-  | 'liquidity'
-  | 'crowdloan'
-  | 'fee'
-  | 'registration'
-  | 'network-lock'
-  | 'deposit'
-  | 'own-evm';
 
 export interface EconomicAction {
   kind: ActionKind;
@@ -193,14 +167,6 @@ function splitLimitOrderBatch(group: LedgerEvent[]): LedgerEvent[][] {
   parts[0]!.push(...group.filter((e) => !taken.has(e)));
   return parts.map((part) => part.sort((a, b) => a.event_index - b.event_index));
 }
-
-/** Actions whose tokens crossed the order's edge: a transfer to or from another address, not an exchange. */
-export const CROSSING_KINDS: ReadonlySet<ActionKind> = new Set([
-  'stake-out',
-  'stake-in',
-  'tao-out',
-  'tao-in',
-]);
 
 const INCOME_KINDS = new Set(['AutoStakeAdded', 'RootClaimed', 'SubnetLeaseDividendsDistributed']);
 const SUMMARY_KINDS = new Set(['StakeMoved', 'StakeSwapped', 'StakeTransferred']);

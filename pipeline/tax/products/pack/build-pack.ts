@@ -8,12 +8,12 @@ import {
 } from '../compute-tax-year.js';
 import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
 import { bittytaxCsv } from './exports/bittytax-csv.js';
+import { cgtInputCsv } from './exports/cgt-input-csv.js';
 import { exportRecords } from './exports/export-records.js';
 import { koinlyCsv } from './exports/koinly-csv.js';
 import { incomeItems } from './income-sources.js';
 import { liquidityCsv } from './liquidity-csv.js';
 import {
-  cgtInputCsv,
   disposalsCsv,
   eventsCsv,
   incomeCsv,

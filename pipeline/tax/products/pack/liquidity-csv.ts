@@ -7,9 +7,9 @@
  */
 import { Decimal } from 'decimal.js';
 import { fixedToText } from '../../../amounts/rao.js';
-import { GBP_PLACES } from '../../uk-rules/income-ledger.js';
+import { GBP_PLACES } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
-import { csv } from './pack-csv.js';
+import { csv } from './csv-text.js';
 
 export const LIQUIDITY_COLUMNS = [
   'coldkey',

@@ -5,55 +5,13 @@
  */
 import { Decimal } from 'decimal.js';
 import { fixedToText } from '../../../amounts/rao.js';
-import { csvField } from '../../../csv/csv-field.js';
 import { eventLabel } from '../../chain-record/ledger-event.js';
 import { positionId } from '../../chain-record/stake-at-blocks.js';
-import { plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
-import type { CgtTransaction } from '../../uk-rules/cgt/cgt-types.js';
-import { GBP_PLACES, type IncomeRow } from '../../uk-rules/income-ledger.js';
+import { GBP_PLACES, plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import type { IncomeRow } from '../../uk-rules/income-ledger.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
+import { csv, type Field, rowsOf } from './csv-text.js';
 import { dividendsByRow, feeValueTaoRao, liquidityFeeIncome } from './income-sources.js';
-
-type Field = string | number | null;
-
-/**
- * The CSV text of a header and its rows. Each row becomes its line at once and the lines are joined a
- * thousand at a time: a big pack's CSVs are tens of megabytes, and rows or lines kept until the end would
- * outlive the young generation and cost the collector far more than making them (hence `rowsOf`, which
- * makes each row only as it is written).
- */
-export function csv(header: readonly string[], rows: Iterable<readonly Field[]>): string {
-  const chunks: string[] = [];
-  let lines: string[] = [csvLine(header)];
-  for (const row of rows) {
-    lines.push(csvLine(row));
-    if (lines.length === 1024) {
-      chunks.push(`${lines.join('\r\n')}\r\n`);
-      lines = [];
-    }
-  }
-  if (lines.length > 0) chunks.push(`${lines.join('\r\n')}\r\n`);
-  return chunks.join('');
-}
-
-/** The rows of `items`, each made as it is read (`items.map(row)` without the array). */
-export function* rowsOf<T>(
-  items: Iterable<T>,
-  row: (item: T) => readonly Field[],
-): Iterable<readonly Field[]> {
-  for (const item of items) yield row(item);
-}
-
-function csvLine(fields: readonly Field[]): string {
-  let line = '';
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    // A number's text never holds a comma, a quote or a line end: it is never quoted.
-    const text = field === null ? '' : typeof field === 'number' ? String(field) : csvField(field);
-    line = i === 0 ? text : `${line},${text}`;
-  }
-  return line;
-}
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
 // Every pound figure of the CSVs: 8 decimal places, half to even, as the ledger rounds its values.
@@ -349,46 +307,6 @@ export function positionsCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, s
     }
   }
   return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows());
-}
-
-export const CGT_INPUT_COLUMNS = [
-  'datetime',
-  'asset',
-  'action',
-  'quantity',
-  'gbp',
-  'fee_gbp',
-  'kind',
-  'counterparty',
-] as const;
-
-/**
- * Exactly what `sbm tax cgt` reads: the chain record's transactions. Rerunning it gives the pack's
- * disposals (those of the tax year) and its closing pools (the year's); with the buyer's own files
- * (`--records`, `--addresses`, `--opening`) it combines them as the pack did. `kind` and `counterparty`
- * say which rows a buyer's files can change: the opening, and the transfers across the order's edge.
- * It runs on up to 30 days past the year for the 30-day rule.
- */
-export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: Date): string {
-  // Coldkeys that held nothing when the record opens have no opening row: a marker row (quantity 0) keeps
-  // the instant, where a buyer's opening pools stand.
-  const marker = transactions.some((tx) => tx.kind === 'opening')
-    ? []
-    : [[openingAt.toISOString(), 'TAO', 'acquire', '0', '0', null, 'opening', null]];
-  function* rows(): Iterable<readonly Field[]> {
-    yield* marker;
-    yield* rowsOf(transactions, (tx) => [
-      tx.at.toISOString(),
-      tx.asset,
-      tx.action,
-      plainDecimal(tx.quantity),
-      plainDecimal(tx.gbp),
-      tx.fee ? plainDecimal(tx.fee) : null,
-      tx.kind ?? null,
-      tx.counterparty ?? null,
-    ]);
-  }
-  return csv(CGT_INPUT_COLUMNS, rows());
 }
 
 export const RECONCILIATION_COLUMNS = [

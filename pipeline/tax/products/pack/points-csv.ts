@@ -5,8 +5,8 @@
  */
 import { Decimal } from 'decimal.js';
 import { readCsv } from '../../../csv/read-csv.js';
-import { GBP_PLACES } from '../../uk-rules/income-ledger.js';
-import { csv } from './pack-csv.js';
+import { GBP_PLACES } from '../../uk-rules/cgt/cgt-decimal.js';
+import { csv } from './csv-text.js';
 import { amountsCell, type PackPoint } from './pack-points.js';
 
 export const POINTS_COLUMNS = [

@@ -7,6 +7,9 @@ import { Decimal } from 'decimal.js';
 
 export const CgtDecimal = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN });
 
+/** The decimal places of the pound values the income ledger keeps and the CSVs write (rounded half to even). */
+export const GBP_PLACES = 8;
+
 /**
  * Above zero, as `value.gt(0)` says, from the sign alone: `gt(0)` makes a Decimal of its 0 each time, and the
  * engine asks it of every transaction (tens of thousands for a big coldkey). NaN is neither above nor below.

@@ -26,14 +26,15 @@
  */
 import { Decimal } from 'decimal.js';
 import { ukDay } from '../../../time/uk-day.js';
-import { CROSSING_KINDS, type EconomicAction, TAO_SIDE } from '../../chain-record/actions/economic-action.js';
+import { CROSSING_KINDS } from '../../chain-record/actions/action-kind.js';
+import { type EconomicAction, TAO_SIDE } from '../../chain-record/actions/economic-action.js';
 import type { HoldingMove, LedgerDay } from '../../chain-record/ledger-days.js';
 import { eventLabel, type LedgerEvent } from '../../chain-record/ledger-event.js';
 import { type PositionRef, positionId, type StakesAtBlock } from '../../chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../../chain-record/touched-positions.js';
 import type { GbpPrices } from '../gbp-prices.js';
-import { GBP_PLACES, gbpOfTaoRao, type IncomeRow, taoRaoAt } from '../income-ledger.js';
-import { CgtDecimal } from './cgt-decimal.js';
+import { gbpOfTaoRao, type IncomeRow, taoRaoAt } from '../income-ledger.js';
+import { CgtDecimal, GBP_PLACES } from './cgt-decimal.js';
 import type { CgtTransaction } from './cgt-types.js';
 import { type LiquidityFeeIncome, splitLiquidityFees } from './liquidity-fee-income.js';
 

@@ -16,9 +16,7 @@ import type { StakesAtBlock } from '../../chain-record/stake-at-blocks.js';
 import { taoRaoAt } from '../income-ledger.js';
 import { CgtDecimal } from './cgt-decimal.js';
 import type { CgtTransaction } from './cgt-types.js';
-
-/** How the fees' acquisitions are named (`liquidity fees event <block>/<index>`): the exports key on it. */
-export const LIQUIDITY_FEES_REF = 'liquidity fees';
+import { LIQUIDITY_FEES_REF } from './liquidity-fees-ref.js';
 
 /** One receipt of liquidity fees: income of its UK day, as income.csv and the PDF show it. */
 export interface LiquidityFeeIncome {

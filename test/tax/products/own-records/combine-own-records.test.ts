@@ -9,8 +9,8 @@ import { combineOwnRecords } from '../../../../pipeline/tax/products/own-records
 import type { UploadedFile } from '../../../../pipeline/tax/products/own-records/customer-inputs.js';
 import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { bittytaxCsv } from '../../../../pipeline/tax/products/pack/exports/bittytax-csv.js';
+import { cgtInputCsv } from '../../../../pipeline/tax/products/pack/exports/cgt-input-csv.js';
 import { exportRecords } from '../../../../pipeline/tax/products/pack/exports/export-records.js';
-import { cgtInputCsv } from '../../../../pipeline/tax/products/pack/pack-csv.js';
 import { computeGains } from '../../../../pipeline/tax/uk-rules/cgt/compute-gains.js';
 import { readCgtCsvWithOpening } from '../../../../pipeline/tax/uk-rules/cgt/read-cgt-csv.js';
 import { readCsv } from '../pack/read-pack-csv.js';

@@ -4,7 +4,7 @@
  * so BittyTax takes the pack's values rather than looking prices up.
  */
 import { BITTYTAX_COLUMNS } from '../../tax-tool-columns.js';
-import { csv, rowsOf } from '../pack-csv.js';
+import { csv, rowsOf } from '../csv-text.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportKind, ExportLeg, ExportRecord } from './export-records.js';
 import { legPoundsText, legQuantityText } from './leg-text.js';

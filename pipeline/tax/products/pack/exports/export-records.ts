@@ -21,10 +21,9 @@
  * - any other disposal: spent at its value (£0 for stake that is gone for nothing).
  */
 import { Decimal } from 'decimal.js';
-import { CROSSING_KINDS } from '../../../chain-record/actions/economic-action.js';
-import type { EventTreatment } from '../../../uk-rules/cgt/cgt-transactions.js';
+import { type ActionKind, CROSSING_KINDS } from '../../../chain-record/actions/action-kind.js';
 import type { CgtTransaction } from '../../../uk-rules/cgt/cgt-types.js';
-import { LIQUIDITY_FEES_REF } from '../../../uk-rules/cgt/liquidity-fee-income.js';
+import { LIQUIDITY_FEES_REF } from '../../../uk-rules/cgt/liquidity-fees-ref.js';
 import type { OwnTransfer } from '../../own-records/combine-own-records.js';
 import type { OwnRecord } from '../../own-records/customer-inputs.js';
 
@@ -60,6 +59,16 @@ export interface ExportRecord {
   note: string;
 }
 
+/**
+ * What the exports read of an event's treatment (`EventTreatment` has it): the transactions the event made,
+ * the text of its treatment and its action's kind.
+ */
+export interface ExportEvent {
+  transactions: readonly CgtTransaction[];
+  treatment: string;
+  action: { kind: ActionKind };
+}
+
 /** What the buyer added, as combining made it (`combineOwnRecords`): their records and own transfers. */
 export interface ExportCustomer {
   recordOf: ReadonlyMap<CgtTransaction, OwnRecord>;
@@ -72,7 +81,7 @@ export interface ExportCustomer {
 
 export function exportRecords(
   transactions: readonly CgtTransaction[],
-  events: readonly EventTreatment[],
+  events: readonly ExportEvent[],
   customer: ExportCustomer = {
     recordOf: new Map(),
     ownTransfers: [],
@@ -80,7 +89,7 @@ export function exportRecords(
     unmatchedRecords: [],
   },
 ): ExportRecord[] {
-  const treatmentOf = new Map<CgtTransaction, EventTreatment>();
+  const treatmentOf = new Map<CgtTransaction, ExportEvent>();
   for (const treated of events) for (const tx of treated.transactions) treatmentOf.set(tx, treated);
   const eventOf = {
     get: (tx: CgtTransaction) => treatmentOf.get(customer.originalOf.get(tx) ?? tx),
@@ -279,7 +288,7 @@ function feeLeg(record: OwnRecord): ExportLeg {
   };
 }
 
-function single(tx: CgtTransaction, treated: EventTreatment | undefined): ExportRecord {
+function single(tx: CgtTransaction, treated: ExportEvent | undefined): ExportRecord {
   const ref = tx.ref ?? '';
   const base = { at: tx.at, ref };
   const crossed = treated !== undefined && CROSSING_KINDS.has(treated.action.kind);

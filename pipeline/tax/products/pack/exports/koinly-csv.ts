@@ -5,7 +5,7 @@
  * that are not exchanges; trades and transfers carry none.
  */
 import { KOINLY_COLUMNS } from '../../tax-tool-columns.js';
-import { csv, rowsOf } from '../pack-csv.js';
+import { csv, rowsOf } from '../csv-text.js';
 import { exportAsset } from './export-asset.js';
 import type { ExportRecord } from './export-records.js';
 import { legPoundsText, legQuantityText } from './leg-text.js';

@@ -4,8 +4,7 @@
  * most of the cost of writing a row.
  */
 import { Decimal } from 'decimal.js';
-import { plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
-import { GBP_PLACES } from '../../../uk-rules/income-ledger.js';
+import { GBP_PLACES, plainDecimal } from '../../../uk-rules/cgt/cgt-decimal.js';
 import type { ExportLeg } from './export-records.js';
 
 const quantities = new WeakMap<ExportLeg, string>();

@@ -1,0 +1,46 @@
+/**
+ * The text of the pack's CSV files: RFC 4180 (CRLF line ends, a field quoted only when it must be), a header
+ * row. Kept apart from the files' contents so that a thread rendering the exports loads only this.
+ */
+import { csvField } from '../../../csv/csv-field.js';
+
+export type Field = string | number | null;
+
+/**
+ * The CSV text of a header and its rows. Each row becomes its line at once and the lines are joined a
+ * thousand at a time: a big pack's CSVs are tens of megabytes, and rows or lines kept until the end would
+ * outlive the young generation and cost the collector far more than making them (hence `rowsOf`, which
+ * makes each row only as it is written).
+ */
+export function csv(header: readonly string[], rows: Iterable<readonly Field[]>): string {
+  const chunks: string[] = [];
+  let lines: string[] = [csvLine(header)];
+  for (const row of rows) {
+    lines.push(csvLine(row));
+    if (lines.length === 1024) {
+      chunks.push(`${lines.join('\r\n')}\r\n`);
+      lines = [];
+    }
+  }
+  if (lines.length > 0) chunks.push(`${lines.join('\r\n')}\r\n`);
+  return chunks.join('');
+}
+
+/** The rows of `items`, each made as it is read (`items.map(row)` without the array). */
+export function* rowsOf<T>(
+  items: Iterable<T>,
+  row: (item: T) => readonly Field[],
+): Iterable<readonly Field[]> {
+  for (const item of items) yield row(item);
+}
+
+function csvLine(fields: readonly Field[]): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    // A number's text never holds a comma, a quote or a line end: it is never quoted.
+    const text = field === null ? '' : typeof field === 'number' ? String(field) : csvField(field);
+    line = i === 0 ? text : `${line},${text}`;
+  }
+  return line;
+}
