@@ -2,11 +2,16 @@
  * A profiling aid for the pack bench's world (not a bench: no figures of its own).
  *
  *   npx tsx test/bench/pack-profile.ts publish <dir>          publish the big coldkeys' world into <dir>, kept
- *   npx tsx test/bench/pack-profile.ts build <dir> <roles> <latency-ms> <out>
+ *   npx tsx test/bench/pack-profile.ts build <dir> <roles> <latency-ms> <out> [thread-from]
  *                                                              build each role's 2025/26 pack in turn (a
  *                                                              comma-separated list: the later ones in a warm
  *                                                              process, as in the bench), write the last one's
- *                                                              files into <out>, print wall and CPU time
+ *                                                              files into <out>, print wall and CPU time;
+ *                                                              [thread-from]: the position-days from which a
+ *                                                              second thread makes the gains and exports
+ *                                                              (default the product's; a huge number: never)
+ *
+ * The sandbox runs on CPU 0 alone where the machine allows, as in the `pack-growth` bench.
  *
  * Roles: demo, validator, wide-staker (and the other big coldkeys). Run `build` under `node --cpu-prof
  * --import tsx` to profile one pack; compare two `<out>` folders byte for byte to show a change kept the pack.
@@ -18,7 +23,7 @@ import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { type BigPackWorld, publishBigPackWorld, startBigSandbox } from './big-pack-world.js';
 
-const [mode, dir, role, latency, out] = process.argv.slice(2);
+const [mode, dir, role, latency, out, threadFrom] = process.argv.slice(2);
 if (!dir) throw new Error('usage: pack-profile.ts publish <dir> | build <dir> <role> <latency-ms> <out>');
 
 if (mode === 'publish') {
@@ -60,7 +65,7 @@ async function buildOne(role: string, world: BigPackWorld, writeOut: string | un
     coldkeys: Record<string, string>;
   };
   const store = world.store;
-  const sandbox = await startBigSandbox(world, Number(latency ?? 0));
+  const sandbox = await startBigSandbox(world, Number(latency ?? 0), { ownCpu: true });
   const chain = openPackChain(sandbox.url);
   try {
     const reader = await chain.reader();
@@ -89,6 +94,7 @@ async function buildOne(role: string, world: BigPackWorld, writeOut: string | un
     const built = await buildPackFiles(order, {
       store,
       chain: async () => reader,
+      ...(threadFrom ? { threadFromPositionDays: Number(threadFrom) } : {}),
       onProgress: (p) => {
         if (p.phase !== lastPhase) {
           lastPhase = p.phase;

@@ -131,6 +131,31 @@ export interface LedgerProgress {
 }
 
 /**
+ * The record's transactions once they are final (the buyer's records combined in): what the gains are
+ * computed from, and a pack's exports rendered from.
+ */
+export interface FinalTransactions {
+  /** As `TaxYearLedger`'s `mapping.transactions`, `chainTransactions`, `recordEvents`, `combined`. */
+  transactions: CgtTransaction[];
+  chainTransactions: CgtTransaction[];
+  recordEvents: CgtMapping['events'];
+  combined: CombinedTransactions;
+  recordOpening: LedgerDay;
+}
+
+/**
+ * The gains of the final transactions (`computeGains`); a pack computes them on a thread of its own while
+ * the holdings are reconciled here.
+ */
+export type GainsOf = (final: FinalTransactions) => Promise<CgtReport>;
+
+/** The gains computed on the calling thread, after a turn of the event loop (a fulfilment worker's heartbeat). */
+export async function gainsHere(final: FinalTransactions): Promise<CgtReport> {
+  await breathe();
+  return computeGains(final.transactions);
+}
+
+/**
  * Computes a tax year's ledger for the given coldkeys: the chain record's actions and income, then the
  * capital gains transactions with the buyer's own records combined in, the gains and the year's points to
  * check. Everything a pack shows comes from here; the pack only renders it.
@@ -142,6 +167,7 @@ export async function computeTaxYearLedger(
   concurrency = PACK_READ_CONCURRENCY,
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
   onProgress?: (progress: LedgerProgress) => void,
+  gainsOf: GainsOf = gainsHere,
 ): Promise<TaxYearLedger> {
   const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
   const { recordOpening, before, yearOpening: opening, days, following } = record;
@@ -203,11 +229,15 @@ export async function computeTaxYearLedger(
   const combined = hasOwnInputs(valued)
     ? combineOwnRecords(mapping, valued, new Date(recordOpening.timeMs))
     : chainRecordAlone(mapping);
-  await breathe();
-  const gains = computeGains(combined.transactions);
-  await breathe();
-  const label = inputs.taxYear.label;
-  const disposals = gains.disposals.filter((d) => d.taxYear === label);
+  const gainsComputed = gainsOf({
+    transactions: combined.transactions,
+    chainTransactions: mapping.transactions,
+    recordEvents: mapping.events,
+    combined,
+    recordOpening,
+  });
+  // A failure of the reconciliation below leaves the gains unawaited: not an unhandled rejection.
+  gainsComputed.catch(() => undefined);
   const yearIncome = income.filter((row) => row.date > opening.date && row.date <= yearEnd.date);
   const others = await othersRead;
   await breathe();
@@ -221,6 +251,9 @@ export async function computeTaxYearLedger(
     income: yearIncome,
     prices,
   });
+  const gains = await gainsComputed;
+  const label = inputs.taxYear.label;
+  const disposals = gains.disposals.filter((d) => d.taxYear === label);
   await breathe();
   const flags = [
     ...pointsToCheck(combined.flags, inputs, actions, record, bounds, prices, disposals),

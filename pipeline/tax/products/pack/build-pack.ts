@@ -2,15 +2,19 @@ import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
 import {
   computeTaxYearLedger,
+  type FinalTransactions,
+  gainsHere,
   type LedgerProgress,
   PACK_READ_CONCURRENCY,
   type TaxYearLedger,
 } from '../compute-tax-year.js';
 import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
-import { bittytaxCsv } from './exports/bittytax-csv.js';
-import { cgtInputCsv } from './exports/cgt-input-csv.js';
-import { exportRecords } from './exports/export-records.js';
-import { koinlyCsv } from './exports/koinly-csv.js';
+import {
+  EXPORT_FILE_NAMES,
+  type ExportFiles,
+  type ExportFilesInput,
+  renderExportFiles,
+} from './exports/export-files.js';
 import { incomeItems } from './income-sources.js';
 import { liquidityCsv } from './liquidity-csv.js';
 import {
@@ -29,6 +33,7 @@ import { incomeSummary, incomeTotalLines } from './pack-summary.js';
 import { packReadme } from './pack-text.js';
 import { PackZip } from './pack-zip.js';
 import { pointsCsv } from './points-csv.js';
+import { PackThread } from './thread/pack-thread.js';
 
 export type { PackOrder } from './pack-inputs.js';
 
@@ -41,7 +46,19 @@ export interface PackDeps {
   concurrency?: number;
   /** Told how far the build is (the fulfilment worker keeps its lease and shows it). */
   onProgress?: (progress: LedgerProgress) => void;
+  /**
+   * A record of at least this many position-days (positions × days read) has its gains and exports made on a
+   * second thread (`thread/pack-thread.ts`; default `THREAD_FROM_POSITION_DAYS`).
+   */
+  threadFromPositionDays?: number;
 }
+
+/**
+ * About where a second thread starts to pay: its start and the record's crossing cost some tenths of a
+ * second, and a record has about one transaction a position-day (its income), whose gains and exports take
+ * about as much at 20,000.
+ */
+export const THREAD_FROM_POSITION_DAYS = 20_000;
 
 /** The files of a pack, in the order they are written into the zip. */
 export const PACK_FILE_NAMES = [
@@ -62,18 +79,15 @@ export const PACK_FILE_NAMES = [
 ] as const;
 
 /**
- * The order the files are rendered in: the big CSVs first, so that the last ones' deflating (on zlib's
- * threads) runs while the small files and the PDF are made, not after them. The zip keeps
- * `PACK_FILE_NAMES`' order.
+ * The order the build's thread renders the files in (the exports are rendered first, or on a thread of their
+ * own): the big CSVs first, so that the last ones' deflating (on zlib's threads) runs while the small files
+ * and the PDF are made, not after them. The zip keeps `PACK_FILE_NAMES`' order.
  */
 const RENDER_ORDER = [
   'income.csv',
   'reconciliation.csv',
-  'bittytax.csv',
-  'koinly.csv',
   'positions.csv',
   'events.csv',
-  'cgt-input.csv',
   'disposals.csv',
   'summary.pdf',
   'matches.csv',
@@ -81,10 +95,12 @@ const RENDER_ORDER = [
   'points.csv',
   'liquidity.csv',
   'README.txt',
-] as const satisfies readonly (typeof PACK_FILE_NAMES)[number][];
+] as const satisfies readonly Exclude<(typeof PACK_FILE_NAMES)[number], (typeof EXPORT_FILE_NAMES)[number]>[];
 
 export interface BuiltPack {
   zip: Uint8Array;
+  /** Whether a second thread made the gains and the exports (a big record; `thread/pack-thread.ts`). */
+  secondThread: boolean;
   files: Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>;
   inputs: PackInputs;
   ledger: TaxYearLedger;
@@ -118,14 +134,66 @@ export async function buildPackFiles(
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
   // The published inputs and the chain's reader (a connection to open, its metadata to read) at once.
   const [inputs, reader] = await Promise.all([readPackInputs(deps.store, order), deps.chain()]);
-  const ledger = await computeTaxYearLedger(
-    inputs,
-    inputs.coldkeys,
-    reader,
-    deps.concurrency ?? PACK_READ_CONCURRENCY,
-    customer,
-    deps.onProgress,
-  );
+  // A big record's gains and exports are made on a second thread, started as soon as the reads show the
+  // record's size (it loads its code meanwhile); a small one's here, which is faster.
+  const threadFrom = deps.threadFromPositionDays ?? THREAD_FROM_POSITION_DAYS;
+  let thread: PackThread | undefined;
+  const onProgress = (progress: LedgerProgress) => {
+    if (!thread && progress.phase === 'reading-chain' && progress.positions * progress.days >= threadFrom)
+      thread = new PackThread();
+    deps.onProgress?.(progress);
+  };
+  let exports: Promise<ExportFiles> | ExportFiles | undefined;
+  const onThread = { gains: false, exports: false };
+  const gainsOf = async (final: FinalTransactions) => {
+    const input: ExportFilesInput = {
+      transactions: final.transactions,
+      chainTransactions: final.chainTransactions,
+      events: final.recordEvents,
+      customer: final.combined,
+      openingAt: new Date(final.recordOpening.timeMs),
+    };
+    if (!thread) {
+      exports = renderExportFiles(input);
+      return gainsHere(final);
+    }
+    const work = thread.work(input);
+    exports = work.exports.then((made) => {
+      onThread.exports = made.onThread;
+      return made.files;
+    });
+    // A build that fails before rendering its files never awaits them.
+    exports.catch(() => undefined);
+    const gains = await work.gains;
+    onThread.gains = gains.onThread;
+    return gains.report;
+  };
+  try {
+    const ledger = await computeTaxYearLedger(
+      inputs,
+      inputs.coldkeys,
+      reader,
+      deps.concurrency ?? PACK_READ_CONCURRENCY,
+      customer,
+      onProgress,
+      gainsOf,
+    );
+    const built = await packFiles(order, order.paidAt, inputs, ledger, exports!, deps);
+    return { ...built, secondThread: onThread.gains && onThread.exports };
+  } finally {
+    thread?.close();
+  }
+}
+
+/** The pack's files rendered from the ledger (the exports given, or under way on their thread) and zipped. */
+async function packFiles(
+  order: PackOrder,
+  asOf: Date,
+  inputs: PackInputs,
+  ledger: TaxYearLedger,
+  exports: ExportFiles | Promise<ExportFiles>,
+  deps: PackDeps,
+): Promise<Omit<BuiltPack, 'secondThread'>> {
   deps.onProgress?.({
     phase: 'writing-files',
     positions: ledger.positions.length,
@@ -133,15 +201,13 @@ export async function buildPackFiles(
     blocksRead: ledger.stakes.size,
     blocks: ledger.stakes.size,
   });
-  const asOf = order.paidAt;
   const text = (value: string): Uint8Array => Buffer.from(value, 'utf8');
-  const records = exportRecords(ledger.mapping.transactions, ledger.recordEvents, ledger.combined);
   const lastDay = ledger.days[ledger.days.length - 1] ?? ledger.opening;
   // One list for the PDF and points.csv, so that the two say the same.
   const points = packPoints(ledger);
   // Each file is rendered in turn and handed to the zip, which deflates it beside the next one's rendering;
   // between files the event loop has a turn (a fulfilment worker's heartbeat).
-  const render: Record<(typeof PACK_FILE_NAMES)[number], () => Promise<Uint8Array> | Uint8Array> = {
+  const render: Record<(typeof RENDER_ORDER)[number], () => Promise<Uint8Array> | Uint8Array> = {
     'summary.pdf': () => packPdf(order, inputs, ledger, asOf, points),
     'income.csv': () => text(incomeCsv(ledger, inputs.subnetNames)),
     'events.csv': () => text(eventsCsv(ledger)),
@@ -151,9 +217,6 @@ export async function buildPackFiles(
     'positions.csv': () => text(positionsCsv(ledger, inputs.subnetNames)),
     'reconciliation.csv': () => text(reconciliationCsv(ledger)),
     'points.csv': () => text(pointsCsv(points)),
-    'cgt-input.csv': () => text(cgtInputCsv(ledger.chainTransactions, new Date(ledger.recordOpening.timeMs))),
-    'bittytax.csv': () => text(bittytaxCsv(records, 'Bittensor')),
-    'koinly.csv': () => text(koinlyCsv(records)),
     'liquidity.csv': () => text(liquidityCsv(ledger)),
     'README.txt': () =>
       text(
@@ -168,12 +231,21 @@ export async function buildPackFiles(
   };
   const rendered = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>();
   const zip = new PackZip(asOf);
+  // The exports go to the zip as soon as they are there, to be deflated beside the files still rendered.
+  const exportsAdded = Promise.resolve(exports).then((files) => {
+    for (const name of EXPORT_FILE_NAMES) {
+      rendered.set(name, files[name]);
+      zip.add(name, files[name]);
+    }
+  });
+  exportsAdded.catch(() => undefined);
   for (const name of RENDER_ORDER) {
     const bytes = await render[name]();
     rendered.set(name, bytes);
     zip.add(name, bytes);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  await exportsAdded;
   const bytes = await zip.bytes(PACK_FILE_NAMES);
   const files = new Map(PACK_FILE_NAMES.map((name) => [name, rendered.get(name)!]));
   return { zip: bytes, files, inputs, ledger };

@@ -7,7 +7,7 @@
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTruth, type Truth } from '../../../../pipeline/devnet/index.js';
-import { buildPack } from '../../../../pipeline/tax/products/pack/build-pack.js';
+import { buildPack, buildPackFiles } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
 import { addDays } from '../../../../pipeline/time/utc-day.js';
 import { sharedPackWorld } from '../../../support/shared-pack-world.js';
@@ -168,6 +168,16 @@ describe('the demo coldkey pack', () => {
   it('is the same bytes when built again', async () => {
     const again = await buildPack(order(), { store: world.store, chain: chain.reader });
     expect(Buffer.from(again).equals(Buffer.from(zipBytes))).toBe(true);
+  });
+
+  it('is the same bytes when its gains and exports are made on a second thread, as a big pack makes them', async () => {
+    const threaded = await buildPackFiles(order(), {
+      store: world.store,
+      chain: chain.reader,
+      threadFromPositionDays: 0,
+    });
+    expect(threaded.secondThread).toBe(true);
+    expect(Buffer.from(threaded.zip).equals(Buffer.from(zipBytes))).toBe(true);
   });
 
   it('gives sbm tax cgt exactly its disposals from cgt-input.csv', async () => {
