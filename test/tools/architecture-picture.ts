@@ -146,9 +146,9 @@ export const LAYERS: Picture = {
       title: 'pipeline/ — the base modules',
       folder: 'pipeline/',
       lines: [
-        { names: 'chain/  store/  contract/  time/  amounts/  csv/' },
+        { names: 'chain/  store/  contract/  time/  amounts/  csv/  threads/' },
         {
-          text: 'JSON-RPC and event decoding, the object store, the public contract, UTC and UK days, exact RAO',
+          text: 'JSON-RPC and event decoding, the object store, the public contract, UTC and UK days, exact RAO, worker threads',
         },
       ],
     },
