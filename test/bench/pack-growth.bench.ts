@@ -13,11 +13,11 @@
  * rounds, each a pack and then the raw client); time grows no faster than position-days; peak memory within
  * `MEMORY_LIMIT_MIB`.
  */
-import { connectRpc } from '../../pipeline/chain/rpc-client.js';
 import { PACK_READ_CONCURRENCY } from '../../pipeline/tax/products/compute-tax-year.js';
 import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { type BigPackWorld, bigPackWorld, sandboxCanHaveOwnCpu, startBigSandbox } from './big-pack-world.js';
+import { type RecordedRequest, replayRequests } from './raw-replay.js';
 
 const verdict = (passed: boolean) => (passed ? 'PASS' : 'FAIL');
 
@@ -28,11 +28,6 @@ const RATE_TARGET = 0.7;
  * (the growth of the bench process's resident memory while the pack builds), recorded in docs/benchmarks.md.
  */
 const MEMORY_LIMIT_MIB = 1_024;
-
-interface Request {
-  method: string;
-  params: unknown[];
-}
 
 interface Figures {
   label: string;
@@ -98,34 +93,17 @@ function inFlightShares(
   return [time[0]! / total, time[1]! / total, time[2]! / total];
 }
 
-/** The recorded requests again, in order, with `concurrency` in flight: no decoding, no tax work. */
-async function replay(url: string, requests: readonly Request[], concurrency: number): Promise<number> {
-  const rpc = await connectRpc({ url, concurrency });
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const request = requests[next++]!;
-      await rpc.send(request.method, request.params);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await rpc.close();
-  return seconds;
-}
-
 /** The pack of `coldkey` built against a sandbox just started, every request it makes recorded. */
 async function timePack(
   world: BigPackWorld,
   latencyMs: number,
   label: string,
   coldkey: string,
-): Promise<{ requests: Request[]; figures: Omit<Figures, 'rawS' | 'rawCpuS'> }> {
+): Promise<{ requests: RecordedRequest[]; figures: Omit<Figures, 'rawS' | 'rawCpuS'> }> {
   const sandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
   const chain = openPackChain(sandbox.url);
   try {
-    const requests: Request[] = [];
+    const requests: RecordedRequest[] = [];
     const reader = await chain.reader();
     const rpc = reader.rpc;
     const send = rpc.send.bind(rpc);
@@ -236,7 +214,7 @@ export async function run(): Promise<void> {
         const packSide = await timePack(world, latencyMs, label, coldkey);
         const sandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
         const rawCpu = process.cpuUsage();
-        const rawS = await replay(sandbox.url, packSide.requests, PACK_READ_CONCURRENCY).finally(() =>
+        const rawS = await replayRequests(sandbox.url, packSide.requests, PACK_READ_CONCURRENCY).finally(() =>
           sandbox.stop(),
         );
         const rawUsed = process.cpuUsage(rawCpu);

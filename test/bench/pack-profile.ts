@@ -13,15 +13,25 @@
  *
  * The sandbox runs on CPU 0 alone where the machine allows, as in the `pack-growth` bench.
  *
+ *   npx tsx test/bench/pack-profile.ts threads <dir> <role> <latency-ms>
+ *                                                              build one role's pack in a fresh process (as a
+ *                                                              cron-run `orders fulfil` does), then make its reads
+ *                                                              again with the raw client; print each side's time
+ *                                                              on a CPU and waiting for one, per thread, during
+ *                                                              the reads and after them (Linux; thread-cpu.ts)
+ *
  * Roles: demo, validator, wide-staker (and the other big coldkeys). Run `build` under `node --cpu-prof
  * --import tsx` to profile one pack; compare two `<out>` folders byte for byte to show a change kept the pack.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FolderObjectStore } from '../../pipeline/store/index.js';
+import { PACK_READ_CONCURRENCY } from '../../pipeline/tax/products/compute-tax-year.js';
 import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { type BigPackWorld, publishBigPackWorld, startBigSandbox } from './big-pack-world.js';
+import { type RecordedRequest, replayRequests } from './raw-replay.js';
+import { describeThreadTimes, threadTimes, threadTimesSince } from './thread-cpu.js';
 
 const [mode, dir, role, latency, out, threadFrom] = process.argv.slice(2);
 if (!dir) throw new Error('usage: pack-profile.ts publish <dir> | build <dir> <role> <latency-ms> <out>');
@@ -39,6 +49,18 @@ if (mode === 'publish') {
   writeFileSync(join(dir, 'world.json'), JSON.stringify(described, null, 2));
   process.stdout.write(`published into ${world.dir}; described in ${join(dir, 'world.json')}\n`);
 } else if (mode === 'build') {
+  const world = worldIn(dir);
+  const roles = (role ?? '').split(',');
+  for (const [i, each] of roles.entries())
+    await buildOne(each, world, i === roles.length - 1 ? out : undefined);
+} else if (mode === 'threads') {
+  await threadsOf(role ?? 'wide-staker', worldIn(dir), Number(latency ?? 20));
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+
+/** The world `publish` described in `dir`. */
+function worldIn(dir: string): BigPackWorld {
   const described = JSON.parse(readFileSync(join(dir, 'world.json'), 'utf8')) as {
     storeDir: string;
     coldkeys: Record<string, string>;
@@ -46,24 +68,95 @@ if (mode === 'publish') {
     head: number;
     headHash: string;
   };
-  const store = new FolderObjectStore(described.storeDir);
-  const world = {
+  return {
     ...described,
-    store,
+    store: new FolderObjectStore(described.storeDir),
     dir,
     demoColdkey: described.coldkeys.demo!,
   } as unknown as BigPackWorld;
-  const roles = (role ?? '').split(',');
-  for (const [i, each] of roles.entries())
-    await buildOne(each, world, i === roles.length - 1 ? out : undefined);
-} else {
-  throw new Error(`unknown mode ${mode}`);
+}
+
+function coldkeyOf(world: BigPackWorld, role: string): string {
+  const coldkey = (world as unknown as { coldkeys: Record<string, string> }).coldkeys[role];
+  if (!coldkey) throw new Error(`no coldkey ${role} in the world (roles: demo and the big coldkeys)`);
+  return coldkey;
+}
+
+/** The 2025/26 order of `coldkey`, as the bench places it. */
+function orderOf(role: string, coldkey: string) {
+  return {
+    id: `ord_bench_${role}`,
+    sku: 'uk-2025-26',
+    packName: 'UK tax pack 2025/26',
+    taxYear: '2025/26',
+    coldkeys: [coldkey],
+    paidAt: new Date('2026-04-10T09:00:00Z'),
+  };
+}
+
+/**
+ * Where the CPU went while a pack read the chain and after: the sandbox's threads and this process's, each
+ * thread's time running and waiting for a core; then the same for the raw client making the same reads.
+ */
+async function threadsOf(role: string, world: BigPackWorld, latencyMs: number): Promise<void> {
+  const coldkey = coldkeyOf(world, role);
+  const requests: RecordedRequest[] = [];
+  let packS = 0;
+  const sandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
+  const chain = openPackChain(sandbox.url);
+  const sandboxPid = sandbox.child.pid!;
+  const readings = () => ({
+    at: performance.now(),
+    own: threadTimes(process.pid),
+    sandbox: threadTimes(sandboxPid),
+  });
+  try {
+    const reader = await chain.reader();
+    const send = reader.rpc.send.bind(reader.rpc);
+    // A reading at most every 50 ms as answers arrive: the last one stands for the end of the reads.
+    let atLastRead = readings();
+    reader.rpc.send = async <T>(method: string, params: unknown[]) => {
+      requests.push({ method, params });
+      try {
+        return await send<T>(method, params);
+      } finally {
+        if (performance.now() - atLastRead.at > 50) atLastRead = readings();
+      }
+    };
+    const start = readings();
+    await buildPackFiles(orderOf(role, coldkey), { store: world.store, chain: async () => reader });
+    const end = readings();
+    packS = (end.at - start.at) / 1000;
+    const seconds = (at: number) => ((at - start.at) / 1000).toFixed(2);
+    const side = (from: typeof start, to: typeof start) =>
+      `    sandbox ${describeThreadTimes(sandboxPid, threadTimesSince(from.sandbox, to.sandbox))}\n` +
+      `    this process ${describeThreadTimes(process.pid, threadTimesSince(from.own, to.own))}\n`;
+    process.stdout.write(
+      `${role} at ${latencyMs} ms: the pack took ${seconds(end.at)} s, its reads ${seconds(atLastRead.at)} s ` +
+        `(${requests.length} reads); seconds on a CPU / waiting for one:\n  during the reads\n` +
+        side(start, atLastRead) +
+        `  after them\n${side(atLastRead, end)}`,
+    );
+  } finally {
+    await chain.close();
+    await sandbox.stop();
+  }
+  const rawSandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
+  try {
+    const pid = rawSandbox.child.pid!;
+    const before = { own: threadTimes(process.pid), sandbox: threadTimes(pid) };
+    const rawS = await replayRequests(rawSandbox.url, requests, PACK_READ_CONCURRENCY);
+    process.stdout.write(
+      `the raw client took ${rawS.toFixed(2)} s (pack/raw rate ${(rawS / packS).toFixed(2)}x)\n` +
+        `    sandbox ${describeThreadTimes(pid, threadTimesSince(before.sandbox, threadTimes(pid)))}\n` +
+        `    this process ${describeThreadTimes(process.pid, threadTimesSince(before.own, threadTimes(process.pid)))}\n`,
+    );
+  } finally {
+    await rawSandbox.stop();
+  }
 }
 
 async function buildOne(role: string, world: BigPackWorld, writeOut: string | undefined): Promise<void> {
-  const described = JSON.parse(readFileSync(join(dir!, 'world.json'), 'utf8')) as {
-    coldkeys: Record<string, string>;
-  };
   const store = world.store;
   const sandbox = await startBigSandbox(world, Number(latency ?? 0), { ownCpu: true });
   const chain = openPackChain(sandbox.url);
@@ -80,14 +173,7 @@ async function buildOne(role: string, world: BigPackWorld, writeOut: string | un
         spans.push([from, performance.now(), method]);
       }
     };
-    const order = {
-      id: `ord_bench_${role}`,
-      sku: 'uk-2025-26',
-      packName: 'UK tax pack 2025/26',
-      taxYear: '2025/26',
-      coldkeys: [described.coldkeys[role]!],
-      paidAt: new Date('2026-04-10T09:00:00Z'),
-    };
+    const order = orderOf(role, coldkeyOf(world, role));
     let lastPhase = '';
     const cpu = process.cpuUsage();
     const started = performance.now();
