@@ -13,12 +13,14 @@
  *
  * The sandbox runs on CPU 0 alone where the machine allows, as in the `pack-growth` bench.
  *
- *   npx tsx test/bench/pack-profile.ts threads <dir> <role> <latency-ms>
- *                                                              build one role's pack in a fresh process (as a
- *                                                              cron-run `orders fulfil` does), then make its reads
- *                                                              again with the raw client; print each side's time
- *                                                              on a CPU and waiting for one, per thread, during
- *                                                              the reads and after them (Linux; thread-cpu.ts)
+ *   npx tsx test/bench/pack-profile.ts threads <dir> <roles> <latency-ms>
+ *                                                              build the last role's pack (the ones before it
+ *                                                              first, unmeasured, to warm the process as in the
+ *                                                              bench; one role: a fresh process, as a cron-run
+ *                                                              `orders fulfil`), then make its reads again with
+ *                                                              the raw client; print each side's time on a CPU
+ *                                                              and waiting for one, per thread, during the reads
+ *                                                              and after them (Linux; thread-cpu.ts)
  *
  * Roles: demo, validator, wide-staker (and the other big coldkeys). Run `build` under `node --cpu-prof
  * --import tsx` to profile one pack; compare two `<out>` folders byte for byte to show a change kept the pack.
@@ -31,7 +33,7 @@ import { buildPackFiles } from '../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain } from '../../pipeline/tax/products/pack/pack-chain.js';
 import { type BigPackWorld, publishBigPackWorld, startBigSandbox } from './big-pack-world.js';
 import { type RecordedRequest, replayRequests } from './raw-replay.js';
-import { describeThreadTimes, threadTimes, threadTimesSince } from './thread-cpu.js';
+import { describeThreadTimes, type ThreadTime, threadTimes, threadTimesSince } from './thread-cpu.js';
 
 const [mode, dir, role, latency, out, threadFrom] = process.argv.slice(2);
 if (!dir) throw new Error('usage: pack-profile.ts publish <dir> | build <dir> <role> <latency-ms> <out>');
@@ -54,7 +56,10 @@ if (mode === 'publish') {
   for (const [i, each] of roles.entries())
     await buildOne(each, world, i === roles.length - 1 ? out : undefined);
 } else if (mode === 'threads') {
-  await threadsOf(role ?? 'wide-staker', worldIn(dir), Number(latency ?? 20));
+  const world = worldIn(dir);
+  const roles = (role ?? 'wide-staker').split(',');
+  for (const each of roles.slice(0, -1)) await warmUp(each, world, Number(latency ?? 20));
+  await threadsOf(roles[roles.length - 1]!, world, Number(latency ?? 20));
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
@@ -94,6 +99,28 @@ function orderOf(role: string, coldkey: string) {
   };
 }
 
+function sumRun(times: ReadonlyMap<number, ThreadTime>): number {
+  let run = 0;
+  for (const time of times.values()) run += time.runS;
+  return run;
+}
+
+/** A pack built and dropped: the process's code compiled and its caches filled, as in the bench. */
+async function warmUp(role: string, world: BigPackWorld, latencyMs: number): Promise<void> {
+  const sandbox = await startBigSandbox(world, latencyMs, { ownCpu: true });
+  const chain = openPackChain(sandbox.url);
+  try {
+    const reader = await chain.reader();
+    await buildPackFiles(orderOf(role, coldkeyOf(world, role)), {
+      store: world.store,
+      chain: async () => reader,
+    });
+  } finally {
+    await chain.close();
+    await sandbox.stop();
+  }
+}
+
 /**
  * Where the CPU went while a pack read the chain and after: the sandbox's threads and this process's, each
  * thread's time running and waiting for a core; then the same for the raw client making the same reads.
@@ -115,8 +142,10 @@ async function threadsOf(role: string, world: BigPackWorld, latencyMs: number): 
     const send = reader.rpc.send.bind(reader.rpc);
     // A reading at most every 50 ms as answers arrive: the last one stands for the end of the reads.
     let atLastRead = readings();
+    let firstSent = 0;
     reader.rpc.send = async <T>(method: string, params: unknown[]) => {
       requests.push({ method, params });
+      firstSent ||= performance.now();
       try {
         return await send<T>(method, params);
       } finally {
@@ -124,7 +153,15 @@ async function threadsOf(role: string, world: BigPackWorld, latencyMs: number): 
       }
     };
     const start = readings();
-    await buildPackFiles(orderOf(role, coldkey), { store: world.store, chain: async () => reader });
+    // When the stake reads begin (the positions known), and how long the node had worked by then.
+    let stakeReads: ReturnType<typeof readings> | undefined;
+    await buildPackFiles(orderOf(role, coldkey), {
+      store: world.store,
+      chain: async () => reader,
+      onProgress: (progress) => {
+        if (progress.phase === 'reading-chain' && !stakeReads) stakeReads = readings();
+      },
+    });
     const end = readings();
     packS = (end.at - start.at) / 1000;
     const seconds = (at: number) => ((at - start.at) / 1000).toFixed(2);
@@ -133,7 +170,10 @@ async function threadsOf(role: string, world: BigPackWorld, latencyMs: number): 
       `    this process ${describeThreadTimes(process.pid, threadTimesSince(from.own, to.own))}\n`;
     process.stdout.write(
       `${role} at ${latencyMs} ms: the pack took ${seconds(end.at)} s, its reads ${seconds(atLastRead.at)} s ` +
-        `(${requests.length} reads); seconds on a CPU / waiting for one:\n  during the reads\n` +
+        `(${requests.length} reads); its first read sent at ${seconds(firstSent)} s, its stake reads begun at ` +
+        `${seconds(stakeReads?.at ?? end.at)} s (the node's threads had run ` +
+        `${sumRun(threadTimesSince(start.sandbox, (stakeReads ?? end).sandbox)).toFixed(2)} s); ` +
+        `seconds on a CPU / waiting for one:\n  during the reads\n` +
         side(start, atLastRead) +
         `  after them\n${side(atLastRead, end)}`,
     );
