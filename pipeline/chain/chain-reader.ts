@@ -27,6 +27,7 @@ interface StorageChangeSet {
 
 export class ChainReader {
   readonly #hashes = new Map<number, string>();
+  readonly #hashing = new Map<number, Promise<string>>();
   readonly #specAtHash = new Map<string, Promise<number>>();
   readonly #codecs = new Map<number, Promise<RuntimeCodec>>();
 
@@ -36,18 +37,31 @@ export class ChainReader {
     const hash = await this.rpc.send<string>('chain_getFinalizedHead', []);
     const header = await this.rpc.send<{ number: string | number }>('chain_getHeader', [hash]);
     const number = Number(header.number);
-    this.#hashes.set(number, hash);
+    remember(this.#hashes, number, hash);
     return { number, hash };
   }
 
   async blockHash(number: number): Promise<string> {
     const cached = this.#hashes.get(number);
     if (cached) return cached;
-    const hash = await this.rpc.send<string | null>('chain_getBlockHash', [number]);
-    if (!hash) throw new ChainDataError(`block ${number} does not exist`);
-    // Only boundary and bisection lookups are cached; per-block reads pass through.
-    if (this.#hashes.size < 10_000) this.#hashes.set(number, hash);
-    return hash;
+    // A hash already asked for is waited for, not asked again (a pack's reads ahead ask before its heads).
+    let asking = this.#hashing.get(number);
+    if (!asking) {
+      asking = this.#askHash(number);
+      this.#hashing.set(number, asking);
+    }
+    return asking;
+  }
+
+  async #askHash(number: number): Promise<string> {
+    try {
+      const hash = await this.rpc.send<string | null>('chain_getBlockHash', [number]);
+      if (!hash) throw new ChainDataError(`block ${number} does not exist`);
+      remember(this.#hashes, number, hash);
+      return hash;
+    } finally {
+      this.#hashing.delete(number);
+    }
   }
 
   /** Milliseconds of `Timestamp.Now` at a block. */
@@ -124,7 +138,7 @@ export class ChainReader {
         .send<{ specVersion: number }>('state_getRuntimeVersion', [hash])
         .then((v) => v.specVersion);
       version.catch(() => this.#specAtHash.delete(hash));
-      this.#specAtHash.set(hash, version);
+      remember(this.#specAtHash, hash, version);
     }
     return version;
   }
@@ -155,6 +169,18 @@ export class ChainReader {
     const parent = await this.blockHash(Math.max(0, number - 1));
     return this.codec(await this.specVersionAt(parent), parent);
   }
+}
+
+/**
+ * The most a reader remembers of block hashes and spec versions: a reader shared by a worker's packs reads
+ * thousands of blocks each, and the newest are the ones asked for again (a pack's reads ahead, then its heads).
+ */
+const REMEMBERED = 10_000;
+
+/** Keeps `value` in `cache`, forgetting the oldest entry when it is full. */
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+  if (cache.size >= REMEMBERED && !cache.has(key)) cache.delete(cache.keys().next().value as K);
+  cache.set(key, value);
 }
 
 /** `Timestamp.Now` is a SCALE u64 of milliseconds (little endian). */

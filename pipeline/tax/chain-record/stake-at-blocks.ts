@@ -243,15 +243,52 @@ interface BlockHead {
   reported: Array<{ position: PositionRef; rao: bigint }> | null;
 }
 
+/**
+ * Asks the reader for the hash, runtime version and codec of each of `blocks` (the first steps of a block's
+ * head, which it remembers): a pack starts them from its calendar while it reads and checks its coldkeys'
+ * events, when the node would otherwise wait. A failure is left to the head that asks again.
+ *
+ * Every `WARM_STRIDE`th block goes first, and the others only once its runtimes are known: a runtime's
+ * metadata is the node's longest read (some 0.4 s on the sandbox), one per runtime, and asked for behind
+ * hundreds of cheap hash and version reads it would wait the better part of a second.
+ */
+export async function warmBlockHeads(reader: ChainReader, blocks: readonly number[]): Promise<void> {
+  const sorted = [...blocks].sort((a, b) => a - b);
+  const versionOf = async (block: number) => {
+    const hash = await reader.blockHash(block);
+    return { hash, specVersion: await reader.specVersionAt(hash) };
+  };
+  const codecs: Array<Promise<unknown>> = [];
+  await Promise.allSettled(
+    sorted
+      .filter((_, i) => i % WARM_STRIDE === 0)
+      .map(async (block) => {
+        const { hash, specVersion } = await versionOf(block);
+        codecs.push(reader.codec(specVersion, hash));
+      }),
+  );
+  await Promise.allSettled([
+    ...codecs,
+    ...sorted.map(async (block) => {
+      const { hash, specVersion } = await versionOf(block);
+      await reader.codec(specVersion, hash);
+    }),
+  ]);
+}
+
+/** One block in this many is warmed first (`warmBlockHeads`): a runtime lasts weeks, a block is a day. */
+const WARM_STRIDE = 16;
+
 async function readHead(
   reader: ChainReader,
   coldkeys: readonly string[],
   block: number,
   known: KnownPositions,
 ): Promise<BlockHead> {
+  // Both remembered by the reader: a pack asks for its days' ones while it reads its inputs (`warmBlockHeads`).
   const hash = await reader.blockHash(block);
-  const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
-  const codec = await reader.codec(version.specVersion, hash);
+  const specVersion = await reader.specVersionAt(hash);
+  const codec = await reader.codec(specVersion, hash);
   const apis = await runtimeApisOf(reader.rpc, codec, hash);
   const reported = apis.has(STAKE_INFO) ? await stakeInfos(reader, apis, coldkeys, hash, known) : null;
   return { hash, codec, reported };
@@ -484,9 +521,10 @@ export async function positionsAtBlock(
   coldkey: string,
   block: number,
 ): Promise<PositionRef[]> {
+  // Both remembered by the reader: a pack asks for its days' ones while it reads its inputs (`warmBlockHeads`).
   const hash = await reader.blockHash(block);
-  const version = await reader.rpc.send<{ specVersion: number }>('state_getRuntimeVersion', [hash]);
-  const codec = await reader.codec(version.specVersion, hash);
+  const specVersion = await reader.specVersionAt(hash);
+  const codec = await reader.codec(specVersion, hash);
   const apis = await runtimeApisOf(reader.rpc, codec, hash);
   return (await stakeInfoOf(reader, apis, coldkey, hash))
     .filter((info) => info.stake > 0n)

@@ -1,7 +1,8 @@
 /**
  * A pack's stake reads begun before its positions are known (`stakeReadsAhead`), against the sandbox over a
  * real WebSocket: the chain is read while the positions are still being worked out, the answers are the
- * world's truth at each day's end, and a build that fails before asking sends no more of them.
+ * world's truth at each day's end, and a build that fails before asking sends no more of them. The heads a
+ * pack warms from its calendar while it reads its inputs (`warmBlockHeads`) are not read again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReader } from '../../../pipeline/chain/chain-reader.js';
@@ -12,6 +13,7 @@ import {
   positionId,
   readStakesAtBlocks,
   stakeReadsAhead,
+  warmBlockHeads,
 } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
 import { GENESIS, NOW_MS, SANDBOX_OPTIONS } from '../../support/published-sandbox.js';
 
@@ -107,5 +109,54 @@ describe('stake reads begun before the positions are known', () => {
     // The cancelled reads stopped well short of all the heads (three requests or more each).
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(blocks.length);
+  });
+
+  it('read no head again that was warmed from the calendar, and ask for each runtime first', async () => {
+    const { demo, blocks, positions } = demoRecord();
+    // Every request of one reader's work, in the order sent, on a connection of its own.
+    const recorded = async (work: (reader: ChainReader) => Promise<unknown>) => {
+      const own = await connectRpc({ url: devnet.url, concurrency: 4 });
+      const methods: string[] = [];
+      const send = own.send.bind(own);
+      own.send = <T>(method: string, params: unknown[]) => {
+        methods.push(method);
+        return send<T>(method, params);
+      };
+      try {
+        return { value: await work(new ChainReader(own)), methods };
+      } finally {
+        await own.close();
+      }
+    };
+    const count = (methods: readonly string[], method: string) => methods.filter((m) => m === method).length;
+    const cold = await recorded((reader) =>
+      stakeReadsAhead(reader, [demo.coldkey], blocks, 4).ask(positions),
+    );
+    const warmed = await recorded(async (reader) => {
+      await warmBlockHeads(reader, blocks);
+      return stakeReadsAhead(reader, [demo.coldkey], blocks, 4).ask(positions);
+    });
+    for (const method of ['chain_getBlockHash', 'state_getRuntimeVersion', 'state_getMetadata'])
+      expect(count(warmed.methods, method), method).toBe(count(cold.methods, method));
+    expect(warmed.methods.length).toBe(cold.methods.length);
+    expect(warmed.value).toEqual(cold.value);
+    // The runtime's metadata (the node's longest read) is asked for before the hashes of most blocks.
+    const firstMetadata = warmed.methods.indexOf('state_getMetadata');
+    const hashesBefore = count(warmed.methods.slice(0, firstMetadata), 'chain_getBlockHash');
+    expect(firstMetadata).toBeGreaterThan(0);
+    expect(hashesBefore).toBeLessThanOrEqual(Math.ceil(new Set(blocks).size / 16));
+  });
+
+  it('ask for a hash once however many ask for it at once', async () => {
+    const before = rpc.stats.requests;
+    const reader = new ChainReader(rpc);
+    const block = truth.days[3]!.last_block;
+    const hashes = await Promise.all([
+      reader.blockHash(block),
+      reader.blockHash(block),
+      reader.blockHash(block),
+    ]);
+    expect(new Set(hashes).size).toBe(1);
+    expect(rpc.stats.requests - before).toBe(1);
   });
 });

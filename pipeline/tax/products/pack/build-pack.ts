@@ -1,5 +1,6 @@
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
+import { warmBlockHeads } from '../../chain-record/stake-at-blocks.js';
 import {
   computeTaxYearLedger,
   type FinalTransactions,
@@ -33,6 +34,7 @@ import { incomeSummary, incomeTotalLines } from './pack-summary.js';
 import { packReadme } from './pack-text.js';
 import { PackZip } from './pack-zip.js';
 import { pointsCsv } from './points-csv.js';
+import { calendarBlocksOfRecord } from './record-days.js';
 import { PackThread } from './thread/pack-thread.js';
 
 export type { PackOrder } from './pack-inputs.js';
@@ -132,8 +134,18 @@ export async function buildPackFiles(
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
 ): Promise<BuiltPack> {
   if (!order.paidAt) throw new Error(`order ${order.id} is not paid; a pack is built for paid orders only`);
-  // The published inputs and the chain's reader (a connection to open, its metadata to read) at once.
-  const [inputs, reader] = await Promise.all([readPackInputs(deps.store, order), deps.chain()]);
+  // The published inputs and the chain's reader (a connection to open, its metadata to read) at once; the
+  // calendar's days' heads are asked for while the events are read and checked (tenths of a second for a
+  // big record, when the node would have nothing to do).
+  const opening = deps.chain();
+  const [inputs, reader] = await Promise.all([
+    readPackInputs(deps.store, order, (calendar, taxYear) => {
+      opening
+        .then((chain) => warmBlockHeads(chain, calendarBlocksOfRecord(calendar, taxYear)))
+        .catch(() => undefined);
+    }),
+    opening,
+  ]);
   // A big record's gains and exports are made on a second thread, started as soon as the reads show the
   // record's size (it loads its code meanwhile); a small one's here, which is faster.
   const threadFrom = deps.threadFromPositionDays ?? THREAD_FROM_POSITION_DAYS;

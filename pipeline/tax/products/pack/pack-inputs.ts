@@ -58,7 +58,12 @@ export class PackInputsMissingError extends Error {
  * subnet names, every object checked against its SHA-256 in the manifest. A run without a calendar or
  * prices cannot make a pack: the build fails and the job tries again after the next publication.
  */
-export async function readPackInputs(store: ObjectStore, order: PackOrder): Promise<PackInputs> {
+export async function readPackInputs(
+  store: ObjectStore,
+  order: PackOrder,
+  /** Told the calendar as soon as it is read, before the events (a build starts its day reads). */
+  onCalendar?: (calendar: PackInputs['calendar'], taxYear: UkTaxYear) => void,
+): Promise<PackInputs> {
   const taxYear = parseUkTaxYear(order.taxYear);
   const manifest = await readManifest(store, '');
   if (!manifest) throw new PackInputsMissingError('nothing is published yet: no pack can be built');
@@ -73,6 +78,8 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
       `published run ${manifest.version} has no tax/calendar.json or tax/fiat-prices.json (published by an older pipeline)`,
     );
   }
+  const calendar = TaxCalendar.parse(calendarJson).days;
+  onCalendar?.(calendar, taxYear);
   // The coldkey-swap rule is the chain record's (`chain-record/follow-coldkey-swaps.ts`); here, where the
   // events are read from: each coldkey's list in its published shard, each shard read once.
   const shards = new Map<string, ColdkeyShard | null>();
@@ -95,7 +102,7 @@ export async function readPackInputs(store: ObjectStore, order: PackOrder): Prom
   return {
     taxYear,
     runVersion: manifest.version,
-    calendar: TaxCalendar.parse(calendarJson).days,
+    calendar,
     ...fiatOf(TaxFiatPrices.parse(fiatJson)),
     events: record.events,
     coldkeys: record.coldkeys,

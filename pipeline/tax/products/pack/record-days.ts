@@ -54,8 +54,7 @@ export async function recordDays(
   if (first === undefined || last === undefined || last < taxYear.firstDay || first > taxYear.lastDay) {
     throw new PackInputsMissingError(`no UK day of tax year ${taxYear.label} is collected yet`);
   }
-  // Past the year, the record runs on only as far as the calendar does (no search beyond its last day).
-  const recordEnd = minDate(last, addDays(taxYear.lastDay, BED_AND_BREAKFAST_DAYS));
+  const recordEnd = recordEndDate(last, taxYear);
   const foundOnChain: string[] = [];
   const all: LedgerDay[] = [known.get(first)!];
   for (let date = addDays(first, 1); date <= recordEnd; date = addDays(date, 1)) {
@@ -78,6 +77,24 @@ export async function recordDays(
     following: after.filter((day) => day.date > taxYear.lastDay),
     foundOnChain,
   };
+}
+
+/** Past the year, the record runs on only as far as the calendar does (no search beyond its last day). */
+function recordEndDate(lastCollected: string, taxYear: UkTaxYear): string {
+  return minDate(lastCollected, addDays(taxYear.lastDay, BED_AND_BREAKFAST_DAYS));
+}
+
+/**
+ * The last blocks of the calendar's days that the record reads as they are (every collected day up to the
+ * record's end), known before the events are: their heads can be read while the events are (`recordDays` adds
+ * the days it finds on the chain).
+ */
+export function calendarBlocksOfRecord(calendar: PackInputs['calendar'], taxYear: UkTaxYear): number[] {
+  let last: string | undefined;
+  for (const day of calendar) if (last === undefined || day.date > last) last = day.date;
+  if (last === undefined) return [];
+  const recordEnd = recordEndDate(last, taxYear);
+  return calendar.filter((day) => day.date <= recordEnd).map((day) => day.last_block);
 }
 
 /** The last block before `date`'s UK end, searched between the ends of two known days around it. */

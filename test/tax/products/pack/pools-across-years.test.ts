@@ -16,7 +16,7 @@ import type { CustomerInputs } from '../../../../pipeline/tax/products/own-recor
 import { readCustomerFiles } from '../../../../pipeline/tax/products/own-records/read-customer-files.js';
 import { buildPack, type PackOrder } from '../../../../pipeline/tax/products/pack/build-pack.js';
 import { openPackChain, type PackChain } from '../../../../pipeline/tax/products/pack/pack-chain.js';
-import { recordDays } from '../../../../pipeline/tax/products/pack/record-days.js';
+import { calendarBlocksOfRecord, recordDays } from '../../../../pipeline/tax/products/pack/record-days.js';
 import { CgtDecimal } from '../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import type { CgtJson } from '../../../../pipeline/tax/uk-rules/cgt/cgt-json.js';
 import type { CgtTransaction } from '../../../../pipeline/tax/uk-rules/cgt/cgt-types.js';
@@ -435,5 +435,12 @@ describe('a day missing from the published calendar', () => {
     expect(found.foundOnChain).toEqual(missing);
     const all = (r: typeof full) => [r.recordOpening, ...r.before, ...r.days, ...r.following];
     expect(all(found)).toEqual(all(full));
+    // The blocks a build warms from the calendar before its events are read: the record's days the calendar has.
+    expect(calendarBlocksOfRecord(calendar, taxYear)).toEqual(all(full).map((day) => day.block));
+    expect(calendarBlocksOfRecord(gappy, taxYear)).toEqual(
+      all(found)
+        .filter((day) => !missing.includes(day.date))
+        .map((day) => day.block),
+    );
   });
 });
