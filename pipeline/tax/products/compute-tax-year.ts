@@ -149,6 +149,23 @@ export interface FinalTransactions {
  */
 export type GainsOf = (final: FinalTransactions) => Promise<CgtReport>;
 
+/** The record as its reads leave it: the year's opening and days, its positions and their stakes. */
+export interface RecordRead {
+  opening: LedgerDay;
+  days: LedgerDay[];
+  /** The positions of the year, as the ledger lists them. */
+  positions: PositionRef[];
+  stakes: ReadonlyMap<number, StakesAtBlock>;
+}
+
+/** What a caller does beside the ledger: where the gains are computed, and work begun once the chain is read. */
+export interface LedgerHooks {
+  /** Default: on the calling thread (`gainsHere`). */
+  gainsOf?: GainsOf;
+  /** Told as soon as the chain is read, before the transactions are made (a pack renders from the stakes). */
+  onRecordRead?: (record: RecordRead) => void;
+}
+
 /** The gains computed on the calling thread, after a turn of the event loop (a fulfilment worker's heartbeat). */
 export async function gainsHere(final: FinalTransactions): Promise<CgtReport> {
   await breathe();
@@ -167,7 +184,7 @@ export async function computeTaxYearLedger(
   concurrency = PACK_READ_CONCURRENCY,
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
   onProgress?: (progress: LedgerProgress) => void,
-  gainsOf: GainsOf = gainsHere,
+  { gainsOf = gainsHere, onRecordRead }: LedgerHooks = {},
 ): Promise<TaxYearLedger> {
   const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
   const { recordOpening, before, yearOpening: opening, days, following } = record;
@@ -193,6 +210,8 @@ export async function computeTaxYearLedger(
     onProgress,
   );
   const { actions, stakes, positions, yearPositions, prices } = chain;
+  const positionsOfYear = positions.filter((position) => yearPositions.has(positionId(position)));
+  onRecordRead?.({ opening, days, positions: positionsOfYear, stakes });
   const income = chain.netted.rows;
   await breathe();
   const mapping = cgtTransactions({
@@ -265,7 +284,7 @@ export async function computeTaxYearLedger(
     opening,
     days,
     following,
-    positions: positions.filter((position) => yearPositions.has(positionId(position))),
+    positions: positionsOfYear,
     stakes,
     income: yearIncome,
     mapping: {

@@ -7,6 +7,7 @@ import {
   gainsHere,
   type LedgerProgress,
   PACK_READ_CONCURRENCY,
+  type RecordRead,
   type TaxYearLedger,
 } from '../compute-tax-year.js';
 import { type CustomerInputs, EMPTY_CUSTOMER_INPUTS } from '../own-records/customer-inputs.js';
@@ -24,6 +25,7 @@ import {
   incomeCsv,
   matchesCsv,
   poolsCsv,
+  positionDaysOf,
   positionsCsv,
   reconciliationCsv,
 } from './pack-csv.js';
@@ -49,8 +51,8 @@ export interface PackDeps {
   /** Told how far the build is (the fulfilment worker keeps its lease and shows it). */
   onProgress?: (progress: LedgerProgress) => void;
   /**
-   * A record of at least this many position-days (positions × days read) has its gains and exports made on a
-   * second thread (`thread/pack-thread.ts`; default `THREAD_FROM_POSITION_DAYS`).
+   * A record of at least this many position-days (positions × days read) has its gains, exports and
+   * positions.csv made on a second thread (`thread/pack-thread.ts`; default `THREAD_FROM_POSITION_DAYS`).
    */
   threadFromPositionDays?: number;
 }
@@ -101,7 +103,7 @@ const RENDER_ORDER = [
 
 export interface BuiltPack {
   zip: Uint8Array;
-  /** Whether a second thread made the gains and the exports (a big record; `thread/pack-thread.ts`). */
+  /** Whether a second thread made the gains, the exports and positions.csv (a big record; `pack-thread.ts`). */
   secondThread: boolean;
   files: Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>;
   inputs: PackInputs;
@@ -146,8 +148,8 @@ export async function buildPackFiles(
     }),
     opening,
   ]);
-  // A big record's gains and exports are made on a second thread, started as soon as the reads show the
-  // record's size (it loads its code meanwhile); a small one's here, which is faster.
+  // A big record's gains, exports and positions.csv are made on a second thread, started as soon as the reads
+  // show the record's size (it loads its code meanwhile); a small one's here, which is faster.
   const threadFrom = deps.threadFromPositionDays ?? THREAD_FROM_POSITION_DAYS;
   let thread: PackThread | undefined;
   const onProgress = (progress: LedgerProgress) => {
@@ -156,7 +158,18 @@ export async function buildPackFiles(
     deps.onProgress?.(progress);
   };
   let exports: Promise<ExportFiles> | ExportFiles | undefined;
-  const onThread = { gains: false, exports: false };
+  // A big record's positions.csv, rendered on the thread as soon as the chain is read.
+  let positions: Promise<Uint8Array> | undefined;
+  const onThread = { gains: false, exports: false, positions: false };
+  const onRecordRead = (record: RecordRead) => {
+    if (!thread) return;
+    positions = thread.positions(positionDaysOf(record), inputs.subnetNames).then((made) => {
+      onThread.positions = made.onThread;
+      return made.bytes;
+    });
+    // A build that fails before rendering its files never awaits them.
+    positions.catch(() => undefined);
+  };
   const gainsOf = async (final: FinalTransactions) => {
     const input: ExportFilesInput = {
       transactions: final.transactions,
@@ -188,24 +201,35 @@ export async function buildPackFiles(
       deps.concurrency ?? PACK_READ_CONCURRENCY,
       customer,
       onProgress,
-      gainsOf,
+      { gainsOf, onRecordRead },
     );
-    const built = await packFiles(order, order.paidAt, inputs, ledger, exports!, deps);
-    return { ...built, secondThread: onThread.gains && onThread.exports };
+    const built = await packFiles(
+      order,
+      order.paidAt,
+      inputs,
+      ledger,
+      { exports: exports!, positions },
+      deps,
+    );
+    return { ...built, secondThread: onThread.gains && onThread.exports && onThread.positions };
   } finally {
     thread?.close();
   }
 }
 
-/** The pack's files rendered from the ledger (the exports given, or under way on their thread) and zipped. */
+/**
+ * The pack's files rendered from the ledger (the exports given, or under way on their thread; positions.csv
+ * too when the thread renders it) and zipped.
+ */
 async function packFiles(
   order: PackOrder,
   asOf: Date,
   inputs: PackInputs,
   ledger: TaxYearLedger,
-  exports: ExportFiles | Promise<ExportFiles>,
+  made: { exports: ExportFiles | Promise<ExportFiles>; positions: Promise<Uint8Array> | undefined },
   deps: PackDeps,
 ): Promise<Omit<BuiltPack, 'secondThread'>> {
+  const { exports } = made;
   deps.onProgress?.({
     phase: 'writing-files',
     positions: ledger.positions.length,
@@ -226,7 +250,7 @@ async function packFiles(
     'disposals.csv': () => text(disposalsCsv(ledger)),
     'matches.csv': () => text(matchesCsv(ledger)),
     'pools.csv': () => text(poolsCsv(ledger, lastDay.date)),
-    'positions.csv': () => text(positionsCsv(ledger, inputs.subnetNames)),
+    'positions.csv': () => made.positions ?? text(positionsCsv(ledger, inputs.subnetNames)),
     'reconciliation.csv': () => text(reconciliationCsv(ledger)),
     'points.csv': () => text(pointsCsv(points)),
     'liquidity.csv': () => text(liquidityCsv(ledger)),

@@ -9,18 +9,15 @@ import { eventLabel } from '../../chain-record/ledger-event.js';
 import { positionId } from '../../chain-record/stake-at-blocks.js';
 import { GBP_PLACES, plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { IncomeRow } from '../../uk-rules/income-ledger.js';
-import type { TaxYearLedger } from '../compute-tax-year.js';
+import type { RecordRead, TaxYearLedger } from '../compute-tax-year.js';
 import { csv, type Field, rowsOf } from './csv-text.js';
 import { dividendsByRow, feeValueTaoRao, liquidityFeeIncome } from './income-sources.js';
+import { type PositionDays, positionsCsvOf, subnetName } from './positions-csv.js';
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
 // Every pound figure of the CSVs: 8 decimal places, half to even, as the ledger rounds its values.
 const gbp = (value: Decimal | null) =>
   value === null ? null : value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
-
-export function subnetName(names: ReadonlyMap<number, string>, netuid: number): string {
-  return netuid === 0 ? 'root' : (names.get(netuid) ?? '');
-}
 
 export function incomeNote(row: IncomeRow): string {
   if (row.alphaRao < 0n) return 'negative day: stake fell with no event to explain it';
@@ -288,25 +285,19 @@ export function poolsCsv(ledger: TaxYearLedger, asAt: string): string {
 
 /** Stake per position at the end of the opening day and every UK day after it (positions holding nothing left out). */
 export function positionsCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
-  function* rows(): Iterable<Field[]> {
-    for (const day of [ledger.opening, ...ledger.days]) {
-      const stakes = ledger.stakes.get(day.block)!;
-      for (const position of ledger.positions) {
-        const stake = stakes.stake.get(positionId(position)) ?? 0n;
-        if (stake === 0n) continue;
-        yield [
-          day.date,
-          day.block,
-          position.coldkey,
-          position.hotkey,
-          position.netuid,
-          subnetName(names, position.netuid),
-          units(stake),
-        ];
-      }
-    }
-  }
-  return csv(['date', 'block', 'coldkey', 'hotkey', 'netuid', 'subnet', 'alpha'], rows());
+  return positionsCsvOf(positionDaysOf(ledger), names);
+}
+
+/** The ledger's stakes of its year's positions at the opening and at each day's end. */
+export function positionDaysOf(ledger: RecordRead): PositionDays {
+  const days = [ledger.opening, ...ledger.days];
+  const reads = days.map((day) => ledger.stakes.get(day.block)!);
+  const ids = ledger.positions.map(positionId);
+  return {
+    days,
+    positions: ledger.positions,
+    stakeAt: (day, position) => reads[day]!.stake.get(ids[position]!) ?? 0n,
+  };
 }
 
 export const RECONCILIATION_COLUMNS = [

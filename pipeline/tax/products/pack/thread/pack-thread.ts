@@ -2,8 +2,9 @@
  * A big pack's second thread. Once the record's transactions are final, the gains engine and the export files
  * (`cgt-input.csv`, `bittytax.csv`, `koinly.csv`) need nothing else: the thread (`pack-worker.ts`) computes
  * the gains, then renders the exports, while the build's own thread reconciles the holdings with the chain and
- * renders the other files. For the staker in 100 subnets that is about three seconds of work off the build's
- * thread. The thread is started while the chain is read, so that it is ready when the transactions are.
+ * renders the other files. Before that, as soon as the chain is read, it renders `positions.csv` from the
+ * stakes, while the build's thread makes the transactions. For the staker in 100 subnets that is about three
+ * seconds of work off the build's thread. The thread is started while the chain is read, so that it is ready.
  *
  * The thread runs the same code on the same transactions (`record-wire.ts` carries them across), so the
  * gains and the bytes are those the build's thread would make. Whatever the thread cannot do (it does not
@@ -16,12 +17,22 @@ import { startTypeScriptWorker } from '../../../../threads/typescript-worker.js'
 import type { CgtReport } from '../../../uk-rules/cgt/cgt-types.js';
 import { computeGains } from '../../../uk-rules/cgt/compute-gains.js';
 import { type ExportFiles, type ExportFilesInput, renderExportFiles } from '../exports/export-files.js';
-import { DECIMAL_CONSTRUCTORS, toRecordWire } from './record-wire.js';
+import { type PositionDays, positionsFile } from '../positions-csv.js';
+import { type PositionDaysWire, toPositionDaysWire } from './position-days-wire.js';
+import { DECIMAL_CONSTRUCTORS, type RecordWire, toRecordWire } from './record-wire.js';
 
 const WORKER = new URL('./pack-worker.ts', import.meta.url);
 
-/** What the pack's thread sends back (`pack-worker.ts`), in this order. */
+/** What the build's thread asks of the pack's thread, in this order. */
+export type ToPackThread =
+  | { kind: 'positions'; wire: PositionDaysWire }
+  | { kind: 'record'; wire: RecordWire };
+
+/** What the pack's thread sends back (`pack-worker.ts`), in the order asked. */
 export type FromPackThread =
+  | { kind: 'positions'; bytes: Uint8Array }
+  /** The thread could not render them: the build's thread does. */
+  | { kind: 'positions-failed' }
   /** The record's gains, their decimals made cloneable (`withDecimalsCloneable`). */
   | { kind: 'gains'; report: unknown }
   /** The engine refused the record: the build's thread computes the gains itself and meets the refusal. */
@@ -56,6 +67,33 @@ export class PackThread {
     this.worker.once('exit', fail);
   }
 
+  /** Hands the record's stakes over for `positions.csv`; rendered on this thread if the thread cannot. */
+  positions(
+    table: PositionDays,
+    names: ReadonlyMap<number, string>,
+  ): Promise<{ bytes: Uint8Array; onThread: boolean }> {
+    const here = () => ({ bytes: positionsFile(table, names), onThread: false });
+    let message: ReturnType<typeof toPositionDaysWire> | null = null;
+    if (this.worker && !this.failed) {
+      try {
+        message = toPositionDaysWire(table, names);
+      } catch {
+        message = null;
+      }
+    }
+    if (!message || !this.worker) return Promise.resolve().then(here);
+    const bytes = this.reply<{ bytes: Uint8Array; onThread: boolean }>((reply) => {
+      if (reply.kind === 'positions') return () => ({ bytes: reply.bytes, onThread: true });
+      if (reply.kind === 'positions-failed') return here;
+      return undefined;
+    }, here);
+    this.worker.postMessage(
+      { kind: 'positions', wire: message.wire } satisfies ToPackThread,
+      message.transfer,
+    );
+    return bytes;
+  }
+
   /** Hands the record's final transactions over; each answer falls back to this thread if the thread fails. */
   work(input: ExportFilesInput): PackThreadWork {
     const here = {
@@ -74,30 +112,7 @@ export class PackThread {
       const gains = Promise.resolve().then(here.gains);
       return { gains, exports: gains.then(here.exports, here.exports) };
     }
-    const worker = this.worker;
-    const answer = <T>(take: (reply: FromPackThread) => (() => T) | undefined, fallBack: () => T) =>
-      new Promise<T>((resolve, reject) => {
-        let settled = false;
-        const settle = (outcome: () => T) => {
-          if (settled) return;
-          settled = true;
-          worker.off('message', onMessage);
-          this.failures.delete(onFailure);
-          try {
-            resolve(outcome());
-          } catch (error) {
-            reject(error);
-          }
-        };
-        const onMessage = (reply: FromPackThread) => {
-          const outcome = take(reply);
-          if (outcome) settle(outcome);
-        };
-        const onFailure = () => settle(fallBack);
-        worker.on('message', onMessage);
-        this.failures.add(onFailure);
-      });
-    const gains = answer<{ report: CgtReport; onThread: boolean }>((reply) => {
+    const gains = this.reply<{ report: CgtReport; onThread: boolean }>((reply) => {
       if (reply.kind === 'gains')
         return () => ({
           report: withDecimalsRestored<CgtReport>(reply.report, DECIMAL_CONSTRUCTORS),
@@ -106,12 +121,41 @@ export class PackThread {
       if (reply.kind === 'gains-refused') return here.gains;
       return undefined;
     }, here.gains);
-    const exports = answer<{ files: ExportFiles; onThread: boolean }>(
+    const exports = this.reply<{ files: ExportFiles; onThread: boolean }>(
       (reply) => (reply.kind === 'exports' ? () => ({ files: reply.files, onThread: true }) : undefined),
       here.exports,
     );
-    worker.postMessage(message.wire, message.transfer);
+    this.worker.postMessage({ kind: 'record', wire: message.wire } satisfies ToPackThread, message.transfer);
     return { gains, exports };
+  }
+
+  /**
+   * The outcome of the first reply `take` accepts; `fallBack` on this thread if the thread fails first. An
+   * outcome that throws (the engine's refusal, met again here) rejects.
+   */
+  private reply<T>(take: (reply: FromPackThread) => (() => T) | undefined, fallBack: () => T): Promise<T> {
+    const worker = this.worker!;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const settle = (outcome: () => T) => {
+        if (settled) return;
+        settled = true;
+        worker.off('message', onMessage);
+        this.failures.delete(onFailure);
+        try {
+          resolve(outcome());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      const onMessage = (reply: FromPackThread) => {
+        const outcome = take(reply);
+        if (outcome) settle(outcome);
+      };
+      const onFailure = () => settle(fallBack);
+      worker.on('message', onMessage);
+      this.failures.add(onFailure);
+    });
   }
 
   /** Stops the thread (its work done, or the build given up). */

@@ -1,20 +1,39 @@
 /**
- * The pack's thread (`pack-thread.ts`): given a record's final transactions, computes their gains and sends
- * them back at once (the build's thread waits for them), then renders the export files and hands their bytes
- * back without a copy.
+ * The pack's thread (`pack-thread.ts`): given a record's stakes, renders `positions.csv`; given its final
+ * transactions, computes their gains and sends them back at once (the build's thread waits for them), then
+ * renders the export files. Every file's bytes go back without a copy.
  */
 import { parentPort } from 'node:worker_threads';
 import { withDecimalsCloneable } from '../../../../threads/decimals-across-threads.js';
 import { computeGains } from '../../../uk-rules/cgt/compute-gains.js';
 import { EXPORT_FILE_NAMES, renderExportFiles } from '../exports/export-files.js';
-import type { FromPackThread } from './pack-thread.js';
+import { positionsFile } from '../positions-csv.js';
+import type { FromPackThread, ToPackThread } from './pack-thread.js';
+import { fromPositionDaysWire, type PositionDaysWire } from './position-days-wire.js';
 import { DECIMAL_CONSTRUCTORS, fromRecordWire, type RecordWire } from './record-wire.js';
 
 const post = (message: FromPackThread, transfer: ArrayBuffer[] = []) =>
   parentPort!.postMessage(message, transfer);
 
 // One record a thread; it stays until the build stops it (`PackThread.close`), so that it never ends unasked.
-parentPort!.on('message', (wire: RecordWire) => {
+parentPort!.on('message', (message: ToPackThread) => {
+  if (message.kind === 'positions') positions(message.wire);
+  else record(message.wire);
+});
+
+function positions(wire: PositionDaysWire): void {
+  let bytes: Uint8Array;
+  try {
+    const { table, names } = fromPositionDaysWire(wire);
+    bytes = positionsFile(table, names);
+  } catch {
+    post({ kind: 'positions-failed' });
+    return;
+  }
+  post({ kind: 'positions', bytes }, [bytes.buffer as ArrayBuffer]);
+}
+
+function record(wire: RecordWire): void {
   const input = fromRecordWire(wire);
   try {
     post({
@@ -30,4 +49,4 @@ parentPort!.on('message', (wire: RecordWire) => {
     { kind: 'exports', files },
     EXPORT_FILE_NAMES.map((name) => files[name].buffer as ArrayBuffer),
   );
-});
+}

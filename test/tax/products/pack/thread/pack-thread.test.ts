@@ -3,6 +3,7 @@
  * buyer must get the same figures and bytes as from the build's own thread, with every part of a revised pack's
  * inputs carried across (their own records, an address named as theirs, last year's 30-day matches, a deposit
  * that matched nothing); the same when the record cannot cross; the same refusal when the engine refuses it.
+ * Its `positions.csv`, rendered from the stakes as soon as the chain is read, is the build thread's too.
  */
 import { Decimal } from 'decimal.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import {
   renderExportFiles,
 } from '../../../../../pipeline/tax/products/pack/exports/export-files.js';
 import type { ExportEvent } from '../../../../../pipeline/tax/products/pack/exports/export-records.js';
+import { type PositionDays, positionsFile } from '../../../../../pipeline/tax/products/pack/positions-csv.js';
 import { PackThread } from '../../../../../pipeline/tax/products/pack/thread/pack-thread.js';
 import { CgtDecimal } from '../../../../../pipeline/tax/uk-rules/cgt/cgt-decimal.js';
 import { CgtInputError, type CgtReport } from '../../../../../pipeline/tax/uk-rules/cgt/cgt-types.js';
@@ -167,5 +169,49 @@ describe("a pack's second thread", () => {
     await expect(work.gains).rejects.toThrow(expected.message);
     await expect(work.gains).rejects.toBeInstanceOf(CgtInputError);
     expect((await work.exports).onThread).toBe(true);
+  });
+
+  it('renders positions.csv as the build thread does, and leaves it to the build thread when a stake cannot cross', async () => {
+    // Three days of two positions: one held throughout, one taken up on the second day (a name with a comma
+    // and a non-ASCII letter, quoted in the file), an amount of a whole 2^63 RAO and more.
+    const table = (stakes: bigint[][]): PositionDays => ({
+      days: [
+        { date: '2026-04-05', block: 100 },
+        { date: '2026-04-06', block: 200 },
+        { date: '2026-04-07', block: 300 },
+      ],
+      positions: [
+        { coldkey: '5Cold', hotkey: '5HotA', netuid: 0 },
+        { coldkey: '5Cold', hotkey: '5HotB', netuid: 7 },
+      ],
+      stakeAt: (day, position) => stakes[day]![position]!,
+    });
+    const names = new Map([[7, 'Ñame, with a comma']]);
+    const held = table([
+      [1_500_000_000n, 0n],
+      [1_500_000_001n, 2n ** 63n + 5n],
+      [0n, 42n],
+    ]);
+    thread = new PackThread();
+    const made = await thread.positions(held, names);
+    expect(made.onThread).toBe(true);
+    expect(sameBytes(made.bytes, positionsFile(held, names))).toBe(true);
+    expect(
+      readCsv(new TextDecoder().decode(made.bytes)).map((row) => [row['date'], row['subnet'], row['alpha']]),
+    ).toEqual([
+      ['2026-04-05', 'root', '1.5'],
+      ['2026-04-06', 'root', '1.500000001'],
+      ['2026-04-06', 'Ñame, with a comma', '9223372036.854775813'],
+      ['2026-04-07', 'Ñame, with a comma', '0.000000042'],
+    ]);
+    // A negative stake (no chain has one) cannot cross as a 64-bit word: the build's thread renders it.
+    const odd = table([
+      [1n, 0n],
+      [-1n, 0n],
+      [0n, 0n],
+    ]);
+    const here = await thread.positions(odd, names);
+    expect(here.onThread).toBe(false);
+    expect(sameBytes(here.bytes, positionsFile(odd, names))).toBe(true);
   });
 });
