@@ -246,11 +246,14 @@ interface BlockHead {
 /**
  * Asks the reader for the hash, runtime version and codec of each of `blocks` (the first steps of a block's
  * head, which it remembers): a pack starts them from its calendar while it reads and checks its coldkeys'
- * events, when the node would otherwise wait. A failure is left to the head that asks again.
+ * events, when the node would otherwise wait. Settles when every block is warmed or failed: a failure is left
+ * to the head that asks again.
  *
  * Every `WARM_STRIDE`th block goes first, and the others only once its runtimes are known: a runtime's
  * metadata is the node's longest read (some 0.4 s on the sandbox), one per runtime, and asked for behind
- * hundreds of cheap hash and version reads it would wait the better part of a second.
+ * hundreds of cheap hash and version reads it would wait the better part of a second. The others then go
+ * `WARM_IN_FLIGHT` at a time, so that the build's own reads (a search step by step, the heads) never queue
+ * behind hundreds of them.
  */
 export async function warmBlockHeads(reader: ChainReader, blocks: readonly number[]): Promise<void> {
   const sorted = [...blocks].sort((a, b) => a - b);
@@ -267,17 +270,22 @@ export async function warmBlockHeads(reader: ChainReader, blocks: readonly numbe
         codecs.push(reader.codec(specVersion, hash));
       }),
   );
+  const limiter = new Limiter(WARM_IN_FLIGHT);
   await Promise.allSettled([
     ...codecs,
-    ...sorted.map(async (block) => {
-      const { hash, specVersion } = await versionOf(block);
-      await reader.codec(specVersion, hash);
-    }),
+    ...sorted.map((block) =>
+      limiter.run(async () => {
+        const { hash, specVersion } = await versionOf(block);
+        await reader.codec(specVersion, hash);
+      }),
+    ),
   ]);
 }
 
 /** One block in this many is warmed first (`warmBlockHeads`): a runtime lasts weeks, a block is a day. */
 const WARM_STRIDE = 16;
+/** Blocks warmed at once after the first ones (`warmBlockHeads`). */
+const WARM_IN_FLIGHT = 8;
 
 async function readHead(
   reader: ChainReader,
