@@ -1,5 +1,5 @@
 /**
- * A big pack's second thread. Once the record's transactions are final, the gains engine and the export files
+ * A pack's second thread. Once the record's transactions are final, the gains engine and the export files
  * (`cgt-input.csv`, `bittytax.csv`, `koinly.csv`) need nothing else: the thread (`pack-worker.ts`) computes
  * the gains, then renders the exports, while the build's own thread reconciles the holdings with the chain and
  * renders the other files. Before that, as soon as the chain is read, it renders `positions.csv` from the
@@ -10,10 +10,14 @@
  * gains and the bytes are those the build's thread would make. Whatever the thread cannot do (it does not
  * start, it fails, a decimal of an unknown precision cannot cross, the engine refuses the record) the build's
  * thread does itself: the same figures and bytes, or the same refusal, later.
+ *
+ * The thread is kept between builds (`threads/kept-worker.ts`): the packs after a process's first find its code
+ * loaded and compiled. Each build's messages carry its own number, so that builds at the same time never take
+ * each other's answers.
  */
 import type { Worker } from 'node:worker_threads';
 import { withDecimalsRestored } from '../../../../threads/decimals-across-threads.js';
-import { startTypeScriptWorker } from '../../../../threads/typescript-worker.js';
+import { leaseKeptWorker, type WorkerLease } from '../../../../threads/kept-worker.js';
 import type { CgtReport } from '../../../uk-rules/cgt/cgt-types.js';
 import { computeGains } from '../../../uk-rules/cgt/compute-gains.js';
 import { type ExportFiles, type ExportFilesInput, renderExportFiles } from '../exports/export-files.js';
@@ -23,13 +27,13 @@ import { DECIMAL_CONSTRUCTORS, type RecordWire, toRecordWire } from './record-wi
 
 const WORKER = new URL('./pack-worker.ts', import.meta.url);
 
-/** What the build's thread asks of the pack's thread, in this order. */
+/** What the build's thread asks of the pack's thread, in this order; `job` names the build. */
 export type ToPackThread =
-  | { kind: 'positions'; wire: PositionDaysWire }
-  | { kind: 'record'; wire: RecordWire };
+  | { kind: 'positions'; job: number; wire: PositionDaysWire }
+  | { kind: 'record'; job: number; wire: RecordWire };
 
-/** What the pack's thread sends back (`pack-worker.ts`), in the order asked. */
-export type FromPackThread =
+/** What the pack's thread sends back (`pack-worker.ts`), in the order asked, with the build's `job`. */
+export type FromPackThread = { job: number } & (
   | { kind: 'positions'; bytes: Uint8Array }
   /** The thread could not render them: the build's thread does. */
   | { kind: 'positions-failed' }
@@ -37,7 +41,8 @@ export type FromPackThread =
   | { kind: 'gains'; report: unknown }
   /** The engine refused the record: the build's thread computes the gains itself and meets the refusal. */
   | { kind: 'gains-refused' }
-  | { kind: 'exports'; files: ExportFiles };
+  | { kind: 'exports'; files: ExportFiles }
+);
 
 /** The gains and exports of one record, and whether the thread made them (false: the build's thread did). */
 export interface PackThreadWork {
@@ -45,26 +50,26 @@ export interface PackThreadWork {
   exports: Promise<{ files: ExportFiles; onThread: boolean }>;
 }
 
-export class PackThread {
-  private readonly worker: Worker | null;
-  private failed = false;
-  private readonly failures = new Set<() => void>();
+/** The number of the next build to use the thread. */
+let nextJob = 1;
 
-  /** Starts the thread now (it loads its code while the chain is read). */
+/** One build's use of the pack's thread. */
+export class PackThread {
+  private readonly lease: WorkerLease | null;
+  private readonly job = nextJob++;
+
+  /** Starts the thread now if it is not running (it loads its code while the chain is read). */
   constructor() {
     try {
-      this.worker = startTypeScriptWorker(WORKER);
+      this.lease = leaseKeptWorker(WORKER);
     } catch {
-      this.worker = null;
-      this.failed = true;
-      return;
+      this.lease = null;
     }
-    const fail = () => {
-      this.failed = true;
-      for (const fallBack of this.failures) fallBack();
-    };
-    this.worker.once('error', fail);
-    this.worker.once('exit', fail);
+  }
+
+  /** The thread, unless it could not start or has failed. */
+  private get worker(): Worker | null {
+    return this.lease && !this.lease.failed ? this.lease.worker : null;
   }
 
   /** Hands the record's stakes over for `positions.csv`; rendered on this thread if the thread cannot. */
@@ -74,7 +79,7 @@ export class PackThread {
   ): Promise<{ bytes: Uint8Array; onThread: boolean }> {
     const here = () => ({ bytes: positionsFile(table, names), onThread: false });
     let message: ReturnType<typeof toPositionDaysWire> | null = null;
-    if (this.worker && !this.failed) {
+    if (this.worker) {
       try {
         message = toPositionDaysWire(table, names);
       } catch {
@@ -88,7 +93,7 @@ export class PackThread {
       return undefined;
     }, here);
     this.worker.postMessage(
-      { kind: 'positions', wire: message.wire } satisfies ToPackThread,
+      { kind: 'positions', job: this.job, wire: message.wire } satisfies ToPackThread,
       message.transfer,
     );
     return bytes;
@@ -101,7 +106,7 @@ export class PackThread {
       exports: () => ({ files: renderExportFiles(input), onThread: false }),
     };
     let message: ReturnType<typeof toRecordWire> | null = null;
-    if (this.worker && !this.failed) {
+    if (this.worker) {
       try {
         message = toRecordWire(input);
       } catch {
@@ -125,7 +130,10 @@ export class PackThread {
       (reply) => (reply.kind === 'exports' ? () => ({ files: reply.files, onThread: true }) : undefined),
       here.exports,
     );
-    this.worker.postMessage({ kind: 'record', wire: message.wire } satisfies ToPackThread, message.transfer);
+    this.worker.postMessage(
+      { kind: 'record', job: this.job, wire: message.wire } satisfies ToPackThread,
+      message.transfer,
+    );
     return { gains, exports };
   }
 
@@ -141,7 +149,7 @@ export class PackThread {
         if (settled) return;
         settled = true;
         worker.off('message', onMessage);
-        this.failures.delete(onFailure);
+        stopWatching();
         try {
           resolve(outcome());
         } catch (error) {
@@ -149,18 +157,17 @@ export class PackThread {
         }
       };
       const onMessage = (reply: FromPackThread) => {
+        if (reply.job !== this.job) return;
         const outcome = take(reply);
         if (outcome) settle(outcome);
       };
-      const onFailure = () => settle(fallBack);
       worker.on('message', onMessage);
-      this.failures.add(onFailure);
+      const stopWatching = this.lease!.onFailure(() => settle(fallBack));
     });
   }
 
-  /** Stops the thread (its work done, or the build given up). */
+  /** The build is done with the thread (its work done, or the build given up); it is kept for the next. */
   close(): void {
-    this.failures.clear();
-    void this.worker?.terminate();
+    this.lease?.release();
   }
 }

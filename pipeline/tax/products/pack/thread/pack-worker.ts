@@ -15,38 +15,40 @@ import { DECIMAL_CONSTRUCTORS, fromRecordWire, type RecordWire } from './record-
 const post = (message: FromPackThread, transfer: ArrayBuffer[] = []) =>
   parentPort!.postMessage(message, transfer);
 
-// One record a thread; it stays until the build stops it (`PackThread.close`), so that it never ends unasked.
+// Builds' work in the order asked, each answer with its build's number; the thread stays until its parent ends
+// it (`threads/kept-worker.ts`), so that it never ends unasked.
 parentPort!.on('message', (message: ToPackThread) => {
-  if (message.kind === 'positions') positions(message.wire);
-  else record(message.wire);
+  if (message.kind === 'positions') positions(message.job, message.wire);
+  else record(message.job, message.wire);
 });
 
-function positions(wire: PositionDaysWire): void {
+function positions(job: number, wire: PositionDaysWire): void {
   let bytes: Uint8Array;
   try {
     const { table, names } = fromPositionDaysWire(wire);
     bytes = positionsFile(table, names);
   } catch {
-    post({ kind: 'positions-failed' });
+    post({ kind: 'positions-failed', job });
     return;
   }
-  post({ kind: 'positions', bytes }, [bytes.buffer as ArrayBuffer]);
+  post({ kind: 'positions', job, bytes }, [bytes.buffer as ArrayBuffer]);
 }
 
-function record(wire: RecordWire): void {
+function record(job: number, wire: RecordWire): void {
   const input = fromRecordWire(wire);
   try {
     post({
       kind: 'gains',
+      job,
       report: withDecimalsCloneable(computeGains(input.transactions), DECIMAL_CONSTRUCTORS),
     });
   } catch {
     // The build's thread computes them again and meets the same refusal, with its own stack.
-    post({ kind: 'gains-refused' });
+    post({ kind: 'gains-refused', job });
   }
   const files = renderExportFiles(input);
   post(
-    { kind: 'exports', files },
+    { kind: 'exports', job, files },
     EXPORT_FILE_NAMES.map((name) => files[name].buffer as ArrayBuffer),
   );
 }

@@ -214,4 +214,33 @@ describe("a pack's second thread", () => {
     expect(here.onThread).toBe(false);
     expect(sameBytes(here.bytes, positionsFile(odd, names))).toBe(true);
   });
+
+  it('gives two builds using the thread at once each their own gains and exports', async () => {
+    const input = revisedInput();
+    // A second record: the first without its last transaction (a different gain, different files).
+    const shorter = {
+      ...input,
+      transactions: input.transactions.slice(0, -1),
+      chainTransactions: input.chainTransactions.slice(0, -1),
+    };
+    const one = new PackThread();
+    const other = new PackThread();
+    try {
+      const works = [one.work(input), other.work(shorter)];
+      const made = await Promise.all(
+        works.map(async (work) => [await work.gains, await work.exports] as const),
+      );
+      for (const [[gains, exports], record] of made.map((m, i) => [m, [input, shorter][i]!] as const)) {
+        expect([gains.onThread, exports.onThread]).toEqual([true, true]);
+        expect(reportText(gains.report)).toBe(reportText(computeGains(record.transactions)));
+        const rendered = renderExportFiles(record);
+        for (const name of EXPORT_FILE_NAMES)
+          expect(sameBytes(exports.files[name], rendered[name])).toBe(true);
+      }
+      expect(sameBytes(made[0]![1].files['cgt-input.csv'], made[1]![1].files['cgt-input.csv'])).toBe(false);
+    } finally {
+      one.close();
+      other.close();
+    }
+  });
 });
