@@ -104,6 +104,8 @@ export interface ReconciliationInput {
 }
 
 const RAO = new Decimal(RAO_PER_UNIT.toString());
+/** The value of a reconciled day's difference (decimals never change: one serves every such row). */
+const NO_DIFFERENCE_GBP = new Decimal(0);
 
 /** A transaction's quantity in RAO, exactly (the record's quantities are whole RAO). */
 export function quantityRao(tx: Pick<CgtTransaction, 'quantity'>): bigint {
@@ -112,11 +114,34 @@ export function quantityRao(tx: Pick<CgtTransaction, 'quantity'>): bigint {
   return BigInt(rao.toFixed(0));
 }
 
+/** A stake position's id (`coldkey/hotkey/netuid`) read once for every day that holds it. */
+interface StakeHolding {
+  coldkey: string;
+  ref: HoldingRef;
+  netuid: number;
+}
+
+/** Reads each stake position id once, however many days hold it (a year of 200 positions: 73,000). */
+function stakeHoldings(): (id: string) => StakeHolding | null {
+  const known = new Map<string, StakeHolding | null>();
+  return (id) => {
+    let holding = known.get(id);
+    if (holding === undefined) {
+      const [coldkey, hotkey, netuidText] = id.split('/');
+      const netuid = Number(netuidText);
+      holding = coldkey && hotkey ? { coldkey, ref: { coldkey, holding: { hotkey, netuid } }, netuid } : null;
+      known.set(id, holding);
+    }
+    return holding;
+  };
+}
+
 /** The chain's holdings per asset at one read, each holding listed. */
 function holdingsAt(
   read: StakesAtBlock,
   coldkeys: readonly string[],
   others: OtherHoldingsAtBlock | undefined,
+  holdingOf: (id: string) => StakeHolding | null,
 ): Map<string, Map<string, HoldingDay>> {
   const byAsset = new Map<string, Map<string, HoldingDay>>();
   const put = (asset: string, key: string, ref: HoldingRef, rao: bigint) => {
@@ -134,11 +159,10 @@ function holdingsAt(
   }
   const record = new Set(coldkeys);
   for (const [id, rao] of read.stake) {
-    const [coldkey, hotkey, netuidText] = id.split('/');
-    if (!coldkey || !hotkey || !record.has(coldkey)) continue;
-    const netuid = Number(netuidText);
-    const asset = alphaAsset(netuid, read.subnets.get(netuid)?.registeredAt ?? 0);
-    put(asset, id, { coldkey, holding: { hotkey, netuid } }, rao);
+    const position = holdingOf(id);
+    if (!position || !record.has(position.coldkey)) continue;
+    const asset = alphaAsset(position.netuid, read.subnets.get(position.netuid)?.registeredAt ?? 0);
+    put(asset, id, position.ref, rao);
   }
   for (const [key, { ref, rao }] of others ?? [])
     put(ref.asset, key, { coldkey: ref.coldkey, holding: ref.holding }, rao);
@@ -193,27 +217,21 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
     if (falls) falls.push(row);
     else fallsByDay.set(row.date, [row]);
   }
+  // Every day sorts its assets: each asset's sort key is made once.
+  const keys = new Map<string, AssetKey>();
+  const keyOf = (asset: string) => keys.get(asset) ?? keys.set(asset, assetKey(asset)).get(asset)!;
+  const assetOrder = (a: string, b: string) => compareAssetKeys(keyOf(a), keyOf(b));
   let previous = input.opening;
-  let before = holdingsAt(read(previous.block), input.coldkeys, input.others?.get(previous.block));
+  const holdingOf = stakeHoldings();
+  let before = holdingsAt(read(previous.block), input.coldkeys, input.others?.get(previous.block), holdingOf);
   const rows: AssetReconciliation[] = yearOpeningRows(input, before, read(previous.block));
   for (const day of input.days) {
     const closingRead = read(day.block);
-    const after = holdingsAt(closingRead, input.coldkeys, input.others?.get(day.block));
+    const after = holdingsAt(closingRead, input.coldkeys, input.others?.get(day.block), holdingOf);
     const booked = bookedByDay.get(day.date) ?? new Map();
-    const assets = [...new Set([...before.keys(), ...after.keys(), ...booked.keys()])].sort(byAsset);
+    const assets = [...new Set([...before.keys(), ...after.keys(), ...booked.keys()])].sort(assetOrder);
     for (const asset of assets) {
-      const holdings = new Map<string, HoldingDay>();
-      for (const [key, h] of before.get(asset) ?? []) {
-        holdings.set(key, { ref: h.ref, openingRao: h.closingRao, closingRao: 0n });
-      }
-      for (const [key, h] of after.get(asset) ?? []) {
-        const entry = holdings.get(key) ?? { ref: h.ref, openingRao: 0n, closingRao: 0n };
-        entry.closingRao = h.closingRao;
-        holdings.set(key, entry);
-      }
-      const held = [...holdings.values()].filter((h) => h.openingRao !== 0n || h.closingRao !== 0n);
-      const openingRao = held.reduce((sum, h) => sum + h.openingRao, 0n);
-      const closingRao = held.reduce((sum, h) => sum + h.closingRao, 0n);
+      const { held, openingRao, closingRao } = heldThroughDay(before.get(asset), after.get(asset));
       const bookedAsset = booked.get(asset) ?? { rao: 0n, labels: [] };
       if (held.length === 0 && bookedAsset.rao === 0n && bookedAsset.labels.length === 0) continue;
       const differenceRao = closingRao - openingRao - bookedAsset.rao;
@@ -231,7 +249,7 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
         differenceRao,
         differenceGbp:
           differenceRao === 0n
-            ? new Decimal(0)
+            ? NO_DIFFERENCE_GBP
             : differenceGbp(differenceRao, netuid, [closingRead, read(previous.block)], day, input.prices),
         explanation: why.text,
         unexplained: why.unexplained,
@@ -242,6 +260,28 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
     previous = day;
   }
   return { days: input.days.length, rows, unexplained: rows.filter((row) => row.unexplained) };
+}
+
+/**
+ * An asset's holdings that held anything at either end of a day (those held at its opening first, in their
+ * order, then those taken up during it), with their sums.
+ */
+function heldThroughDay(
+  opened: ReadonlyMap<string, HoldingDay> | undefined,
+  closed: ReadonlyMap<string, HoldingDay> | undefined,
+): { held: HoldingDay[]; openingRao: bigint; closingRao: bigint } {
+  const held: HoldingDay[] = [];
+  let openingRao = 0n;
+  let closingRao = 0n;
+  const add = (ref: HoldingRef, opening: bigint, closing: bigint) => {
+    if (opening === 0n && closing === 0n) return;
+    held.push({ ref, openingRao: opening, closingRao: closing });
+    openingRao += opening;
+    closingRao += closing;
+  };
+  for (const [key, h] of opened ?? []) add(h.ref, h.closingRao, closed?.get(key)?.closingRao ?? 0n);
+  for (const [key, h] of closed ?? []) if (!opened?.has(key)) add(h.ref, 0n, h.closingRao);
+  return { held, openingRao, closingRao };
 }
 
 /**
@@ -291,12 +331,29 @@ function yearOpeningRows(
 }
 
 function byAsset(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === TAO_ASSET) return -1;
-  if (b === TAO_ASSET) return 1;
-  const [ka, na, ra] = a.split(':');
-  const [kb, nb, rb] = b.split(':');
-  return Number(na) - Number(nb) || Number(ra) - Number(rb) || (ka! < kb! ? -1 : ka! > kb! ? 1 : 0);
+  return compareAssetKeys(assetKey(a), assetKey(b));
+}
+
+/** What orders an asset: TAO first, then by netuid, registration and kind (`alpha:<netuid>:<registered_at>`). */
+interface AssetKey {
+  asset: string;
+  kind: string;
+  netuid: number;
+  registeredAt: number;
+}
+
+function assetKey(asset: string): AssetKey {
+  const [kind = '', netuid, registeredAt] = asset.split(':');
+  return { asset, kind, netuid: Number(netuid), registeredAt: Number(registeredAt) };
+}
+
+function compareAssetKeys(a: AssetKey, b: AssetKey): number {
+  if (a.asset === b.asset) return 0;
+  if (a.asset === TAO_ASSET) return -1;
+  if (b.asset === TAO_ASSET) return 1;
+  return (
+    a.netuid - b.netuid || a.registeredAt - b.registeredAt || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0)
+  );
 }
 
 /**

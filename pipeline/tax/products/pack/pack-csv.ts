@@ -16,8 +16,15 @@ import { type PositionDays, positionsCsvOf, subnetName } from './positions-csv.j
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
 // Every pound figure of the CSVs: 8 decimal places, half to even, as the ledger rounds its values.
+const GBP_ZERO = new Decimal(0).toFixed(GBP_PLACES);
+// A zero (most of a reconciliation's differences) is written without asking decimal.js each time; -0 keeps its
+// sign, as decimal.js writes it.
 const gbp = (value: Decimal | null) =>
-  value === null ? null : value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+  value === null
+    ? null
+    : value.isZero() && value.isPositive()
+      ? GBP_ZERO
+      : value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
 
 export function incomeNote(row: IncomeRow): string {
   if (row.alphaRao < 0n) return 'negative day: stake fell with no event to explain it';
@@ -56,16 +63,28 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
   // A day's TAO/GBP rate is one value for all its rows: its text is made once.
   const rates = new Map<Decimal, string>();
   const rate = (gbp: Decimal) => rates.get(gbp) ?? rates.set(gbp, plainDecimal(gbp)).get(gbp)!;
+  // A day's price sources are the same text for all its subnet rows (and for its root rows): made once.
+  const sourceTexts = new Map<string, string>();
+  const sources = (row: IncomeRow) => {
+    const pool =
+      row.position.netuid === 0
+        ? 'root (1 TAO per TAO)'
+        : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`;
+    const key = `${pool}\n${row.gbpPrice.source}\n${row.gbpPrice.at}`;
+    let text = sourceTexts.get(key);
+    if (text === undefined) {
+      text = `pool: ${pool}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`;
+      sourceTexts.set(key, text);
+    }
+    return text;
+  };
   const stakingFields = (row: IncomeRow): Field[] => {
     const part = dividends.get(row);
-    const note = [
-      incomeNote(row),
-      part
-        ? `includes ${units(part.alphaRao)} alpha of lease dividends (SubnetLeaseDividendsDistributed), ${gbp(part.gbp) ?? 'not valued'} GBP`
-        : '',
-    ]
-      .filter(Boolean)
-      .join('; ');
+    const said = incomeNote(row);
+    const dividendNote = part
+      ? `includes ${units(part.alphaRao)} alpha of lease dividends (SubnetLeaseDividendsDistributed), ${gbp(part.gbp) ?? 'not valued'} GBP`
+      : '';
+    const note = said && dividendNote ? `${said}; ${dividendNote}` : said || dividendNote;
     return [
       row.date,
       row.position.coldkey,
@@ -79,7 +98,7 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
       row.priceBlock,
       rate(row.gbpPrice.gbp),
       row.gbpPrice.at,
-      `pool: ${row.position.netuid === 0 ? 'root (1 TAO per TAO)' : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`,
+      sources(row),
       note,
       part ? 'staking and lease dividends' : 'staking',
       null,
