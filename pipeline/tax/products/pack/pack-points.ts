@@ -97,9 +97,14 @@ function addressPoints(flags: readonly PackFlag[], transactions: readonly CgtTra
   const byRef = new Map<string, CgtTransaction[]>();
   for (const tx of transactions) {
     if (tx.ref === undefined || (tx.kind !== 'transfer-in' && tx.kind !== 'transfer-out')) continue;
-    byRef.set(tx.ref, [...(byRef.get(tx.ref) ?? []), tx]);
+    const listed = byRef.get(tx.ref);
+    if (listed) listed.push(tx);
+    else byRef.set(tx.ref, [tx]);
   }
-  const groups = new Map<string, { flags: PackFlag[]; txs: CgtTransaction[] }>();
+  const groups = new Map<
+    string,
+    { flags: PackFlag[]; txs: CgtTransaction[]; counted: Set<CgtTransaction> }
+  >();
   const unplaced: PackFlag[] = [];
   for (const flag of flags) {
     if (!TRANSFER_KINDS.has(flag.kind)) continue;
@@ -109,10 +114,14 @@ function addressPoints(flags: readonly PackFlag[], transactions: readonly CgtTra
       unplaced.push(flag);
       continue;
     }
-    const group = groups.get(counterparty) ?? { flags: [], txs: [] };
+    const group = groups.get(counterparty) ?? { flags: [], txs: [], counted: new Set() };
     group.flags.push(flag);
     // One action can raise a flag per transfer event: its transactions are counted once.
-    for (const tx of txs) if (!group.txs.includes(tx)) group.txs.push(tx);
+    for (const tx of txs) {
+      if (group.counted.has(tx)) continue;
+      group.counted.add(tx);
+      group.txs.push(tx);
+    }
     groups.set(counterparty, group);
   }
   const points = [...groups].map(([address, group]) => {
