@@ -5,6 +5,7 @@
  */
 import { formatUtcDay } from '../time/utc-day.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
+import { upsertRows } from '../warehouse/upsert-rows.js';
 
 export const CURRENCIES = ['usd', 'gbp'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -45,15 +46,16 @@ export function priceText(price: number): string {
   return price.toFixed(8);
 }
 
-export async function upsertFx(warehouse: Warehouse, rows: readonly FxRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  await warehouse.transaction(async () => {
-    for (const row of rows) {
-      await warehouse.run(
-        `INSERT OR REPLACE INTO fx_daily VALUES ($day::DATE, $currency, $price::DECIMAL(20, 8), $source)`,
-        { day: row.day, currency: row.currency, price: row.taoPrice, source: row.source },
-      );
-    }
-  });
-  return rows.length;
+export function upsertFx(warehouse: Warehouse, rows: readonly FxRow[]): Promise<number> {
+  return upsertRows(
+    warehouse,
+    'fx_daily',
+    [
+      { cast: 'DATE', value: (row) => row.day },
+      { value: (row) => row.currency },
+      { cast: 'DECIMAL(20, 8)', value: (row) => row.taoPrice },
+      { value: (row) => row.source },
+    ],
+    rows,
+  );
 }

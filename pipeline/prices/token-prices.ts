@@ -6,6 +6,7 @@
  * `assets`.
  */
 import type { Warehouse } from '../warehouse/open-warehouse.js';
+import { upsertRows } from '../warehouse/upsert-rows.js';
 import type { Currency } from './fiat-prices.js';
 
 export const PRICED_TOKENS: ReadonlyArray<{ asset: string; coin: string }> = [
@@ -24,15 +25,17 @@ export interface TokenFxRow {
   source: string;
 }
 
-export async function upsertTokenFx(warehouse: Warehouse, rows: readonly TokenFxRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  await warehouse.transaction(async () => {
-    for (const row of rows) {
-      await warehouse.run(
-        `INSERT OR REPLACE INTO token_fx_daily VALUES ($day::DATE, $asset, $currency, $price::DECIMAL(20, 8), $source)`,
-        { day: row.day, asset: row.asset, currency: row.currency, price: row.price, source: row.source },
-      );
-    }
-  });
-  return rows.length;
+export function upsertTokenFx(warehouse: Warehouse, rows: readonly TokenFxRow[]): Promise<number> {
+  return upsertRows(
+    warehouse,
+    'token_fx_daily',
+    [
+      { cast: 'DATE', value: (row) => row.day },
+      { value: (row) => row.asset },
+      { value: (row) => row.currency },
+      { cast: 'DECIMAL(20, 8)', value: (row) => row.price },
+      { value: (row) => row.source },
+    ],
+    rows,
+  );
 }
