@@ -3,8 +3,9 @@
  * sample with its events or nothing. A block already sampled (or older than the newest sample) is refused,
  * so the same block is never sampled twice and the tracks only move forward.
  */
+
+import { insertRows } from '../warehouse/insert-rows.js';
 import type { EmissionsDb } from './emissions-db.js';
-import { insertRows } from './insert-rows.js';
 import type { EmissionSweep } from './read-emission-sweep.js';
 import { applySample, type EmissionEvent, type Track } from './transition-rule.js';
 
@@ -82,7 +83,6 @@ export async function recordSweep(
         subnet.alphaOutRao.toString(),
         subnet.status,
       ]),
-      { tao_in_rao: 'HUGEINT', alpha_in_rao: 'HUGEINT', alpha_out_rao: 'HUGEINT' },
     );
     await insertRows(
       db,

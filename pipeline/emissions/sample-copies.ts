@@ -15,10 +15,10 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore } from '../store/index.js';
+import { insertRows } from '../warehouse/insert-rows.js';
 import type { EmissionStatus } from './emission-status.js';
 import type { EmissionsDb } from './emissions-db.js';
 import { EmissionsError } from './emissions-errors.js';
-import { insertRows } from './insert-rows.js';
 import type { EmissionSweep } from './read-emission-sweep.js';
 
 export const SAMPLE_COPIES_PREFIX = 'emissions-samples/';

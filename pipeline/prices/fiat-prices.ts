@@ -4,8 +4,8 @@
  * midnight, and its `/history` endpoint answers the same instant).
  */
 import { formatUtcDay } from '../time/utc-day.js';
+import { insertRows } from '../warehouse/insert-rows.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
-import { upsertRows } from '../warehouse/upsert-rows.js';
 
 export const CURRENCIES = ['usd', 'gbp'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -46,16 +46,13 @@ export function priceText(price: number): string {
   return price.toFixed(8);
 }
 
-export function upsertFx(warehouse: Warehouse, rows: readonly FxRow[]): Promise<number> {
-  return upsertRows(
+export async function upsertFx(warehouse: Warehouse, rows: readonly FxRow[]): Promise<number> {
+  await insertRows(
     warehouse,
+    'INSERT OR REPLACE INTO',
     'fx_daily',
-    [
-      { cast: 'DATE', value: (row) => row.day },
-      { value: (row) => row.currency },
-      { cast: 'DECIMAL(20, 8)', value: (row) => row.taoPrice },
-      { value: (row) => row.source },
-    ],
-    rows,
+    ['day', 'currency', 'tao_price', 'source'],
+    rows.map((row) => [row.day, row.currency, row.taoPrice, row.source]),
   );
+  return rows.length;
 }

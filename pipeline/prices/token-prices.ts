@@ -5,8 +5,9 @@
  * (`sbm prices fetch`), by the coin ids CoinGecko gives them, and published in `tax/fiat-prices.json` under
  * `assets`.
  */
+
+import { insertRows } from '../warehouse/insert-rows.js';
 import type { Warehouse } from '../warehouse/open-warehouse.js';
-import { upsertRows } from '../warehouse/upsert-rows.js';
 import type { Currency } from './fiat-prices.js';
 
 export const PRICED_TOKENS: ReadonlyArray<{ asset: string; coin: string }> = [
@@ -25,17 +26,13 @@ export interface TokenFxRow {
   source: string;
 }
 
-export function upsertTokenFx(warehouse: Warehouse, rows: readonly TokenFxRow[]): Promise<number> {
-  return upsertRows(
+export async function upsertTokenFx(warehouse: Warehouse, rows: readonly TokenFxRow[]): Promise<number> {
+  await insertRows(
     warehouse,
+    'INSERT OR REPLACE INTO',
     'token_fx_daily',
-    [
-      { cast: 'DATE', value: (row) => row.day },
-      { value: (row) => row.asset },
-      { value: (row) => row.currency },
-      { cast: 'DECIMAL(20, 8)', value: (row) => row.price },
-      { value: (row) => row.source },
-    ],
-    rows,
+    ['day', 'asset', 'currency', 'price', 'source'],
+    rows.map((row) => [row.day, row.asset, row.currency, row.price, row.source]),
   );
+  return rows.length;
 }
