@@ -3,21 +3,10 @@
  * `process.exit` (through `exitWhenWritten`); every command receives the typed configuration built here.
  */
 import { Command } from 'commander';
-import { claimsCommand } from './claims/claims-command.js';
-import { collectCommand } from './collect/collect-command.js';
-import { exitWhenWritten, runProgram } from './command-line.js';
+import { SBM_COMMANDS } from './command-groups.js';
+import { commandsAsked, exitWhenWritten, runProgram } from './command-line.js';
+
 import { loadPipelineConfig } from './config.js';
-import { dailyCommand } from './daily/daily-command.js';
-import { demoCommand } from './demo/demo-command.js';
-import { devnetCommand } from './devnet/command.js';
-import { emissionsCommand } from './emissions/emissions-command.js';
-import { pricesCommand } from './prices/prices-command.js';
-import { publishCommand } from './snapshots/publish-command.js';
-import { statusCommand } from './status/status-command.js';
-import { taxCommand } from './tax/products/tax-command.js';
-import { exportCommand } from './warehouse/export-command.js';
-import { sqlCommand } from './warehouse/sql-command.js';
-import { yieldsCommand } from './yields/yields-command.js';
 
 // The AWS SDK prints a NodeVersionSupportWarning on stderr in every Node 20 process that builds an S3
 // client: SDK releases after January 2027 need Node 22 (aws/aws-sdk-js-v3#7983). The SDK is pinned in
@@ -30,23 +19,7 @@ async function main(): Promise<number> {
   const program = new Command('sbm')
     .description('Subnet burn metrics: the batch pipeline (sandbox chain, collection, publication)')
     .version('0.1.0');
-  for (const command of [
-    devnetCommand,
-    collectCommand,
-    yieldsCommand,
-    pricesCommand,
-    claimsCommand,
-    publishCommand,
-    dailyCommand,
-    statusCommand,
-    sqlCommand,
-    exportCommand,
-    demoCommand,
-    emissionsCommand,
-    taxCommand,
-  ]) {
-    program.addCommand(command(config));
-  }
+  for (const command of await commandsAsked(process.argv, SBM_COMMANDS, config)) program.addCommand(command);
   return runProgram(program, process.argv, { debug: process.env['SBM_DEBUG'] === '1' });
 }
 

@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import type { CommandGroups } from '../../pipeline/command-line.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -153,30 +153,18 @@ export async function commandTrees(): Promise<Record<CommandNamed['program'], Co
   const { Command } = await import('commander');
   const { loadPipelineConfig } = await import('../../pipeline/config.js');
   const { loadGatewayConfig } = await import('../../gateway/config.js');
-  const build = async (entry: string, name: string, config: unknown): Promise<Command> => {
-    const source = readFileSync(path.join(REPO, entry), 'utf8');
+  const { commandsAsked } = await import('../../pipeline/command-line.js');
+  const { SBM_COMMANDS } = await import('../../pipeline/command-groups.js');
+  const { GATEWAY_COMMANDS } = await import('../../gateway/command-groups.js');
+  // Every group, as the entry points load them for `--help`.
+  const build = async <Config>(name: string, groups: CommandGroups<Config>, config: Config) => {
     const program = new Command(name);
-    for (const match of source.matchAll(/import \{ (\w+Command) \} from '(\.[^']+)'/g)) {
-      const modulePath = path.resolve(
-        path.dirname(path.join(REPO, entry)),
-        (match[2] ?? '').replace(/\.js$/, '.ts'),
-      );
-      const module = (await import(pathToFileURL(modulePath).href)) as Record<
-        string,
-        (c: unknown) => Command
-      >;
-      const factory = module[match[1] ?? ''];
-      if (typeof factory === 'function') program.addCommand(factory(config));
-    }
-    // Commands the entry point defines itself (`new Command('serve')`).
-    for (const match of source.matchAll(/new Command\('([a-z-]+)'\)/g)) {
-      if (match[1] !== name) program.addCommand(new Command(match[1]));
-    }
+    for (const command of await commandsAsked([], groups, config)) program.addCommand(command);
     return program;
   };
   return {
-    sbm: await build('pipeline/cli.ts', 'sbm', loadPipelineConfig({})),
-    'sbm-gateway': await build('gateway/cli.ts', 'sbm-gateway', loadGatewayConfig({})),
+    sbm: await build('sbm', SBM_COMMANDS, loadPipelineConfig({})),
+    'sbm-gateway': await build('sbm-gateway', GATEWAY_COMMANDS, loadGatewayConfig({})),
   };
 }
 
