@@ -54,7 +54,15 @@ module.exports = {
         'The sandbox chain is a stand-in for a real node, started by the command line, the demo and the ' +
         'tests. Production code reaches a chain only through a node URL, so nothing else imports devnet/.',
       severity: 'error',
-      from: { pathNot: ['^pipeline/cli\\.ts$', '^pipeline/command-groups\\.ts$', '^pipeline/demo/', '^pipeline/devnet/', '^test/'] },
+      from: {
+        pathNot: [
+          '^pipeline/cli\\.ts$',
+          '^pipeline/command-groups\\.ts$',
+          '^pipeline/demo/',
+          '^pipeline/devnet/',
+          '^test/',
+        ],
+      },
       to: { path: '^pipeline/devnet/' },
     },
     {
