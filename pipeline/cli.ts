@@ -5,7 +5,6 @@
 import { Command } from 'commander';
 import { SBM_COMMANDS } from './command-groups.js';
 import { commandsAsked, exitWhenWritten, runProgram } from './command-line.js';
-
 import { loadPipelineConfig } from './config.js';
 
 // The AWS SDK prints a NodeVersionSupportWarning on stderr in every Node 20 process that builds an S3
