@@ -164,6 +164,16 @@ export interface LedgerHooks {
   gainsOf?: GainsOf;
   /** Told as soon as the chain is read, before the transactions are made (a pack renders from the stakes). */
   onRecordRead?: (record: RecordRead) => void;
+  /**
+   * Told each UK day's income rows (netted across hotkeys) as they are worked out while the chain is read: the
+   * ledger's rows of that day, unless something found later changes them (then new rows).
+   */
+  onIncomeDay?: (date: string, rows: readonly IncomeRow[]) => void;
+  /**
+   * Told each block whose actions are treated while the chain is read: its treatments are the ledger's,
+   * unless something found later changes the block (then it is treated again).
+   */
+  onBlockTreated?: (block: TreatedBlock) => void;
 }
 
 /** The gains computed on the calling thread, after a turn of the event loop (a fulfilment worker's heartbeat). */
@@ -184,7 +194,7 @@ export async function computeTaxYearLedger(
   concurrency = PACK_READ_CONCURRENCY,
   customer: CustomerInputs = EMPTY_CUSTOMER_INPUTS,
   onProgress?: (progress: LedgerProgress) => void,
-  { gainsOf = gainsHere, onRecordRead }: LedgerHooks = {},
+  { gainsOf = gainsHere, onRecordRead, onIncomeDay, onBlockTreated }: LedgerHooks = {},
 ): Promise<TaxYearLedger> {
   const record = await recordDays(inputs.calendar, inputs.taxYear, (block) => reader.timestampOf(block));
   const { recordOpening, before, yearOpening: opening, days, following } = record;
@@ -208,6 +218,7 @@ export async function computeTaxYearLedger(
     reader,
     concurrency,
     onProgress,
+    { onIncomeDay, onBlockTreated },
   );
   const { actions, stakes, positions, yearPositions, prices } = chain;
   const positionsOfYear = positions.filter((position) => yearPositions.has(positionId(position)));
@@ -364,6 +375,7 @@ async function readActionsAndIncome(
   reader: ChainReader,
   concurrency: number,
   onProgress?: (progress: LedgerProgress) => void,
+  told: Pick<LedgerHooks, 'onIncomeDay' | 'onBlockTreated'> = {},
 ): Promise<ActionsAndIncome> {
   const { recordOpening, recordEnd, readDays } = bounds;
   const events: LedgerEvent[] = inputs.events.filter(
@@ -388,6 +400,7 @@ async function readActionsAndIncome(
       concurrency,
       reads,
       onProgress,
+      told,
     );
   } finally {
     reads.cancel();
@@ -405,6 +418,7 @@ async function actionsAndIncome(
   concurrency: number,
   reads: StakeReadsAhead,
   onProgress?: (progress: LedgerProgress) => void,
+  told: Pick<LedgerHooks, 'onIncomeDay' | 'onBlockTreated'> = {},
 ): Promise<ActionsAndIncome> {
   const { recordOpening, opening, yearEnd, recordEnd, readDays } = bounds;
   const inYear = (block: number) => block > opening.block && block <= yearEnd.block;
@@ -450,8 +464,8 @@ async function actionsAndIncome(
   // thread is idle while it reads.
   const prices = new GbpPrices(inputs.fiat);
   const asked = [...positions.values()];
-  const ahead = treatBlocksAhead(actions, prices);
-  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices);
+  const ahead = treatBlocksAhead(actions, prices, told.onBlockTreated);
+  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices, told.onIncomeDay);
   const stakes = await reads.ask(asked, progress, (read) => {
     ahead.onRead(read);
     incomeAhead.onRead(read);

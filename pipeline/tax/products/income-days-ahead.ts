@@ -45,7 +45,7 @@ export interface IncomeDaysAhead {
 
 /**
  * `opening` is the end of the day before `days[0]`; `asked` the positions the reads ask for (each block's read
- * gives 0 for those the chain does not report).
+ * gives 0 for those the chain does not report); `onDay` is told each day's netted rows once worked out.
  */
 export function incomeDaysAhead(
   opening: LedgerDay,
@@ -53,6 +53,7 @@ export function incomeDaysAhead(
   actions: readonly EconomicAction[],
   asked: readonly PositionRef[],
   prices: GbpPrices,
+  onDay?: (date: string, netted: readonly IncomeRow[]) => void,
 ): IncomeDaysAhead {
   const dayActions = days.map((): EconomicAction[] => []);
   for (const action of actions) {
@@ -106,7 +107,9 @@ export function incomeDaysAhead(
       worked.set(day.date, { rows, netted: netted.rows, moves: netted.moves });
     } catch {
       // Worked out again after the reads, where the same failure stops the pack.
+      return;
     }
+    onDay?.(day.date, worked.get(day.date)!.netted);
   };
 
   return {

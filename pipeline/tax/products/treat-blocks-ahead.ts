@@ -21,7 +21,12 @@ export interface BlocksTreatedAhead {
   treated: ReadonlyMap<number, TreatedBlock>;
 }
 
-export function treatBlocksAhead(actions: readonly EconomicAction[], prices: GbpPrices): BlocksTreatedAhead {
+/** `onTreated`: told each block treated. */
+export function treatBlocksAhead(
+  actions: readonly EconomicAction[],
+  prices: GbpPrices,
+  onTreated?: (block: TreatedBlock) => void,
+): BlocksTreatedAhead {
   const byBlock = new Map<number, EconomicAction[]>();
   for (const action of actions) {
     const list = byBlock.get(action.block);
@@ -38,11 +43,15 @@ export function treatBlocksAhead(actions: readonly EconomicAction[], prices: Gbp
     const after = reads.get(block);
     const before = reads.get(block - 1);
     if (!list || !after || !before || treated.has(block) || settledLater(list)) return;
+    let made: TreatedBlock;
     try {
-      treated.set(block, treatBlock([...list], after, before, gbpOf));
+      made = treatBlock([...list], after, before, gbpOf);
     } catch {
       // Treated again after the reads, where the same failure stops the pack.
+      return;
     }
+    treated.set(block, made);
+    onTreated?.(made);
   };
   return {
     onRead(read) {

@@ -7,7 +7,9 @@
  *   - each UK day's income worked out while the reads arrive is the income ledger's rows of that day, netted
  *     as the ledger nets them; a day an action is found in later is worked out again;
  *   - a record the buyer added nothing to stands as the chain's transactions, as combining it with nothing
- *     gives (sorted, every shortfall covered once).
+ *     gives (sorted, every shortfall covered once);
+ *   - income.csv's and events.csv's lines made while the reads arrive (each day's income, each treated block's
+ *     events) are the files made after them; a day or block the ledger changed since is made again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EconomicAction } from '../../../pipeline/tax/chain-record/actions/economic-action.js';
@@ -17,7 +19,11 @@ import {
   positionId,
 } from '../../../pipeline/tax/chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../../../pipeline/tax/chain-record/touched-positions.js';
-import { computeTaxYearLedger, type TaxYearLedger } from '../../../pipeline/tax/products/compute-tax-year.js';
+import {
+  computeTaxYearLedger,
+  type LedgerHooks,
+  type TaxYearLedger,
+} from '../../../pipeline/tax/products/compute-tax-year.js';
 import { incomeDaysAhead } from '../../../pipeline/tax/products/income-days-ahead.js';
 import {
   chainRecordAlone,
@@ -25,7 +31,13 @@ import {
 } from '../../../pipeline/tax/products/own-records/combine-own-records.js';
 import { EMPTY_CUSTOMER_INPUTS } from '../../../pipeline/tax/products/own-records/customer-inputs.js';
 import { openPackChain, type PackChain } from '../../../pipeline/tax/products/pack/pack-chain.js';
-import { readPackInputs } from '../../../pipeline/tax/products/pack/pack-inputs.js';
+import {
+  EventLines,
+  eventsCsv,
+  IncomeLines,
+  incomeCsv,
+} from '../../../pipeline/tax/products/pack/pack-csv.js';
+import { type PackInputs, readPackInputs } from '../../../pipeline/tax/products/pack/pack-inputs.js';
 import { treatBlocksAhead } from '../../../pipeline/tax/products/treat-blocks-ahead.js';
 import {
   type CgtMappingInput,
@@ -39,6 +51,7 @@ let world: PackWorld;
 let chain: PackChain;
 let ledger: TaxYearLedger;
 let actions: EconomicAction[];
+let inputs: PackInputs;
 
 beforeAll(async () => {
   world = await sharedPackWorld({ genesis: new Date('2026-01-01T00:00:00Z'), historyDays: 16 });
@@ -51,7 +64,7 @@ beforeAll(async () => {
     coldkeys: [world.devnet.demoColdkey],
     paidAt: new Date('2026-01-20T09:00:00Z'),
   };
-  const inputs = await readPackInputs(world.store, order);
+  inputs = await readPackInputs(world.store, order);
   ledger = await computeTaxYearLedger(inputs, order.coldkeys, await chain.reader());
   actions = ledger.recordEvents.map((treated) => treated.action);
 }, 300_000);
@@ -213,5 +226,80 @@ describe('a record the buyer added nothing to', () => {
     expect(alone.ownTransfers).toEqual(combined.ownTransfers);
     expect(alone.unmatchedRecords).toEqual(combined.unmatchedRecords);
     expect(alone.opening).toBe(combined.opening);
+  });
+});
+
+describe('income.csv and events.csv lines made while the reads arrive', () => {
+  /** The ledger computed again, each day's income and each treated block's events told as they are made. */
+  const withLinesAhead = async () => {
+    const incomeLines = new IncomeLines(inputs.subnetNames);
+    const eventLines = new EventLines();
+    const told = { days: 0, blocks: 0 };
+    const hooks: LedgerHooks = {
+      onIncomeDay: (date, rows) => {
+        told.days += 1;
+        incomeLines.prepareDay(date, rows);
+      },
+      onBlockTreated: (block) => {
+        told.blocks += 1;
+        eventLines.prepareBlock(block.events);
+      },
+    };
+    const made = await computeTaxYearLedger(
+      inputs,
+      ledger.coldkeys,
+      await chain.reader(),
+      undefined,
+      undefined,
+      undefined,
+      hooks,
+    );
+    return { made, incomeLines, eventLines, told };
+  };
+
+  it('are the files made after the last read', async () => {
+    const { made, incomeLines, eventLines, told } = await withLinesAhead();
+    expect(told.days).toBeGreaterThan(10);
+    expect(told.blocks).toBeGreaterThan(5);
+    // Most of the year's days were kept as worked out (the demo coldkey's limit-order days were not).
+    const dates = [...new Set(made.income.map((row) => row.date))];
+    const kept = dates.filter((date) =>
+      incomeLines.preparedDay(
+        date,
+        made.income.filter((row) => row.date === date),
+      ),
+    );
+    expect(kept.length).toBeGreaterThan(dates.length / 2);
+    expect(incomeCsv(made, inputs.subnetNames, incomeLines)).toBe(incomeCsv(made, inputs.subnetNames));
+    expect(eventsCsv(made, eventLines)).toBe(eventsCsv(made));
+    // The same files as the ledger computed without the hooks.
+    expect(incomeCsv(made, inputs.subnetNames, incomeLines)).toBe(incomeCsv(ledger, inputs.subnetNames));
+    expect(eventsCsv(made, eventLines)).toBe(eventsCsv(ledger));
+  });
+
+  it('a day or block the ledger changed after its lines were made is written as it now is', async () => {
+    const { made, incomeLines, eventLines } = await withLinesAhead();
+    // One kept day's first row and one prepared block's first event changed (new objects, other figures),
+    // as a move found on the chain later gives new rows and treatments.
+    const date = made.income.find((row) =>
+      incomeLines.preparedDay(
+        row.date,
+        made.income.filter((r) => r.date === row.date),
+      ),
+    )!.date;
+    const at = made.income.findIndex((row) => row.date === date);
+    const income = [...made.income];
+    income[at] = { ...income[at]!, alphaRao: income[at]!.alphaRao + 1n };
+    const eventAt = made.mapping.events.findIndex((treated) => treated.treatment.length > 0);
+    const events = [...made.mapping.events];
+    events[eventAt] = { ...events[eventAt]!, treatment: 'changed after the reads' };
+    const changed: TaxYearLedger = { ...made, income, mapping: { ...made.mapping, events } };
+
+    const incomeText = incomeCsv(changed, inputs.subnetNames, incomeLines);
+    expect(incomeText).toBe(incomeCsv(changed, inputs.subnetNames));
+    expect(incomeText).not.toBe(incomeCsv(made, inputs.subnetNames));
+    const eventsText = eventsCsv(changed, eventLines);
+    expect(eventsText).toBe(eventsCsv(changed));
+    expect(eventsText).toContain('changed after the reads');
   });
 });

@@ -1,6 +1,8 @@
 import type { ChainReader } from '../../../chain/chain-reader.js';
 import type { ObjectStore } from '../../../store/object-store.js';
 import { warmBlockHeads } from '../../chain-record/stake-at-blocks.js';
+import type { TreatedBlock } from '../../uk-rules/cgt/cgt-transactions.js';
+import type { IncomeRow } from '../../uk-rules/income-ledger.js';
 import {
   computeTaxYearLedger,
   type FinalTransactions,
@@ -21,7 +23,9 @@ import { incomeItems } from './income-sources.js';
 import { liquidityCsv } from './liquidity-csv.js';
 import {
   disposalsCsv,
+  EventLines,
   eventsCsv,
+  IncomeLines,
   incomeCsv,
   matchesCsv,
   poolsCsv,
@@ -163,6 +167,18 @@ export async function buildPackFiles(
   // positions.csv, rendered on the thread as soon as the chain is read.
   let positions: Promise<Uint8Array> | undefined;
   const onThread = { gains: false, exports: false, positions: false };
+  // income.csv's lines of each UK day of the year, made as the day is worked out while the chain is read.
+  const incomeLines = new IncomeLines(inputs.subnetNames);
+  const onIncomeDay = (date: string, rows: readonly IncomeRow[]) => {
+    if (date >= inputs.taxYear.firstDay && date <= inputs.taxYear.lastDay) incomeLines.prepareDay(date, rows);
+  };
+  // events.csv's lines of each block of the year treated while the chain is read.
+  const eventLines = new EventLines();
+  const onBlockTreated = (block: TreatedBlock) => {
+    const date = block.events[0]?.date;
+    if (date !== undefined && date >= inputs.taxYear.firstDay && date <= inputs.taxYear.lastDay)
+      eventLines.prepareBlock(block.events);
+  };
   const onRecordRead = (record: RecordRead) => {
     if (!thread) return;
     positions = thread.positions(positionDaysOf(record), inputs.subnetNames).then((made) => {
@@ -203,14 +219,14 @@ export async function buildPackFiles(
       deps.concurrency ?? PACK_READ_CONCURRENCY,
       customer,
       onProgress,
-      { gainsOf, onRecordRead },
+      { gainsOf, onRecordRead, onIncomeDay, onBlockTreated },
     );
     const built = await packFiles(
       order,
       order.paidAt,
       inputs,
       ledger,
-      { exports: exports!, positions },
+      { exports: exports!, positions, incomeLines, eventLines },
       deps,
     );
     return { ...built, secondThread: onThread.gains && onThread.exports && onThread.positions };
@@ -228,7 +244,12 @@ async function packFiles(
   asOf: Date,
   inputs: PackInputs,
   ledger: TaxYearLedger,
-  made: { exports: ExportFiles | Promise<ExportFiles>; positions: Promise<Uint8Array> | undefined },
+  made: {
+    exports: ExportFiles | Promise<ExportFiles>;
+    positions: Promise<Uint8Array> | undefined;
+    incomeLines: IncomeLines;
+    eventLines: EventLines;
+  },
   deps: PackDeps,
 ): Promise<Omit<BuiltPack, 'secondThread'>> {
   const { exports } = made;
@@ -247,8 +268,8 @@ async function packFiles(
   // between files the event loop has a turn (a fulfilment worker's heartbeat).
   const render: Record<(typeof RENDER_ORDER)[number], () => Promise<Uint8Array> | Uint8Array> = {
     'summary.pdf': () => packPdf(order, inputs, ledger, asOf, points),
-    'income.csv': () => text(incomeCsv(ledger, inputs.subnetNames)),
-    'events.csv': () => text(eventsCsv(ledger)),
+    'income.csv': () => text(incomeCsv(ledger, inputs.subnetNames, made.incomeLines)),
+    'events.csv': () => text(eventsCsv(ledger, made.eventLines)),
     'disposals.csv': () => text(disposalsCsv(ledger)),
     'matches.csv': () => text(matchesCsv(ledger)),
     'pools.csv': () => text(poolsCsv(ledger, lastDay.date)),

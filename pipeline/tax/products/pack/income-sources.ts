@@ -52,7 +52,11 @@ const key = (date: string, coldkey: string, hotkey: string | null, netuid: numbe
 function announcedDividends(ledger: TaxYearLedger): Map<string, bigint> {
   const coldkeys = new Set(ledger.coldkeys);
   const found = new Map<string, bigint>();
+  // Each of an action's events is treated on its own: the action's events are read once.
+  const seen = new Set<TaxYearLedger['mapping']['events'][number]['action']>();
   for (const treated of ledger.mapping.events) {
+    if (seen.has(treated.action)) continue;
+    seen.add(treated.action);
     for (const e of treated.action.events) {
       if (e.kind !== 'SubnetLeaseDividendsDistributed' || !coldkeys.has(e.coldkey)) continue;
       const onto =
@@ -69,13 +73,19 @@ function announcedDividends(ledger: TaxYearLedger): Map<string, bigint> {
   return found;
 }
 
+// Made once per ledger: income.csv and the income items (the PDF, the README) both read them.
+const dividendsOfLedger = new WeakMap<TaxYearLedger, Map<IncomeRow, RowDividends>>();
+
 /**
  * Per income row that holds lease dividends, their part of it: at most the row's own alpha (a row is what
  * the position grew by that day), valued at the row's pool price and TAO/GBP rate.
  */
-export function dividendsByRow(ledger: TaxYearLedger): Map<IncomeRow, RowDividends> {
-  const announced = announcedDividends(ledger);
+export function dividendsByRow(ledger: TaxYearLedger): ReadonlyMap<IncomeRow, RowDividends> {
+  const made = dividendsOfLedger.get(ledger);
+  if (made) return made;
   const parts = new Map<IncomeRow, RowDividends>();
+  dividendsOfLedger.set(ledger, parts);
+  const announced = announcedDividends(ledger);
   if (announced.size === 0) return parts;
   for (const row of ledger.income) {
     if (row.alphaRao <= 0n) continue;

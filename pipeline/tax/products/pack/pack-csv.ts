@@ -8,10 +8,11 @@ import { fixedToText } from '../../../amounts/rao.js';
 import { eventLabel } from '../../chain-record/ledger-event.js';
 import { positionId } from '../../chain-record/stake-at-blocks.js';
 import { GBP_PLACES, plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import type { EventTreatment } from '../../uk-rules/cgt/cgt-transactions.js';
 import type { IncomeRow } from '../../uk-rules/income-ledger.js';
 import type { RecordRead, TaxYearLedger } from '../compute-tax-year.js';
-import { csv, type Field, rowsOf } from './csv-text.js';
-import { dividendsByRow, feeValueTaoRao, liquidityFeeIncome } from './income-sources.js';
+import { CsvLines, csv, csvLine, type Field } from './csv-text.js';
+import { dividendsByRow, feeValueTaoRao, liquidityFeeIncome, type RowDividends } from './income-sources.js';
 import { type PositionDays, positionsCsvOf, subnetName } from './positions-csv.js';
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
@@ -54,32 +55,36 @@ export const INCOME_COLUMNS = [
 ] as const;
 
 /**
- * One row per position and UK day of staking income (its lease dividends inside it, said in `kind` and
- * `note`), and one per payout of liquidity fees (`kind` liquidity fees: `alpha` and `tao_received` the fees,
- * `tao` and `gbp` the value of both at receipt), in date order: every amount of the PDF's income total.
+ * The lines of income.csv's staking rows. A big pack's year is tens of thousands of rows, so each UK day's are
+ * made as the day is worked out while the chain is read (`prepareDay`, when the build's thread waits for the
+ * node), and `incomeCsv` writes a day's prepared text when the ledger kept that day's rows as they were.
  */
-export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, string>): string {
-  const dividends = dividendsByRow(ledger);
+export class IncomeLines {
+  private readonly prepared = new Map<string, { rows: readonly IncomeRow[]; text: CsvLines }>();
   // A day's TAO/GBP rate is one value for all its rows: its text is made once.
-  const rates = new Map<Decimal, string>();
-  const rate = (gbp: Decimal) => rates.get(gbp) ?? rates.set(gbp, plainDecimal(gbp)).get(gbp)!;
+  private readonly rates = new Map<Decimal, string>();
   // A day's price sources are the same text for all its subnet rows (and for its root rows): made once.
-  const sourceTexts = new Map<string, string>();
-  const sources = (row: IncomeRow) => {
-    const pool =
-      row.position.netuid === 0
-        ? 'root (1 TAO per TAO)'
-        : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`;
-    const key = `${pool}\n${row.gbpPrice.source}\n${row.gbpPrice.at}`;
-    let text = sourceTexts.get(key);
-    if (text === undefined) {
-      text = `pool: ${pool}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`;
-      sourceTexts.set(key, text);
-    }
-    return text;
-  };
-  const stakingFields = (row: IncomeRow): Field[] => {
-    const part = dividends.get(row);
+  private readonly sourceTexts = new Map<string, string>();
+
+  constructor(private readonly names: ReadonlyMap<number, string>) {}
+
+  /** Makes the lines of one UK day's rows (a day's rows as the ledger lists them, none with lease dividends). */
+  prepareDay(date: string, rows: readonly IncomeRow[]): void {
+    if (rows.length === 0) return;
+    // Joined, not appended: one flat string, which the file's text is later copied from at once.
+    const text = `${rows.map((row) => csvLine(this.fields(row, undefined))).join('\r\n')}\r\n`;
+    this.prepared.set(date, { rows, text: new CsvLines(text) });
+  }
+
+  /** The day's prepared lines, if they were made from these very rows. */
+  preparedDay(date: string, rows: readonly IncomeRow[]): CsvLines | undefined {
+    const made = this.prepared.get(date);
+    if (!made || made.rows.length !== rows.length) return undefined;
+    for (let i = 0; i < rows.length; i++) if (made.rows[i] !== rows[i]) return undefined;
+    return made.text;
+  }
+
+  fields(row: IncomeRow, part: RowDividends | undefined): Field[] {
     const said = incomeNote(row);
     const dividendNote = part
       ? `includes ${units(part.alphaRao)} alpha of lease dividends (SubnetLeaseDividendsDistributed), ${gbp(part.gbp) ?? 'not valued'} GBP`
@@ -90,21 +95,58 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
       row.position.coldkey,
       row.position.hotkey,
       row.position.netuid,
-      subnetName(names, row.position.netuid),
+      subnetName(this.names, row.position.netuid),
       row.registeredAt,
       units(row.alphaRao),
       units(row.taoRao),
       gbp(row.gbp),
       row.priceBlock,
-      rate(row.gbpPrice.gbp),
+      this.rate(row.gbpPrice.gbp),
       row.gbpPrice.at,
-      sources(row),
+      this.sources(row),
       note,
       part ? 'staking and lease dividends' : 'staking',
       null,
       null,
     ];
-  };
+  }
+
+  private rate(value: Decimal): string {
+    let text = this.rates.get(value);
+    if (text === undefined) {
+      text = plainDecimal(value);
+      this.rates.set(value, text);
+    }
+    return text;
+  }
+
+  private sources(row: IncomeRow): string {
+    const pool =
+      row.position.netuid === 0
+        ? 'root (1 TAO per TAO)'
+        : `SubnetTAO/SubnetAlphaIn at block ${row.priceBlock}`;
+    const key = `${pool}\n${row.gbpPrice.source}\n${row.gbpPrice.at}`;
+    let text = this.sourceTexts.get(key);
+    if (text === undefined) {
+      text = `pool: ${pool}; TAO/GBP: ${row.gbpPrice.source || 'published fiat prices'}, first quote at or after ${row.gbpPrice.at}`;
+      this.sourceTexts.set(key, text);
+    }
+    return text;
+  }
+}
+
+/**
+ * One row per position and UK day of staking income (its lease dividends inside it, said in `kind` and
+ * `note`), and one per payout of liquidity fees (`kind` liquidity fees: `alpha` and `tao_received` the fees,
+ * `tao` and `gbp` the value of both at receipt), in date order: every amount of the PDF's income total.
+ * `lines`: the staking rows' lines, with the days prepared while the chain was read.
+ */
+export function incomeCsv(
+  ledger: TaxYearLedger,
+  names: ReadonlyMap<number, string>,
+  lines: IncomeLines = new IncomeLines(names),
+): string {
+  const dividends = dividendsByRow(ledger);
   const feeFields = (fee: ReturnType<typeof liquidityFeeIncome>[number]): Field[] => {
     const price = ledger.prices.on(fee.date);
     return [
@@ -127,16 +169,32 @@ export function incomeCsv(ledger: TaxYearLedger, names: ReadonlyMap<number, stri
       fee.positionIds.map((id) => `liquidity:${fee.netuid}:${id}`).join(' '),
     ];
   };
-  // Date order, a day's staking rows before its fees (a stable sort keeps each list's own order). Only the
-  // order is kept: each row's fields are made as it is written (a big pack has tens of thousands).
-  const rows = [
-    ...ledger.income.map((row) => ({ date: row.date, fields: () => stakingFields(row) })),
-    ...liquidityFeeIncome(ledger).map((fee) => ({ date: fee.date, fields: () => feeFields(fee) })),
-  ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return csv(
-    INCOME_COLUMNS,
-    rowsOf(rows, (row) => row.fields()),
-  );
+  // Date order, a day's staking rows before its fees (each list in its own order).
+  const staking = new Map<string, IncomeRow[]>();
+  for (const row of ledger.income) {
+    const listed = staking.get(row.date);
+    if (listed) listed.push(row);
+    else staking.set(row.date, [row]);
+  }
+  const fees = new Map<string, ReturnType<typeof liquidityFeeIncome>>();
+  for (const fee of liquidityFeeIncome(ledger)) {
+    const listed = fees.get(fee.date);
+    if (listed) listed.push(fee);
+    else fees.set(fee.date, [fee]);
+  }
+  const dates = [...new Set([...staking.keys(), ...fees.keys()])].sort();
+  function* rows(): Iterable<readonly Field[] | CsvLines> {
+    for (const date of dates) {
+      const dayRows = staking.get(date) ?? [];
+      const prepared = dayRows.some((row) => dividends.has(row))
+        ? undefined
+        : lines.preparedDay(date, dayRows);
+      if (prepared) yield prepared;
+      else for (const row of dayRows) yield lines.fields(row, dividends.get(row));
+      for (const fee of fees.get(date) ?? []) yield feeFields(fee);
+    }
+  }
+  return csv(INCOME_COLUMNS, rows());
 }
 
 export const EVENT_COLUMNS = [
@@ -160,40 +218,86 @@ export const EVENT_COLUMNS = [
   'chain_events',
 ] as const;
 
-export function eventsCsv(ledger: TaxYearLedger): string {
-  return csv(
-    EVENT_COLUMNS,
-    rowsOf(ledger.mapping.events, ({ event, action, date, treatment, transactions }) => {
-      // A dissolution's only event of the holder is the payout transfer, which names no subnet and no alpha:
-      // its row names the subnet dissolved and the alpha disposed of, so a person sees what was given up.
-      const destroyed =
-        action.kind === 'dissolution' ? transactions.find((tx) => tx.action === 'dispose') : undefined;
-      return [
-        event.coldkey,
-        event.time,
-        date,
-        event.block,
-        event.event_index < 0 ? null : event.event_index,
-        event.kind,
-        event.role,
-        event.hotkey,
-        event.netuid ?? event.dissolved_netuid ?? null,
-        event.counterpart_coldkey,
-        event.counterpart_hotkey,
-        event.counterpart_netuid,
-        units(event.tao_rao === null ? null : BigInt(event.tao_rao)),
-        event.alpha_rao === null
-          ? destroyed
-            ? plainDecimal(destroyed.quantity)
-            : null
-          : units(BigInt(event.alpha_rao)),
-        units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
-        treatment,
-        action.kind,
-        action.events.map(eventLabel).join('; '),
-      ];
-    }),
-  );
+/**
+ * The lines of events.csv. A big pack's year is tens of thousands of events, so the events of each block treated
+ * while the chain is read have their lines made then (`prepareBlock`, when the build's thread waits for the
+ * node); `eventsCsv` writes a block's prepared lines where the ledger kept its events as they were treated.
+ */
+export class EventLines {
+  // By each block's first event: the block's events and their lines.
+  private readonly prepared = new WeakMap<
+    EventTreatment,
+    { events: readonly EventTreatment[]; text: CsvLines }
+  >();
+  // Every event of an action names all of the action's events: their text is made once per action.
+  private readonly labels = new WeakMap<EventTreatment['action'], string>();
+
+  /** Makes the lines of one block's events, in their order. */
+  prepareBlock(events: readonly EventTreatment[]): void {
+    if (events.length === 0) return;
+    // Joined, not appended: one flat string, which the file's text is later copied from at once.
+    const text = `${events.map((treated) => csvLine(this.fields(treated))).join('\r\n')}\r\n`;
+    this.prepared.set(events[0]!, { events, text: new CsvLines(text) });
+  }
+
+  /** The rows of `events`: each prepared block's lines where the block's events follow in order, else fields. */
+  *rows(events: readonly EventTreatment[]): Iterable<readonly Field[] | CsvLines> {
+    for (let i = 0; i < events.length; ) {
+      const made = this.prepared.get(events[i]!);
+      if (made?.events.every((treated, k) => events[i + k] === treated)) {
+        yield made.text;
+        i += made.events.length;
+      } else {
+        yield this.fields(events[i]!);
+        i += 1;
+      }
+    }
+  }
+
+  private fields({ event, action, date, treatment, transactions }: EventTreatment): Field[] {
+    // A dissolution's only event of the holder is the payout transfer, which names no subnet and no alpha:
+    // its row names the subnet dissolved and the alpha disposed of, so a person sees what was given up.
+    const destroyed =
+      action.kind === 'dissolution' ? transactions.find((tx) => tx.action === 'dispose') : undefined;
+    return [
+      event.coldkey,
+      event.time,
+      date,
+      event.block,
+      event.event_index < 0 ? null : event.event_index,
+      event.kind,
+      event.role,
+      event.hotkey,
+      event.netuid ?? event.dissolved_netuid ?? null,
+      event.counterpart_coldkey,
+      event.counterpart_hotkey,
+      event.counterpart_netuid,
+      units(event.tao_rao === null ? null : BigInt(event.tao_rao)),
+      event.alpha_rao === null
+        ? destroyed
+          ? plainDecimal(destroyed.quantity)
+          : null
+        : units(BigInt(event.alpha_rao)),
+      units(event.fee_rao === null ? null : BigInt(event.fee_rao)),
+      treatment,
+      action.kind,
+      this.labelsOf(action),
+    ];
+  }
+
+  private labelsOf(action: EventTreatment['action']): string {
+    let text = this.labels.get(action);
+    if (text === undefined) {
+      text = action.events.map(eventLabel).join('; ');
+      this.labels.set(action, text);
+    }
+    return text;
+  }
+}
+
+/** `lines`: with the events treated while the chain was read prepared. */
+export function eventsCsv(ledger: TaxYearLedger, lines: EventLines = new EventLines()): string {
+  return csv(EVENT_COLUMNS, lines.rows(ledger.mapping.events));
 }
 
 export const DISPOSAL_COLUMNS = [
