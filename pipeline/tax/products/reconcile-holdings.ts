@@ -103,15 +103,22 @@ export interface ReconciliationInput {
   prices: GbpPrices;
 }
 
-const RAO = new Decimal(RAO_PER_UNIT.toString());
 /** The value of a reconciled day's difference (decimals never change: one serves every such row). */
 const NO_DIFFERENCE_GBP = new Decimal(0);
 
 /** A transaction's quantity in RAO, exactly (the record's quantities are whole RAO). */
 export function quantityRao(tx: Pick<CgtTransaction, 'quantity'>): bigint {
-  const rao = tx.quantity.mul(RAO);
-  if (!rao.isInteger()) throw new Error(`reconciliation: ${tx.quantity.toFixed()} is not a whole RAO amount`);
-  return BigInt(rao.toFixed(0));
+  return raoOfQuantityText(tx.quantity.toFixed());
+}
+
+/** A quantity's plain decimal text (`Decimal#toFixed()`) in RAO: at most 9 decimals, else not whole RAO. */
+function raoOfQuantityText(text: string): bigint {
+  const point = text.indexOf('.');
+  if (point < 0) return BigInt(text) * RAO_PER_UNIT;
+  const decimals = text.length - point - 1;
+  if (decimals > 9) throw new Error(`reconciliation: ${text} is not a whole RAO amount`);
+  // The digits without the point (`-0.5` is `-05`, its sign kept), scaled to 9 decimals.
+  return BigInt(text.slice(0, point) + text.slice(point + 1)) * 10n ** BigInt(9 - decimals);
 }
 
 /** A stake position's id (`coldkey/hotkey/netuid`) read once for every day that holds it. */
@@ -179,11 +186,11 @@ function netuidOf(asset: string): number {
   return Number(asset.split(':')[1]);
 }
 
-/** A booked movement as the reconciliation lists it: its reference and signed quantity. */
-function bookedLabel(tx: CgtTransaction): string {
+/** A booked movement as the reconciliation lists it: its reference and signed quantity (`quantity`'s text). */
+function bookedLabel(tx: CgtTransaction, quantity: string): string {
   const sign = tx.action === 'acquire' ? '+' : '-';
   const what = tx.kind === 'income' ? 'income' : (tx.ref ?? tx.kind ?? tx.action);
-  return `${what} ${sign}${tx.quantity.toFixed()}`;
+  return `${what} ${sign}${quantity}`;
 }
 
 /**
@@ -203,9 +210,11 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
     const assets = bookedByDay.get(date) ?? new Map<string, { rao: bigint; labels: string[] }>();
     bookedByDay.set(date, assets);
     const entry = assets.get(tx.asset) ?? { rao: 0n, labels: [] };
-    const rao = quantityRao(tx);
+    // The quantity's text, made once: its RAO and its label are read from it.
+    const quantity = tx.quantity.toFixed();
+    const rao = raoOfQuantityText(quantity);
     entry.rao += tx.action === 'acquire' ? rao : -rao;
-    entry.labels.push(bookedLabel(tx));
+    entry.labels.push(bookedLabel(tx, quantity));
     assets.set(tx.asset, entry);
   }
   // Each day's falls of subnet stake (negative income rows), looked up per unexplained difference: a record
@@ -221,6 +230,18 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
   const keys = new Map<string, AssetKey>();
   const keyOf = (asset: string) => keys.get(asset) ?? keys.set(asset, assetKey(asset)).get(asset)!;
   const assetOrder = (a: string, b: string) => compareAssetKeys(keyOf(a), keyOf(b));
+  // The day's assets in order: most days hold the same assets as the day before, whose order is kept.
+  let lastSorted: string[] = [];
+  let lastSet = new Set<string>();
+  const sortedAssets = (...maps: ReadonlyMap<string, unknown>[]): string[] => {
+    const set = new Set<string>();
+    for (const map of maps) for (const asset of map.keys()) set.add(asset);
+    if (set.size !== lastSet.size || ![...set].every((asset) => lastSet.has(asset))) {
+      lastSorted = [...set].sort(assetOrder);
+      lastSet = set;
+    }
+    return lastSorted;
+  };
   let previous = input.opening;
   const holdingOf = stakeHoldings();
   let before = holdingsAt(read(previous.block), input.coldkeys, input.others?.get(previous.block), holdingOf);
@@ -229,7 +250,7 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
     const closingRead = read(day.block);
     const after = holdingsAt(closingRead, input.coldkeys, input.others?.get(day.block), holdingOf);
     const booked = bookedByDay.get(day.date) ?? new Map();
-    const assets = [...new Set([...before.keys(), ...after.keys(), ...booked.keys()])].sort(assetOrder);
+    const assets = sortedAssets(before, after, booked);
     for (const asset of assets) {
       const { held, openingRao, closingRao } = heldThroughDay(before.get(asset), after.get(asset));
       const bookedAsset = booked.get(asset) ?? { rao: 0n, labels: [] };
