@@ -164,6 +164,14 @@ export async function buildPackFiles(
     deps.onProgress?.(progress);
   };
   let exports: Promise<ExportFiles> | ExportFiles | undefined;
+  // The zip, which deflates each file as it is added: the thread's exports go in as they come.
+  const zip = new PackZip(order.paidAt);
+  const zipped = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>();
+  const addToZip = (name: (typeof PACK_FILE_NAMES)[number], bytes: Uint8Array) => {
+    if (zipped.has(name)) return;
+    zipped.set(name, bytes);
+    zip.add(name, bytes);
+  };
   // positions.csv, rendered on the thread as soon as the chain is read.
   let positions: Promise<Uint8Array> | undefined;
   const onThread = { gains: false, exports: false, positions: false };
@@ -200,7 +208,7 @@ export async function buildPackFiles(
       exports = renderExportFiles(input);
       return gainsHere(final);
     }
-    const work = thread.work(input);
+    const work = thread.work(input, addToZip);
     exports = work.exports.then((made) => {
       onThread.exports = made.onThread;
       return made.files;
@@ -226,7 +234,7 @@ export async function buildPackFiles(
       order.paidAt,
       inputs,
       ledger,
-      { exports: exports!, positions, incomeLines, eventLines },
+      { exports: exports!, positions, incomeLines, eventLines, zip, addToZip, zipped },
       deps,
     );
     return { ...built, secondThread: onThread.gains && onThread.exports && onThread.positions };
@@ -249,6 +257,10 @@ async function packFiles(
     positions: Promise<Uint8Array> | undefined;
     incomeLines: IncomeLines;
     eventLines: EventLines;
+    /** The zip, the files added to it so far (each once) and the way to add one. */
+    zip: PackZip;
+    zipped: ReadonlyMap<(typeof PACK_FILE_NAMES)[number], Uint8Array>;
+    addToZip: (name: (typeof PACK_FILE_NAMES)[number], bytes: Uint8Array) => void;
   },
   deps: PackDeps,
 ): Promise<Omit<BuiltPack, 'secondThread'>> {
@@ -288,24 +300,19 @@ async function packFiles(
         ),
       ),
   };
-  const rendered = new Map<(typeof PACK_FILE_NAMES)[number], Uint8Array>();
-  const zip = new PackZip(asOf);
-  // The exports go to the zip as soon as they are there, to be deflated beside the files still rendered.
+  const { zip, zipped, addToZip } = made;
+  // The exports go to the zip as soon as they are there (the thread's each as it comes), to be deflated beside
+  // the files still rendered.
   const exportsAdded = Promise.resolve(exports).then((files) => {
-    for (const name of EXPORT_FILE_NAMES) {
-      rendered.set(name, files[name]);
-      zip.add(name, files[name]);
-    }
+    for (const name of EXPORT_FILE_NAMES) addToZip(name, files[name]);
   });
   exportsAdded.catch(() => undefined);
   for (const name of RENDER_ORDER) {
-    const bytes = await render[name]();
-    rendered.set(name, bytes);
-    zip.add(name, bytes);
+    addToZip(name, await render[name]());
     await new Promise((resolve) => setImmediate(resolve));
   }
   await exportsAdded;
   const bytes = await zip.bytes(PACK_FILE_NAMES);
-  const files = new Map(PACK_FILE_NAMES.map((name) => [name, rendered.get(name)!]));
+  const files = new Map(PACK_FILE_NAMES.map((name) => [name, zipped.get(name)!]));
   return { zip: bytes, files, inputs, ledger };
 }

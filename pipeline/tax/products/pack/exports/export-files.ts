@@ -30,12 +30,18 @@ export interface ExportFilesInput {
 const COLDKEYS_WALLET = 'Bittensor';
 
 export function renderExportFiles(input: ExportFilesInput): ExportFiles {
+  return Object.fromEntries(exportFilesOneByOne(input)) as ExportFiles;
+}
+
+/**
+ * Each export file as soon as it is rendered, the biggest first: a thread hands each over before rendering the
+ * next, so that it is deflated meanwhile. Each has its own buffer (not a slice of Node's shared pool), so that a
+ * worker can hand it over.
+ */
+export function* exportFilesOneByOne(input: ExportFilesInput): Generator<[ExportFileName, Uint8Array]> {
   const records = exportRecords(input.transactions, input.events, input.customer);
-  // Each file's own buffer (not a slice of Node's shared pool), so that a worker can hand it over.
   const encoder = new TextEncoder();
-  return {
-    'cgt-input.csv': encoder.encode(cgtInputCsv(input.chainTransactions, input.openingAt)),
-    'bittytax.csv': encoder.encode(bittytaxCsv(records, COLDKEYS_WALLET)),
-    'koinly.csv': encoder.encode(koinlyCsv(records)),
-  };
+  yield ['bittytax.csv', encoder.encode(bittytaxCsv(records, COLDKEYS_WALLET))];
+  yield ['koinly.csv', encoder.encode(koinlyCsv(records))];
+  yield ['cgt-input.csv', encoder.encode(cgtInputCsv(input.chainTransactions, input.openingAt))];
 }

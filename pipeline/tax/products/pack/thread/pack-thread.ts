@@ -20,7 +20,13 @@ import { withDecimalsRestored } from '../../../../threads/decimals-across-thread
 import { leaseKeptWorker, type WorkerLease } from '../../../../threads/kept-worker.js';
 import type { CgtReport } from '../../../uk-rules/cgt/cgt-types.js';
 import { computeGains } from '../../../uk-rules/cgt/compute-gains.js';
-import { type ExportFiles, type ExportFilesInput, renderExportFiles } from '../exports/export-files.js';
+import {
+  EXPORT_FILE_NAMES,
+  type ExportFileName,
+  type ExportFiles,
+  type ExportFilesInput,
+  renderExportFiles,
+} from '../exports/export-files.js';
 import { type PositionDays, positionsFile } from '../positions-csv.js';
 import { type PositionDaysWire, toPositionDaysWire } from './position-days-wire.js';
 import { DECIMAL_CONSTRUCTORS, type RecordWire, toRecordWire } from './record-wire.js';
@@ -41,7 +47,8 @@ export type FromPackThread = { job: number } & (
   | { kind: 'gains'; report: unknown }
   /** The engine refused the record: the build's thread computes the gains itself and meets the refusal. */
   | { kind: 'gains-refused' }
-  | { kind: 'exports'; files: ExportFiles }
+  /** One export file, sent as soon as it is made (the build's thread deflates it meanwhile). */
+  | { kind: 'export-file'; name: ExportFileName; bytes: Uint8Array }
 );
 
 /** The gains and exports of one record, and whether the thread made them (false: the build's thread did). */
@@ -99,8 +106,14 @@ export class PackThread {
     return bytes;
   }
 
-  /** Hands the record's final transactions over; each answer falls back to this thread if the thread fails. */
-  work(input: ExportFilesInput): PackThreadWork {
+  /**
+   * Hands the record's final transactions over; each answer falls back to this thread if the thread fails.
+   * `onExportFile` is told each export file the thread sends, as it comes (not those made here).
+   */
+  work(
+    input: ExportFilesInput,
+    onExportFile?: (name: ExportFileName, bytes: Uint8Array) => void,
+  ): PackThreadWork {
     const here = {
       gains: () => ({ report: computeGains(input.transactions), onThread: false }),
       exports: () => ({ files: renderExportFiles(input), onThread: false }),
@@ -126,10 +139,14 @@ export class PackThread {
       if (reply.kind === 'gains-refused') return here.gains;
       return undefined;
     }, here.gains);
-    const exports = this.reply<{ files: ExportFiles; onThread: boolean }>(
-      (reply) => (reply.kind === 'exports' ? () => ({ files: reply.files, onThread: true }) : undefined),
-      here.exports,
-    );
+    const received: Partial<ExportFiles> = {};
+    const exports = this.reply<{ files: ExportFiles; onThread: boolean }>((reply) => {
+      if (reply.kind !== 'export-file') return undefined;
+      received[reply.name] = reply.bytes;
+      onExportFile?.(reply.name, reply.bytes);
+      if (!EXPORT_FILE_NAMES.every((name) => received[name])) return undefined;
+      return () => ({ files: received as ExportFiles, onThread: true });
+    }, here.exports);
     this.worker.postMessage(
       { kind: 'record', job: this.job, wire: message.wire } satisfies ToPackThread,
       message.transfer,

@@ -1,12 +1,12 @@
 /**
  * The pack's thread (`pack-thread.ts`): given a record's stakes, renders `positions.csv`; given its final
  * transactions, computes their gains and sends them back at once (the build's thread waits for them), then
- * renders the export files. Every file's bytes go back without a copy.
+ * renders the export files, each sent back as soon as it is made. Every file's bytes go back without a copy.
  */
 import { parentPort } from 'node:worker_threads';
 import { withDecimalsCloneable } from '../../../../threads/decimals-across-threads.js';
 import { computeGains } from '../../../uk-rules/cgt/compute-gains.js';
-import { EXPORT_FILE_NAMES, renderExportFiles } from '../exports/export-files.js';
+import { exportFilesOneByOne } from '../exports/export-files.js';
 import { positionsFile } from '../positions-csv.js';
 import type { FromPackThread, ToPackThread } from './pack-thread.js';
 import { fromPositionDaysWire, type PositionDaysWire } from './position-days-wire.js';
@@ -46,9 +46,6 @@ function record(job: number, wire: RecordWire): void {
     // The build's thread computes them again and meets the same refusal, with its own stack.
     post({ kind: 'gains-refused', job });
   }
-  const files = renderExportFiles(input);
-  post(
-    { kind: 'exports', job, files },
-    EXPORT_FILE_NAMES.map((name) => files[name].buffer as ArrayBuffer),
-  );
+  for (const [name, bytes] of exportFilesOneByOne(input))
+    post({ kind: 'export-file', job, name, bytes }, [bytes.buffer as ArrayBuffer]);
 }

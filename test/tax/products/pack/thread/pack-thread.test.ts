@@ -104,10 +104,14 @@ describe("a pack's second thread", () => {
     expect(input.customer.ownTransfers.length).toBeGreaterThan(0);
     expect(input.customer.unmatchedRecords.length).toBeGreaterThan(0);
     thread = new PackThread();
-    const work = thread.work(input);
+    // Each file is told as it comes, to be deflated while the next is rendered: the biggest first.
+    const told: Array<[string, Uint8Array]> = [];
+    const work = thread.work(input, (name, bytes) => told.push([name, bytes]));
     const gains = await work.gains;
     const { files, onThread } = await work.exports;
     expect([gains.onThread, onThread]).toEqual([true, true]);
+    expect(told.map(([name]) => name)).toEqual(['bittytax.csv', 'koinly.csv', 'cgt-input.csv']);
+    for (const [name, bytes] of told) expect(bytes).toBe(files[name as keyof typeof files]);
     const here = computeGains(input.transactions);
     expect(here.disposals.length).toBeGreaterThan(0);
     expect(reportText(gains.report)).toBe(reportText(here));
