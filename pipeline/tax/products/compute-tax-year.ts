@@ -39,6 +39,8 @@ import { CgtDecimal, pounds } from '../uk-rules/cgt/cgt-decimal.js';
 import {
   type CgtMapping,
   cgtTransactions,
+  type IncomeTransactions,
+  incomeOfRows,
   type PackFlag,
   type TreatedBlock,
 } from '../uk-rules/cgt/cgt-transactions.js';
@@ -236,6 +238,7 @@ export async function computeTaxYearLedger(
     stakes,
     prices,
     treated: chain.treated,
+    incomeAhead: chain.incomeTransactions,
   });
   // The buyer's own records, addresses and opening pools: one pool per token across all their holdings.
   refusePoolsInsideYear(customer, opening, inputs.taxYear.label);
@@ -351,6 +354,8 @@ interface ActionsAndIncome {
   prices: GbpPrices;
   /** The blocks whose actions were treated as their reads arrived. */
   treated: ReadonlyMap<number, TreatedBlock>;
+  /** Each UK day's income as transactions, made as its reads arrived. */
+  incomeTransactions: ReadonlyMap<string, IncomeTransactions>;
 }
 
 /** The stake reads' progress (blocks read of the total) as the build's, with its size. */
@@ -465,11 +470,25 @@ async function actionsAndIncome(
   const prices = new GbpPrices(inputs.fiat);
   const asked = [...positions.values()];
   const ahead = treatBlocksAhead(actions, prices, told.onBlockTreated);
-  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices, told.onIncomeDay);
+  // Each day's income as transactions too, from the reads so far (its last block's among them).
+  const readSoFar = new Map<number, StakesAtBlock>();
+  const dayByDate = new Map(readDays.map((day) => [day.date, day]));
+  const incomeTransactions = new Map<string, IncomeTransactions>();
+  const onIncomeDay = (date: string, netted: readonly IncomeRow[]) => {
+    try {
+      incomeTransactions.set(date, incomeOfRows(netted, [dayByDate.get(date)!], readSoFar));
+    } catch {
+      // Made again after the reads, where the same failure stops the pack.
+    }
+    told.onIncomeDay?.(date, netted);
+  };
+  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices, onIncomeDay);
   const stakes = await reads.ask(asked, progress, (read) => {
+    readSoFar.set(read.block, read);
     ahead.onRead(read);
     incomeAhead.onRead(read);
   });
+  readSoFar.clear();
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
   for (const read of stakes.values()) {
@@ -549,7 +568,16 @@ async function actionsAndIncome(
     const upgrade = await upgradeSearch;
     await addLocated(await locateSweep(reader, falls, dayEnds, stakes, upgrade));
   }
-  return { actions, stakes, positions: ordered, yearPositions, netted, prices, treated: ahead.treated };
+  return {
+    actions,
+    stakes,
+    positions: ordered,
+    yearPositions,
+    netted,
+    prices,
+    treated: ahead.treated,
+    incomeTransactions,
+  };
 }
 
 /**

@@ -5,7 +5,8 @@
  *     treatments `cgtTransactions` makes after the last read; a block whose actions changed since is treated
  *     again;
  *   - each UK day's income worked out while the reads arrive is the income ledger's rows of that day, netted
- *     as the ledger nets them; a day an action is found in later is worked out again;
+ *     as the ledger nets them, and its transactions the record's of that day; a day an action is found in
+ *     later is worked out again;
  *   - a record the buyer added nothing to stands as the chain's transactions, as combining it with nothing
  *     gives (sorted, every shortfall covered once);
  *   - income.csv's and events.csv's lines made while the reads arrive (each day's income, each treated block's
@@ -42,6 +43,7 @@ import { treatBlocksAhead } from '../../../pipeline/tax/products/treat-blocks-ah
 import {
   type CgtMappingInput,
   cgtTransactions,
+  incomeOfRows,
 } from '../../../pipeline/tax/uk-rules/cgt/cgt-transactions.js';
 import { incomeLedger, netAcrossHotkeys } from '../../../pipeline/tax/uk-rules/income-ledger.js';
 import { sharedPackWorld } from '../../support/shared-pack-world.js';
@@ -201,6 +203,36 @@ describe('each day’s income worked out while the reads arrive', () => {
       (row) => row.date > ledger.opening.date && row.date <= ledger.days[ledger.days.length - 1]!.date,
     );
     expect(ledger.income).toEqual(year);
+  });
+
+  it('as transactions, is the record’s income transactions and flags, unless a day’s rows changed', () => {
+    const ahead = workedAhead();
+    const made = new Map(
+      [...ahead.days].map(([date, day]) => [
+        date,
+        incomeOfRows(
+          day.netted,
+          days().filter((d) => d.date === date),
+          ledger.stakes,
+        ),
+      ]),
+    );
+    const income = days().flatMap((day) => ahead.days.get(day.date)?.netted ?? []);
+    expect(income.length).toBeGreaterThan(50);
+    const input = { ...mappingInput(actions), income };
+    const after = cgtTransactions(input);
+    const withAhead = cgtTransactions({ ...input, incomeAhead: made });
+    expect(withAhead.transactions).toEqual(after.transactions);
+    expect(withAhead.flags).toEqual(after.flags);
+    // The transactions made ahead were the ones used.
+    const first = [...made.values()].find((day) => day.transactions.length > 0)!.transactions[0]!;
+    expect(withAhead.transactions).toContain(first);
+    // A day's row changed after it was made (new objects, other figures): the record's income made again.
+    const changed = [...income];
+    changed[3] = { ...changed[3]!, alphaRao: changed[3]!.alphaRao + 1_000_000_000n };
+    const again = cgtTransactions({ ...input, income: changed, incomeAhead: made });
+    expect(again.transactions).toEqual(cgtTransactions({ ...input, income: changed }).transactions);
+    expect(again.transactions).not.toEqual(after.transactions);
   });
 
   it('forgets a day an action is found in later, and only that day', () => {

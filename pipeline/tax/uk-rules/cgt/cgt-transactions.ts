@@ -101,6 +101,11 @@ export interface CgtMappingInput {
    * still has the same actions, else treated again.
    */
   treated?: ReadonlyMap<number, TreatedBlock>;
+  /**
+   * Each UK day's income made while a pack's reads arrived (`incomeOfRows` of the day's rows), by date: used
+   * when the record's income is those days' rows as they were, else made again.
+   */
+  incomeAhead?: ReadonlyMap<string, IncomeTransactions>;
 }
 
 /** One block's actions treated: their transactions and events.csv rows, and the points they raise. */
@@ -551,13 +556,45 @@ function changeTransactions(
  * moves between hotkeys are named too.
  */
 function incomeTransactions(input: CgtMappingInput, flags: PackFlag[]): CgtTransaction[] {
-  const dayTime = new Map(input.days.map((day) => [day.date, day.timeMs]));
-  const dayBlock = new Map(input.days.map((day) => [day.date, day.block]));
+  const ahead = input.incomeAhead && incomeMadeAhead(input.income, input.incomeAhead);
+  let transactions: CgtTransaction[];
+  if (ahead) {
+    transactions = ahead.transactions;
+    flags.push(...ahead.flags);
+  } else {
+    const made = incomeOfRows(input.income, input.days, input.stakes);
+    transactions = made.transactions;
+    flags.push(...made.flags);
+  }
+  for (const move of input.moves ?? []) flags.push(movedFlag(move, input.actions));
+  return transactions;
+}
+
+/** Income rows as transactions (an acquisition per UK day and asset) and their flags, in the rows' order. */
+export interface IncomeTransactions {
+  /** The rows they were made from. */
+  rows: readonly IncomeRow[];
+  transactions: CgtTransaction[];
+  flags: PackFlag[];
+}
+
+/**
+ * The transactions and flags of `rows` (`days`: at least the rows' days; `stakes`: at least their last
+ * blocks' reads). Each UK day's are its own, so a record's are those of its days one after the other.
+ */
+export function incomeOfRows(
+  rows: readonly IncomeRow[],
+  days: readonly LedgerDay[],
+  stakes: ReadonlyMap<number, StakesAtBlock>,
+): IncomeTransactions {
+  const flags: PackFlag[] = [];
+  const dayTime = new Map(days.map((day) => [day.date, day.timeMs]));
+  const dayBlock = new Map(days.map((day) => [day.date, day.block]));
   const incomeByDay = new Map<string, { date: string; asset: string; rao: bigint; gbp: Decimal }>();
-  for (const row of input.income) {
+  for (const row of rows) {
     const asset = alphaAsset(row.position.netuid, row.registeredAt);
     if (row.alphaRao < 0n) {
-      flags.push(fallFlag(row, asset, input.stakes, dayBlock));
+      flags.push(fallFlag(row, asset, stakes, dayBlock));
       continue;
     }
     const key = `${row.date}|${asset}`;
@@ -573,7 +610,6 @@ function incomeTransactions(input: CgtMappingInput, flags: PackFlag[]): CgtTrans
       });
     }
   }
-  for (const move of input.moves ?? []) flags.push(movedFlag(move, input.actions));
   const transactions: CgtTransaction[] = [];
   for (const entry of incomeByDay.values()) {
     const at = new Date(dayTime.get(entry.date) ?? 0);
@@ -587,7 +623,28 @@ function incomeTransactions(input: CgtMappingInput, flags: PackFlag[]): CgtTrans
       kind: 'income',
     });
   }
-  return transactions;
+  return { rows, transactions, flags };
+}
+
+/**
+ * The record's income transactions from those made day by day, when the record's rows are exactly those days'
+ * rows one after the other (the same objects); undefined when any day differs or was not made.
+ */
+function incomeMadeAhead(
+  income: readonly IncomeRow[],
+  ahead: ReadonlyMap<string, IncomeTransactions>,
+): { transactions: CgtTransaction[]; flags: PackFlag[] } | undefined {
+  const transactions: CgtTransaction[] = [];
+  const flags: PackFlag[] = [];
+  for (let i = 0; i < income.length; ) {
+    const made = ahead.get(income[i]!.date);
+    if (!made || made.rows.length === 0) return undefined;
+    for (let k = 0; k < made.rows.length; k++) if (income[i + k] !== made.rows[k]) return undefined;
+    i += made.rows.length;
+    for (const tx of made.transactions) transactions.push(tx);
+    for (const flag of made.flags) flags.push(flag);
+  }
+  return { transactions, flags };
 }
 
 /** A day's fall of a position: its subnet ended without paying (a negligible value claim), or unexplained. */
