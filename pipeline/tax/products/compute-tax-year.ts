@@ -40,7 +40,6 @@ import {
   type CgtMapping,
   cgtTransactions,
   type IncomeTransactions,
-  incomeOfRows,
   type PackFlag,
   type TreatedBlock,
 } from '../uk-rules/cgt/cgt-transactions.js';
@@ -446,20 +445,7 @@ async function actionsAndIncome(
       actions.push(economicAction(group, recordColdkeys));
     await breathe();
   }
-  for (const [atRecordOpening, atYearOpening] of await openingRead) {
-    for (const position of atRecordOpening) note(position, recordOpening === opening);
-    for (const position of atYearOpening) note(position, true);
-  }
-  for (const action of actions) {
-    for (const holding of action.touches) {
-      if (holding.hotkey !== null && holding.netuid >= 0) {
-        note(
-          { coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid },
-          inYear(action.block),
-        );
-      }
-    }
-  }
+  notePositions(await openingRead, actions, note, { inYear, recordOpensYear: recordOpening === opening });
   const progress = readProgress(onProgress, positions.size, readDays.length);
   // The AlphaV2 upgrade's block (wanted only if the ledger shows falls, below) is searched beside the stake
   // reads: its few version reads then take no time of their own.
@@ -470,25 +456,11 @@ async function actionsAndIncome(
   const prices = new GbpPrices(inputs.fiat);
   const asked = [...positions.values()];
   const ahead = treatBlocksAhead(actions, prices, told.onBlockTreated);
-  // Each day's income as transactions too, from the reads so far (its last block's among them).
-  const readSoFar = new Map<number, StakesAtBlock>();
-  const dayByDate = new Map(readDays.map((day) => [day.date, day]));
-  const incomeTransactions = new Map<string, IncomeTransactions>();
-  const onIncomeDay = (date: string, netted: readonly IncomeRow[]) => {
-    try {
-      incomeTransactions.set(date, incomeOfRows(netted, [dayByDate.get(date)!], readSoFar));
-    } catch {
-      // Made again after the reads, where the same failure stops the pack.
-    }
-    told.onIncomeDay?.(date, netted);
-  };
-  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices, onIncomeDay);
+  const incomeAhead = incomeDaysAhead(recordOpening, readDays, actions, asked, prices, told.onIncomeDay);
   const stakes = await reads.ask(asked, progress, (read) => {
-    readSoFar.set(read.block, read);
     ahead.onRead(read);
     incomeAhead.onRead(read);
   });
-  readSoFar.clear();
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
   for (const read of stakes.values()) {
@@ -576,8 +548,31 @@ async function actionsAndIncome(
     netted,
     prices,
     treated: ahead.treated,
-    incomeTransactions,
+    incomeTransactions: incomeAhead.transactions,
   };
+}
+
+/** Notes the positions held at the record's and the year's opening, and each one the record's actions touch. */
+function notePositions(
+  opened: ReadonlyArray<[PositionRef[], PositionRef[]]>,
+  actions: readonly EconomicAction[],
+  note: (position: PositionRef, inYear: boolean) => void,
+  { inYear, recordOpensYear }: { inYear: (block: number) => boolean; recordOpensYear: boolean },
+): void {
+  for (const [atRecordOpening, atYearOpening] of opened) {
+    for (const position of atRecordOpening) note(position, recordOpensYear);
+    for (const position of atYearOpening) note(position, true);
+  }
+  for (const action of actions) {
+    for (const holding of action.touches) {
+      if (holding.hotkey !== null && holding.netuid >= 0) {
+        note(
+          { coldkey: holding.coldkey, hotkey: holding.hotkey, netuid: holding.netuid },
+          inYear(action.block),
+        );
+      }
+    }
+  }
 }
 
 /**

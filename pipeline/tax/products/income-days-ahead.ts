@@ -7,7 +7,8 @@
  *   - the day's rows (`incomeLedger` for the one day), over the positions known then: the ones asked for,
  *     those the day's reads report and those its actions touch. A position found later holds nothing at the
  *     day's reads (the chain would have reported it), so it has no row that day;
- *   - the rows netted across hotkeys (`netAcrossHotkeys` groups a subnet's rows of one day).
+ *   - the rows netted across hotkeys (`netAcrossHotkeys` groups a subnet's rows of one day);
+ *   - the netted rows as capital gains transactions (`incomeOfRows`: an acquisition per asset, and the flags).
  *
  * Left to after the reads: a day with a limit order or a key swap (settled from all the reads), one an action
  * found on the chain later falls in (`forget`), and one whose computation failed here (it fails there too,
@@ -22,6 +23,7 @@ import {
   type StakesAtBlock,
 } from '../chain-record/stake-at-blocks.js';
 import { touchedPositions } from '../chain-record/touched-positions.js';
+import { type IncomeTransactions, incomeOfRows } from '../uk-rules/cgt/cgt-transactions.js';
 import type { GbpPrices } from '../uk-rules/gbp-prices.js';
 import { dayOf, type IncomeRow, incomeLedger, netAcrossHotkeys } from '../uk-rules/income-ledger.js';
 
@@ -39,6 +41,8 @@ export interface IncomeDaysAhead {
   touched: ReadonlyMap<EconomicAction, Map<string, PositionRef>>;
   /** The days worked out, by date. */
   days: ReadonlyMap<string, IncomeDay>;
+  /** The days' netted rows as transactions, by date (a day whose transactions failed here has none). */
+  transactions: ReadonlyMap<string, IncomeTransactions>;
   /** Drops the days the given blocks fall in (an action found there later changes them). */
   forget(blocks: readonly number[]): void;
 }
@@ -76,6 +80,7 @@ export function incomeDaysAhead(
   const reads = new Map<number, StakesAtBlock>();
   const touched = new Map<EconomicAction, Map<string, PositionRef>>();
   const worked = new Map<string, IncomeDay>();
+  const transactions = new Map<string, IncomeTransactions>();
 
   const workOut = (d: number) => {
     const day = days[d]!;
@@ -109,7 +114,13 @@ export function incomeDaysAhead(
       // Worked out again after the reads, where the same failure stops the pack.
       return;
     }
-    onDay?.(day.date, worked.get(day.date)!.netted);
+    const { netted } = worked.get(day.date)!;
+    try {
+      transactions.set(day.date, incomeOfRows(netted, [day], reads));
+    } catch {
+      // Made again after the reads, where the same failure stops the pack.
+    }
+    onDay?.(day.date, netted);
   };
 
   return {
@@ -123,11 +134,13 @@ export function incomeDaysAhead(
     },
     touched,
     days: worked,
+    transactions,
     forget(blocks) {
       for (const block of blocks) {
         const d = dayOf(block, opening, days);
         if (d < 0) continue;
         worked.delete(days[d]!.date);
+        transactions.delete(days[d]!.date);
         for (const action of dayActions[d]!) touched.delete(action);
       }
     },
