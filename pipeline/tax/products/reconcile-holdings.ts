@@ -27,6 +27,7 @@ import { ukDay } from '../../time/uk-day.js';
 import type { LedgerDay } from '../chain-record/ledger-days.js';
 import type { OtherHoldingsAtBlock } from '../chain-record/read-other-holdings.js';
 import type { StakesAtBlock } from '../chain-record/stake-at-blocks.js';
+import { plainDecimal } from '../uk-rules/cgt/cgt-decimal.js';
 import { alphaAsset, TAO_ASSET } from '../uk-rules/cgt/cgt-transactions.js';
 import type { CgtTransaction } from '../uk-rules/cgt/cgt-types.js';
 import type { GbpPrices } from '../uk-rules/gbp-prices.js';
@@ -108,7 +109,7 @@ const NO_DIFFERENCE_GBP = new Decimal(0);
 
 /** A transaction's quantity in RAO, exactly (the record's quantities are whole RAO). */
 export function quantityRao(tx: Pick<CgtTransaction, 'quantity'>): bigint {
-  return raoOfQuantityText(tx.quantity.toFixed());
+  return raoOfQuantityText(plainDecimal(tx.quantity));
 }
 
 /** A quantity's plain decimal text (`Decimal#toFixed()`) in RAO: at most 9 decimals, else not whole RAO. */
@@ -211,7 +212,7 @@ export function reconcileHoldings(input: ReconciliationInput): Reconciliation {
     bookedByDay.set(date, assets);
     const entry = assets.get(tx.asset) ?? { rao: 0n, labels: [] };
     // The quantity's text, made once: its RAO and its label are read from it.
-    const quantity = tx.quantity.toFixed();
+    const quantity = plainDecimal(tx.quantity);
     const rao = raoOfQuantityText(quantity);
     entry.rao += tx.action === 'acquire' ? rao : -rao;
     entry.labels.push(bookedLabel(tx, quantity));

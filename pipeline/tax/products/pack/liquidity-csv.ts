@@ -7,7 +7,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { fixedToText } from '../../../amounts/rao.js';
-import { GBP_PLACES } from '../../uk-rules/cgt/cgt-decimal.js';
+import { fixedDecimal, GBP_PLACES } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { TaxYearLedger } from '../compute-tax-year.js';
 import { csv } from './csv-text.js';
 
@@ -32,7 +32,7 @@ export const LIQUIDITY_COLUMNS = [
 ] as const;
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
-const gbp = (value: Decimal) => value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+const gbp = (value: Decimal) => fixedDecimal(value, GBP_PLACES);
 
 /**
  * One row per liquidity action. `principal_gbp`: the position's value booked (what entering gave, or what leaving

@@ -3,9 +3,8 @@
  * first), each with the action that settles it. The PDF lists the same points from the same rows
  * (`pack-points.ts`), so the two say the same.
  */
-import { Decimal } from 'decimal.js';
 import { readCsv } from '../../../csv/read-csv.js';
-import { GBP_PLACES } from '../../uk-rules/cgt/cgt-decimal.js';
+import { fixedDecimal, GBP_PLACES } from '../../uk-rules/cgt/cgt-decimal.js';
 import { csv } from './csv-text.js';
 import { amountsCell, type PackPoint } from './pack-points.js';
 
@@ -45,7 +44,7 @@ export function pointsCsv(points: readonly PackPoint[]): string {
       point.dates.at(-1) ?? '',
       amountsCell(point.sent),
       amountsCell(point.received),
-      point.gbp === null ? null : point.gbp.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN),
+      point.gbp === null ? null : fixedDecimal(point.gbp, GBP_PLACES),
       point.text,
       point.action,
     ]),

@@ -25,8 +25,62 @@ export function belowZero(value: Decimal): boolean {
 
 /** Plain decimal text, never an exponent, without trailing zeros, and never `-0`. */
 export function plainDecimal(value: Decimal): string {
-  const text = value.toFixed();
-  return /^-0(\.0*)?$/.test(text) ? '0' : text;
+  const digits = value.d;
+  // NaN and the infinities (no digits) as decimal.js writes them.
+  if (!digits) return value.toFixed();
+  const text = pointedDigits(digits, value.e);
+  return value.s < 0 && text !== '0' ? `-${text}` : text;
+}
+
+/**
+ * `value.toFixed(places, ROUND_HALF_EVEN)`, the same text, made without a rounded copy when the value has no
+ * more than `places` decimal places (the ledger's pounds are already rounded to `GBP_PLACES`): a big pack
+ * writes hundreds of thousands of them, and decimal.js's own copy and rounding are most of their cost.
+ */
+export function fixedDecimal(value: Decimal, places: number): string {
+  const digits = value.d;
+  if (!digits || value.decimalPlaces() > places) return value.toFixed(places, Decimal.ROUND_HALF_EVEN);
+  let text = pointedDigits(digits, value.e);
+  const point = text.indexOf('.');
+  const written = point < 0 ? 0 : text.length - point - 1;
+  if (places > written) text += `${point < 0 ? '.' : ''}${'0'.repeat(places - written)}`;
+  // decimal.js writes a zero without its sign.
+  return value.s < 0 && !value.isZero() ? `-${text}` : text;
+}
+
+/**
+ * The text of a decimal.js value's digits (its `d`, base 10⁷ words, the first unpadded, no trailing zero
+ * word) with the point where its exponent `e` puts it, as decimal.js's `toFixed()` writes it: no exponent,
+ * no trailing zeros, no sign.
+ */
+function pointedDigits(words: readonly number[], exponent: number): string {
+  const last = words.length - 1;
+  let word = words[0]!;
+  if (last === 0 && word === 0) return '0';
+  let digits = '';
+  if (last > 0) {
+    digits += word;
+    for (let i = 1; i < last; i++) digits += padWord(words[i]!);
+    word = words[last]!;
+    const text = `${word}`;
+    // The last word's leading zeros; its trailing ones are dropped below.
+    digits += WORD_ZEROS.slice(text.length);
+  }
+  while (word % 10 === 0) word /= 10;
+  digits += word;
+  const length = digits.length;
+  if (exponent < 0) return `0.${'0'.repeat(-exponent - 1)}${digits}`;
+  if (exponent >= length) return digits + '0'.repeat(exponent + 1 - length);
+  if (exponent + 1 < length) return `${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`;
+  return digits;
+}
+
+/** decimal.js keeps its digits in words of seven. */
+const WORD_ZEROS = '0000000';
+
+function padWord(word: number): string {
+  const text = `${word}`;
+  return WORD_ZEROS.slice(text.length) + text;
 }
 
 /** Rounded to pence (half away from zero, as money is written), with thousands separators: `-1,234.57`. */
