@@ -3,11 +3,11 @@
  * ISO dates, plain decimals (never an exponent). Alpha and TAO are exact to the RAO (9 decimals at most);
  * pounds carry 8 decimal places, the figures the gains were computed from (the PDF rounds them to pence).
  */
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import { fixedToText } from '../../../amounts/rao.js';
 import { eventLabel } from '../../chain-record/ledger-event.js';
 import { positionId } from '../../chain-record/stake-at-blocks.js';
-import { GBP_PLACES, plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
+import { fixedDecimal, GBP_PLACES, plainDecimal } from '../../uk-rules/cgt/cgt-decimal.js';
 import type { EventTreatment } from '../../uk-rules/cgt/cgt-transactions.js';
 import type { IncomeRow } from '../../uk-rules/income-ledger.js';
 import type { RecordRead, TaxYearLedger } from '../compute-tax-year.js';
@@ -17,15 +17,7 @@ import { type PositionDays, positionsCsvOf, subnetName } from './positions-csv.j
 
 const units = (rao: bigint | null) => (rao === null ? null : fixedToText(rao, 9));
 // Every pound figure of the CSVs: 8 decimal places, half to even, as the ledger rounds its values.
-const GBP_ZERO = new Decimal(0).toFixed(GBP_PLACES);
-// A zero (most of a reconciliation's differences) is written without asking decimal.js each time; -0 keeps its
-// sign, as decimal.js writes it.
-const gbp = (value: Decimal | null) =>
-  value === null
-    ? null
-    : value.isZero() && value.isPositive()
-      ? GBP_ZERO
-      : value.toFixed(GBP_PLACES, Decimal.ROUND_HALF_EVEN);
+const gbp = (value: Decimal | null) => (value === null ? null : fixedDecimal(value, GBP_PLACES));
 
 export function incomeNote(row: IncomeRow): string {
   if (row.alphaRao < 0n) return 'negative day: stake fell with no event to explain it';
@@ -224,13 +216,14 @@ export const EVENT_COLUMNS = [
  * node); `eventsCsv` writes a block's prepared lines where the ledger kept its events as they were treated.
  */
 export class EventLines {
-  // By each block's first event: the block's events and their lines.
-  private readonly prepared = new WeakMap<
+  // By each block's first event: the block's events and their lines. Maps, not WeakMaps: they last one build,
+  // and a WeakMap's tens of thousands of entries cost every collection while the chain is read.
+  private readonly prepared = new Map<
     EventTreatment,
     { events: readonly EventTreatment[]; text: CsvLines }
   >();
   // Every event of an action names all of the action's events: their text is made once per action.
-  private readonly labels = new WeakMap<EventTreatment['action'], string>();
+  private readonly labels = new Map<EventTreatment['action'], string>();
 
   /** Makes the lines of one block's events, in their order. */
   prepareBlock(events: readonly EventTreatment[]): void {

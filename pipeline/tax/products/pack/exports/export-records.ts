@@ -41,6 +41,9 @@ export interface ExportLeg {
   asset: string;
   quantity: Decimal;
   gbp: Decimal;
+  /** The quantity's and the value's text as the tools' CSVs write them, once made (`leg-text.ts`). */
+  quantityText?: string | undefined;
+  poundsText?: string | undefined;
 }
 
 export interface ExportRecord {
@@ -342,5 +345,12 @@ function single(tx: CgtTransaction, treated: ExportEvent | undefined): ExportRec
 }
 
 function leg(tx: CgtTransaction): ExportLeg {
-  return { asset: tx.asset, quantity: tx.quantity, gbp: tx.gbp };
+  // Its texts' places kept from the start: every leg of a big record has the same shape when they are made.
+  return {
+    asset: tx.asset,
+    quantity: tx.quantity,
+    gbp: tx.gbp,
+    quantityText: undefined,
+    poundsText: undefined,
+  };
 }
