@@ -463,11 +463,17 @@ async function actionsAndIncome(
   });
   // Every position the chain reports at a read block is in the record, also one that appeared without an
   // event of the coldkey (a hotkey swap of its validator, an auto-stake, a root claim).
+  // The reads share one reference per position: each one's id is made once, not at each of a thousand blocks.
+  const idOf = new Map<PositionRef, string>();
   for (const read of stakes.values()) {
     for (const position of read.held) {
-      if (!positions.has(positionId(position)))
-        note(position, inYear(read.block) || read.block === opening.block);
-      else if (inYear(read.block)) yearPositions.add(positionId(position));
+      let id = idOf.get(position);
+      if (id === undefined) {
+        id = positionId(position);
+        idOf.set(position, id);
+      }
+      if (!positions.has(id)) note(position, inYear(read.block) || read.block === opening.block);
+      else if (inYear(read.block)) yearPositions.add(id);
     }
   }
   const ordered = [...positions.values()].sort(comparePositions);

@@ -781,11 +781,26 @@ export function coverShortfalls(
       held.set(tx.asset, (held.get(tx.asset) ?? new CgtDecimal(0)).sub(tx.quantity));
     }
   }
-  // Keep the original order, with each added acquisition just before its disposal's day.
-  return [...out, ...transactions].sort(
-    (a, b) =>
-      a.at.getTime() - b.at.getTime() ||
-      (a.action === b.action ? 0 : a.action === 'acquire' ? -1 : 1) ||
-      a.asset.localeCompare(b.asset),
-  );
+  // Keep the original order, with each added acquisition just before its disposal's day. Assets in
+  // `localeCompare`'s order, each asset's place found once (a big record sorts 100,000 transactions of a few
+  // hundred assets).
+  const assetPlace = new Map<string, number>();
+  for (const tx of transactions) assetPlace.set(tx.asset, 0);
+  for (const tx of out) assetPlace.set(tx.asset, 0);
+  const assets = [...assetPlace.keys()].sort((a, b) => a.localeCompare(b));
+  assets.forEach((asset, i) => {
+    // Two names the collation holds equal keep one place, as the comparison would keep them in order.
+    const place = i > 0 && assets[i - 1]!.localeCompare(asset) === 0 ? assetPlace.get(assets[i - 1]!)! : i;
+    assetPlace.set(asset, place);
+  });
+  const order = (a: CgtTransaction, b: CgtTransaction) =>
+    a.at.getTime() - b.at.getTime() ||
+    (a.action === b.action ? 0 : a.action === 'acquire' ? -1 : 1) ||
+    assetPlace.get(a.asset)! - assetPlace.get(b.asset)!;
+  // A big record's transactions are made in this order already: checked, they are kept as they are (the
+  // sort would keep them so).
+  let inOrder = out.length === 0;
+  for (let i = 1; i < transactions.length && inOrder; i++)
+    inOrder = order(transactions[i - 1]!, transactions[i]!) <= 0;
+  return inOrder ? [...transactions] : [...out, ...transactions].sort(order);
 }
