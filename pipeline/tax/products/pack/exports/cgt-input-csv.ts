@@ -27,10 +27,20 @@ export function cgtInputCsv(transactions: readonly CgtTransaction[], openingAt: 
   const marker = transactions.some((tx) => tx.kind === 'opening')
     ? []
     : [[openingAt.toISOString(), 'TAO', 'acquire', '0', '0', null, 'opening', null]];
+  // A day's income transactions share their instant: each instant's text is made once.
+  const instants = new Map<number, string>();
+  const instant = (at: Date) => {
+    let text = instants.get(at.getTime());
+    if (text === undefined) {
+      text = at.toISOString();
+      instants.set(at.getTime(), text);
+    }
+    return text;
+  };
   function* rows(): Iterable<readonly Field[]> {
     yield* marker;
     yield* rowsOf(transactions, (tx) => [
-      tx.at.toISOString(),
+      instant(tx.at),
       tx.asset,
       tx.action,
       plainDecimal(tx.quantity),

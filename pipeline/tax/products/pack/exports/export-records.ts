@@ -97,7 +97,10 @@ export function exportRecords(
   const eventOf = {
     get: (tx: CgtTransaction) => treatmentOf.get(customer.originalOf.get(tx) ?? tx),
   };
-  const groups = new Map<string, CgtTransaction[]>();
+  // The transactions of one instant and reference, in the order each group first appears: keyed by the instant,
+  // then the reference, not by a text made of both for each of a big record's hundred thousand transactions.
+  const groups: CgtTransaction[][] = [];
+  const byInstant = new Map<number, Map<string, CgtTransaction[]>>();
   const records: ExportRecord[] = [];
   const byRecord = new Map<OwnRecord, CgtTransaction[]>();
   // Tens of thousands of transactions for a big coldkey: each group's list grows in place.
@@ -108,10 +111,24 @@ export function exportRecords(
   };
   for (const tx of transactions) {
     const record = customer.recordOf.get(tx);
-    if (record) add(byRecord, record, tx);
-    else add(groups, `${tx.at.getTime()}|${tx.ref ?? ''}`, tx);
+    if (record) {
+      add(byRecord, record, tx);
+      continue;
+    }
+    let byRef = byInstant.get(tx.at.getTime());
+    if (!byRef) {
+      byRef = new Map();
+      byInstant.set(tx.at.getTime(), byRef);
+    }
+    const group = byRef.get(tx.ref ?? '');
+    if (group) group.push(tx);
+    else {
+      const made = [tx];
+      byRef.set(tx.ref ?? '', made);
+      groups.push(made);
+    }
   }
-  for (const group of groups.values()) {
+  for (const group of groups) {
     if (group.length === 2 && group[0]!.action !== group[1]!.action && group[0]!.asset !== group[1]!.asset) {
       const [acquired, disposed] = group[0]!.action === 'acquire' ? group : [group[1]!, group[0]!];
       records.push(trade(acquired!, disposed!, eventOf.get(acquired!)?.treatment));
@@ -153,7 +170,11 @@ export function exportRecords(
   for (const record of customer.unmatchedRecords) {
     if (!byRecord.has(record)) records.push(recordExport(record, []));
   }
-  return records.sort((a, b) => a.at.getTime() - b.at.getTime());
+  // In time order (a stable sort); a big record's are in that order already, and kept as they are.
+  const byTime = (a: ExportRecord, b: ExportRecord) => a.at.getTime() - b.at.getTime();
+  for (let i = 1; i < records.length; i++)
+    if (byTime(records[i - 1]!, records[i]!) > 0) return records.sort(byTime);
+  return records;
 }
 
 /**
@@ -296,8 +317,15 @@ function single(tx: CgtTransaction, treated: ExportEvent | undefined): ExportRec
   const base = { at: tx.at, ref };
   const crossed = treated !== undefined && CROSSING_KINDS.has(treated.action.kind);
   if (tx.action === 'acquire') {
+    // Most of a big record's records: made whole, not spread from the base.
     if (ref.startsWith('income ')) {
-      return { ...base, kind: 'staking-income', buy: leg(tx), note: 'staking income, valued when received' };
+      return {
+        kind: 'staking-income',
+        at: tx.at,
+        ref,
+        buy: leg(tx),
+        note: 'staking income, valued when received',
+      };
     }
     if (tx.kind === 'income' && ref.startsWith(LIQUIDITY_FEES_REF)) {
       return {
